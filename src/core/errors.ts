@@ -1,0 +1,92 @@
+/**
+ * Errors carry a `code` discriminator and, where it helps, a hint that says what to do next.
+ * No message ever contains a secret: adapters pass every text they build through `redact`.
+ */
+export type ErrorCode =
+  | 'config'
+  | 'unknown-strategy'
+  | 'aborted'
+  | 'timeout'
+  | 'network'
+  | 'http'
+  | 'auth'
+  | 'rate-limit'
+  | 'not-found'
+  | 'bad-response'
+  | 'blocked-url'
+  | 'unsupported-content'
+  | 'strategy'
+  | (string & {})
+
+export class LaconicError extends Error {
+  readonly code: ErrorCode
+  readonly hint?: string
+  constructor(message: string, options: { code: ErrorCode; hint?: string; cause?: unknown }) {
+    super(options.hint ? `${message} (${options.hint})` : message, { cause: options.cause })
+    this.name = 'LaconicError'
+    this.code = options.code
+    if (options.hint !== undefined) this.hint = options.hint
+  }
+}
+
+export interface ProviderErrorDetails {
+  code: ErrorCode
+  /** Which adapter failed, e.g. `openai`, `ollama`, `brave`. */
+  provider: string
+  status?: number
+  /** The provider's own error text, redacted. */
+  providerMessage?: string
+  requestId?: string
+  url?: string
+  hint?: string
+  retryable?: boolean
+  cause?: unknown
+}
+
+/** A model, search or fetch backend failed. */
+export class ProviderError extends LaconicError {
+  readonly provider: string
+  readonly status?: number
+  readonly providerMessage?: string
+  readonly requestId?: string
+  readonly url?: string
+  readonly retryable: boolean
+  constructor(message: string, details: ProviderErrorDetails) {
+    super(message, details)
+    this.name = 'ProviderError'
+    this.provider = details.provider
+    this.retryable = details.retryable ?? false
+    if (details.status !== undefined) this.status = details.status
+    if (details.providerMessage !== undefined) this.providerMessage = details.providerMessage
+    if (details.requestId !== undefined) this.requestId = details.requestId
+    if (details.url !== undefined) this.url = details.url
+  }
+}
+
+/** True for the errors an aborted signal produces, whatever produced them. */
+export function isAbortError(error: unknown): boolean {
+  if (error instanceof LaconicError) return error.code === 'aborted'
+  return error instanceof Error && error.name === 'AbortError'
+}
+
+export function abortError(signal?: AbortSignal): LaconicError {
+  const reason = signal?.reason
+  const detail = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was aborted'
+  return new LaconicError(detail, { code: 'aborted', cause: reason })
+}
+
+/** `{message, code}` of any thrown value, for `warning` and `run-end` events. */
+export function describeError(error: unknown): { message: string; code: string } {
+  if (error instanceof LaconicError) return { message: error.message, code: error.code }
+  if (error instanceof Error) return { message: error.message || error.name, code: error.name === 'AbortError' ? 'aborted' : 'error' }
+  return { message: String(error), code: 'error' }
+}
+
+/** Replace every occurrence of each secret with a marker; secrets shorter than 4 chars are ignored. */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]')
+  }
+  return out
+}

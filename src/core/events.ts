@@ -1,0 +1,94 @@
+import type { Cost } from './cost.js'
+import type { SearchResult } from './providers.js'
+
+/** An atomic fact in a notebook, tied to the sources it came from. */
+export interface Fact {
+  id: string
+  text: string
+  sources: string[]
+  queryId?: string
+}
+
+export interface Citation {
+  index: number
+  url: string
+  title?: string
+}
+
+/** A structured report, made by strategies that write one (`deep`). */
+export interface Report {
+  title: string
+  executiveSummary: string
+  mainFindings: string[]
+  conclusions: string[]
+  limitations: string[]
+  recommendations: string[]
+  sourcesSummary: string
+}
+
+export type RunEndReason = 'answered' | 'max-iterations' | 'aborted' | 'error'
+
+export interface ErrorInfo {
+  message: string
+  code: string
+}
+
+/** The payloads, keyed by event type. One union that every consumer switches on. */
+export interface EventPayloads {
+  'run-start': { question: string; strategy: string }
+  plan: { text: string; keyElements?: string[]; queries?: string[] }
+  query: { queryId: string; query: string; parentId?: string; depth?: number }
+  result: { queryId: string; results: SearchResult[]; cached?: boolean }
+  page: { url: string; queryId?: string; chars: number; title?: string }
+  fact: { fact: Fact; supersedes?: string[] }
+  'knowledge-update': { knowledge: string; iteration: number }
+  'llm-call': { role: string; model?: string; latencyMs: number; inputTokens: number; outputTokens: number }
+  cost: { delta: Cost; total: Cost }
+  'answer-token': { text: string }
+  answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
+  warning: { message: string; code: string }
+  'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo }
+}
+
+export type EventType = keyof EventPayloads
+
+export interface EventStamp {
+  runId: string
+  /** 0, 1, 2, ... within a run. */
+  seq: number
+  /** Milliseconds since the epoch. */
+  time: number
+}
+
+/** One event of a research run, as consumers see it. */
+export type ResearchEvent = { [T in EventType]: { type: T } & EventPayloads[T] & EventStamp }[EventType]
+
+/** The event of one type, e.g. `EventOf<'fact'>`. */
+export type EventOf<T extends EventType> = Extract<ResearchEvent, { type: T }>
+
+/**
+ * What a strategy yields: an event before the runtime stamps it. The runtime adds
+ * `run-start`/`run-end` itself and computes `cost.total`, so strategies yield cost deltas only.
+ */
+export type StrategyEvent =
+  | { [T in Exclude<EventType, 'run-start' | 'run-end' | 'cost'>]: { type: T } & EventPayloads[T] }[Exclude<
+      EventType,
+      'run-start' | 'run-end' | 'cost'
+    >]
+  | { type: 'cost'; delta: Cost }
+
+export const EVENT_TYPES: readonly EventType[] = [
+  'run-start',
+  'plan',
+  'query',
+  'result',
+  'page',
+  'fact',
+  'knowledge-update',
+  'llm-call',
+  'cost',
+  'answer-token',
+  'answer',
+  'warning',
+  'run-end',
+]

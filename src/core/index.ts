@@ -1,0 +1,5 @@
+export * from './providers.js'
+export * from './events.js'
+export * from './cost.js'
+export * from './errors.js'
+export * from './urls.js'

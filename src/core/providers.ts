@@ -1,0 +1,91 @@
+/**
+ * The seams a user implements: a model, a search engine, a page fetcher.
+ * Everything is streaming-first and abortable through a Web-standard AbortSignal.
+ */
+
+/** A JSON Schema object, passed through to backends that support structured output. */
+export type JsonSchema = { readonly [key: string]: unknown }
+
+/** Told to the caller before a provider retries a failed request (the runtime turns it into a `warning`). */
+export interface RetryInfo {
+  /** Which attempt failed (1 = the first request). */
+  attempt: number
+  /** How long the provider will wait before the next attempt. */
+  delayMs: number
+  /** Why it retries, safe to show (never contains a secret). */
+  reason: string
+  status?: number
+}
+
+export interface LLMRequest {
+  system?: string
+  /** One user turn: strategies build compact single-turn prompts. */
+  prompt: string
+  /** Ask for JSON where the backend supports it; a schema asks for structured output. */
+  json?: boolean | JsonSchema
+  maxTokens?: number
+  temperature?: number
+  signal?: AbortSignal
+  /** Called before each retry of this request. */
+  onRetry?: (info: RetryInfo) => void
+}
+
+export type LLMChunk =
+  | { type: 'text'; text: string }
+  /** Reasoning a backend delivers out of band; never part of the answer. */
+  | { type: 'reasoning'; text: string }
+  | { type: 'usage'; inputTokens: number; outputTokens: number; cost?: number }
+
+export interface LLMProvider {
+  readonly model?: string
+  stream(req: LLMRequest): AsyncIterable<LLMChunk>
+}
+
+export interface SearchResult {
+  title: string
+  url: string
+  snippet: string
+  score?: number
+}
+
+export interface SearchOptions {
+  signal?: AbortSignal
+  limit?: number
+  onRetry?: (info: RetryInfo) => void
+}
+
+export interface SearchProvider {
+  search(query: string, opts?: SearchOptions): Promise<SearchResult[]>
+  /** Dollars per search call, when the provider knows it (the agent's `searchCost` wins). */
+  readonly searchCost?: number
+}
+
+export interface FetchedPage {
+  url: string
+  title?: string
+  text: string
+}
+
+export interface FetchOptions {
+  signal?: AbortSignal
+  onRetry?: (info: RetryInfo) => void
+}
+
+export interface FetchProvider {
+  fetch(url: string, opts?: FetchOptions): Promise<FetchedPage>
+}
+
+const servedFromCache = new WeakSet<object>()
+
+/**
+ * A cache marks the arrays (or pages) it served so the runtime can report `cached: true`
+ * and charge nothing, without widening the provider interfaces.
+ */
+export function markCached<T extends object>(value: T): T {
+  servedFromCache.add(value)
+  return value
+}
+
+export function wasCached(value: object): boolean {
+  return servedFromCache.has(value)
+}
