@@ -1,0 +1,12 @@
+// The shared HTTP layer of every adapter: timeouts, retries, typed errors, stream readers.
+export { httpRequest, attemptRequest, DEFAULT_TIMEOUTS } from './request.js'
+export type { HttpRequestOptions, HttpTimeouts } from './request.js'
+export type { HttpResponse } from './response.js'
+export { withRetries, streamWithRetries, sleep } from './retry.js'
+export type { RetryOptions } from './retry.js'
+export { retryDelayFromHeaders, backoffDelayMs, parseDurationMs } from './retry-delay.js'
+export type { Backoff } from './retry-delay.js'
+export { isRetryableStatus, messageFromBody } from './failure.js'
+export type { HttpFailure, HintFor } from './failure.js'
+export { decodeUtf8, readLines, readSSE } from './lines.js'
+export type { EventSourceMessage } from './lines.js'
