@@ -1,0 +1,78 @@
+/**
+ * `cached(provider, { store, ttl })` wraps a search provider, a fetch provider or one
+ * object that is both. Hits and shared in-flight results are marked with `markCached`,
+ * so the runtime reports `cached: true` and charges nothing for them.
+ */
+import { markCached } from '../../core/index.js'
+import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/index.js'
+import { createSingleFlight } from './single-flight.js'
+import { memoryStore } from './store.js'
+import type { CacheStore } from './store.js'
+
+export interface CacheOptions {
+  /** Where entries live. @defaultValue an in-memory LRU of 1000 entries (`memoryStore()`) */
+  readonly store?: CacheStore
+  /** How long an entry stays fresh, in milliseconds. @defaultValue 3_600_000 (one hour) */
+  readonly ttl?: number
+  /** Prefix for every key, so several providers can share one store without collisions. @defaultValue '' */
+  readonly namespace?: string
+  /**
+   * Told when the store fails. The request still goes to the provider: a broken cache
+   * slows a run down but never fails it.
+   */
+  readonly onStoreError?: (error: unknown) => void
+}
+
+const isSearchResults = (value: unknown): value is SearchResult[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null && typeof (item as SearchResult).url === 'string')
+
+const isFetchedPage = (value: unknown): value is FetchedPage =>
+  typeof value === 'object' && value !== null && typeof (value as FetchedPage).text === 'string' && typeof (value as FetchedPage).url === 'string'
+
+export function cached<P extends SearchProvider | FetchProvider>(provider: P, options: CacheOptions = {}): P {
+  const { store = memoryStore(), ttl = 3_600_000, namespace = '', onStoreError } = options
+  if (!(ttl > 0)) throw new TypeError(`\`ttl\` must be a positive number of milliseconds, got ${ttl}`)
+  const flights = createSingleFlight()
+
+  async function lookup<T extends object>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined> {
+    try {
+      const value = await store.get(key)
+      return valid(value) ? value : undefined
+    } catch (error) {
+      onStoreError?.(error)
+      return undefined
+    }
+  }
+
+  async function through<T extends object>(key: string, valid: (value: unknown) => value is T, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const hit = await lookup(key, valid)
+    if (hit) return markCached(structuredClone(hit))
+    const { joined, result } = flights.run(key, signal, async (flightSignal) => {
+      const value = await call(flightSignal)
+      try {
+        await store.set(key, structuredClone(value), ttl)
+      } catch (error) {
+        onStoreError?.(error)
+      }
+      return value
+    })
+    // Callers that joined another's call share its cost, which the first caller already paid.
+    return joined ? markCached(structuredClone(await result)) : result
+  }
+
+  // Delegate everything else (searchCost, extra methods) to the wrapped provider.
+  const wrapper = Object.create(provider) as P & Partial<SearchProvider & FetchProvider>
+  const search = (provider as Partial<SearchProvider>).search
+  const fetch = (provider as Partial<FetchProvider>).fetch
+  if (typeof search === 'function') {
+    wrapper.search = (query: string, opts: SearchOptions = {}) =>
+      through(`${namespace}search:${opts.limit ?? ''}:${query}`, isSearchResults, opts.signal, (signal) =>
+        search.call(provider, query, { ...opts, signal }),
+      )
+  }
+  if (typeof fetch === 'function') {
+    wrapper.fetch = (url: string, opts: FetchOptions = {}) =>
+      through(`${namespace}fetch:${url}`, isFetchedPage, opts.signal, (signal) => fetch.call(provider, url, { ...opts, signal }))
+  }
+  return wrapper
+}
