@@ -1,0 +1,206 @@
+import { costDelta, llmDollars } from './cost.js'
+import { describeError, isAbortError, LaconicError } from './errors.js'
+import type { StrategyEvent } from './events.js'
+import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
+import { wasCached } from './providers.js'
+import type { AgentOptions, ModelRole, ResearchOptions, Schedule, Step, StrategyContext } from './strategy.js'
+import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
+
+/** Which role a role falls back to when the agent sets no model for it. */
+const ROLE_FALLBACK: Readonly<Record<string, ModelRole>> = {
+  finalizer: 'synthesizer',
+  extractor: 'synthesizer',
+  neighbor: 'extractor',
+}
+
+const runNow: Schedule = (work) => work()
+
+export interface ContextInit {
+  runId: string
+  question: string
+  signal: AbortSignal
+  options: Readonly<AgentOptions>
+  input: Readonly<ResearchOptions>
+}
+
+export function createContext({ runId, question, signal, options, input }: ContextInit): StrategyContext {
+  const counters = new Map<string, number>()
+  const searchProvider = options.search
+  const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
+
+  const model = (role: ModelRole): LLMProvider => {
+    const seen = new Set<string>()
+    for (let r: ModelRole | undefined = role; r !== undefined && !seen.has(r); r = ROLE_FALLBACK[r]) {
+      seen.add(r)
+      const found = options.models?.[r]
+      if (found) return found
+    }
+    if (options.llm) return options.llm
+    throw new LaconicError(`no model for the \`${role}\` role`, {
+      code: 'config',
+      hint: 'pass `llm` (used for every role) or `models.' + role + '` to createAgent',
+    })
+  }
+
+  const newId = (prefix: string): string => {
+    const n = (counters.get(prefix) ?? 0) + 1
+    counters.set(prefix, n)
+    return `${prefix}${n}`
+  }
+
+  /** Retries happen inside a provider call; their notices are emitted once the call returns. */
+  const retryNotices = (label: string) => {
+    const pending: StrategyEvent[] = []
+    const onRetry = (info: RetryInfo) => {
+      pending.push({
+        type: 'warning',
+        code: 'retry',
+        message: `${label}: attempt ${info.attempt} failed (${info.reason}); retrying in ${Math.round(info.delayMs)} ms`,
+      })
+    }
+    return { pending, onRetry }
+  }
+
+  async function* callModel(
+    role: ModelRole,
+    req: Omit<LLMRequest, 'signal' | 'onRetry'>,
+    onText: (visible: string) => StrategyEvent | undefined,
+    filter: TextFilter,
+    schedule: Schedule,
+  ): Step<string> {
+    const llm = model(role)
+    const retries = retryNotices(`${role} model`)
+    const started = Date.now()
+    let text = ''
+    let usage: { inputTokens: number; outputTokens: number; cost?: number } | undefined
+    const events: StrategyEvent[] = []
+    // Streaming answers yield as tokens arrive; other calls only need the final text, so the
+    // whole call may run under a concurrency limit.
+    const iterator = llm.stream({ ...req, signal, onRetry: retries.onRetry })[Symbol.asyncIterator]()
+    const pull = () => schedule(() => iterator.next())
+    try {
+      for (let step = await pull(); !step.done; step = await pull()) {
+        const chunk = step.value
+        if (chunk.type === 'text') {
+          const visible = filter.push(chunk.text)
+          if (visible) {
+            text += visible
+            const event = onText(visible)
+            if (event) events.push(event)
+          }
+        } else if (chunk.type === 'usage') {
+          usage = chunk
+        }
+        yield* retries.pending.splice(0)
+        yield* events.splice(0)
+      }
+      const rest = filter.flush()
+      if (rest) {
+        text += rest
+        const event = onText(rest)
+        if (event) yield event
+      }
+    } finally {
+      await iterator.return?.().catch(() => undefined)
+    }
+    yield* retries.pending.splice(0)
+    const inputTokens = usage?.inputTokens ?? estimateTokens((req.system ?? '') + req.prompt)
+    const outputTokens = usage?.outputTokens ?? estimateTokens(text)
+    yield {
+      type: 'llm-call',
+      role,
+      ...(llm.model !== undefined ? { model: llm.model } : {}),
+      latencyMs: Date.now() - started,
+      inputTokens,
+      outputTokens,
+    }
+    const dollars = llmDollars({ inputTokens, outputTokens, ...(usage?.cost !== undefined ? { cost: usage.cost } : {}) }, llm.model, options.pricing)
+    yield { type: 'cost', delta: costDelta({ llm: dollars, inputTokens, outputTokens, llmCalls: 1 }) }
+    return text
+  }
+
+  const rethrowIfAborted = (error: unknown): void => {
+    if (signal.aborted || isAbortError(error)) throw error
+  }
+
+  return {
+    runId,
+    question,
+    signal,
+    options,
+    input,
+    search: searchProvider,
+    fetch: options.fetch,
+    model,
+    newId,
+    warning(message, code) {
+      return { type: 'warning', message, code }
+    },
+    complete(role, req, opts) {
+      return callModel(role, req, () => undefined, createThinkFilter(), opts?.schedule ?? runNow)
+    },
+    streamAnswer(role, req, opts) {
+      const filter = opts?.filter ? chainFilters(createThinkFilter(), opts.filter) : createThinkFilter()
+      return callModel(role, req, (text) => ({ type: 'answer-token', text }), filter, runNow)
+    },
+    async *runSearch(query, opts = {}) {
+      const queryId = newId('q')
+      yield {
+        type: 'query',
+        queryId,
+        query,
+        ...(opts.parentId !== undefined ? { parentId: opts.parentId } : {}),
+        ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
+      }
+      if (!searchProvider) {
+        const error = { message: 'no search provider configured', code: 'config' }
+        yield { type: 'warning', ...error }
+        return { queryId, results: [], error }
+      }
+      const retries = retryNotices(`search "${query}"`)
+      const limit = opts.limit ?? options.searchLimit ?? 5
+      try {
+        const results = await (opts.schedule ?? runNow)(() =>
+          searchProvider.search(query, { signal, limit, onRetry: retries.onRetry }),
+        )
+        yield* retries.pending.splice(0)
+        const cached = wasCached(results)
+        yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
+        yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
+        if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"` }
+        return { queryId, results }
+      } catch (error) {
+        rethrowIfAborted(error)
+        yield* retries.pending.splice(0)
+        const info = describeError(error)
+        yield { type: 'warning', code: info.code === 'error' ? 'search-failed' : info.code, message: `search "${query}" failed: ${info.message}` }
+        yield { type: 'cost', delta: costDelta({ search: searchDollars, searches: 1 }) }
+        return { queryId, results: [], error: info }
+      }
+    },
+    async *readPage(url, opts = {}) {
+      const fetcher = options.fetch
+      if (!fetcher) return undefined
+      const retries = retryNotices(`fetch ${url}`)
+      try {
+        const page = await (opts.schedule ?? runNow)(() => fetcher.fetch(url, { signal, onRetry: retries.onRetry }))
+        yield* retries.pending.splice(0)
+        yield {
+          type: 'page',
+          url: page.url || url,
+          chars: page.text.length,
+          ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          ...(page.title ? { title: page.title } : {}),
+        }
+        yield { type: 'cost', delta: costDelta({ fetches: wasCached(page) ? 0 : 1 }) }
+        return page
+      } catch (error) {
+        rethrowIfAborted(error)
+        yield* retries.pending.splice(0)
+        const info = describeError(error)
+        yield { type: 'warning', code: info.code === 'error' ? 'fetch-failed' : info.code, message: `reading ${url} failed: ${info.message}` }
+        return undefined
+      }
+    },
+  }
+}

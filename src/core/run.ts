@@ -1,0 +1,244 @@
+import { addCost, zeroCost } from './cost.js'
+import { abortError, describeError, LaconicError } from './errors.js'
+import type { Citation, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
+import { createContext } from './context.js'
+import type { AgentOptions, ResearchOptions, ResearchResult, Strategy } from './strategy.js'
+
+export interface ResearchRun extends AsyncIterable<ResearchEvent> {
+  readonly runId: string
+  /** Resolves when the run ends, with what it gathered; awaiting it starts the run. */
+  readonly result: Promise<ResearchResult>
+  /** Stops every in-flight request of the run; the stream ends with `run-end {reason: 'aborted'}`. */
+  abort(reason?: unknown): void
+  toReadableStream(): ReadableStream<ResearchEvent>
+}
+
+/** The result a run has gathered so far, folded from its events: one source of truth. */
+class ResultFold {
+  answer = ''
+  private streamed = ''
+  private answered = false
+  citations: Citation[] = []
+  facts = new Map<string, Fact>()
+  knowledge: string
+  cost = zeroCost()
+  extra: Pick<ResearchResult, 'report' | 'confidence'> = {}
+
+  constructor(knowledge: string) {
+    this.knowledge = knowledge
+  }
+
+  add(event: StrategyEvent): void {
+    switch (event.type) {
+      case 'answer-token':
+        this.streamed += event.text
+        break
+      case 'answer':
+        this.answered = true
+        this.answer = event.text
+        this.citations = event.citations
+        if (event.report !== undefined) this.extra.report = event.report
+        if (event.confidence !== undefined) this.extra.confidence = event.confidence
+        break
+      case 'fact':
+        for (const id of event.supersedes ?? []) this.facts.delete(id)
+        this.facts.set(event.fact.id, event.fact)
+        break
+      case 'knowledge-update':
+        this.knowledge = event.knowledge
+        break
+      case 'cost':
+        this.cost = addCost(this.cost, event.delta)
+        break
+      default:
+        break
+    }
+  }
+
+  result(reason: RunEndReason, error?: { message: string; code: string }): ResearchResult {
+    return {
+      answer: this.answered ? this.answer : this.streamed,
+      citations: this.citations,
+      facts: [...this.facts.values()],
+      knowledge: this.knowledge,
+      cost: this.cost,
+      reason,
+      ...(error ? { error } : {}),
+      ...this.extra,
+    }
+  }
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+export interface RunInit {
+  strategy: Strategy
+  question: string
+  options: Readonly<AgentOptions>
+  input: Readonly<ResearchOptions>
+}
+
+/**
+ * A lazy research run. The strategy starts when the run is first iterated or its result is
+ * awaited; the runtime stamps every event, sums cost, and guarantees one `run-start` first and
+ * one `run-end` last, whatever the strategy does (throws, hangs on an abort, or is abandoned).
+ */
+export function createRun({ strategy, question, options, input }: RunInit): ResearchRun {
+  const runId = crypto.randomUUID()
+  const controller = new AbortController()
+  const signal = controller.signal
+  const fold = new ResultFold(input.knowledge ?? '')
+  const settled = deferred<ResearchResult>()
+  let started = false
+  let finished = false
+
+  const abort = (reason?: unknown) => {
+    if (!signal.aborted) controller.abort(reason ?? new DOMException('The run was aborted', 'AbortError'))
+  }
+
+  const finish = (reason: RunEndReason, error?: { message: string; code: string }): ResearchResult => {
+    const result = fold.result(reason, error)
+    if (!finished) {
+      finished = true
+      settled.resolve(result)
+    }
+    return result
+  }
+
+  async function* events(): AsyncGenerator<ResearchEvent, void, undefined> {
+    let seq = 0
+    const stamp = <T extends EventType>(event: { type: T } & EventPayloads[T]): ResearchEvent =>
+      ({ ...event, runId, seq: seq++, time: Date.now() }) as unknown as ResearchEvent
+
+    const callerSignal = input.signal
+    const onCallerAbort = () => abort(callerSignal?.reason)
+    if (callerSignal?.aborted) onCallerAbort()
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true })
+
+    // Rejects when the run is aborted, so a strategy stuck on a call that ignores its signal
+    // cannot keep the stream open.
+    let rejectOnAbort!: (error: unknown) => void
+    const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject))
+    aborted.catch(() => undefined)
+    const onAbort = () => rejectOnAbort(abortError(signal))
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+
+    const ctx = createContext({ runId, question, signal, options, input })
+    let generator: ReturnType<Strategy['run']> | undefined
+    let reason: RunEndReason = 'answered'
+    let error: { message: string; code: string } | undefined
+    let ended = false
+    try {
+      yield stamp({ type: 'run-start', question, strategy: strategy.name })
+      try {
+        generator = strategy.run(question, ctx)
+        for (;;) {
+          const next = generator.next()
+          next.catch(() => undefined)
+          const step = await Promise.race([next, aborted])
+          if (step.done) {
+            reason = step.value?.reason ?? 'answered'
+            break
+          }
+          const event = step.value
+          fold.add(event)
+          yield event.type === 'cost'
+            ? stamp({ type: 'cost', delta: event.delta, total: fold.cost })
+            : stamp(event as { type: EventType } & EventPayloads[EventType])
+        }
+        if (signal.aborted) reason = 'aborted'
+      } catch (thrown) {
+        if (signal.aborted) reason = 'aborted'
+        else {
+          reason = 'error'
+          error = describeError(thrown)
+        }
+        void generator?.return(undefined).catch(() => undefined)
+      }
+      const result = finish(reason, error)
+      ended = true
+      yield stamp({
+        type: 'run-end',
+        reason,
+        cost: result.cost,
+        ...(result.answer ? { answer: result.answer } : {}),
+        ...(error ? { error } : {}),
+      })
+    } finally {
+      if (!ended) {
+        // The consumer left before the end (break out of `for await`): stop everything.
+        abort(new DOMException('The consumer stopped reading the run', 'AbortError'))
+        void generator?.return(undefined).catch(() => undefined)
+        finish('aborted')
+      }
+      callerSignal?.removeEventListener('abort', onCallerAbort)
+      signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  const iterate = (): AsyncGenerator<ResearchEvent, void, undefined> => {
+    if (started) {
+      throw new LaconicError('a research run can be read only once', {
+        code: 'config',
+        hint: 'use broadcast(run) from laconic/streams to share one run among several consumers',
+      })
+    }
+    started = true
+    return events()
+  }
+
+  const startInBackground = () => {
+    if (started) return
+    const generator = iterate()
+    void (async () => {
+      for await (const _ of generator);
+    })()
+  }
+
+  // A promise whose first use starts the run: `await run.result` alone drives it to the end.
+  const result: Promise<ResearchResult> = Object.assign(Object.create(Promise.prototype) as Promise<ResearchResult>, {
+    then: <A, B>(onFulfilled?: (r: ResearchResult) => A | PromiseLike<A>, onRejected?: (e: unknown) => B | PromiseLike<B>) => {
+      startInBackground()
+      return settled.promise.then(onFulfilled, onRejected)
+    },
+    catch: <B>(onRejected?: (e: unknown) => B | PromiseLike<B>) => {
+      startInBackground()
+      return settled.promise.catch(onRejected)
+    },
+    finally: (onFinally?: () => void) => {
+      startInBackground()
+      return settled.promise.finally(onFinally)
+    },
+  })
+
+  return {
+    runId,
+    result,
+    abort,
+    [Symbol.asyncIterator]: iterate,
+    toReadableStream() {
+      let iterator: AsyncGenerator<ResearchEvent, void, undefined> | undefined
+      return new ReadableStream<ResearchEvent>({
+        async pull(controller) {
+          iterator ??= iterate()
+          const step = await iterator.next()
+          if (step.done) controller.close()
+          else controller.enqueue(step.value)
+        },
+        async cancel() {
+          if (iterator) await iterator.return(undefined)
+          else {
+            started = true
+            abort()
+            finish('aborted')
+          }
+        },
+      })
+    },
+  }
+}

@@ -1,0 +1,158 @@
+import type { Cost, Pricing } from './cost.js'
+import type { Citation, Fact, Report, RunEndReason, StrategyEvent } from './events.js'
+import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult } from './providers.js'
+import type { TextFilter } from './text.js'
+
+/** Model roles of the built-in strategies; custom strategies may use their own names. */
+export type ModelRole = 'planner' | 'synthesizer' | 'finalizer' | 'extractor' | 'neighbor' | (string & {})
+
+export interface ScratchpadOptions {
+  /** Hard cap on the knowledge summary, in characters (the synthesizer is told the same budget). @defaultValue 1500 */
+  knowledgeChars?: number
+  /** Past queries shown to the planner. @defaultValue 8 */
+  historySize?: number
+}
+
+export interface GraphReaderOptions {
+  /** Nodes (queries) explored at most. @defaultValue 8 */
+  maxSteps?: number
+  /** Searches and page fetches in flight at once. @defaultValue 4 */
+  concurrency?: number
+  /** Pages deep-read per node at most. @defaultValue 2 */
+  maxPagesPerNode?: number
+  /** Page text kept for extraction, in characters. @defaultValue 4000 */
+  pageChars?: number
+  /** Condense the notebook before the finalizer when it holds more facts than this. @defaultValue 40 */
+  condenseAbove?: number
+  /** Facts per condensing batch. @defaultValue 25 */
+  condenseBatch?: number
+}
+
+export interface ReflectOptions {
+  /** Reflection rounds at most. @defaultValue 2 */
+  maxIterations?: number
+  /** Words in the answer at most. @defaultValue 80 */
+  maxWords?: number
+  /** Searches in flight at once. @defaultValue 4 */
+  concurrency?: number
+}
+
+export interface DeepOptions {
+  /** Sub-questions at most. @defaultValue 3 */
+  maxIterations?: number
+  /** `report` (default) writes a structured report; `conversational` a direct cited answer. */
+  mode?: 'report' | 'conversational'
+  /** Searches per sub-question at most. @defaultValue 3 */
+  searchesPerQuestion?: number
+  /** Searches and page fetches in flight at once. @defaultValue 4 */
+  concurrency?: number
+}
+
+export interface AgentOptions {
+  /** The model for every role not set in `models`. */
+  llm?: LLMProvider
+  models?: Partial<Record<ModelRole, LLMProvider>>
+  search?: SearchProvider
+  fetch?: FetchProvider
+  strategy?: string | Strategy
+  /** Scratchpad search iterations at most. @defaultValue 5 */
+  maxIterations?: number
+  /** Results asked of each search. @defaultValue 5 */
+  searchLimit?: number
+  scratchpad?: ScratchpadOptions
+  graphReader?: GraphReaderOptions
+  reflect?: ReflectOptions
+  deep?: DeepOptions
+  /** Dollars per search call; overrides the search provider's own `searchCost`. */
+  searchCost?: number
+  /** Per-model token prices, used when a provider reports no cost. */
+  pricing?: Pricing
+}
+
+/** An answer a previous run or the caller already has, so `deep` can skip research it covers. */
+export interface PriorAnswer {
+  query: string
+  answer: string
+  confidence?: number
+  sources?: string[]
+}
+
+export interface ResearchOptions {
+  signal?: AbortSignal
+  /** What a previous run learned (its `result.knowledge`): follow-up questions build on it. */
+  knowledge?: string
+  priorAnswers?: PriorAnswer[]
+  /** Citations already numbered in a conversation, so `[n]` keeps its meaning across questions. */
+  citations?: Citation[]
+}
+
+export interface ResearchResult {
+  answer: string
+  citations: Citation[]
+  facts: Fact[]
+  knowledge: string
+  cost: Cost
+  reason: RunEndReason
+  error?: { message: string; code: string }
+  report?: Report
+  confidence?: number
+}
+
+/** What a strategy's generator may return when it ends normally. */
+export interface StrategyOutcome {
+  reason?: Extract<RunEndReason, 'answered' | 'max-iterations'>
+}
+
+/** Runs work under a concurrency limit (a p-limit instance fits). */
+export type Schedule = <T>(work: () => Promise<T>) => Promise<T>
+
+/** A sub-generator: yields events, returns a value (`const x = yield* ctx.complete(...)`). */
+export type Step<T> = AsyncGenerator<StrategyEvent, T, undefined>
+
+export interface SearchOutcome {
+  queryId: string
+  results: SearchResult[]
+  /** The failure, already reported as a `warning`. */
+  error?: { message: string; code: string }
+}
+
+export interface StrategyContext {
+  readonly runId: string
+  readonly question: string
+  readonly signal: AbortSignal
+  readonly options: Readonly<AgentOptions>
+  readonly input: Readonly<ResearchOptions>
+  readonly search: SearchProvider | undefined
+  readonly fetch: FetchProvider | undefined
+  /** The model for a role, after fallbacks (finalizer → synthesizer → llm, ...). */
+  model(role: ModelRole): LLMProvider
+  /** A new id, unique in the run, e.g. `q3`. */
+  newId(prefix: string): string
+  /** One model call to the end; yields `llm-call` and `cost`; returns the visible text. */
+  complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { schedule?: Schedule }): Step<string>
+  /**
+   * A model call streamed to the user as `answer-token`s (think blocks removed, then `filter`
+   * if given); returns the streamed text, which the strategy then reports in its `answer` event.
+   */
+  streamAnswer(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { filter?: TextFilter }): Step<string>
+  /**
+   * One search: yields `query`, then `result` (or a `warning` when it failed) and `cost`.
+   * A failing search never throws (unless the run was aborted).
+   */
+  runSearch(
+    query: string,
+    opts?: { parentId?: string; depth?: number; schedule?: Schedule; limit?: number },
+  ): Step<SearchOutcome>
+  /** Deep-reads one page: yields `page` and `cost`, or a `warning` and returns undefined. */
+  readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
+  /** A `warning` event. */
+  warning(message: string, code: string): StrategyEvent
+}
+
+export interface Strategy {
+  readonly name: string
+  run(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome | void, undefined>
+}
+
+/** Makes a strategy from the agent's options; registered by name. */
+export type StrategyFactory = (options: Readonly<AgentOptions>) => Strategy

@@ -1,0 +1,7 @@
+import type { StrategyFactory } from '../core/index.js'
+import { scratchpad } from './scratchpad/index.js'
+
+/** The strategies every agent knows by name. */
+export const builtinStrategies: Readonly<Record<string, StrategyFactory>> = {
+  scratchpad,
+}

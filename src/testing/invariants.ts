@@ -1,0 +1,85 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { Cost, ResearchEvent } from '../core/index.js'
+
+const COST_FIELDS: readonly (keyof Cost)[] = ['llm', 'search', 'total', 'inputTokens', 'outputTokens', 'llmCalls', 'searches', 'fetches']
+
+/** Plain JSON equality without node: `JSON.parse(JSON.stringify(e))` must give `e` back. */
+function survivesJson(value: unknown): boolean {
+  let copy: unknown
+  try {
+    copy = JSON.parse(JSON.stringify(value))
+  } catch {
+    return false
+  }
+  return isDeepStrictEqual(copy, value)
+}
+
+/**
+ * Checks every event-stream invariant of the design contract and throws an Error naming each
+ * violation (with the event's seq) when any fails. Returns the events for chaining.
+ */
+export function assertEventInvariants(events: readonly ResearchEvent[]): readonly ResearchEvent[] {
+  const problems: string[] = []
+  const fail = (event: ResearchEvent | undefined, message: string) =>
+    problems.push(event ? `seq ${event.seq} (${event.type}): ${message}` : message)
+
+  if (events.length === 0) fail(undefined, 'no events')
+  const first = events[0]
+  const last = events[events.length - 1]
+  if (first && first.type !== 'run-start') fail(first, 'the first event must be run-start')
+  if (last && last.type !== 'run-end') fail(last, 'the last event must be run-end')
+
+  const runId = first?.runId
+  const queries = new Set<string>()
+  let tokens = ''
+  let answerText: string | undefined
+  let lastTotal: Cost | undefined
+
+  events.forEach((event, index) => {
+    if (event.seq !== index) fail(event, `seq must be ${index}`)
+    if (event.runId !== runId) fail(event, 'runId differs from the first event')
+    if (typeof event.time !== 'number' || !Number.isFinite(event.time)) fail(event, 'time must be a finite number')
+    if (event.type === 'run-start' && index !== 0) fail(event, 'run-start must come only first')
+    if (event.type === 'run-end' && index !== events.length - 1) fail(event, 'run-end must come only last')
+    if (!survivesJson(event)) fail(event, 'not plain JSON (JSON round trip changes it)')
+    switch (event.type) {
+      case 'query':
+        queries.add(event.queryId)
+        break
+      case 'result':
+      case 'page':
+        if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
+        break
+      case 'fact':
+        if (event.fact.queryId !== undefined && !queries.has(event.fact.queryId)) {
+          fail(event, `names queryId ${event.fact.queryId} before its query`)
+        }
+        break
+      case 'answer-token':
+        tokens += event.text
+        break
+      case 'answer':
+        if (answerText !== undefined) fail(event, 'more than one answer event')
+        answerText = event.text
+        if (tokens !== event.text) fail(event, 'the answer-token texts joined differ from the answer text')
+        break
+      case 'cost':
+        if (lastTotal) {
+          for (const field of COST_FIELDS) {
+            if (event.total[field] < lastTotal[field] - 1e-12) fail(event, `cost.total.${field} decreased`)
+          }
+        }
+        lastTotal = event.total
+        break
+      case 'run-end':
+        if (lastTotal && !isDeepStrictEqual(lastTotal, event.cost)) fail(event, 'run-end.cost differs from the last cost.total')
+        if (!lastTotal && event.cost.total !== 0) fail(event, 'run-end.cost is not zero but no cost event came')
+        break
+      default:
+        break
+    }
+  })
+
+  if (problems.length) throw new Error(`event invariants violated:\n- ${problems.slice(0, 20).join('\n- ')}`)
+  return events
+}

@@ -1,0 +1,93 @@
+import { LaconicError, estimateTokens, type LLMChunk, type LLMProvider, type LLMRequest } from '../core/index.js'
+import { InFlight, sleep } from './sleep.js'
+
+export interface ScriptedReply {
+  text: string
+  /** Streamed out of band, as `reasoning` chunks. */
+  reasoning?: string
+  /** Reported usage; estimated from the text when absent. */
+  usage?: { inputTokens: number; outputTokens: number }
+  /** Dollars the provider reports for this call. */
+  cost?: number
+  /** Fail this call after streaming `text` (or before, when `text` is empty). */
+  error?: Error
+}
+
+export type Script =
+  | readonly (string | ScriptedReply)[]
+  | ((req: LLMRequest, callIndex: number) => string | ScriptedReply | Promise<string | ScriptedReply>)
+
+export interface ScriptedLLMOptions {
+  /** Replies by call order, or a function of the request. */
+  replies: Script
+  model?: string
+  /** Wait before the first token (abortable). */
+  latencyMs?: number
+  /** Wait between tokens (abortable). */
+  tokenDelayMs?: number
+  /** Dollars for every call that does not set its own. */
+  cost?: number
+  /** How replies are cut into chunks: whitespace-led words (default) or fixed-size pieces. */
+  chunkSize?: 'word' | number
+}
+
+export interface ScriptedLLM extends LLMProvider {
+  /** Every request received, in order. */
+  readonly calls: LLMRequest[]
+  /** Calls streaming right now, and the most ever at once. */
+  readonly inFlight: InFlight
+}
+
+function split(text: string, chunkSize: 'word' | number): string[] {
+  if (chunkSize === 'word') return text.match(/\s*\S+|\s+$/g) ?? []
+  const pieces: string[] = []
+  for (let i = 0; i < text.length; i += Math.max(1, chunkSize)) pieces.push(text.slice(i, i + Math.max(1, chunkSize)))
+  return pieces
+}
+
+/** A model that replies from a script: for tests and demos, no network. */
+export function scriptedLLM(options: ScriptedLLMOptions): ScriptedLLM {
+  const calls: LLMRequest[] = []
+  const inFlight = new InFlight()
+  const { replies, latencyMs = 0, tokenDelayMs = 0, chunkSize = 'word' } = options
+
+  const replyFor = async (req: LLMRequest, index: number): Promise<ScriptedReply> => {
+    const raw = typeof replies === 'function' ? await replies(req, index) : replies[index]
+    if (raw === undefined) {
+      throw new LaconicError(`scriptedLLM ran out of replies at call ${index + 1} (it has ${(replies as readonly unknown[]).length})`, {
+        code: 'config',
+        hint: 'add replies, or pass a function of the request',
+      })
+    }
+    return typeof raw === 'string' ? { text: raw } : raw
+  }
+
+  async function* stream(req: LLMRequest): AsyncGenerator<LLMChunk> {
+    const index = calls.length
+    calls.push(req)
+    const signal = req.signal
+    let release!: () => void
+    void inFlight.track(() => new Promise<void>((r) => (release = r)))
+    try {
+      const reply = await replyFor(req, index)
+      await sleep(latencyMs, signal)
+      if (reply.reasoning) yield { type: 'reasoning', text: reply.reasoning }
+      for (const piece of split(reply.text, chunkSize)) {
+        signal?.throwIfAborted()
+        yield { type: 'text', text: piece }
+        await sleep(tokenDelayMs, signal)
+      }
+      if (reply.error) throw reply.error
+      const usage = reply.usage ?? {
+        inputTokens: estimateTokens((req.system ?? '') + req.prompt),
+        outputTokens: estimateTokens(reply.text),
+      }
+      const cost = reply.cost ?? options.cost
+      yield { type: 'usage', ...usage, ...(cost !== undefined ? { cost } : {}) }
+    } finally {
+      release()
+    }
+  }
+
+  return { ...(options.model !== undefined ? { model: options.model } : {}), calls, inFlight, stream }
+}
