@@ -1,0 +1,50 @@
+/**
+ * `anthropic({ apiKey, model })`: the Anthropic Messages API, streamed as SSE.
+ */
+import { LaconicError, type LLMProvider } from '../../core/index.js'
+import type { HintFor } from '../http/index.js'
+import { anthropicBody, parseAnthropicData } from './anthropic-wire.js'
+import { secretHeaderValues, type LLMAdapterOptions } from './options.js'
+import { sseData, streamChat } from './stream-chat.js'
+
+export interface AnthropicOptions extends LLMAdapterOptions {
+  apiKey: string
+  model: string
+  /** Output cap when a request names none (the API requires one). @defaultValue 4096 */
+  maxTokens?: number | undefined
+  /** @defaultValue `https://api.anthropic.com` */
+  baseURL?: string | undefined
+}
+
+export function anthropic(options: AnthropicOptions): LLMProvider {
+  const { apiKey, model } = options
+  if (!apiKey) {
+    throw new LaconicError('anthropic: `apiKey` is missing', {
+      code: 'config',
+      hint: 'pass it as `anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, model })`',
+    })
+  }
+  if (!model) throw new LaconicError('anthropic: `model` is required', { code: 'config', hint: 'pass it as `anthropic({ apiKey, model: "claude-haiku-4-5" })`' })
+  const url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`
+  const headers = { ...options.headers, 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' }
+  const hint: HintFor = (failure) => (failure.status === 404 ? `choose a model your key can use (\`${model}\` was not found)` : undefined)
+  return {
+    model,
+    stream: (req) =>
+      streamChat(
+        {
+          provider: 'anthropic',
+          model,
+          url,
+          headers,
+          body: anthropicBody(model, options.maxTokens ?? 4096, req),
+          secrets: [apiKey, ...secretHeaderValues(options.headers)],
+          hint,
+          frames: sseData,
+          parse: parseAnthropicData,
+        },
+        options,
+        req,
+      ),
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Ollama's native `/api/chat` wire: request body and a total parser of one NDJSON line.
+ */
+import type { JsonSchema, LLMRequest } from '../../core/index.js'
+import { countAt, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
+
+export type OllamaThink = boolean | 'low' | 'medium' | 'high'
+
+export interface OllamaBodyOptions {
+  format?: 'json' | JsonSchema | undefined
+  think?: OllamaThink | undefined
+  options?: Record<string, unknown> | undefined
+  keepAlive?: string | number | undefined
+}
+
+export function ollamaBody(model: string, req: LLMRequest, defaults: OllamaBodyOptions): Record<string, unknown> {
+  const messages = [
+    ...(req.system ? [{ role: 'system', content: req.system }] : []),
+    { role: 'user', content: req.prompt },
+  ]
+  const format = req.json === true ? 'json' : req.json ? req.json : defaults.format
+  const options = {
+    ...defaults.options,
+    ...(req.maxTokens !== undefined && { num_predict: req.maxTokens }),
+    ...(req.temperature !== undefined && { temperature: req.temperature }),
+  }
+  return {
+    model,
+    messages,
+    stream: true,
+    ...(format !== undefined && { format }),
+    ...(defaults.think !== undefined && { think: defaults.think }),
+    ...(Object.keys(options).length > 0 && { options }),
+    ...(defaults.keepAlive !== undefined && { keep_alive: defaults.keepAlive }),
+  }
+}
+
+export function parseOllamaLine(line: string): WireStep[] {
+  if (line.trim() === '') return []
+  const frame = parseFrame(line)
+  if ('malformed' in frame) return [frame.malformed]
+  const chunk = frame.json
+  const error = stringAt(chunk, 'error')
+  if (error !== undefined) return [{ type: 'error', message: error, retryable: false }]
+  const steps: WireStep[] = []
+  // `/api/chat` streams `message`; `/api/generate` streams `response` and `thinking` at the top.
+  const message = objectAt(chunk, 'message') ?? chunk
+  const thinking = stringAt(message, 'thinking')
+  if (thinking) steps.push({ type: 'reasoning', text: thinking })
+  const content = stringAt(message, 'content') ?? stringAt(chunk, 'response')
+  if (content) steps.push({ type: 'text', text: content })
+  if (chunk['done'] === true) {
+    steps.push(...usageStep(countAt(chunk, 'prompt_eval_count') ?? 0, countAt(chunk, 'eval_count') ?? 0))
+    steps.push({ type: 'done' })
+  }
+  return steps
+}

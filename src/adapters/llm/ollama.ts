@@ -1,0 +1,48 @@
+/**
+ * `ollama({ host, model })`: Ollama's native chat API, streamed as NDJSON.
+ */
+import { LaconicError, type LLMProvider } from '../../core/index.js'
+import { readLines, type HintFor } from '../http/index.js'
+import { secretHeaderValues, type LLMAdapterOptions } from './options.js'
+import { ollamaBody, parseOllamaLine, type OllamaBodyOptions } from './ollama-wire.js'
+import { streamChat } from './stream-chat.js'
+
+export interface OllamaOptions extends LLMAdapterOptions, OllamaBodyOptions {
+  /** @defaultValue `http://localhost:11434` */
+  host?: string | undefined
+  model: string
+}
+
+/** Loading a model into memory happens before the first byte, so wait longer for it. */
+const OLLAMA_FIRST_BYTE_MS = 300_000
+
+export function ollama(options: OllamaOptions): LLMProvider {
+  const { model } = options
+  if (!model) throw new LaconicError('ollama: `model` is required', { code: 'config', hint: 'pass it as `ollama({ model: "qwen3:4b" })`' })
+  const host = (options.host ?? 'http://localhost:11434').replace(/\/+$/, '')
+  const timeouts = { firstByteMs: OLLAMA_FIRST_BYTE_MS, ...options.timeouts }
+  const hint: HintFor = (failure) => {
+    if (failure.kind === 'network') return `is \`ollama serve\` running at ${host}?`
+    if (failure.status === 404) return `pull the model (\`ollama pull ${model}\`) or choose one from \`ollama list\``
+    return undefined
+  }
+  return {
+    model,
+    stream: (req) =>
+      streamChat(
+        {
+          provider: 'ollama',
+          model,
+          url: `${host}/api/chat`,
+          headers: { ...options.headers },
+          body: ollamaBody(model, req, options),
+          secrets: secretHeaderValues(options.headers),
+          hint,
+          frames: (response) => readLines(response.chunks()),
+          parse: parseOllamaLine,
+        },
+        { ...options, timeouts },
+        req,
+      ),
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * `openai({ baseURL, apiKey, model })`: any OpenAI-compatible chat-completions server
+ * (OpenAI, vLLM, llama.cpp, LM Studio, Ollama's /v1, OpenRouter, Groq, Together).
+ */
+import { LaconicError, type LLMProvider } from '../../core/index.js'
+import type { HintFor } from '../http/index.js'
+import { secretHeaderValues, type LLMAdapterOptions } from './options.js'
+import { openaiBody, parseOpenAIData } from './openai-wire.js'
+import { sseData, streamChat } from './stream-chat.js'
+
+export interface OpenAIOptions extends LLMAdapterOptions {
+  /** The API root, usually ending in `/v1`. @defaultValue `https://api.openai.com/v1` */
+  baseURL?: string | undefined
+  /** Optional for local servers. */
+  apiKey?: string | undefined
+  model: string
+}
+
+export function openai(options: OpenAIOptions): LLMProvider {
+  const { model, apiKey } = options
+  if (!model) throw new LaconicError('openai: `model` is required', { code: 'config', hint: 'pass it as `openai({ model: "gpt-4o-mini" })`' })
+  const url = `${(options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/chat/completions`
+  const headers = { ...options.headers, ...(apiKey && { authorization: `Bearer ${apiKey}` }) }
+  const hint: HintFor = (failure) => {
+    if (failure.status === 401) return apiKey ? 'check the API key' : 'this server wants an API key: pass `apiKey`'
+    if (failure.status === 404) return `pull or choose a model this server has (\`${model}\` was not found), and check that \`baseURL\` ends in /v1`
+    return undefined
+  }
+  return {
+    model,
+    stream: (req) =>
+      streamChat(
+        { provider: 'openai', model, url, headers, body: openaiBody(model, req), secrets: [apiKey, ...secretHeaderValues(options.headers)], hint, frames: sseData, parse: parseOpenAIData },
+        options,
+        req,
+      ),
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The loop every LLM adapter shares: send the request, read frames, turn them into chunks as
+ * they arrive, end with one usage chunk, and retry only while nothing was delivered.
+ */
+import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest, type RetryInfo } from '../../core/index.js'
+import { attemptRequest, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
+import type { LLMAdapterOptions } from './options.js'
+import type { WireStep } from './wire-step.js'
+
+/** One adapter's side of a call: where it goes, and how the response reads. */
+export interface ChatWire {
+  provider: string
+  model: string
+  url: string
+  headers: Record<string, string>
+  body: unknown
+  secrets: ReadonlyArray<string | undefined>
+  hint?: HintFor | undefined
+  /** The body's frames: SSE `data` payloads or NDJSON lines. */
+  frames(response: HttpResponse): AsyncIterable<string>
+  /** A total parser of one frame. */
+  parse(frame: string): WireStep[]
+}
+
+type Usage = { inputTokens?: number; outputTokens?: number; cost?: number }
+
+export function streamChat(wire: ChatWire, options: LLMAdapterOptions, req: LLMRequest): AsyncGenerator<LLMChunk> {
+  return streamWithRetries(
+    { maxRetries: options.maxRetries, backoff: options.backoff, onRetry: req.onRetry, signal: req.signal },
+    () => attempt(wire, options, req.signal, req.onRetry),
+  )
+}
+
+async function* attempt(
+  wire: ChatWire,
+  options: LLMAdapterOptions,
+  signal: AbortSignal | undefined,
+  onRetry: ((info: RetryInfo) => void) | undefined,
+): AsyncGenerator<LLMChunk> {
+  const response = await attemptRequest({
+    url: wire.url,
+    method: 'POST',
+    headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...wire.headers },
+    json: wire.body,
+    provider: wire.provider,
+    secrets: wire.secrets,
+    signal,
+    timeouts: options.timeouts,
+    onRetry,
+    hint: wire.hint,
+    fetch: options.fetch,
+  })
+  let usage: Usage | undefined
+  for await (const frame of wire.frames(response)) {
+    for (const step of wire.parse(frame)) {
+      switch (step.type) {
+        case 'text':
+        case 'reasoning':
+          if (step.text !== '') yield { type: step.type, text: step.text }
+          break
+        case 'usage':
+          usage = { ...usage, ...withoutType(step) }
+          break
+        case 'error':
+          throw streamError(wire, step)
+        case 'malformed':
+          throw new ProviderError(`${wire.provider}: malformed chunk in the response stream: ${redact(step.sample, wire.secrets)}`, {
+            code: 'bad-response',
+            provider: wire.provider,
+            hint: 'the server sent something that is not the expected JSON; check that the base URL points at the right API',
+          })
+        case 'done':
+          if (usage) yield usageChunk(usage, wire.model, options)
+          return
+      }
+    }
+  }
+  // Some servers end without a terminator; what arrived is still the answer.
+  if (usage) yield usageChunk(usage, wire.model, options)
+}
+
+function withoutType(step: WireStep & { type: 'usage' }): Usage {
+  const { type: _type, ...counts } = step
+  return counts
+}
+
+function usageChunk(usage: Usage, model: string, options: LLMAdapterOptions): LLMChunk {
+  const counts = { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }
+  const priced = usage.cost !== undefined || options.pricing?.[model] !== undefined
+  return { type: 'usage', ...counts, ...(priced && { cost: llmDollars({ ...counts, ...(usage.cost !== undefined && { cost: usage.cost }) }, model, options.pricing) }) }
+}
+
+function streamError(wire: ChatWire, step: WireStep & { type: 'error' }): ProviderError {
+  const providerMessage = redact(step.message, wire.secrets)
+  const rateLimited = /rate.?limit/i.test(step.kind ?? '')
+  return new ProviderError(`${wire.provider}: error in the response stream: ${providerMessage}`, {
+    code: rateLimited ? 'rate-limit' : 'http',
+    provider: wire.provider,
+    providerMessage,
+    retryable: step.retryable,
+    hint: step.retryable ? 'the provider failed mid-response; try again' : 'the provider refused the request; read its message',
+  })
+}
+
+/** The `data` of each server-sent event: the frames of the SSE-speaking adapters. */
+export async function* sseData(response: HttpResponse): AsyncGenerator<string> {
+  for await (const event of readSSE(response.chunks())) yield event.data
+}

@@ -1,0 +1,65 @@
+/**
+ * What a wire parser makes of one frame (an SSE `data:` payload or an NDJSON line). Parsers
+ * are total: bad input becomes a `malformed` step, never an exception.
+ */
+
+export type WireStep =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /** Token counts seen so far; later values replace earlier ones field by field. */
+  | { type: 'usage'; inputTokens?: number; outputTokens?: number; cost?: number }
+  | { type: 'done' }
+  /** The provider reported an error inside the stream. */
+  | { type: 'error'; message: string; kind?: string; retryable: boolean }
+  | { type: 'malformed'; sample: string }
+
+export type JsonObject = Record<string, unknown>
+
+/** Parse a frame as a JSON object, or say it is malformed. */
+export function parseFrame(frame: string): { json: JsonObject } | { malformed: WireStep } {
+  try {
+    const value: unknown = JSON.parse(frame)
+    if (isObject(value)) return { json: value }
+  } catch {
+    // fall through: report the frame below
+  }
+  return { malformed: { type: 'malformed', sample: frame.length > 120 ? `${frame.slice(0, 120)}…` : frame } }
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+export function objectAt(value: unknown, key: string): JsonObject | undefined {
+  const found = isObject(value) ? value[key] : undefined
+  return isObject(found) ? found : undefined
+}
+
+export function stringAt(value: unknown, key: string): string | undefined {
+  const found = isObject(value) ? value[key] : undefined
+  return typeof found === 'string' ? found : undefined
+}
+
+export function countAt(value: unknown, key: string): number | undefined {
+  const found = isObject(value) ? value[key] : undefined
+  return typeof found === 'number' && Number.isFinite(found) && found >= 0 ? found : undefined
+}
+
+/** Error kinds worth a retry when they arrive before any output (overload, rate limit, 5xx). */
+export function isTransientKind(kind: string | number | undefined): boolean {
+  if (typeof kind === 'number') return kind === 408 || kind === 429 || kind >= 500
+  return kind !== undefined && /overload|rate.?limit|server|internal|unavailable|timeout|api_error/i.test(kind)
+}
+
+/** A usage step with only the counts that are present. */
+export function usageStep(inputTokens: number | undefined, outputTokens: number | undefined, cost?: number): WireStep[] {
+  if (inputTokens === undefined && outputTokens === undefined && cost === undefined) return []
+  return [
+    {
+      type: 'usage',
+      ...(inputTokens !== undefined && { inputTokens }),
+      ...(outputTokens !== undefined && { outputTokens }),
+      ...(cost !== undefined && { cost }),
+    },
+  ]
+}
