@@ -1,0 +1,126 @@
+import { LaconicError, type ResearchEvent } from '../core/index.js'
+import { Subscriber } from './subscriber.js'
+import type { EventStream } from './types.js'
+
+export interface BroadcastOptions {
+  /**
+   * Keep every event so late subscribers replay from the start (or from a `seq`). Without
+   * replay a subscriber sees only what happens after it subscribed.
+   * @defaultValue true
+   */
+  replay?: boolean | undefined
+  /**
+   * Live events a subscriber may lag behind before it is cut off with a `warning`.
+   * @defaultValue 1000
+   */
+  maxBuffer?: number | undefined
+  /**
+   * Let the run finish (and fill the replay history) when every subscriber has left, instead
+   * of aborting it.
+   * @defaultValue false
+   */
+  finishWithoutSubscribers?: boolean | undefined
+  /**
+   * How long the run waits for a new subscriber after the last one left before it is aborted:
+   * room for an SSE client to reconnect and resume. Ignored with `finishWithoutSubscribers`.
+   * @defaultValue 0
+   */
+  graceMs?: number | undefined
+}
+
+export interface Broadcast {
+  /**
+   * A new subscription, replaying from `fromSeq` (inclusive; default 0) when replay is on.
+   * Iterate it once; `break` (its `return()`) leaves the broadcast.
+   */
+  subscribe(fromSeq?: number): AsyncIterableIterator<ResearchEvent>
+  /** Subscribers still receiving live events. */
+  readonly subscriberCount: number
+}
+
+/**
+ * One run, many consumers. The run is read as fast as it produces, whatever the subscribers
+ * do: a slow one is cut off past its buffer, never stalling the run or the others. The run
+ * starts with the first subscription and is aborted when the last subscriber leaves (after
+ * `graceMs`), unless `finishWithoutSubscribers` is set.
+ */
+export function broadcast(run: EventStream, options: BroadcastOptions = {}): Broadcast {
+  const replay = options.replay ?? true
+  const maxBuffer = positiveInteger('maxBuffer', options.maxBuffer ?? 1000)
+  const graceMs = options.graceMs ?? 0
+  const history: ResearchEvent[] = []
+  const subscribers = new Set<Subscriber>()
+  const iterator = run[Symbol.asyncIterator]()
+  let state: 'idle' | 'running' | 'done' = 'idle'
+  let failure: { error: unknown } | undefined
+  let stopRequested = false
+  let graceTimer: ReturnType<typeof setTimeout> | undefined
+
+  const host = {
+    history,
+    leave(subscriber: Subscriber) {
+      subscribers.delete(subscriber)
+      if (subscribers.size > 0 || state !== 'running' || options.finishWithoutSubscribers) return
+      if (graceMs > 0) graceTimer ??= setTimeout(stop, graceMs)
+      else stop()
+    },
+  }
+
+  function stop(): void {
+    graceTimer = undefined
+    if (subscribers.size > 0 || state !== 'running') return
+    const reason = new LaconicError('every subscriber of the broadcast left', { code: 'aborted' })
+    // A run ends itself with `run-end {reason: 'aborted'}`, which completes the history; a
+    // plain iterable has no abort, so the pump stops reading and closes it.
+    if (run.abort) run.abort(reason)
+    else stopRequested = true
+  }
+
+  async function pump(): Promise<void> {
+    try {
+      while (!stopRequested) {
+        const step = await iterator.next()
+        if (step.done) break
+        if (replay) history.push(step.value)
+        for (const subscriber of [...subscribers]) subscriber.push(step.value)
+      }
+      if (stopRequested) await iterator.return?.()
+    } catch (error) {
+      failure = { error }
+    }
+    state = 'done'
+    for (const subscriber of subscribers) subscriber.finish(failure)
+    subscribers.clear()
+  }
+
+  return {
+    subscribe(fromSeq = 0) {
+      const subscriber = new Subscriber(host, nonNegativeInteger('fromSeq', fromSeq), maxBuffer)
+      if (state === 'done') {
+        subscriber.finish(failure)
+        return subscriber
+      }
+      clearTimeout(graceTimer)
+      graceTimer = undefined
+      subscribers.add(subscriber)
+      if (state === 'idle') {
+        state = 'running'
+        void pump()
+      }
+      return subscriber
+    },
+    get subscriberCount() {
+      return subscribers.size
+    },
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (Number.isSafeInteger(value) && value > 0) return value
+  throw new LaconicError(`\`${name}\` must be a positive integer, got ${value}`, { code: 'config' })
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (Number.isSafeInteger(value) && value >= 0) return value
+  throw new LaconicError(`\`${name}\` must be a non-negative integer, got ${value}`, { code: 'config' })
+}
