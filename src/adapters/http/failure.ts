@@ -99,7 +99,7 @@ export function networkError(ctx: FailureContext, cause: unknown, phase: 'connec
     ctx.hint?.({ kind: 'network', url }) ??
     (phase === 'connect'
       ? `could not reach ${hostOf(ctx.url)}: check the URL, that the server is up, and the network`
-      : 'the connection dropped while the response was streaming; try again')
+      : 'the connection dropped while the response was streaming')
   const lead = phase === 'connect' ? 'request failed' : 'connection lost mid-response'
   return new ProviderError(`${ctx.provider}: ${lead} (${where(ctx)}): ${detail}`, {
     code: 'network',

@@ -82,7 +82,7 @@ function final(error: unknown): unknown {
     code: error.code,
     provider: error.provider,
     retryable: false,
-    hint: 'the stream broke after data was delivered, so it was not retried (that would repeat it); retry the whole call',
+    hint: `${error.hint ? `${error.hint}; ` : ''}not retried because data was already delivered (a retry would repeat it)`,
     cause: error,
     ...(error.status !== undefined && { status: error.status }),
     ...(error.providerMessage !== undefined && { providerMessage: error.providerMessage }),

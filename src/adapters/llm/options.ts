@@ -19,5 +19,6 @@ export interface LLMAdapterOptions {
 export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
   return Object.entries(headers ?? {})
     .filter(([name]) => /auth|key|token|secret|cookie/i.test(name))
-    .map(([, value]) => value)
+    // `Bearer KEY`: the key alone must go too, wherever a server echoes it
+    .flatMap(([, value]) => [value, value.replace(/^\S+\s+/, '')])
 }
