@@ -113,7 +113,7 @@ test('an abort during the backoff wait ends at once with an abort error', async 
 })
 
 test('an already aborted signal sends nothing', async () => {
-  const server = await serve((_req, res) => res.end())
+  const server = await serve((_req, res) => void res.end())
   const error = await httpRequest({ url: server.url, provider: 'p', signal: AbortSignal.abort() }).catch((e: unknown) => e)
   expect(isAbortError(error)).toBe(true)
   expect(server.requests).toHaveLength(0)
