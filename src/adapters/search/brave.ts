@@ -1,0 +1,73 @@
+/**
+ * `brave()`: the Brave Search API (`X-Subscription-Token`). Highlight tags in
+ * descriptions are stripped; a missing `web` section means no results.
+ */
+import { LaconicError } from '../../core/index.js'
+import type { SearchProvider, SearchResult } from '../../core/index.js'
+import type { Backoff } from '../http/index.js'
+import { credentialsIn, requestJson } from './request-json.js'
+import { clampCount, field, keyFrom, toResults } from './result-fields.js'
+
+export interface BraveOptions {
+  /** @defaultValue the `BRAVE_API_KEY` environment variable */
+  readonly apiKey?: string
+  /** @defaultValue 'https://api.search.brave.com/res/v1' */
+  readonly baseURL?: string
+  /** Two-letter country code, e.g. `'US'`. */
+  readonly country?: string
+  /** Language of the results, e.g. `'en'`. */
+  readonly searchLang?: string
+  readonly safesearch?: 'off' | 'moderate' | 'strict'
+  /** `'pd'`, `'pw'`, `'pm'`, `'py'` or a date range `YYYY-MM-DDtoYYYY-MM-DD`. */
+  readonly freshness?: string
+  /** @defaultValue 15_000 */
+  readonly timeoutMs?: number
+  /** @defaultValue 2 */
+  readonly maxRetries?: number
+  readonly backoff?: Backoff
+  /** Dollars per call. @defaultValue 0.005 (Brave's list price per query at the time of writing) */
+  readonly searchCost?: number
+  readonly headers?: Record<string, string>
+  readonly fetch?: typeof globalThis.fetch
+}
+
+/** Brave's `web.results` as search results. Total: any other shape gives `[]`. */
+export function parseBraveResponse(body: unknown): SearchResult[] {
+  return toResults(field(field(body, 'web'), 'results'), { title: 'title', url: 'url', snippet: 'description' }, true)
+}
+
+export function brave(options: BraveOptions = {}): SearchProvider {
+  const apiKey = keyFrom(options.apiKey, 'BRAVE_API_KEY')
+  if (!apiKey) {
+    throw new LaconicError('brave: no API key', { code: 'config', hint: 'pass `apiKey` to brave() or set BRAVE_API_KEY; get one at https://api-dashboard.search.brave.com' })
+  }
+  const { baseURL = 'https://api.search.brave.com/res/v1', timeoutMs = 15_000, maxRetries = 2, searchCost = 0.005 } = options
+
+  return {
+    searchCost,
+    async search(query, opts = {}) {
+      const count = clampCount(opts.limit, 10, 20)
+      const params = new URLSearchParams({ q: query, count: String(count) })
+      if (options.country) params.set('country', options.country)
+      if (options.searchLang) params.set('search_lang', options.searchLang)
+      if (options.safesearch) params.set('safesearch', options.safesearch)
+      if (options.freshness) params.set('freshness', options.freshness)
+      const body = await requestJson({
+        url: `${baseURL.replace(/\/+$/, '')}/web/search?${params}`,
+        method: 'GET',
+        headers: { ...options.headers, 'x-subscription-token': apiKey },
+        provider: 'brave',
+        secrets: [apiKey, ...credentialsIn(options.headers)],
+        signal: opts.signal,
+        onRetry: opts.onRetry,
+        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+        maxRetries,
+        backoff: options.backoff,
+        fetch: options.fetch,
+        hint: ({ status }) =>
+          status === 401 || status === 403 || status === 422 ? 'Brave refused the subscription token: check `apiKey` (BRAVE_API_KEY) and that the plan includes web search' : undefined,
+      })
+      return parseBraveResponse(body).slice(0, count)
+    },
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * One JSON API call over the shared HTTP layer: retries, timeouts and typed errors come
+ * from there; a body that is not JSON becomes a `bad-response` error naming the provider.
+ */
+import { ProviderError, redact } from '../../core/index.js'
+import { httpRequest } from '../http/index.js'
+import type { HttpRequestOptions } from '../http/index.js'
+
+/** JSON answers from search APIs are small; anything bigger is not the API talking. */
+const MAX_JSON_BYTES = 5_000_000
+
+const CREDENTIAL_HEADER = /authorization|cookie|token|key|secret/i
+
+/**
+ * Values of caller-supplied headers that carry credentials, to redact from every error:
+ * the whole value and its token (`Bearer <token>`), but not the scheme word itself.
+ */
+export function credentialsIn(headers: Record<string, string> | undefined): string[] {
+  return Object.entries(headers ?? {}).flatMap(([name, value]) =>
+    CREDENTIAL_HEADER.test(name) ? [value, ...value.split(/\s+/).filter((part) => part.length >= 8)] : [],
+  )
+}
+
+export async function requestJson(options: HttpRequestOptions): Promise<unknown> {
+  const response = await httpRequest({ ...options, headers: { accept: 'application/json', ...options.headers } })
+  const text = await response.text({ maxBytes: MAX_JSON_BYTES })
+  try {
+    return JSON.parse(text)
+  } catch (cause) {
+    const secrets = options.secrets ?? []
+    const start = text.replace(/\s+/g, ' ').trim().slice(0, 120)
+    const where = new URL(options.url)
+    throw new ProviderError(`${options.provider}: the response is not JSON`, {
+        code: 'bad-response',
+        provider: options.provider,
+        status: response.status,
+        url: redact(where.origin + where.pathname, secrets),
+        providerMessage: redact(start, secrets),
+        hint: 'check that the base URL points at the API itself, not at a web page or a proxy login',
+        cause,
+      })
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `searxng({ baseURL })`: a self-hosted SearXNG metasearch instance through its JSON
+ * output, which instances must enable (a 403 says how).
+ */
+import { LaconicError } from '../../core/index.js'
+import type { SearchProvider, SearchResult } from '../../core/index.js'
+import type { Backoff } from '../http/index.js'
+import { credentialsIn, requestJson } from './request-json.js'
+import { field, toResults } from './result-fields.js'
+
+export interface SearxngOptions {
+  /** The instance, e.g. `'http://localhost:8080'`. */
+  readonly baseURL: string
+  /** Comma-separated, e.g. `'general,science'`. */
+  readonly categories?: string
+  /** Comma-separated engine names, e.g. `'wikipedia,duckduckgo'`. */
+  readonly engines?: string
+  readonly language?: string
+  readonly timeRange?: 'day' | 'month' | 'year'
+  readonly safesearch?: 0 | 1 | 2
+  /** @defaultValue 15_000 */
+  readonly timeoutMs?: number
+  /** @defaultValue 2 */
+  readonly maxRetries?: number
+  readonly backoff?: Backoff
+  /** Sent with every request, e.g. an `authorization` header for a protected instance. */
+  readonly headers?: Record<string, string>
+  readonly fetch?: typeof globalThis.fetch
+}
+
+/** SearXNG's `results` as search results. Total. */
+export function parseSearxngResponse(body: unknown): SearchResult[] {
+  return toResults(field(body, 'results'), { title: 'title', url: 'url', snippet: 'content', score: 'score' })
+}
+
+export function searxng(options: SearxngOptions): SearchProvider {
+  if (!options?.baseURL) {
+    throw new LaconicError('searxng: no instance URL', { code: 'config', hint: "pass `baseURL`, e.g. searxng({ baseURL: 'http://localhost:8080' })" })
+  }
+  const { baseURL, timeoutMs = 15_000, maxRetries = 2 } = options
+
+  return {
+    searchCost: 0,
+    async search(query, opts = {}) {
+      const params = new URLSearchParams({ q: query, format: 'json' })
+      if (options.categories) params.set('categories', options.categories)
+      if (options.engines) params.set('engines', options.engines)
+      if (options.language) params.set('language', options.language)
+      if (options.timeRange) params.set('time_range', options.timeRange)
+      if (options.safesearch !== undefined) params.set('safesearch', String(options.safesearch))
+      const body = await requestJson({
+        url: `${baseURL.replace(/\/+$/, '')}/search?${params}`,
+        method: 'GET',
+        headers: { ...options.headers },
+        provider: 'searxng',
+        secrets: credentialsIn(options.headers),
+        signal: opts.signal,
+        onRetry: opts.onRetry,
+        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+        maxRetries,
+        backoff: options.backoff,
+        fetch: options.fetch,
+        hint: ({ status }) =>
+          status === 403 ? 'the instance refuses format=json: add `json` to `search.formats` in its settings.yml and restart it' : undefined,
+      })
+      const results = parseSearxngResponse(body)
+      return opts.limit === undefined ? results : results.slice(0, Math.max(0, opts.limit))
+    },
+  }
+}

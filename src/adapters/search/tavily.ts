@@ -1,0 +1,74 @@
+/**
+ * `tavily()`: the Tavily search API (Bearer key). Its plan and spending limits (HTTP 432
+ * and 433) come back with an explanation instead of a bare status.
+ */
+import { LaconicError } from '../../core/index.js'
+import type { SearchProvider, SearchResult } from '../../core/index.js'
+import type { Backoff } from '../http/index.js'
+import { credentialsIn, requestJson } from './request-json.js'
+import { clampCount, field, keyFrom, toResults } from './result-fields.js'
+
+export interface TavilyOptions {
+  /** @defaultValue the `TAVILY_API_KEY` environment variable */
+  readonly apiKey?: string
+  /** @defaultValue 'https://api.tavily.com' */
+  readonly baseURL?: string
+  /** `advanced` finds better passages and costs two credits. @defaultValue 'basic' */
+  readonly searchDepth?: 'basic' | 'advanced'
+  readonly topic?: 'general' | 'news' | 'finance'
+  /** @defaultValue 15_000 */
+  readonly timeoutMs?: number
+  /** @defaultValue 2 */
+  readonly maxRetries?: number
+  readonly backoff?: Backoff
+  /**
+   * Dollars per call. @defaultValue 0.008 per credit at Tavily's pay-as-you-go list price
+   * at the time of writing: 0.008 for `basic`, 0.016 for `advanced`
+   */
+  readonly searchCost?: number
+  readonly headers?: Record<string, string>
+  readonly fetch?: typeof globalThis.fetch
+}
+
+/** Tavily's `results` as search results, keeping its relevance `score`. Total. */
+export function parseTavilyResponse(body: unknown): SearchResult[] {
+  return toResults(field(body, 'results'), { title: 'title', url: 'url', snippet: 'content', score: 'score' })
+}
+
+function tavilyHint(status: number | undefined): string | undefined {
+  if (status === 401 || status === 403) return 'Tavily refused the key: check `apiKey` (TAVILY_API_KEY, it starts with tvly-)'
+  if (status === 432) return "the Tavily plan's credit limit is used up: upgrade the plan or wait for the monthly reset"
+  if (status === 433) return 'the Tavily pay-as-you-go spending limit is reached: raise it in the Tavily dashboard'
+  return undefined
+}
+
+export function tavily(options: TavilyOptions = {}): SearchProvider {
+  const apiKey = keyFrom(options.apiKey, 'TAVILY_API_KEY')
+  if (!apiKey) {
+    throw new LaconicError('tavily: no API key', { code: 'config', hint: 'pass `apiKey` to tavily() or set TAVILY_API_KEY; get one at https://app.tavily.com' })
+  }
+  const { baseURL = 'https://api.tavily.com', searchDepth = 'basic', timeoutMs = 15_000, maxRetries = 2 } = options
+
+  return {
+    searchCost: options.searchCost ?? (searchDepth === 'advanced' ? 0.016 : 0.008),
+    async search(query, opts = {}) {
+      const maxResults = clampCount(opts.limit, 5, 20)
+      const body = await requestJson({
+        url: `${baseURL.replace(/\/+$/, '')}/search`,
+        method: 'POST',
+        json: { query, search_depth: searchDepth, max_results: maxResults, ...(options.topic && { topic: options.topic }) },
+        headers: { ...options.headers, authorization: `Bearer ${apiKey}` },
+        provider: 'tavily',
+        secrets: [apiKey, ...credentialsIn(options.headers)],
+        signal: opts.signal,
+        onRetry: opts.onRetry,
+        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+        maxRetries,
+        backoff: options.backoff,
+        fetch: options.fetch,
+        hint: ({ status }) => tavilyHint(status),
+      })
+      return parseTavilyResponse(body).slice(0, maxResults)
+    },
+  }
+}
