@@ -145,6 +145,13 @@ export function createContext({ runId, question, signal, options, input }: Conte
     },
     async *runSearch(query, opts = {}) {
       const queryId = newId('q')
+      const retries = retryNotices(`search "${query}"`)
+      const limit = opts.limit ?? options.searchLimit ?? 5
+      // Start the search before announcing it, so it is in flight while consumers see `query`.
+      const pending = searchProvider
+        ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry }))
+        : undefined
+      pending?.catch(() => undefined)
       yield {
         type: 'query',
         queryId,
@@ -152,17 +159,13 @@ export function createContext({ runId, question, signal, options, input }: Conte
         ...(opts.parentId !== undefined ? { parentId: opts.parentId } : {}),
         ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
       }
-      if (!searchProvider) {
+      if (!pending) {
         const error = { message: 'no search provider configured', code: 'config' }
         yield { type: 'warning', ...error }
         return { queryId, results: [], error }
       }
-      const retries = retryNotices(`search "${query}"`)
-      const limit = opts.limit ?? options.searchLimit ?? 5
       try {
-        const results = await (opts.schedule ?? runNow)(() =>
-          searchProvider.search(query, { signal, limit, onRetry: retries.onRetry }),
-        )
+        const results = await pending
         yield* retries.pending.splice(0)
         const cached = wasCached(results)
         yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }

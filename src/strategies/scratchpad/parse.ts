@@ -4,8 +4,8 @@ import { stripThink } from '../../core/index.js'
 export type PlannerDecision = { action: 'search'; query: string } | { action: 'answer' } | { action: 'unclear' }
 
 const LABEL = String.raw`^[\s>*_#\-\d.)]*`
-const ACTION_LINE = new RegExp(`${LABEL}(?:next\\s+)?action\\s*[:=\\-]\\s*(.*)$`, 'i')
-const QUERY_LINE = new RegExp(`${LABEL}(?:search\\s+query|query|search)\\s*[:=]\\s*(.*)$`, 'i')
+const ACTION_LINE = new RegExp(`${LABEL}(?:next\\s+)?action[\\s*_]*[:=\\-]\\s*(.*)$`, 'i')
+const QUERY_LINE = new RegExp(`${LABEL}(?:search\\s+query|query|search)[\\s*_]*[:=]\\s*(.*)$`, 'i')
 
 /** Removes Markdown emphasis, code ticks and surrounding quotes. */
 function clean(text: string): string {

@@ -1,0 +1,41 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { CitationRegistry, citationFilter, citationNumbers, rewriteCitations } from '../../../src/strategies/shared/citations.js'
+
+describe('citations', () => {
+  it('numbers sources densely and stably, whatever their URL spelling', () => {
+    const registry = new CitationRegistry([{ index: 1, url: 'https://a.example/x' }])
+    expect(registry.indexOf('https://www.a.example/x/')).toBe(1)
+    expect(registry.indexOf('https://b.example', 'B')).toBe(2)
+    expect(registry.list()).toEqual([
+      { index: 1, url: 'https://a.example/x' },
+      { index: 2, url: 'https://b.example', title: 'B' },
+    ])
+  })
+
+  it('drops invented indices with their space and splits lists', () => {
+    const map = (n: number) => (n === 1 ? 4 : n === 2 ? 5 : undefined)
+    expect(rewriteCitations('Fact [1]. Both [1, 2]. Invented [7]. Mixed [2][7].', map)).toBe('Fact [4]. Both [4][5]. Invented. Mixed [5].')
+    expect(citationNumbers('a [1] b [2, 3] c [x]')).toEqual([1, 2, 3])
+  })
+
+  it('gives the same text streamed in any chunks as rewritten at once', () => {
+    const piece = fc.constantFrom('[', ']', '1', '2', '9', ',', ' ', 'word', '.', '[1]', '[2, 9]', '\n')
+    const map = (n: number) => (n < 5 ? n * 10 : undefined)
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
+        const text = parts.join('')
+        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
+        const filter = citationFilter(map)
+        let out = ''
+        let previous = 0
+        for (const p of [...points, text.length]) {
+          out += filter.push(text.slice(previous, p))
+          previous = p
+        }
+        expect(out + filter.flush()).toBe(rewriteCitations(text, map))
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
