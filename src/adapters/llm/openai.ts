@@ -30,7 +30,17 @@ export function openai(options: OpenAIOptions): LLMProvider {
     model,
     stream: (req) =>
       streamChat(
-        { provider: 'openai', model, url, headers, body: openaiBody(model, req), secrets: [apiKey, ...secretHeaderValues(options.headers)], hint, frames: sseData, parse: parseOpenAIData },
+        {
+          provider: 'openai',
+          model,
+          url,
+          headers,
+          body: openaiBody(model, req),
+          secrets: [apiKey, ...secretHeaderValues(options.headers)],
+          hint,
+          frames: sseData,
+          parse: parseOpenAIData,
+        },
         options,
         req,
       ),

@@ -2,7 +2,7 @@
  * The loop every LLM adapter shares: send the request, read frames, turn them into chunks as
  * they arrive, end with one usage chunk, and retry only while nothing was delivered.
  */
-import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest, type RetryInfo } from '../../core/index.js'
+import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
 import { attemptRequest, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import type { WireStep } from './wire-step.js'
@@ -27,7 +27,7 @@ type Usage = { inputTokens?: number; outputTokens?: number; cost?: number }
 export function streamChat(wire: ChatWire, options: LLMAdapterOptions, req: LLMRequest): AsyncGenerator<LLMChunk> {
   return streamWithRetries(
     { maxRetries: options.maxRetries, backoff: options.backoff, onRetry: req.onRetry, signal: req.signal },
-    () => attempt(wire, options, req.signal, req.onRetry),
+    () => attempt(wire, options, req.signal),
   )
 }
 
@@ -35,7 +35,6 @@ async function* attempt(
   wire: ChatWire,
   options: LLMAdapterOptions,
   signal: AbortSignal | undefined,
-  onRetry: ((info: RetryInfo) => void) | undefined,
 ): AsyncGenerator<LLMChunk> {
   const response = await attemptRequest({
     url: wire.url,
@@ -46,7 +45,6 @@ async function* attempt(
     secrets: wire.secrets,
     signal,
     timeouts: options.timeouts,
-    onRetry,
     hint: wire.hint,
     fetch: options.fetch,
   })
@@ -87,7 +85,9 @@ function withoutType(step: WireStep & { type: 'usage' }): Usage {
 function usageChunk(usage: Usage, model: string, options: LLMAdapterOptions): LLMChunk {
   const counts = { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }
   const priced = usage.cost !== undefined || options.pricing?.[model] !== undefined
-  return { type: 'usage', ...counts, ...(priced && { cost: llmDollars({ ...counts, ...(usage.cost !== undefined && { cost: usage.cost }) }, model, options.pricing) }) }
+  if (!priced) return { type: 'usage', ...counts }
+  const reported = usage.cost !== undefined ? { cost: usage.cost } : {}
+  return { type: 'usage', ...counts, cost: llmDollars({ ...counts, ...reported }, model, options.pricing) }
 }
 
 function streamError(wire: ChatWire, step: WireStep & { type: 'error' }): ProviderError {
