@@ -3,6 +3,8 @@ import {
   createRun,
   LaconicError,
   type AgentOptions,
+  type Citation,
+  type PriorAnswer,
   type ResearchOptions,
   type ResearchResult,
   type ResearchRun,
@@ -27,6 +29,20 @@ export interface Agent {
   research(question: string, options?: ResearchOptions): ResearchRun
   /** Runs to the end and returns the result. */
   answer(question: string, options?: ResearchOptions): Promise<ResearchResult>
+  /** A conversation: follow-up questions build on earlier answers, knowledge and citation numbers. */
+  session(): Session
+}
+
+/**
+ * Carries what each run learned into the next: its answer (as a prior answer), its knowledge,
+ * and its citations, so `[1]` names the same source for the whole conversation.
+ */
+export interface Session {
+  research(question: string, options?: ResearchOptions): ResearchRun
+  answer(question: string, options?: ResearchOptions): Promise<ResearchResult>
+  readonly priorAnswers: readonly PriorAnswer[]
+  readonly citations: readonly Citation[]
+  readonly knowledge: string
 }
 
 export function createAgent(options: AgentOptions): Agent {
@@ -41,15 +57,63 @@ export function createAgent(options: AgentOptions): Agent {
   }
   // Resolve now so an unknown strategy name fails at construction, not mid-run.
   registry.resolve(options.strategy, options)
-  const research = (question: string, researchOptions: ResearchOptions = {}): ResearchRun => {
+  const research = (question: string, researchOptions: ResearchOptions = {}, onEnd?: (r: ResearchResult) => void): ResearchRun => {
     if (typeof question !== 'string' || !question.trim()) {
       throw new LaconicError('the question is empty', { code: 'config', hint: 'pass the question to research as a non-empty string' })
     }
     const strategy = registry.resolve(options.strategy, options)
-    return createRun({ strategy, question: question.trim(), options, input: researchOptions })
+    return createRun({ strategy, question: question.trim(), options, input: researchOptions, ...(onEnd ? { onEnd } : {}) })
   }
   return {
-    research,
+    research: (question, researchOptions) => research(question, researchOptions),
     answer: (question, researchOptions) => research(question, researchOptions).result,
+    session: () => createSession(research),
+  }
+}
+
+function createSession(
+  research: (question: string, options: ResearchOptions, onEnd: (r: ResearchResult) => void) => ResearchRun,
+): Session {
+  const priorAnswers: PriorAnswer[] = []
+  const citations = new Map<number, Citation>()
+  let knowledge = ''
+
+  const record = (question: string) => (result: ResearchResult) => {
+    for (const citation of result.citations) citations.set(citation.index, citation)
+    if (result.knowledge) knowledge = result.knowledge
+    if (result.answer && result.reason !== 'error' && result.reason !== 'aborted') {
+      priorAnswers.push({
+        query: question,
+        answer: result.answer,
+        ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
+        sources: result.citations.map((c) => c.url),
+      })
+    }
+  }
+
+  const start = (question: string, options: ResearchOptions = {}) =>
+    research(
+      question,
+      {
+        knowledge,
+        priorAnswers: [...priorAnswers],
+        citations: [...citations.values()].sort((a, b) => a.index - b.index),
+        ...options,
+      },
+      record(question),
+    )
+
+  return {
+    research: start,
+    answer: (question, options) => start(question, options).result,
+    get priorAnswers() {
+      return [...priorAnswers]
+    },
+    get citations() {
+      return [...citations.values()].sort((a, b) => a.index - b.index)
+    },
+    get knowledge() {
+      return knowledge
+    },
   }
 }

@@ -80,6 +80,8 @@ export interface RunInit {
   question: string
   options: Readonly<AgentOptions>
   input: Readonly<ResearchOptions>
+  /** Called once with the result when the run ends, without starting the run. */
+  onEnd?: (result: ResearchResult) => void
 }
 
 /**
@@ -87,7 +89,7 @@ export interface RunInit {
  * awaited; the runtime stamps every event, sums cost, and guarantees one `run-start` first and
  * one `run-end` last, whatever the strategy does (throws, hangs on an abort, or is abandoned).
  */
-export function createRun({ strategy, question, options, input }: RunInit): ResearchRun {
+export function createRun({ strategy, question, options, input, onEnd }: RunInit): ResearchRun {
   const runId = crypto.randomUUID()
   const controller = new AbortController()
   const signal = controller.signal
@@ -104,6 +106,7 @@ export function createRun({ strategy, question, options, input }: RunInit): Rese
     const result = fold.result(reason, error)
     if (!finished) {
       finished = true
+      onEnd?.(result)
       settled.resolve(result)
     }
     return result
