@@ -28,12 +28,17 @@ export interface BroadcastOptions {
   graceMs?: number | undefined
 }
 
+/** One subscriber's view of the run. `return()` (what `break` calls) leaves the broadcast. */
+export interface Subscription extends AsyncIterableIterator<ResearchEvent> {
+  return(): Promise<IteratorResult<ResearchEvent>>
+}
+
 export interface Broadcast {
   /**
    * A new subscription, replaying from `fromSeq` (inclusive; default 0) when replay is on.
    * Iterate it once; `break` (its `return()`) leaves the broadcast.
    */
-  subscribe(fromSeq?: number): AsyncIterableIterator<ResearchEvent>
+  subscribe(fromSeq?: number): Subscription
   /** Subscribers still receiving live events. */
   readonly subscriberCount: number
 }
