@@ -1,0 +1,183 @@
+import pLimit from 'p-limit'
+import {
+  chainFilters,
+  createMerge,
+  normalizeText,
+  normalizeUrl,
+  type AgentOptions,
+  type Schedule,
+  type SearchResult,
+  type Strategy,
+  type StrategyContext,
+  type StrategyEvent,
+  type StrategyOutcome,
+} from '../../core/index.js'
+import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
+import { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
+import { queriesPrompt, queriesSystem, reflectPrompt, reflectSystem, synthesizePrompt, synthesizeSystem } from './prompts.js'
+import { interleaveResults } from './sources.js'
+import { wordLimitFilter } from './word-limit.js'
+
+export { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
+export { wordLimitFilter, countWords } from './word-limit.js'
+
+/** Results shown to the reflection and synthesis prompts at most. */
+const SOURCES_SHOWN = 12
+const SNIPPET_CHARS = 240
+/** New queries taken from one reflection at most. */
+const NEW_QUERIES = 3
+
+/**
+ * Multi-query research with reflection: generate 3–5 queries, search them concurrently, let the
+ * model fill the answer's slots from the results and ask for what is missing (a bounded number
+ * of rounds), then synthesise a short answer citing only results that were retrieved.
+ */
+export function reflect(options: Readonly<AgentOptions> = {}): Strategy {
+  const settings = {
+    maxIterations: Math.max(1, options.reflect?.maxIterations ?? 2),
+    maxWords: Math.max(1, options.reflect?.maxWords ?? 80),
+    concurrency: Math.max(1, options.reflect?.concurrency ?? 4),
+  }
+  return { name: 'reflect', run: (question, ctx) => runReflect(question, ctx, settings) }
+}
+
+interface Settings {
+  maxIterations: number
+  maxWords: number
+  concurrency: number
+}
+
+async function* runReflect(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+  const schedule = pLimit(settings.concurrency)
+  const searched = new Set<string>()
+  const resultsPerQuery: SearchResult[][] = []
+  const queriesRun: string[] = []
+
+  // Earlier answers in the conversation are results too: when they already fill every slot,
+  // the run answers from them without searching.
+  const prior = priorResults(ctx)
+  if (prior.length) {
+    resultsPerQuery.push(prior)
+    const sources = interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
+    const covered = yield* reflectOn(question, queriesRun, sources, ctx)
+    if (!covered.needMore) {
+      yield { type: 'plan', text: `${describe(covered, [])} (from earlier answers)`, keyElements: covered.slots.map((s) => s.name) }
+      yield* synthesize(question, covered.slots, sources, ctx, settings.maxWords)
+      return { reason: 'answered' }
+    }
+  }
+
+  let queries = parseQueries(yield* ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), maxTokens: 200, temperature: 0 }))
+  if (!queries.length) {
+    yield ctx.warning('could not read search queries from the model; searching the question itself', 'unparseable-output')
+    queries = [question]
+  }
+  yield { type: 'plan', text: `Search: ${queries.join(' | ')}`, queries }
+
+  let reflection: Reflection = { slots: [], needMore: false, newQueries: [] }
+  let capped = false
+  for (let round = 1; ; round++) {
+    for (const q of queries) searched.add(normalizeText(q))
+    queriesRun.push(...queries)
+    resultsPerQuery.push(...(yield* searchAll(queries, ctx, schedule)))
+    const sources = interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
+
+    reflection = yield* reflectOn(question, queriesRun, sources, ctx)
+    const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
+    const goOn = reflection.needMore && unseen.length > 0
+    yield { type: 'plan', text: describe(reflection, goOn ? unseen : []), keyElements: reflection.slots.map((s) => s.name), ...(goOn ? { queries: unseen } : {}) }
+    if (!goOn) break
+    if (round >= settings.maxIterations) {
+      capped = true
+      yield ctx.warning(`reached maxIterations (${settings.maxIterations}) with slots still empty; answering with what was found`, 'max-iterations')
+      break
+    }
+    queries = unseen
+  }
+
+  yield* synthesize(question, reflection.slots, interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
+  return { reason: capped ? 'max-iterations' : 'answered' }
+}
+
+/**
+ * Runs every query at once under the run's one limiter; a failing query only warns (runSearch
+ * reports it). Returns the results in query order, whatever order they arrived in.
+ */
+async function* searchAll(queries: readonly string[], ctx: StrategyContext, schedule: Schedule): AsyncGenerator<StrategyEvent, SearchResult[][]> {
+  const results: SearchResult[][] = queries.map(() => [])
+  const merge = createMerge<StrategyEvent>()
+  queries.forEach((query, i) =>
+    merge.add(
+      (async function* () {
+        results[i] = (yield* ctx.runSearch(query, { schedule })).results
+      })(),
+    ),
+  )
+  yield* merge
+  return results
+}
+
+async function* reflectOn(question: string, searched: readonly string[], sources: readonly SearchResult[], ctx: StrategyContext): AsyncGenerator<StrategyEvent, Reflection> {
+  const reply = yield* ctx.complete('planner', { system: reflectSystem, prompt: reflectPrompt({ question, searched, sources }), maxTokens: 400, temperature: 0 })
+  const parsed = parseReflection(reply)
+  if (parsed) return parsed
+  // The design's fallback: decide on the result count alone, with no new queries to run.
+  yield ctx.warning('could not read the reflection; deciding on the result count', 'unparseable-output')
+  return { slots: [], needMore: sources.length === 0, newQueries: [] }
+}
+
+/** One result per source of each prior answer, its snippet the answer itself. */
+function priorResults(ctx: StrategyContext): SearchResult[] {
+  const titles = new Map((ctx.input.citations ?? []).map((c) => [normalizeUrl(c.url), c.title]))
+  return (ctx.input.priorAnswers ?? []).flatMap((prior) =>
+    (prior.sources ?? []).map((url) => ({
+      title: titles.get(normalizeUrl(url)) ?? `Earlier answer: ${prior.query}`,
+      url,
+      snippet: `${prior.query}: ${rewriteCitations(prior.answer, () => undefined)}`,
+    })),
+  )
+}
+
+function describe(reflection: Reflection, next: readonly string[]): string {
+  const slots = reflection.slots.map((s) => `${s.name} ${s.evidence === undefined ? '✗' : '✓'}`).join(', ')
+  const head = slots ? `Slots: ${slots}.` : 'No slots named.'
+  return next.length ? `${head} Need more: ${next.join(' | ')}` : `${head} Enough to answer.`
+}
+
+async function* synthesize(question: string, slots: readonly Slot[], sources: readonly SearchResult[], ctx: StrategyContext, maxWords: number): AsyncGenerator<StrategyEvent> {
+  const registry = new CitationRegistry(ctx.input.citations)
+  if (!sources.length) {
+    yield ctx.warning('no search results were retrieved; nothing to answer from', 'no-sources')
+    const text = 'No sources were found for this question.'
+    yield { type: 'answer-token', text }
+    yield { type: 'answer', text, citations: [] }
+    return
+  }
+  // The model cites positions in the list it saw; only those exist, and each maps to the
+  // source's number in the conversation.
+  const toStable = (n: number) => {
+    const source = sources[n - 1]
+    return source ? registry.indexOf(source.url, source.title) : undefined
+  }
+  const checklist = slots.map((s) => (s.evidence === undefined ? s : { ...s, evidence: rewriteCitations(s.evidence, () => undefined) }))
+  const text = yield* ctx.streamAnswer(
+    'finalizer',
+    { system: synthesizeSystem(maxWords), prompt: synthesizePrompt({ question, slots: checklist, sources }), maxTokens: maxWords * 4 + 64, temperature: 0 },
+    { filter: chainFilters(citationFilter(toStable), wordLimitFilter(maxWords)) },
+  )
+  if (text.trim()) {
+    yield { type: 'answer', text, citations: registry.citedIn(text) }
+    return
+  }
+  yield ctx.warning('the synthesizer wrote nothing; answering with the top result', 'empty-output')
+  const top = sources[0]!
+  const fallback = `${wordLimitText(top.snippet || top.title, maxWords - 1)} [${registry.indexOf(top.url, top.title)}]`
+  yield { type: 'answer-token', text: fallback }
+  // Whatever blank text was streamed already stays part of the answer.
+  yield { type: 'answer', text: text + fallback, citations: registry.citedIn(fallback) }
+}
+
+function wordLimitText(text: string, maxWords: number): string {
+  const filter = wordLimitFilter(Math.max(1, maxWords))
+  return (filter.push(rewriteCitations(text, () => undefined)) + filter.flush()).trim()
+}

@@ -1,0 +1,52 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { countWords, wordLimitFilter } from '../../../src/strategies/reflect/word-limit.js'
+
+function runFilter(chunks: readonly string[], maxWords: number): string {
+  const filter = wordLimitFilter(maxWords)
+  return chunks.map((c) => filter.push(c)).join('') + filter.flush()
+}
+
+/** Splits `text` at the given cut points. */
+function splitAt(text: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
+  const pieces: string[] = []
+  let from = 0
+  for (const p of points) {
+    pieces.push(text.slice(from, p))
+    from = p
+  }
+  pieces.push(text.slice(from))
+  return pieces
+}
+
+const token = fc.oneof(
+  fc.constantFrom('Argentina', 'won', '2022', 'final,', 'score:', '3–3.', 'très', '—', 'x[1]', 'France[2].'),
+  fc.constantFrom('[1]', '[2][3].', '[4],', '[1, 2]'),
+)
+const space = fc.constantFrom(' ', '  ', '\n', ' \n\n')
+const answer = fc.array(fc.tuple(token, space), { maxLength: 40 }).map((parts) => parts.map(([t, s]) => t + s).join('').trim())
+
+describe('wordLimitFilter', () => {
+  it('keeps the citations and punctuation of the last word, and nothing after it', () => {
+    expect(runFilter(['One two [1][2]. three four'], 2)).toBe('One two [1][2].')
+    expect(runFilter(['One', ' t', 'wo', ' [', '1]', ' three'], 2)).toBe('One two [1]')
+    expect(runFilter(['Short answer [1].'], 80)).toBe('Short answer [1].')
+    expect(runFilter(['In 2022 the final [1]'], 2)).toBe('In 2022')
+  })
+
+  it('never cuts a word or a citation, whatever the chunking', () => {
+    fc.assert(
+      fc.property(answer, fc.integer({ min: 1, max: 12 }), fc.array(fc.nat(), { maxLength: 10 }), (text, maxWords, cuts) => {
+        const whole = runFilter([text], maxWords)
+        expect(runFilter(splitAt(text, cuts), maxWords)).toBe(whole)
+        expect(countWords(whole)).toBe(Math.min(maxWords, countWords(text)))
+        // Every output token is a whole token of the input, in order.
+        const tokens = text.split(/\s+/).filter(Boolean)
+        const kept = whole.split(/\s+/).filter(Boolean)
+        expect(kept).toEqual(tokens.slice(0, kept.length))
+        expect(whole).toBe(whole.trimEnd())
+      }),
+    )
+  })
+})
