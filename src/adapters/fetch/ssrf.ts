@@ -3,7 +3,7 @@
  * machine it runs on, its private network or a cloud metadata service. Checked on the
  * URL's own host, again on every address DNS returns, and again on every redirect hop.
  */
-import { ProviderError } from '../../core/index.js'
+import { LaconicError, ProviderError } from '../../core/index.js'
 import { parseIPv4, parseIPv6 } from './ip-address.js'
 
 /** Resolves a host name to every address it has (IPv4 and IPv6, as text). */
@@ -88,11 +88,8 @@ function blocked(url: string, why: string): ProviderError {
   })
 }
 
-/**
- * The checks that need no network: a parseable http(s) URL whose host is not a
- * blocked IP literal or a local name. Returns the parsed URL or throws `blocked-url`.
- */
-export function checkUrlSyntax(raw: string): URL {
+/** A parseable http(s) URL without credentials, or a `blocked-url` error. The only check `allowPrivateNetwork` keeps. */
+export function parseWebUrl(raw: string): URL {
   let url: URL
   try {
     url = new URL(raw)
@@ -101,6 +98,12 @@ export function checkUrlSyntax(raw: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(raw, `the ${url.protocol} scheme is not allowed, only http and https`)
   if (url.username || url.password) throw blocked(raw, 'URLs with credentials are not fetched')
+  return url
+}
+
+/** The checks that need no network: a web URL whose host is not a blocked IP literal or a local name. */
+export function checkUrlSyntax(raw: string): URL {
+  const url = parseWebUrl(raw)
   if (isLocalName(url.hostname)) throw blocked(raw, `${url.hostname} is this machine`)
   if (isBlockedAddress(url.hostname)) throw blocked(raw, `${url.hostname} is a loopback, private or link-local address`)
   return url
@@ -113,7 +116,20 @@ export function checkUrlSyntax(raw: string): URL {
 export async function assertPublicUrl(raw: string, resolve: ResolveHost, signal?: AbortSignal): Promise<URL> {
   const url = checkUrlSyntax(raw)
   if (parseIpLiteral(url.hostname)) return url
-  const addresses = await resolve(url.hostname, signal)
+  let addresses: string[]
+  try {
+    addresses = await resolve(url.hostname, signal)
+  } catch (cause) {
+    if (cause instanceof LaconicError) throw cause
+    throw new ProviderError(`could not resolve ${url.hostname}`, {
+      code: 'network',
+      provider: 'http-fetch',
+      url: raw,
+      retryable: true,
+      hint: 'check the host name and the network',
+      cause,
+    })
+  }
   const internal = addresses.find((address) => isBlockedAddress(address))
   if (internal !== undefined) throw blocked(raw, `${url.hostname} resolves to ${internal}, a loopback, private or link-local address`)
   return url

@@ -1,0 +1,155 @@
+/**
+ * `httpFetch()`: reads a web page for a model. The URL usually comes from search results
+ * or model output, so every hop is checked before a byte is sent: ads and trackers are
+ * refused, internal addresses are refused (SSRF guard, on by default), redirects are
+ * followed by hand and checked again, and the body is capped while it streams.
+ */
+import { ProviderError, isAdUrl } from '../../core/index.js'
+import type { FetchOptions, FetchProvider, FetchedPage } from '../../core/index.js'
+import { httpRequest } from '../http/index.js'
+import type { HttpResponse } from '../http/index.js'
+import { decodeBody, detectCharset } from './charset.js'
+import { contentKind } from './content-kind.js'
+import { readableText } from './readable-text.js'
+import { resolveWithNodeDns } from './resolve-host.js'
+import { assertPublicUrl, parseWebUrl } from './ssrf.js'
+import type { ResolveHost } from './ssrf.js'
+
+export interface HttpFetchOptions {
+  /** Allow loopback, private and link-local destinations (your own network, tests). @defaultValue false */
+  readonly allowPrivateNetwork?: boolean
+  /** Bytes read from a body; the rest is never downloaded. @defaultValue 2_000_000 */
+  readonly maxBytes?: number
+  /** @defaultValue 5 */
+  readonly maxRedirects?: number
+  /** Per-request time limit, to the first byte and between body chunks. @defaultValue 20_000 */
+  readonly timeoutMs?: number
+  /** Retries of network failures, timeouts, 429 and 5xx. @defaultValue 1 */
+  readonly maxRetries?: number
+  /** Extra request headers (a `user-agent`, say). */
+  readonly headers?: Record<string, string>
+  /** Host name to addresses, for the SSRF guard. @defaultValue `node:dns/promises` lookup */
+  readonly resolveHost?: ResolveHost
+  readonly fetch?: typeof globalThis.fetch
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,text/*;q=0.7'
+
+function refusedAd(url: string): ProviderError {
+  return new ProviderError(`refused to fetch ${url}: an ad or tracker URL`, {
+    code: 'blocked-url',
+    provider: 'http-fetch',
+    url,
+    hint: 'ad and tracking links carry no content; skip this result',
+  })
+}
+
+/** Read at most `maxBytes` of the body; leaving the loop early closes the connection. */
+async function readCapped(response: HttpResponse, maxBytes: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = []
+  let total = 0
+  for await (const chunk of response.chunks()) {
+    const room = maxBytes - total
+    parts.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk)
+    total += Math.min(chunk.byteLength, room)
+    if (total >= maxBytes) break
+  }
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const part of parts) {
+    bytes.set(part, offset)
+    offset += part.byteLength
+  }
+  return bytes
+}
+
+export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
+  const {
+    allowPrivateNetwork = false,
+    maxBytes = 2_000_000,
+    maxRedirects = 5,
+    timeoutMs = 20_000,
+    maxRetries = 1,
+    resolveHost = resolveWithNodeDns,
+  } = options
+  const baseFetch = options.fetch ?? globalThis.fetch
+
+  /** One hop: the response, or where it redirects to. */
+  async function request(url: URL, { signal, onRetry }: FetchOptions): Promise<{ response: HttpResponse } | { redirect: string }> {
+    let location: string | null = null
+    // Redirects come back to us (not followed by fetch) so each hop passes the guard.
+    const manual: typeof globalThis.fetch = async (input, init) => {
+      const response = await baseFetch(input, { ...init, redirect: 'manual' })
+      location = REDIRECTS.has(response.status) ? response.headers.get('location') : null
+      return response
+    }
+    try {
+      const response = await httpRequest({
+        url: url.href,
+        method: 'GET',
+        headers: { accept: ACCEPT, ...options.headers },
+        provider: 'http-fetch',
+        signal,
+        onRetry,
+        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+        maxRetries,
+        fetch: manual,
+      })
+      return { response }
+    } catch (error) {
+      if (location !== null && error instanceof ProviderError && error.status !== undefined && REDIRECTS.has(error.status)) {
+        return { redirect: new URL(location, url).href }
+      }
+      throw error
+    }
+  }
+
+  return {
+    async fetch(requested, opts = {}): Promise<FetchedPage> {
+      let current = requested
+      for (let hop = 0; ; hop++) {
+        if (isAdUrl(current)) throw refusedAd(current)
+        const url = allowPrivateNetwork ? parseWebUrl(current) : await assertPublicUrl(current, resolveHost, opts.signal)
+        const outcome = await request(url, opts)
+        if ('redirect' in outcome) {
+          if (hop >= maxRedirects) {
+            throw new ProviderError(`http-fetch: more than ${maxRedirects} redirects from ${requested}`, {
+              code: 'http',
+              provider: 'http-fetch',
+              url: requested,
+              hint: 'the site redirects in a loop or too deep; raise `maxRedirects` if this is expected',
+            })
+          }
+          current = outcome.redirect
+          continue
+        }
+        return readPage(outcome.response, url.href, maxBytes)
+      }
+    },
+  }
+}
+
+function unsupported(url: string, contentType: string | null): ProviderError {
+  return new ProviderError(`http-fetch: ${url} is ${contentType ?? 'binary content'}, not a readable page`, {
+    code: 'unsupported-content',
+    provider: 'http-fetch',
+    url,
+    hint: 'httpFetch reads HTML, plain text and JSON; skip this URL or fetch it with a reader for that format',
+  })
+}
+
+async function readPage(response: HttpResponse, url: string, maxBytes: number): Promise<FetchedPage> {
+  const contentType = response.headers.get('content-type')
+  // A declared type is judged before the body is downloaded; a missing one by its first bytes.
+  if (contentType && !contentKind(contentType, new Uint8Array())) {
+    response.cancel()
+    throw unsupported(url, contentType)
+  }
+  const bytes = await readCapped(response, maxBytes)
+  const kind = contentKind(contentType, bytes.subarray(0, 512))
+  if (!kind) throw unsupported(url, contentType)
+  const text = decodeBody(bytes, detectCharset(contentType, bytes, kind === 'html'))
+  if (kind !== 'html') return { url, text: text.replace(/\r\n?/g, '\n') }
+  return { url, ...(await readableText(text)) }
+}
