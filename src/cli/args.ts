@@ -1,0 +1,218 @@
+/**
+ * argv → a typed command. Pure (no env, no files): every problem is a `UsageError` naming
+ * the flag and what it accepts.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { UsageError } from './usage-error.js'
+
+export const BACKENDS = ['ollama', 'openai', 'anthropic'] as const
+export const SEARCHES = ['duckduckgo', 'brave', 'tavily', 'searxng', 'local'] as const
+export const FORMATS = ['pretty', 'ndjson', 'json'] as const
+
+export type Backend = (typeof BACKENDS)[number]
+export type SearchName = (typeof SEARCHES)[number]
+export type Format = (typeof FORMATS)[number]
+
+/** The port `--serve` listens on when none follows it. */
+export const DEFAULT_SERVE_PORT = 3000
+
+export interface CliOptions {
+  /** The question as words on the command line (joined with spaces). */
+  words: string[]
+  /** A file holding the question (`-` reads stdin). */
+  prompt?: string
+  /** `--var KEY=VALUE` substitutions of `{{KEY}}`. */
+  vars: Record<string, string>
+  backend: Backend
+  model?: string
+  endpoint?: string
+  apiKey?: string
+  strategy?: string
+  maxIterations?: number
+  graphMaxSteps?: number
+  concurrency?: number
+  search: SearchName
+  braveKey?: string
+  tavilyKey?: string
+  searxngUrl?: string
+  corpus?: string
+  fetch: boolean
+  knowledge?: string
+  format: Format
+  /** Set by `--serve [PORT]`: serve runs over SSE instead of running one question. */
+  servePort?: number
+  debug: boolean
+}
+
+export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions }
+
+const OPTIONS = {
+  prompt: { type: 'string' },
+  var: { type: 'string', multiple: true },
+  backend: { type: 'string' },
+  model: { type: 'string', short: 'm' },
+  endpoint: { type: 'string' },
+  'api-key': { type: 'string' },
+  strategy: { type: 'string', short: 's' },
+  'max-iterations': { type: 'string' },
+  'graph-max-steps': { type: 'string' },
+  concurrency: { type: 'string' },
+  search: { type: 'string' },
+  'brave-key': { type: 'string' },
+  'tavily-key': { type: 'string' },
+  'searxng-url': { type: 'string' },
+  corpus: { type: 'string' },
+  'no-fetch': { type: 'boolean' },
+  knowledge: { type: 'string' },
+  format: { type: 'string', short: 'f' },
+  serve: { type: 'string' },
+  debug: { type: 'boolean' },
+  version: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options']
+
+export const FLAG_NAMES: readonly string[] = Object.keys(OPTIONS)
+
+/**
+ * `--serve` takes an optional port, which `parseArgs` cannot express: rewrite it to
+ * `--serve=PORT` (the following token when it is a number, else the default port).
+ */
+function normalizeServe(argv: readonly string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string
+    if (token === '--') {
+      out.push(...argv.slice(i))
+      break
+    }
+    if (token !== '--serve') {
+      out.push(token)
+      continue
+    }
+    const next = argv[i + 1]
+    if (next !== undefined && /^\d+$/.test(next)) {
+      out.push(`--serve=${next}`)
+      i++
+    } else out.push(`--serve=${DEFAULT_SERVE_PORT}`)
+  }
+  return out
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] as number
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] as number
+      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diagonal = above
+    }
+  }
+  return row[b.length] as number
+}
+
+/** `--modle` → ` (did you mean --model?)`, when one flag is close enough. */
+function suggestion(flag: string): string {
+  const name = flag.replace(/^-+/, '').split('=')[0] ?? ''
+  const best = FLAG_NAMES.map((candidate) => ({ candidate, d: editDistance(name, candidate) })).sort((x, y) => x.d - y.d)[0]
+  return best && best.d <= 2 ? ` (did you mean --${best.candidate}?)` : ''
+}
+
+function translateParseError(error: unknown): UsageError {
+  const code = (error as { code?: string }).code
+  const message = error instanceof Error ? error.message : String(error)
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flag = /'([^']+)'/.exec(message)?.[1] ?? message
+    return new UsageError(`unknown option ${flag}${suggestion(flag)}; see laconic --help`)
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /'(--?[\w-]+)/.exec(message)?.[1]
+    return new UsageError(flag ? `${flag} needs a value; see laconic --help` : message)
+  }
+  return new UsageError(message)
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}; got "${value}"`)
+}
+
+function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`--${flag} must be a whole number >= ${min}; got "${value}"`)
+  }
+  return n
+}
+
+function parseVars(pairs: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    const key = eq > 0 ? pair.slice(0, eq).trim() : ''
+    if (!key) throw new UsageError(`--var expects KEY=VALUE; got "${pair}"`)
+    vars[key] = pair.slice(eq + 1)
+  }
+  return vars
+}
+
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !value.trim()) throw new UsageError(`--${flag} is empty`)
+  return value
+}
+
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  let parsed
+  try {
+    parsed = parseArgs({ args: normalizeServe(argv), options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw translateParseError(error)
+  }
+  const { values, positionals } = parsed
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+
+  const corpus = nonEmpty('corpus', values.corpus)
+  const search = oneOf('search', values.search, SEARCHES, corpus !== undefined ? 'local' : 'duckduckgo')
+  if (corpus !== undefined && search !== 'local') {
+    throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${search}`)
+  }
+  if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md/.txt files)')
+  if (values.prompt !== undefined && positionals.length > 0) {
+    throw new UsageError('give the question either as words or with --prompt FILE, not both')
+  }
+
+  const options: CliOptions = {
+    words: positionals,
+    prompt: nonEmpty('prompt', values.prompt),
+    vars: parseVars(values.var ?? []),
+    backend: oneOf('backend', values.backend, BACKENDS, 'ollama'),
+    model: nonEmpty('model', values.model),
+    endpoint: nonEmpty('endpoint', values.endpoint),
+    apiKey: nonEmpty('api-key', values['api-key']),
+    strategy: nonEmpty('strategy', values.strategy),
+    maxIterations: wholeNumber('max-iterations', values['max-iterations'], 1),
+    graphMaxSteps: wholeNumber('graph-max-steps', values['graph-max-steps'], 1),
+    concurrency: wholeNumber('concurrency', values.concurrency, 1),
+    search,
+    braveKey: nonEmpty('brave-key', values['brave-key']),
+    tavilyKey: nonEmpty('tavily-key', values['tavily-key']),
+    searxngUrl: nonEmpty('searxng-url', values['searxng-url']),
+    corpus,
+    fetch: !values['no-fetch'],
+    knowledge: nonEmpty('knowledge', values.knowledge),
+    format: oneOf('format', values.format, FORMATS, 'pretty'),
+    servePort: values.serve === undefined ? undefined : servePort(values.serve),
+    debug: values.debug ?? false,
+  }
+  return { kind: 'run', options }
+}
+
+function servePort(value: string): number {
+  const port = wholeNumber('serve', value || String(DEFAULT_SERVE_PORT), 0) as number
+  if (port > 65535) throw new UsageError(`--serve port must be at most 65535; got ${port}`)
+  return port
+}

@@ -1,0 +1,27 @@
+import type { RunEndReason } from '../core/index.js'
+
+/** The exit codes `laconic` promises scripts. */
+export const EXIT = {
+  answered: 0,
+  error: 1,
+  usage: 2,
+  /** A best-effort answer written when the iteration cap was reached. */
+  bestEffort: 3,
+  /** Ctrl-C: 128 + SIGINT (2), as shells report it. */
+  interrupted: 130,
+} as const
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+export function exitCodeFor(reason: RunEndReason): ExitCode {
+  switch (reason) {
+    case 'answered':
+      return EXIT.answered
+    case 'max-iterations':
+      return EXIT.bestEffort
+    case 'aborted':
+      return EXIT.interrupted
+    case 'error':
+      return EXIT.error
+  }
+}

@@ -1,0 +1,60 @@
+import { DEFAULT_SERVE_PORT } from './args.js'
+
+/** `laconic --help`: every flag with its default, the exit codes, and examples to copy. */
+export function helpText(strategies: readonly string[]): string {
+  return `laconic: research a question on the web with a small model, and answer with sources.
+
+Usage:
+  laconic [options] QUESTION...
+  laconic [options] --prompt FILE [--var KEY=VALUE ...]
+  laconic [options] --serve [PORT]
+
+Question:
+  --prompt FILE            read the question from FILE (- for stdin)
+  --var KEY=VALUE          replace {{KEY}} in the question; repeatable
+
+Model:
+  --backend NAME           ollama (default) | openai | anthropic
+  -m, --model NAME         model name; optional with ollama (the first installed model is used)
+  --endpoint URL           ollama: $OLLAMA_HOST or http://localhost:11434
+                           openai: https://api.openai.com/v1 (a bare host gets /v1 appended)
+                           anthropic: https://api.anthropic.com
+  --api-key KEY            or $OPENAI_API_KEY / $ANTHROPIC_API_KEY
+
+Research:
+  -s, --strategy NAME      ${strategies.join(' | ')} (default scratchpad)
+  --max-iterations N       search rounds at most (scratchpad 5, reflect 2, deep 3 sub-questions)
+  --graph-max-steps N      queries explored at most by graph-reader (default 8)
+  --concurrency N          searches and page reads in flight at once (default 4)
+  --knowledge FILE         start from what FILE knows; write the updated knowledge back
+
+Search and reading:
+  --search NAME            duckduckgo (default) | brave | tavily | searxng | local
+  --brave-key KEY          or $BRAVE_API_KEY
+  --tavily-key KEY         or $TAVILY_API_KEY
+  --searxng-url URL        or $SEARXNG_URL, e.g. http://localhost:8080
+  --corpus DIR             search the .md/.txt files in DIR instead of the web (implies --search local)
+  --no-fetch               do not read whole pages, only search snippets
+
+Output:
+  -f, --format NAME        pretty (default): the answer on stdout, progress on stderr
+                           ndjson: one event per line; json: the final result
+  --serve [PORT]           serve research runs as Server-Sent Events (default port ${DEFAULT_SERVE_PORT})
+  --debug                  print every prompt and reply to stderr (keys redacted), and stack traces
+  -v, --version            print the version
+  -h, --help               print this help
+
+Exit codes:
+  0 answered · 1 error · 2 usage error · 3 best-effort answer at the iteration cap · 130 interrupted (Ctrl-C)
+
+Examples:
+  laconic "Why is the sky blue?"
+  laconic -m qwen3:4b --strategy graph-reader --graph-max-steps 6 "Who designed the Eiffel Tower's elevators?"
+  laconic --backend openai -m gpt-4o-mini --search brave "What changed in Node 22?"
+  laconic --backend openai --endpoint localhost:8080 -m local "What is RAG?"   # llama.cpp, LM Studio, vLLM
+  laconic --prompt question.txt --var CITY=Lyon --knowledge notes.txt
+  laconic --corpus ./docs --no-fetch "How do I configure the cache?"
+  laconic --format ndjson "What is WebGPU?" | jq -c 'select(.type == "fact") | .fact.text'
+  laconic --serve 8080 --strategy reflect
+`
+}

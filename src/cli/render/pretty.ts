@@ -1,0 +1,148 @@
+/**
+ * `--format pretty`: the answer streamed to stdout as it is written, then its sources; progress
+ * on stderr, as a live status area on a terminal or as plain lines otherwise (logs, CI, pipes).
+ */
+import type { Citation, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
+import type { Output } from './output.js'
+import type { Renderer } from './renderer.js'
+import { createStats, statsLine, usageLine, type RunStats } from './stats.js'
+import { createStatusArea } from './status-area.js'
+
+export interface PrettyOptions {
+  stdout: Output
+  stderr: Output
+  now: () => number
+  /** Redraw the status area every so often (for the clock); returns a stop function. */
+  every?: (ms: number, fn: () => void) => () => void
+  /** ANSI colours on the status area (off under NO_COLOR). */
+  color?: boolean
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const REDRAW_MS = 100
+
+const ENDINGS: Record<RunEndReason, string> = {
+  answered: 'answered',
+  'max-iterations': 'best-effort answer (the iteration cap was reached)',
+  aborted: 'interrupted',
+  error: 'failed',
+}
+
+function flat(text: string, max = 160): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** One plain line per event worth a line; undefined for the rest (tokens, costs, model calls). */
+export function progressLine(event: ResearchEvent): string | undefined {
+  switch (event.type) {
+    case 'run-start':
+      return `[start] ${event.strategy}: ${flat(event.question)}`
+    case 'plan':
+      return `[plan] ${flat(event.text)}`
+    case 'query':
+      return `[query ${event.queryId}] ${flat(event.query)}`
+    case 'result':
+      return `[result ${event.queryId}] ${event.results.length} result${event.results.length === 1 ? '' : 's'}${event.cached ? ' (cached)' : ''}`
+    case 'page':
+      return `[page] ${event.url} (${event.chars} chars)`
+    case 'fact':
+      return `[fact ${event.fact.id}] ${flat(event.fact.text)}${event.fact.sources[0] ? ` (${event.fact.sources[0]})` : ''}`
+    case 'knowledge-update':
+      return `[notes] iteration ${event.iteration}: ${event.knowledge.length} chars`
+    case 'warning':
+      return `[warning ${event.code}] ${flat(event.message, 300)}`
+    default:
+      return undefined
+  }
+}
+
+export function formatCitations(citations: readonly Citation[]): string {
+  if (citations.length === 0) return ''
+  const lines = citations.map((c) => `[${c.index}] ${c.title ? `${flat(c.title, 100)} — ` : ''}${c.url}`)
+  return `\nSources:\n${lines.join('\n')}\n`
+}
+
+/** What a run gathered before it stopped without an answer: its facts, else its notes. */
+export function formatGathered(result: ResearchResult): string {
+  if (result.facts.length > 0) {
+    const facts = result.facts.map((f) => `- ${flat(f.text, 400)}${f.sources.length ? ` (${f.sources.join(', ')})` : ''}`)
+    return `\nGathered so far:\n${facts.join('\n')}\n`
+  }
+  return result.knowledge.trim() ? `\nNotes so far:\n${result.knowledge.trim()}\n` : ''
+}
+
+function defaultEvery(ms: number, fn: () => void): () => void {
+  const timer = setInterval(fn, ms)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+export function prettyRenderer(options: PrettyOptions): Renderer {
+  const { stdout, stderr, now } = options
+  const live = stderr.isTTY === true
+  const dim = (text: string) => (options.color ? `\u001b[2m${text}\u001b[22m` : text)
+  const { stats, add } = createStats(now())
+  const area = createStatusArea(stderr)
+  let streamed = ''
+  let answered = false
+  // On a shared terminal the status area would tear the streamed answer: it stops once writing starts.
+  let frozen = false
+  let frame = 0
+  const deferred: string[] = []
+
+  const redraw = () => {
+    if (!live || frozen) return
+    frame = (frame + 1) % SPINNER.length
+    area.draw([`${SPINNER[frame]} ${stats.step}`, dim(`  ${statsLine(stats, now())}`)])
+  }
+  const stopTicking = live ? (options.every ?? defaultEvery)(REDRAW_MS, redraw) : () => {}
+
+  const note = (line: string) => {
+    if (!live) stderr.write(`${line}\n`)
+    else if (frozen) deferred.push(line)
+    else {
+      area.clear()
+      stderr.write(`${line}\n`)
+    }
+  }
+
+  const writeAnswer = (text: string) => {
+    if (!streamed && live && stdout.isTTY) {
+      area.clear()
+      frozen = true
+    }
+    streamed += text
+    stdout.write(text)
+  }
+
+  return {
+    event(event) {
+      add(event)
+      if (event.type === 'answer-token') {
+        if (!streamed && !live) stderr.write('[answer] writing…\n')
+        writeAnswer(event.text)
+        return
+      }
+      if (event.type === 'answer') {
+        answered = true
+        // A strategy that does not stream its answer still gets it printed.
+        if (!streamed && event.text) writeAnswer(event.text)
+      }
+      const line = event.type === 'warning' || !live ? progressLine(event) : undefined
+      if (line) note(line)
+      redraw()
+    },
+    end(result, { interrupted }) {
+      stopTicking()
+      area.clear()
+      if (streamed && !streamed.endsWith('\n')) stdout.write('\n')
+      if (answered) stdout.write(formatCitations(result.citations))
+      else if (interrupted || result.reason === 'error') stdout.write(formatGathered(result))
+      for (const line of deferred) stderr.write(`${line}\n`)
+      const ending: RunStats = { ...stats, cost: result.cost }
+      const confidence = result.confidence !== undefined ? ` · confidence ${result.confidence}` : ''
+      stderr.write(dim(`[done] ${ENDINGS[result.reason]} · ${statsLine(ending, now())} · ${usageLine(result.cost)}${confidence}`) + '\n')
+    },
+  }
+}

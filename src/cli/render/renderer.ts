@@ -1,0 +1,8 @@
+import type { ResearchEvent, ResearchResult } from '../../core/index.js'
+
+/** Shows a run: fed every event as it arrives, then told how it ended. */
+export interface Renderer {
+  event(event: ResearchEvent): void
+  /** After `run-end`: print what remains (citations, the JSON result, a summary). */
+  end(result: ResearchResult, how: { interrupted: boolean }): void
+}

@@ -1,0 +1,93 @@
+/**
+ * What the progress displays show, folded from the events: the current step, how many queries
+ * ran, facts in the notebook, pages read, and the running cost.
+ */
+import { zeroCost, type Cost, type ResearchEvent } from '../../core/index.js'
+
+export interface RunStats {
+  /** What the run is doing now, in a few words. */
+  step: string
+  queries: number
+  facts: number
+  pages: number
+  cost: Cost
+  startedAt: number
+}
+
+function quote(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+export function createStats(startedAt: number): { readonly stats: RunStats; add(event: ResearchEvent): void } {
+  const stats: RunStats = { step: 'starting', queries: 0, facts: 0, pages: 0, cost: zeroCost(), startedAt }
+  const facts = new Set<string>()
+  const queries = new Map<string, string>()
+  return {
+    stats,
+    add(event) {
+      switch (event.type) {
+        case 'plan':
+          stats.step = `planning: ${quote(event.text)}`
+          break
+        case 'query':
+          queries.set(event.queryId, event.query)
+          stats.queries = queries.size
+          stats.step = `searching "${quote(event.query, 50)}"`
+          break
+        case 'result':
+          stats.step = `reading ${event.results.length} results for "${quote(queries.get(event.queryId) ?? event.queryId, 40)}"`
+          break
+        case 'page':
+          stats.pages++
+          stats.step = `read ${quote(event.url, 60)}`
+          break
+        case 'fact':
+          for (const id of event.supersedes ?? []) facts.delete(id)
+          facts.add(event.fact.id)
+          stats.facts = facts.size
+          break
+        case 'knowledge-update':
+          stats.step = `updated the notes (iteration ${event.iteration})`
+          break
+        case 'answer-token':
+          stats.step = 'writing the answer'
+          break
+        case 'cost':
+          stats.cost = event.total
+          break
+        case 'run-end':
+          stats.cost = event.cost
+          stats.step = event.reason
+          break
+        default:
+          break
+      }
+    },
+  }
+}
+
+export function formatDollars(dollars: number): string {
+  return dollars === 0 ? '$0' : dollars < 0.01 ? `$${dollars.toFixed(4)}` : `$${dollars.toFixed(2)}`
+}
+
+export function formatSeconds(ms: number): string {
+  return `${(Math.max(0, ms) / 1000).toFixed(1)}s`
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/** `3 queries · 5 facts · 2 pages · 12.4s · $0.0031` */
+export function statsLine(stats: RunStats, now: number): string {
+  const parts = [count(stats.queries, 'query', 'queries'), count(stats.facts, 'fact')]
+  if (stats.pages > 0) parts.push(count(stats.pages, 'page'))
+  parts.push(formatSeconds(now - stats.startedAt), formatDollars(stats.cost.total))
+  return parts.join(' · ')
+}
+
+/** `5 model calls · 1234 tokens`: what the run spent, for the closing summary. */
+export function usageLine(cost: Cost): string {
+  return `${count(cost.llmCalls, 'model call')} · ${cost.inputTokens + cost.outputTokens} tokens`
+}
