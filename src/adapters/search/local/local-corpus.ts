@@ -1,0 +1,157 @@
+/**
+ * `localCorpus()`: search with no network over a folder or an array of documents,
+ * indexed with MiniSearch (loaded on first use) at the granularity of heading/paragraph
+ * chunks. The same object is a `FetchProvider` that returns a document's full text, so
+ * an agent can read a local source like a web page.
+ */
+import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
+import type { FetchProvider, FetchedPage, SearchProvider, SearchResult } from '../../../core/index.js'
+import { chunkText } from './chunk.js'
+import { snippetAround } from './snippet.js'
+
+export interface LocalDocument {
+  /** Stable identity. @defaultValue the path under `dir`, or `doc-<n>` by position */
+  id?: string
+  /** @defaultValue the first `#` heading, or the first line */
+  title?: string
+  text: string
+  /** Where results point. @defaultValue a `file:` URL (dir) or the relative URL `local/<id>` */
+  url?: string
+}
+
+interface CommonOptions {
+  /** Longest chunk, in characters. @defaultValue 1000 */
+  readonly chunkChars?: number
+  /** Longest snippet, in characters. @defaultValue 240 */
+  readonly snippetChars?: number
+}
+
+export type LocalCorpusOptions =
+  | (CommonOptions & {
+      /** A folder of `.md`, `.txt` and `.html` files (Node only), read once on first use. */
+      readonly dir: string
+      /** @defaultValue ['.md', '.markdown', '.txt', '.html', '.htm'] */
+      readonly extensions?: readonly string[]
+      readonly documents?: undefined
+    })
+  | (CommonOptions & { readonly documents: readonly LocalDocument[]; readonly dir?: undefined })
+
+interface IndexedChunk {
+  doc: number
+  title: string
+  url: string
+  text: string
+}
+
+interface Corpus {
+  docs: Required<LocalDocument>[]
+  byUrl: Map<string, number>
+  chunks: IndexedChunk[]
+  index: import('minisearch').default<{ id: number; title: string; text: string }>
+}
+
+function titleOf(doc: LocalDocument): string {
+  if (doc.title?.trim()) return doc.title.trim()
+  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(doc.text)?.[1]
+  const firstLine = doc.text.trim().split('\n', 1)[0]?.trim() ?? ''
+  return (heading ?? firstLine).slice(0, 120) || 'Untitled'
+}
+
+function normalize(docs: readonly LocalDocument[]): Required<LocalDocument>[] {
+  const ids = new Set<string>()
+  return docs.map((doc, position) => {
+    const id = doc.id ?? `doc-${position + 1}`
+    if (ids.has(id)) throw new LaconicError(`localCorpus: two documents have the id "${id}"`, { code: 'config', hint: 'give every document a unique `id`' })
+    ids.add(id)
+    return { id, title: titleOf(doc), text: typeof doc.text === 'string' ? doc.text : '', url: doc.url ?? `local/${encodeURIComponent(id)}` }
+  })
+}
+
+const withoutFragment = (url: string) => url.split('#', 1)[0] as string
+
+async function build(options: LocalCorpusOptions): Promise<Corpus> {
+  let source: readonly LocalDocument[]
+  if (options.dir !== undefined) {
+    const { loadDirectory } = await import('./load-dir.js')
+    try {
+      source = await loadDirectory(options.dir, options.extensions)
+    } catch (cause) {
+      throw new LaconicError(`localCorpus: cannot read ${options.dir}`, { code: 'config', hint: 'check that `dir` exists and is readable', cause })
+    }
+  } else {
+    source = options.documents
+  }
+  const docs = normalize(source)
+  const chunks: IndexedChunk[] = []
+  for (const [position, doc] of docs.entries()) {
+    for (const chunk of chunkText(doc.text, options.chunkChars)) {
+      chunks.push({
+        doc: position,
+        title: chunk.heading && chunk.heading !== doc.title ? `${doc.title} › ${chunk.heading}` : doc.title,
+        url: chunk.anchor ? `${withoutFragment(doc.url)}#${chunk.anchor}` : doc.url,
+        text: chunk.text,
+      })
+    }
+  }
+  const { default: MiniSearch } = await import('minisearch')
+  const index = new MiniSearch<{ id: number; title: string; text: string }>({
+    fields: ['title', 'text'],
+    searchOptions: {
+      boost: { title: 2 },
+      prefix: (term) => term.length > 3,
+      fuzzy: (term) => (term.length > 5 ? 0.2 : false),
+    },
+  })
+  index.addAll(chunks.map((chunk, id) => ({ id, title: chunk.title, text: chunk.text })))
+  const byUrl = new Map<string, number>()
+  for (const [position, doc] of docs.entries()) {
+    byUrl.set(withoutFragment(doc.url), position)
+    byUrl.set(doc.id, position)
+  }
+  return { docs, byUrl, chunks, index }
+}
+
+export function localCorpus(options: LocalCorpusOptions): SearchProvider & FetchProvider {
+  if (!options || (options.dir === undefined) === (options.documents === undefined)) {
+    throw new LaconicError('localCorpus: pass either `dir` or `documents`', { code: 'config', hint: "e.g. localCorpus({ dir: './notes' }) or localCorpus({ documents: [{ text }] })" })
+  }
+  const snippetChars = options.snippetChars ?? 240
+  let corpus: Promise<Corpus> | undefined
+  // Built once on first use; a failed build (a missing folder, say) is retried next time.
+  const ready = () => {
+    corpus ??= build(options).catch((error: unknown) => {
+      corpus = undefined
+      throw error
+    })
+    return corpus
+  }
+
+  return {
+    searchCost: 0,
+    async search(query, opts = {}): Promise<SearchResult[]> {
+      const { chunks, index } = await ready()
+      if (opts.signal?.aborted) throw abortError(opts.signal)
+      const limit = opts.limit ?? 10
+      const results: SearchResult[] = []
+      const seen = new Set<string>()
+      for (const hit of index.search(query)) {
+        if (results.length >= limit) break
+        const chunk = chunks[hit.id as number]
+        if (!chunk || seen.has(chunk.url)) continue
+        seen.add(chunk.url)
+        results.push({ title: chunk.title, url: chunk.url, snippet: snippetAround(chunk.text, [...hit.terms, ...hit.queryTerms], snippetChars), score: hit.score })
+      }
+      return results
+    },
+    async fetch(url, opts = {}): Promise<FetchedPage> {
+      const { docs, byUrl } = await ready()
+      if (opts.signal?.aborted) throw abortError(opts.signal)
+      const position = byUrl.get(withoutFragment(url))
+      const doc = position === undefined ? undefined : docs[position]
+      if (!doc) {
+        throw new ProviderError(`localCorpus: no document at ${url}`, { code: 'not-found', provider: 'local', url, hint: 'fetch a URL that this corpus returned from search' })
+      }
+      return { url: doc.url, title: doc.title, text: doc.text }
+    },
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * A short excerpt of a chunk around the first place one of the matched terms occurs,
+ * cut at word boundaries, with `…` where text was left out.
+ */
+
+const escape = (term: string) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+export function snippetAround(text: string, terms: readonly string[], maxChars = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  if (flat.length <= maxChars) return flat
+  const usable = terms.filter((term) => term.length > 0)
+  const pattern = usable.length > 0 ? new RegExp(usable.map(escape).join('|'), 'iu') : undefined
+  const hit = pattern ? flat.search(pattern) : -1
+  // Start a little before the match so the reader sees what leads up to it.
+  let start = Math.max(0, Math.min(hit < 0 ? 0 : hit - Math.floor(maxChars / 4), flat.length - maxChars))
+  if (start > 0) {
+    const space = flat.indexOf(' ', start)
+    if (space !== -1 && space < start + 20) start = space + 1
+  }
+  let end = Math.min(flat.length, start + maxChars)
+  if (end < flat.length) {
+    const space = flat.lastIndexOf(' ', end)
+    if (space > start + maxChars / 2) end = space
+  }
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`
+}
