@@ -41,6 +41,11 @@ export interface Broadcast {
   subscribe(fromSeq?: number): Subscription
   /** Subscribers still receiving live events. */
   readonly subscriberCount: number
+  /**
+   * Settles once the run's stream is over (ended, aborted or failed) and the history is
+   * complete; it never rejects. Servers use it to forget finished runs after a while.
+   */
+  readonly finished: Promise<void>
 }
 
 /**
@@ -60,6 +65,8 @@ export function broadcast(run: EventStream, options: BroadcastOptions = {}): Bro
   let failure: { error: unknown } | undefined
   let stopRequested = false
   let graceTimer: ReturnType<typeof setTimeout> | undefined
+  let markFinished!: () => void
+  const finished = new Promise<void>((resolve) => (markFinished = resolve))
 
   const host = {
     history,
@@ -96,6 +103,7 @@ export function broadcast(run: EventStream, options: BroadcastOptions = {}): Bro
     state = 'done'
     for (const subscriber of subscribers) subscriber.finish(failure)
     subscribers.clear()
+    markFinished()
   }
 
   return {
@@ -117,6 +125,7 @@ export function broadcast(run: EventStream, options: BroadcastOptions = {}): Bro
     get subscriberCount() {
       return subscribers.size
     },
+    finished,
   }
 }
 

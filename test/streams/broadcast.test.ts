@@ -105,6 +105,8 @@ describe('broadcast', () => {
     const hub = broadcast(run, { finishWithoutSubscribers: true })
     for await (const event of hub.subscribe()) if (event.seq === 1) break
     resume.open()
+    await hub.finished
+    expect(run.state.pulled).toBe(events.length)
     const all = await collect(hub.subscribe())
     expect(run.state.aborted).toBe(false)
     expect(all).toEqual(events)
