@@ -1,0 +1,199 @@
+import { normalizeText, normalizeUrl, type Fact } from '../../core/index.js'
+
+/** What `Notebook.add` did with a fact. */
+export type AddOutcome =
+  /** The text normalised to nothing (only punctuation or whitespace): not stored. */
+  | { kind: 'empty' }
+  /** Equal to or contained in a stored fact; its new sources (if any) joined that fact. */
+  | { kind: 'duplicate'; fact: Fact; sourcesAdded: boolean }
+  /** Stored as a new fact; `supersedes` names the shorter facts it contains, now removed. */
+  | { kind: 'added'; fact: Fact; supersedes: string[] }
+
+interface Entry {
+  fact: Fact
+  /** The comparison key, padded with spaces so containment is whole words only. */
+  padded: string
+  /** Its words and word pairs (as numbers, see `Notebook.grams`), under which `postings` files it. */
+  grams: number[]
+  /** The rare gram (a word pair, or the word of a one-word fact) it is filed under in `anchors`. */
+  anchor: number
+  /** `fact.sources` as normalised URLs, index for index. */
+  sourceKeys: string[]
+}
+
+/**
+ * A notebook of atomic facts with containment dedup. Texts are compared by `normalizeText`
+ * (NFKC, case-folded, punctuation ignored) and contain each other by whole words: a fact
+ * equal to or inside a stored one is a duplicate whose sources merge into it, and a fact that
+ * contains stored ones replaces them (inheriting their sources). So the stored facts are
+ * always the maximal texts seen, whatever order they came in, and nothing added is lost.
+ *
+ * Two indexes avoid the all-pairs scan. `postings` (word or word pair → facts holding it)
+ * finds the facts that may contain a new one: they hold all its word pairs, so scanning the
+ * rarest pair's list is enough. `anchors` (gram → facts filed under their own rarest gram)
+ * finds the facts a new one may contain: a fact inside another has its anchor among the
+ * other's grams. Word pairs are far more selective than words in facts that share a
+ * vocabulary (names, years, "the", "in"), which keeps both scans short. The lists are plain
+ * arrays that keep removed facts until read (superseding is rare; Sets cost more in GC).
+ */
+export class Notebook {
+  /** Stored facts by serial; postings and anchors may still list removed serials, skipped on read. */
+  private readonly entries = new Map<number, Entry>()
+  private readonly byKey = new Map<string, number>()
+  private readonly postings = new Map<number, number[]>()
+  private readonly anchors = new Map<number, number[]>()
+  /** Word → number, so a word pair is one number rather than a new string. */
+  private readonly vocabulary = new Map<string, number>()
+  /** Source → normalised URL: a page gives many facts, and parsing URLs dominates merging. */
+  private readonly urlKeys = new Map<string, string>()
+  private readonly newId: () => string
+  private serial = 0
+
+  constructor(newId?: () => string) {
+    let n = 0
+    this.newId = newId ?? (() => `f${++n}`)
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** The stored facts, oldest first (copies). */
+  facts(): Fact[] {
+    return [...this.entries.values()].map(({ fact }) => copyFact(fact))
+  }
+
+  add(text: string, sources: readonly string[] = [], queryId?: string): AddOutcome {
+    const raw = typeof text === 'string' ? text : ''
+    const key = normalizeText(raw)
+    if (!key) return { kind: 'empty' }
+    const padded = ` ${key} `
+    const words = this.wordIds(key)
+    const own = ownGrams(words)
+
+    const covering = this.findCovering(key, padded, own)
+    if (covering) {
+      const sourcesAdded = this.mergeSources(covering, sources)
+      return { kind: 'duplicate', fact: copyFact(covering.fact), sourcesAdded }
+    }
+
+    const fact: Fact = { id: this.newId(), text: raw.trim(), sources: [], ...(queryId !== undefined ? { queryId } : {}) }
+    // A repeated word or pair files the fact twice under it: harmless, and cheaper than a Set.
+    const grams = words.length === 1 ? own : words.concat(own)
+    const entry: Entry = { fact, padded, grams, anchor: this.rarest(own), sourceKeys: [] }
+    this.mergeSources(entry, sources)
+    const supersedes: string[] = []
+    for (const serial of this.findContained(padded, grams)) {
+      const contained = this.entries.get(serial)
+      if (!contained) continue // found twice (a repeated gram), already removed
+      contained.fact.sources.forEach((url, i) => addSource(entry, contained.sourceKeys[i]!, url))
+      supersedes.push(contained.fact.id)
+      this.entries.delete(serial)
+      this.byKey.delete(contained.padded.slice(1, -1))
+    }
+    this.insert(entry)
+    return { kind: 'added', fact: copyFact(fact), supersedes }
+  }
+
+  /** A stored fact whose text equals or contains `key`: it holds every one of `own`, so scan the rarest's postings. */
+  private findCovering(key: string, padded: string, own: readonly number[]): Entry | undefined {
+    const exact = this.byKey.get(key)
+    if (exact !== undefined) return this.entries.get(exact)
+    let smallest: number[] | undefined
+    for (const gram of own) {
+      const posting = this.postings.get(gram)
+      if (!posting) return undefined // no fact ever held this gram, so none contains the text
+      if (!smallest || posting.length < smallest.length) smallest = posting
+    }
+    for (const serial of smallest ?? []) {
+      const entry = this.entries.get(serial)
+      if (entry && entry.padded.length > padded.length && entry.padded.includes(padded)) return entry
+    }
+    return undefined
+  }
+
+  /** Serials of stored facts whose text lies inside `padded` (each has its anchor among `grams`). */
+  private findContained(padded: string, grams: readonly number[]): number[] {
+    const found: number[] = []
+    for (const gram of grams) {
+      for (const serial of this.anchors.get(gram) ?? []) {
+        const entry = this.entries.get(serial)
+        if (entry && entry.padded.length < padded.length && padded.includes(entry.padded)) found.push(serial)
+      }
+    }
+    return found
+  }
+
+  /** The gram in the fewest facts so far: a short anchor list to scan later. */
+  private rarest(own: readonly number[]): number {
+    let best = own[0]!
+    let bestCount = Infinity
+    for (const gram of own) {
+      const count = this.postings.get(gram)?.length ?? 0
+      if (count < bestCount) {
+        best = gram
+        bestCount = count
+      }
+    }
+    return best
+  }
+
+  /** The words of a key as numbers, each below 2^21 (a notebook never holds two million words). */
+  private wordIds(key: string): number[] {
+    return key.split(' ').map((word) => {
+      let id = this.vocabulary.get(word)
+      if (id === undefined) this.vocabulary.set(word, (id = this.vocabulary.size))
+      return id
+    })
+  }
+
+  /** Adds the sources `entry` lacks (compared as normalised URLs); true when any was added. */
+  private mergeSources(entry: Entry, sources: readonly string[]): boolean {
+    let added = false
+    for (const source of sources) {
+      if (typeof source !== 'string' || !source.trim()) continue
+      let key = this.urlKeys.get(source)
+      if (key === undefined) this.urlKeys.set(source, (key = normalizeUrl(source)))
+      added = addSource(entry, key, source.trim()) || added
+    }
+    return added
+  }
+
+  private insert(entry: Entry): void {
+    const serial = this.serial++
+    this.entries.set(serial, entry)
+    this.byKey.set(entry.padded.slice(1, -1), serial)
+    for (const gram of entry.grams) append(this.postings, gram, serial)
+    append(this.anchors, entry.anchor, serial)
+  }
+}
+
+const PAIR = 2 ** 21
+
+/**
+ * The grams any text containing these words must hold: its word pairs, or its one word. A
+ * word is its number; a pair is `(first + 1) * 2^21 + second`, above every word number.
+ */
+function ownGrams(words: readonly number[]): number[] {
+  if (words.length === 1) return [words[0]!]
+  const pairs: number[] = []
+  for (let i = 1; i < words.length; i++) pairs.push((words[i - 1]! + 1) * PAIR + words[i]!)
+  return pairs
+}
+
+function append(index: Map<number, number[]>, gram: number, serial: number): void {
+  const list = index.get(gram)
+  if (list) list.push(serial)
+  else index.set(gram, [serial])
+}
+
+function addSource(entry: Entry, key: string, url: string): boolean {
+  if (entry.sourceKeys.includes(key)) return false
+  entry.sourceKeys.push(key)
+  entry.fact.sources.push(url)
+  return true
+}
+
+function copyFact(fact: Fact): Fact {
+  return { ...fact, sources: [...fact.sources] }
+}
