@@ -1,0 +1,41 @@
+/** Small statistics shared by the benchmarks: pure functions, checked in test/bench/smoke.test.ts. */
+
+/** What every benchmark module exports. */
+export interface BenchResult {
+  name: string
+  rows: Record<string, unknown>[]
+}
+
+/**
+ * The p-th percentile (0–100) by the nearest-rank method: always one of the samples, so a p99
+ * of 100 samples is the 99th smallest, not an interpolation. NaN for no samples.
+ */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN
+  const sorted = [...samples].sort((a, b) => a - b)
+  const rank = Math.ceil((Math.min(100, Math.max(0, p)) / 100) * sorted.length)
+  return sorted[Math.max(0, rank - 1)] as number
+}
+
+export function median(samples: readonly number[]): number {
+  return percentile(samples, 50)
+}
+
+/** Rounds for a table: `digits` decimals. */
+export function round(value: number, digits = 2): number {
+  const scale = 10 ** digits
+  return Math.round(value * scale) / scale
+}
+
+/** Heap in use after two forced collections (needs `node --expose-gc`), in bytes; NaN without it. */
+export function heapAfterGC(): number {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (!gc) return Number.NaN
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed
+}
+
+export function megabytes(bytes: number): number {
+  return round(bytes / 1024 / 1024, 1)
+}
