@@ -46,6 +46,10 @@ export interface DeepOptions {
   searchesPerQuestion?: number
   /** Searches and page fetches in flight at once. @defaultValue 4 */
   concurrency?: number
+  /** Top results deep-read per sub-question when a fetch provider is set (0: snippets only). @defaultValue 1 */
+  readPages?: number
+  /** Page text kept per deep-read page, in characters. @defaultValue 3000 */
+  pageChars?: number
 }
 
 export interface AgentOptions {

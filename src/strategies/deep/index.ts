@@ -1,0 +1,122 @@
+import pLimit from 'p-limit'
+import {
+  normalizeText,
+  truncateAtSentence,
+  type AgentOptions,
+  type Strategy,
+  type StrategyContext,
+  type StrategyEvent,
+  type StrategyOutcome,
+} from '../../core/index.js'
+import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
+import { parsePlanNext, type PlanDecision } from './parse.js'
+import { planPrompt, planSystem } from './prompts.js'
+import { searchOne } from './search-one.js'
+import { synthesize } from './synthesize.js'
+
+export { parsePlanNext, parseSubAnswer, parseReport, readConfidence, type PlanDecision, type SubAnswerReply, type ReportBody } from './parse.js'
+export type { Finding } from './findings.js'
+
+/** What the planner sees of the caller's `knowledge` (a previous run's summary) at most. */
+const BACKGROUND_CHARS = 1500
+
+interface Settings {
+  maxIterations: number
+  mode: 'report' | 'conversational'
+  searchesPerQuestion: number
+  concurrency: number
+  readPages: number
+  pageChars: number
+}
+
+/**
+ * Deep research, one sub-question at a time: `plan_next` proposes the next standalone
+ * sub-question (or declares the research complete), `search_one` answers it with a few searches,
+ * and the loop repeats until complete or `maxIterations`; then a report (or a direct answer).
+ */
+export function deep(options: Readonly<AgentOptions> = {}): Strategy {
+  const d = options.deep ?? {}
+  const settings: Settings = {
+    maxIterations: Math.max(0, d.maxIterations ?? 3),
+    mode: d.mode === 'conversational' ? 'conversational' : 'report',
+    searchesPerQuestion: Math.max(1, d.searchesPerQuestion ?? 3),
+    concurrency: Math.max(1, d.concurrency ?? 4),
+    readPages: Math.max(0, d.readPages ?? 1),
+    pageChars: Math.max(200, d.pageChars ?? 3000),
+  }
+  return { name: 'deep', run: (question, ctx) => runDeep(question, ctx, settings) }
+}
+
+async function* runDeep(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+  const schedule = pLimit(settings.concurrency)
+  const titles = new SourceTitles(ctx.input.citations)
+  const prior = priorFindings(ctx.input.priorAnswers)
+  const findings: Finding[] = [...prior]
+  const asked = new Set(findings.map((f) => normalizeText(f.query)))
+  const background = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', BACKGROUND_CHARS)
+  let complete = false
+
+  for (let step = 1; step <= settings.maxIterations; step++) {
+    const reply = yield* ctx.complete('planner', {
+      system: planSystem,
+      prompt: planPrompt({ question, background, findings: numberFindings(findings, titles).shown, hasPrior: prior.length > 0, step, maxSteps: settings.maxIterations }),
+      maxTokens: 300,
+      temperature: 0,
+    })
+    const next = yield* nextSubQuestion(parsePlanNext(reply), { question, findings, asked, ctx })
+    if (next.kind === 'complete') {
+      complete = true
+      yield { type: 'plan', text: `Complete${next.reasoning ? `: ${next.reasoning}` : '.'}` }
+      break
+    }
+    yield { type: 'plan', text: `Next: ${next.question}${next.reasoning ? ` (${next.reasoning})` : ''}`, queries: [next.question] }
+    asked.add(normalizeText(next.question))
+    const finding = yield* searchOne(next.question, ctx, { ...settings, schedule, titles })
+    findings.push(finding)
+    yield { type: 'knowledge-update', knowledge: knowledgeOf(findings), iteration: step }
+  }
+
+  if (!complete) yield ctx.warning(`reached maxIterations (${settings.maxIterations}) before the planner called the research complete`, 'max-iterations')
+  yield* synthesize(question, findings, settings.mode, titles, ctx)
+  return { reason: complete ? 'answered' : 'max-iterations' }
+}
+
+/**
+ * Turns the planner's decision into one the loop can trust: an empty, repeated or unreadable
+ * sub-question is rejected with a warning, and the research then ends, unless nothing at all is
+ * known yet, in which case the question itself is researched first. So is a premature "complete".
+ */
+async function* nextSubQuestion(
+  decision: PlanDecision,
+  state: { question: string; findings: readonly Finding[]; asked: ReadonlySet<string>; ctx: StrategyContext },
+): AsyncGenerator<StrategyEvent, { kind: 'complete'; reasoning: string } | { kind: 'next'; question: string; reasoning: string }> {
+  const { question, findings, asked, ctx } = state
+  const fallback = () =>
+    findings.length === 0 && !asked.has(normalizeText(question))
+      ? ({ kind: 'next', question, reasoning: 'nothing is known yet: researching the question itself' } as const)
+      : ({ kind: 'complete', reasoning: 'no new sub-question' } as const)
+
+  if (decision.kind === 'unclear') {
+    yield ctx.warning('could not read the planner reply; falling back', 'unparseable-output')
+    return fallback()
+  }
+  if (decision.kind === 'complete') {
+    if (findings.length > 0) return decision
+    yield ctx.warning('the planner called the research complete with nothing found; researching the question first', 'forced-search')
+    return fallback()
+  }
+  if (!decision.question) {
+    yield ctx.warning('the planner gave an empty sub-question; rejected', 'empty-question')
+    return fallback()
+  }
+  if (asked.has(normalizeText(decision.question))) {
+    yield ctx.warning(`the planner repeated the sub-question "${decision.question}"; rejected`, 'repeated-question')
+    return fallback()
+  }
+  return decision
+}
+
+/** The findings as knowledge a caller can carry into a follow-up run. */
+function knowledgeOf(findings: readonly Finding[]): string {
+  return findings.map((f) => `Q: ${f.query}\nA: ${f.answer} (confidence ${f.confidence})`).join('\n\n')
+}
