@@ -222,6 +222,15 @@ describe('deep', () => {
     expect(result.report?.executiveSummary).toBe(result.answer)
   })
 
+  it('streams the findings themselves when the finalizer writes nothing', async () => {
+    const search = mockSearch({ results: () => [doc('a')] })
+    const m = models({ planner: [next('Sub?'), done], extractor: [sub('A is x [1].')], finalizer: [''], synthesizer: [report] })
+    const { events, result } = await collect(agentWith(m, search), 'Q?')
+    expect(ofType(events, 'warning').map((w) => w.code)).toContain('empty-output')
+    expect(result.answer).toBe('A is x.')
+    expect(result.report?.executiveSummary).toBe('A is x.')
+  })
+
   it('keeps a prose answer to a sub-question, with a warning and low confidence', async () => {
     const search = mockSearch({ results: () => [doc('a')] })
     const m = models({ planner: [next('Sub?'), done], extractor: ['A is x, says source [1].'], finalizer: ['A is x [1].'] })

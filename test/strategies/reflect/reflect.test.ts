@@ -184,6 +184,15 @@ describe('reflect', () => {
     }
   })
 
+  it('answers with the top result, cited, when the synthesizer writes nothing', async () => {
+    const search = mockSearch({ results: { q: [doc('a', 'Argentina won the final on penalties.'), doc('b')] } })
+    const agent = createAgent({ models: { planner: planner('["q"]', () => enough), finalizer: scriptedLLM({ replies: ['<think>hmm</think>'] }) }, search, strategy: reflect({ reflect: { maxWords: 4 } }) })
+    const { events, result } = await collect(agent, 'Who won?')
+    expect(ofType(events, 'warning').map((w) => w.code)).toContain('empty-output')
+    expect(result.answer).toBe('Argentina won the [1]')
+    expect(result.citations).toEqual([{ index: 1, url: 'https://a.example/page', title: 'Title a' }])
+  })
+
   it('answers plainly when no search returned anything', async () => {
     const search = mockSearch({ results: () => [] })
     const finalizer = scriptedLLM({ replies: [] })
