@@ -1,0 +1,116 @@
+/**
+ * One loopback `node:http` server playing an OpenAI-compatible chat server (SSE chat
+ * completions, as in WIRE.md) and a SearXNG instance (`/search?format=json`), so the CLI can
+ * run end to end as a child process with no network.
+ */
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { SearchResult } from '../../src/index.js'
+
+export interface ChatTurn {
+  system: string
+  prompt: string
+}
+
+export interface ScriptedReply {
+  text: string
+  /** Send this many word-tokens, then hold the stream open until the client goes away. */
+  stallAfterTokens?: number
+}
+
+export interface FakeBackend {
+  /** `http://127.0.0.1:PORT` */
+  url: string
+  /** Every chat request, in order. */
+  turns: ChatTurn[]
+  searches: string[]
+  close(): Promise<void>
+}
+
+export interface FakeBackendOptions {
+  reply: (turn: ChatTurn) => string | ScriptedReply
+  results?: (query: string) => SearchResult[]
+}
+
+const chunk = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'fake-model',
+    system_fingerprint: 'fp_test',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    usage: null,
+  })}\n\n`
+
+function write(res: ServerResponse, text: string): Promise<void> {
+  return new Promise((resolve) => (res.destroyed ? resolve() : res.write(text, () => resolve())))
+}
+
+async function streamReply(res: ServerResponse, reply: ScriptedReply): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  await write(res, ': keep-alive\n\n')
+  await write(res, chunk({ role: 'assistant', content: '' }))
+  const tokens = reply.text.match(/\s*\S+/g) ?? []
+  for (const [i, token] of tokens.entries()) {
+    if (reply.stallAfterTokens !== undefined && i >= reply.stallAfterTokens) return // held open until the client leaves
+    await write(res, chunk({ content: token }))
+  }
+  await write(res, chunk({}, 'stop'))
+  const usage = { prompt_tokens: 40, completion_tokens: tokens.length, total_tokens: 40 + tokens.length }
+  await write(res, `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage })}\n\n`)
+  await write(res, 'data: [DONE]\n\n')
+  res.end()
+}
+
+export async function startFakeBackend(options: FakeBackendOptions): Promise<FakeBackend> {
+  const turns: ChatTurn[] = []
+  const searches: string[] = []
+  const server = createServer(async (req, res) => {
+    const parts: Buffer[] = []
+    for await (const part of req) parts.push(part as Buffer)
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: { role: string; content: string }[] }
+      const turn = {
+        system: body.messages.find((m) => m.role === 'system')?.content ?? '',
+        prompt: body.messages.find((m) => m.role === 'user')?.content ?? '',
+      }
+      turns.push(turn)
+      const reply = options.reply(turn)
+      await streamReply(res, typeof reply === 'string' ? { text: reply } : reply)
+      return
+    }
+    if (req.method === 'GET' && url.pathname === '/search') {
+      const query = url.searchParams.get('q') ?? ''
+      searches.push(query)
+      const results = (options.results?.(query) ?? []).map((r) => ({ url: r.url, title: r.title, content: r.snippet, engine: 'fake', score: 1 }))
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ query, number_of_results: results.length, results, answers: [], suggestions: [], unresponsive_engines: [] }))
+      return
+    }
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } }))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    turns,
+    searches,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** A port nothing listens on: bound, read, released. */
+export async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}

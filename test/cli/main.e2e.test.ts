@@ -1,0 +1,178 @@
+/**
+ * The `laconic` command end to end, as a child process, against a loopback OpenAI-compatible
+ * server and a loopback SearXNG: what a user sees on stdout/stderr and the exit code.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { ResearchEvent, ResearchResult } from '../../src/index.js'
+import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
+import { assertEventInvariants } from '../../src/testing/index.js'
+import { closedPort, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
+import { runCli } from './run-cli.js'
+
+const ANSWER = 'The sky looks blue because air molecules scatter short blue wavelengths of sunlight far more than red ones.'
+const NOTES = 'Rayleigh scattering: air scatters blue light more than red (https://example.org/rayleigh).'
+const SECRET = 'sk-test-secret-4242'
+
+interface Script {
+  /** The planner never decides to answer (to reach the iteration cap). */
+  alwaysSearch?: boolean
+  /** The finalizer sends a few tokens, then hangs. */
+  stallAnswer?: boolean
+}
+
+function researcher(script: Script = {}): (turn: ChatTurn) => string | ScriptedReply {
+  return (turn) => {
+    if (turn.system === plannerSystem) {
+      const firstStep = turn.prompt.includes('(none yet)')
+      return firstStep || script.alwaysSearch ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
+    }
+    if (turn.system === synthesizerSystem) return NOTES
+    if (turn.system === finalizerSystem) return script.stallAnswer ? { text: ANSWER, stallAfterTokens: 4 } : ANSWER
+    return 'an unexpected request'
+  }
+}
+
+const results = () => [{ title: 'Rayleigh scattering', url: 'https://example.org/rayleigh', snippet: 'Blue light is scattered more.' }]
+
+let backend: FakeBackend
+let stalling: FakeBackend
+let capped: FakeBackend
+let folder: string
+
+beforeAll(async () => {
+  backend = await startFakeBackend({ reply: researcher(), results })
+  stalling = await startFakeBackend({ reply: researcher({ stallAnswer: true }), results })
+  capped = await startFakeBackend({ reply: researcher({ alwaysSearch: true }), results })
+  folder = await mkdtemp(join(tmpdir(), 'laconic-cli-'))
+})
+
+afterAll(async () => {
+  await Promise.all([backend.close(), stalling.close(), capped.close()])
+  await rm(folder, { recursive: true, force: true })
+})
+
+/** The flags that point the CLI at a fake backend; `--endpoint` is the bare host, so /v1 is appended. */
+const against = (b: FakeBackend) => ['--backend', 'openai', '--endpoint', b.url, '--model', 'fake-model', '--search', 'searxng', '--searxng-url', b.url, '--no-fetch']
+
+describe('laconic, end to end', { timeout: 30_000 }, () => {
+  test('pretty output without a TTY: the streamed answer on stdout, plain progress lines on stderr, exit 0', async () => {
+    const out = await runCli([...against(backend), 'Why is the sky blue?'])
+    expect(out.code).toBe(0)
+    expect(out.stdout).toBe(`${ANSWER}\n`)
+    expect(out.stderr).toContain('[start] scratchpad: Why is the sky blue?')
+    expect(out.stderr).toContain('[query q1] why is the sky blue')
+    expect(out.stderr).toContain('[result q1] 1 result')
+    expect(out.stderr).toMatch(/\[done\] answered · 1 query · 0 facts · [\d.]+s · \$0 · 4 model calls/)
+    expect(out.stderr).not.toContain('\u001b[') // no ANSI without a terminal
+  })
+
+  test('--format ndjson: one event per line, and the stream passes every invariant', async () => {
+    const out = await runCli([...against(backend), '--format', 'ndjson', 'Why is the sky blue?'])
+    expect(out.code).toBe(0)
+    const events = out.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as ResearchEvent)
+    assertEventInvariants(events)
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['run-start', 'query', 'result', 'knowledge-update', 'answer-token', 'answer', 'run-end']))
+    expect(events.find((e) => e.type === 'answer')).toMatchObject({ text: ANSWER })
+    expect(out.stderr).toBe('')
+  })
+
+  test('--format json: the final ResearchResult', async () => {
+    const out = await runCli([...against(backend), '--format', 'json', 'Why is the sky blue?'])
+    expect(out.code).toBe(0)
+    const result = JSON.parse(out.stdout) as ResearchResult
+    expect(result).toMatchObject({ answer: ANSWER, reason: 'answered', knowledge: NOTES, citations: [] })
+    expect(result.cost.llmCalls).toBe(4) // planner, synthesizer, planner, finalizer
+  })
+
+  test('the iteration cap gives a best-effort answer and exit code 3', async () => {
+    const out = await runCli([...against(capped), '--max-iterations', '1', 'Why is the sky blue?'])
+    expect(out.code).toBe(3)
+    expect(out.stdout).toContain(ANSWER)
+    expect(out.stderr).toContain('[warning max-iterations]')
+    expect(out.stderr).toContain('[done] best-effort answer')
+  })
+
+  test('SIGINT mid-answer aborts the run, prints what was gathered, and exits 130', async () => {
+    const out = await runCli([...against(stalling), 'Why is the sky blue?'], { interruptWhenStdout: 'The sky looks' })
+    expect(out.code).toBe(130)
+    expect(out.stdout.startsWith('The sky looks blue')).toBe(true)
+    expect(out.stdout).not.toContain(ANSWER)
+    expect(out.stdout).toContain(`Notes so far:\n${NOTES}`)
+    expect(out.stderr).toContain('[done] interrupted')
+  })
+
+  test('--prompt FILE with --var fills {{KEY}}, and --knowledge goes in and is written back', async () => {
+    const prompt = join(folder, 'question.txt')
+    const knowledge = join(folder, 'knowledge.txt')
+    await writeFile(prompt, 'Why is the {{THING}} blue?\n')
+    await writeFile(knowledge, 'PRIOR: sunlight holds every colour.\n')
+    const seen = backend.turns.length
+    const out = await runCli([...against(backend), '--prompt', prompt, '--var', 'THING=sky', '--knowledge', knowledge, '--format', 'ndjson'])
+    expect(out.code).toBe(0)
+    const start = JSON.parse(out.stdout.split('\n')[0] as string) as ResearchEvent
+    expect(start).toMatchObject({ type: 'run-start', question: 'Why is the sky blue?' })
+    const turns = backend.turns.slice(seen)
+    expect(turns[0]?.prompt).toContain('PRIOR: sunlight holds every colour.')
+    expect(await readFile(knowledge, 'utf8')).toBe(`${NOTES}\n`)
+  })
+
+  test('--debug prints every prompt and reply to stderr with the API key redacted', async () => {
+    // json keeps stderr for the debug output alone.
+    const out = await runCli([...against(backend), '--format', 'json', '--api-key', SECRET, '--debug', `Is ${SECRET} a colour?`])
+    expect(out.code).toBe(0)
+    expect(out.stderr).toContain('── #1 fake-model system ──')
+    expect(out.stderr).toContain('── #1 reply ──\nAction: Search')
+    expect(out.stderr).toContain('Is [redacted] a colour?')
+    expect(out.stderr).not.toContain(SECRET)
+  })
+
+  test.each([
+    [[], 'no question: pass it as words'],
+    [['--format', 'xml', 'q'], '--format must be one of pretty, ndjson, json; got "xml"'],
+    [['--strategy', 'nope', 'q'], 'unknown strategy "nope": choose one of scratchpad'],
+    [['--max-iterations', 'ten', 'q'], '--max-iterations must be a whole number >= 1; got "ten"'],
+    [['--modle', 'x', 'q'], 'unknown option --modle (did you mean --model?)'],
+    [['--backend', 'anthropic', '--model', 'claude', 'q'], 'missing API key for Anthropic: pass --api-key or set ANTHROPIC_API_KEY'],
+    [['--backend', 'openai', 'q'], 'missing API key for api.openai.com'],
+    [['--search', 'brave', '-m', 'x', 'q'], '--search brave needs --brave-key KEY (or BRAVE_API_KEY)'],
+    [['--prompt', '/nonexistent/q.txt'], 'cannot read --prompt /nonexistent/q.txt: no such file'],
+  ])('usage error %j exits 2 with one line', async (args, message) => {
+    const out = await runCli(args)
+    expect(out.code).toBe(2)
+    expect(out.stdout).toBe('')
+    expect(out.stderr).toContain(message)
+    expect(out.stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  test('an unreachable OpenAI-compatible backend exits 1 with its URL in one line, no stack trace', async () => {
+    const port = await closedPort()
+    const out = await runCli(['--backend', 'openai', '--endpoint', `http://127.0.0.1:${port}/v1`, '-m', 'x', '--search', 'searxng', '--searxng-url', `http://127.0.0.1:${port}`, 'q'])
+    expect(out.code).toBe(1)
+    const errors = out.stderr.split('\n').filter((line) => line.startsWith('laconic: error:'))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain(`http://127.0.0.1:${port}/v1/chat/completions`)
+    expect(out.stderr).not.toMatch(/^\s+at /m)
+  })
+
+  test('an unreachable Ollama, asked for its models, exits 1 naming the URL and what to do', async () => {
+    const port = await closedPort()
+    const out = await runCli(['--endpoint', `127.0.0.1:${port}`, 'q'])
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain(`laconic: error: cannot reach Ollama at http://127.0.0.1:${port}/api/tags`)
+    expect(out.stderr).toContain('is `ollama serve` running?')
+    expect(out.stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  test('--version and --help', async () => {
+    const version = await runCli(['--version'])
+    expect(version.code).toBe(0)
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/)
+    const help = await runCli(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Examples:')
+    expect(help.stdout).toContain('--strategy NAME')
+  })
+})
