@@ -180,7 +180,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (corpus !== undefined && search !== 'local') {
     throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${search}`)
   }
-  if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md/.txt files)')
+  if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt or .html files)')
   if (values.prompt !== undefined && positionals.length > 0) {
     throw new UsageError('give the question either as words or with --prompt FILE, not both')
   }

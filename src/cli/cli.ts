@@ -13,7 +13,7 @@ import { readKnowledge, writeKnowledge } from './knowledge-file.js'
 import { buildLLM, type Env } from './llm.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
-import { buildFetch, buildSearch } from './search.js'
+import { buildSources } from './search.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { packageVersion } from './version.js'
@@ -57,12 +57,12 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const question = serving ? '' : await questionFrom(options, io.readStdin)
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
-  const search = buildSearch(options, io.env)
+  const sources = await buildSources(options, io.env)
   const built = await buildLLM(options, io.env, io.fetch)
   if (built.notice) io.stderr.write(`laconic: ${built.notice}\n`)
   const secrets = [options.apiKey, io.env.OPENAI_API_KEY, io.env.ANTHROPIC_API_KEY, options.braveKey, options.tavilyKey, io.env.BRAVE_API_KEY, io.env.TAVILY_API_KEY]
   const llm = options.debug ? debugLLM(built.llm, io.stderr, secrets) : built.llm
-  const agent = createAgent(agentOptions(options, { llm, search, fetch: buildFetch(options) }))
+  const agent = createAgent(agentOptions(options, { llm, ...sources }))
 
   if (serving) return serve(agent, { port: options.servePort as number, stderr: io.stderr, interrupt: io.interrupt })
 

@@ -33,8 +33,8 @@ Search and reading:
   --brave-key KEY          or $BRAVE_API_KEY
   --tavily-key KEY         or $TAVILY_API_KEY
   --searxng-url URL        or $SEARXNG_URL, e.g. http://localhost:8080
-  --corpus DIR             search the .md/.txt files in DIR instead of the web (implies --search local)
-  --no-fetch               do not read whole pages, only search snippets
+  --corpus DIR             search the .md/.txt/.html files in DIR, offline (implies --search local)
+  --no-fetch               read only search snippets, never whole pages or documents
 
 Output:
   -f, --format NAME        pretty (default): the answer on stdout, progress on stderr

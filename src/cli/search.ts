@@ -1,17 +1,28 @@
 /**
- * `--search` and its keys → a `SearchProvider`; `--no-fetch` / `--corpus` → the `FetchProvider`
- * (or none). Keys come from the flags, else the environment variables the adapters document.
+ * `--search` and its keys → a `SearchProvider`, and the `FetchProvider` that reads pages (none
+ * with `--no-fetch`). Keys come from the flags, else the environment variables the adapters document.
  */
-import { brave, duckduckgo, httpFetch, searxng, tavily } from '../adapters/index.js'
+import { stat } from 'node:fs/promises'
+import { brave, duckduckgo, httpFetch, localCorpus, searxng, tavily } from '../adapters/index.js'
 import type { FetchProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
 import type { Env } from './llm.js'
 import { UsageError } from './usage-error.js'
 
-export function buildSearch(options: CliOptions, env: Env): SearchProvider {
+export interface Sources {
+  search: SearchProvider
+  fetch: FetchProvider | undefined
+}
+
+/** The corpus is read lazily on the first search; a wrong folder should fail now, as a usage error. */
+async function corpusFolder(dir: string): Promise<string> {
+  const info = await stat(dir).catch(() => undefined)
+  if (!info?.isDirectory()) throw new UsageError(`--corpus ${dir}: no such folder`)
+  return dir
+}
+
+function webSearch(options: CliOptions, env: Env): SearchProvider {
   switch (options.search) {
-    case 'duckduckgo':
-      return duckduckgo()
     case 'brave': {
       const apiKey = options.braveKey ?? env.BRAVE_API_KEY
       if (!apiKey) throw new UsageError('--search brave needs --brave-key KEY (or BRAVE_API_KEY)')
@@ -27,17 +38,17 @@ export function buildSearch(options: CliOptions, env: Env): SearchProvider {
       if (!baseURL) throw new UsageError('--search searxng needs --searxng-url URL (or SEARXNG_URL), e.g. http://localhost:8080')
       return searxng({ baseURL })
     }
-    case 'local':
-      // Interim: the localCorpus adapter (issue 5) has not landed in src/adapters yet.
-      throw new UsageError(`--corpus ${options.corpus}: the local corpus adapter is not available yet`)
+    default:
+      return duckduckgo()
   }
 }
 
-/**
- * Pages are read over HTTP unless `--no-fetch`; a local corpus keeps the run offline, since its
- * results are already whole documents.
- */
-export function buildFetch(options: CliOptions): FetchProvider | undefined {
-  if (!options.fetch || options.search === 'local') return undefined
-  return httpFetch()
+export async function buildSources(options: CliOptions, env: Env): Promise<Sources> {
+  if (options.search === 'local') {
+    // args.ts guarantees --corpus with --search local. The corpus reads its own documents
+    // in full, so the run stays offline.
+    const corpus = localCorpus({ dir: await corpusFolder(options.corpus as string) })
+    return { search: corpus, fetch: options.fetch ? corpus : undefined }
+  }
+  return { search: webSearch(options, env), fetch: options.fetch ? httpFetch() : undefined }
 }

@@ -2,7 +2,7 @@
  * The `laconic` command end to end, as a child process, against a loopback OpenAI-compatible
  * server and a loopback SearXNG: what a user sees on stdout/stderr and the exit code.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -15,6 +15,7 @@ import { runCli } from './run-cli.js'
 const ANSWER = 'The sky looks blue because air molecules scatter short blue wavelengths of sunlight far more than red ones.'
 const NOTES = 'Rayleigh scattering: air scatters blue light more than red (https://example.org/rayleigh).'
 const SECRET = 'sk-test-secret-4242'
+const CORPUS_TEXT = 'Sunlight is scattered by the molecules of the air, and blue light is scattered most.'
 
 interface Script {
   /** The planner never decides to answer (to reach the iteration cap). */
@@ -41,12 +42,17 @@ let backend: FakeBackend
 let stalling: FakeBackend
 let capped: FakeBackend
 let folder: string
+let corpus: string
 
 beforeAll(async () => {
   backend = await startFakeBackend({ reply: researcher(), results })
   stalling = await startFakeBackend({ reply: researcher({ stallAnswer: true }), results })
   capped = await startFakeBackend({ reply: researcher({ alwaysSearch: true }), results })
   folder = await mkdtemp(join(tmpdir(), 'laconic-cli-'))
+  corpus = join(folder, 'corpus')
+  await mkdir(corpus)
+  await writeFile(join(corpus, 'sky.md'), `# Why the sky is blue\n\n${CORPUS_TEXT}\n`)
+  await writeFile(join(corpus, 'bread.md'), '# Baking bread\n\nYeast makes dough rise by producing carbon dioxide.\n')
 })
 
 afterAll(async () => {
@@ -54,13 +60,18 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true })
 })
 
-/** The flags that point the CLI at a fake backend; `--endpoint` is the bare host, so /v1 is appended. */
-const against = (b: FakeBackend) => ['--backend', 'openai', '--endpoint', b.url, '--model', 'fake-model', '--search', 'searxng', '--searxng-url', b.url, '--no-fetch']
+/** The flags that point the CLI at a fake model and the temp corpus; `--endpoint` is the bare host, so /v1 is appended. */
+const against = (b: FakeBackend) => ['--backend', 'openai', '--endpoint', b.url, '--model', 'fake-model', '--corpus', corpus]
 
 describe('laconic, end to end', { timeout: 30_000 }, () => {
   test('pretty output without a TTY: the streamed answer on stdout, plain progress lines on stderr, exit 0', async () => {
+    const seen = backend.turns.length
     const out = await runCli([...against(backend), 'Why is the sky blue?'])
     expect(out.code).toBe(0)
+    // The local corpus was searched: its text reached the synthesizer, the bread file did not.
+    const synthesis = backend.turns.slice(seen).find((t) => t.system === synthesizerSystem)
+    expect(synthesis?.prompt).toContain('blue light is scattered most')
+    expect(synthesis?.prompt).not.toContain('Yeast')
     expect(out.stdout).toBe(`${ANSWER}\n`)
     expect(out.stderr).toContain('[start] scratchpad: Why is the sky blue?')
     expect(out.stderr).toContain('[query q1] why is the sky blue')
@@ -85,6 +96,33 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     const result = JSON.parse(out.stdout) as ResearchResult
     expect(result).toMatchObject({ answer: ANSWER, reason: 'answered', knowledge: NOTES, citations: [] })
     expect(result.cost.llmCalls).toBe(4) // planner, synthesizer, planner, finalizer
+  })
+
+  test('--search searxng queries the instance given by --searxng-url', async () => {
+    const searched = backend.searches.length
+    const out = await runCli(['--backend', 'openai', '--endpoint', `${backend.url}/v1`, '-m', 'fake-model', '--search', 'searxng', '--searxng-url', backend.url, '--no-fetch', 'Why is the sky blue?'])
+    expect(out.code).toBe(0)
+    expect(out.stdout).toBe(`${ANSWER}\n`)
+    expect(backend.searches.slice(searched)).toEqual(['why is the sky blue'])
+  })
+
+  test('--serve streams runs as Server-Sent Events until Ctrl-C (exit 130)', async () => {
+    let body = ''
+    const out = await runCli([...against(backend), '--serve', '0'], {
+      onStderr: (all, child) => {
+        const url = /serving on (http:\/\/127\.0\.0\.1:\d+)\/research/.exec(all)?.[1]
+        if (!url || body) return
+        body = 'pending'
+        void fetch(`${url}/research?q=${encodeURIComponent('Why is the sky blue?')}`)
+          .then((response) => response.text())
+          .then((text) => (body = text))
+          .finally(() => child.kill('SIGINT'))
+      },
+    })
+    expect(out.code).toBe(130)
+    expect(body).toContain('event: run-start')
+    expect(body).toContain('event: answer\n')
+    expect(body).toContain('event: run-end')
   })
 
   test('the iteration cap gives a best-effort answer and exit code 3', async () => {
