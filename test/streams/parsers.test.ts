@@ -39,12 +39,10 @@ describe('parseResearchEvent', () => {
 })
 
 describe('fromSSE and fromNDJSON on hostile input', () => {
-  it('fromSSE never throws on arbitrary bytes and reports non-event frames', async () => {
+  it('fromSSE never throws on arbitrary bytes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary' }), async (text) => {
-        const invalid: string[] = []
-        const events = await collect(fromSSE(streamOf([encoder.encode(text)]), { onInvalid: (data) => invalid.push(data) }))
-        expect(Array.isArray(events)).toBe(true)
+        await expect(collect(fromSSE(streamOf([encoder.encode(text)])))).resolves.toBeInstanceOf(Array)
       }),
       { numRuns: 200 },
     )
