@@ -39,3 +39,16 @@ export function heapAfterGC(): number {
 export function megabytes(bytes: number): number {
   return round(bytes / 1024 / 1024, 1)
 }
+
+/** The largest sample, without spreading (a spread of 100k+ numbers overflows the stack). */
+export function max(samples: readonly number[]): number {
+  let top = Number.NEGATIVE_INFINITY
+  for (const sample of samples) if (sample > top) top = sample
+  return samples.length === 0 ? Number.NaN : top
+}
+
+export function mean(samples: readonly number[]): number {
+  let sum = 0
+  for (const sample of samples) sum += sample
+  return samples.length === 0 ? Number.NaN : sum / samples.length
+}

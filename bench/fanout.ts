@@ -1,0 +1,145 @@
+/**
+ * Benchmark 7: one run broadcast to 1,000 SSE clients over loopback. The server holds every
+ * request until all 1,000 have arrived, then subscribes them all to one `broadcast` and
+ * streams with `pipeSSE`; the run then streams tokens at a steady pace. Each client
+ * (node:http, a light SSE parser) records receive time − the event's `time` stamp.
+ * Target: every event delivered to every client, p99 lag ≤ 100 ms.
+ */
+import { Agent, createServer, get, type ServerResponse } from 'node:http'
+import { createAgent } from '../src/agent.js'
+import type { ResearchEvent, Strategy } from '../src/core/index.js'
+import { broadcast, pipeSSE } from '../src/streams/index.js'
+import { scriptedLLM } from '../src/testing/index.js'
+import { close, listen } from './loopback.js'
+import { max, mean, median, percentile, round, type BenchResult } from './stats.js'
+
+const CLIENTS = 1_000
+const TOKENS = 150
+/** 100 tokens a second: a fast model. */
+const TOKEN_GAP_MS = 10
+const TARGET_P99_MS = 100
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A run that streams an answer at a steady pace, as a finalizer would. */
+function pacedAnswer(tokens: number, gapMs: number): Strategy {
+  return {
+    name: 'paced-answer',
+    async *run() {
+      let text = ''
+      for (let i = 0; i < tokens; i++) {
+        const token = `token${i} `
+        text += token
+        yield { type: 'answer-token', text: token }
+        await sleep(gapMs)
+      }
+      yield { type: 'answer', text, citations: [] }
+      return { reason: 'answered' }
+    },
+  }
+}
+
+/**
+ * Splits buffered SSE text into the `data` of each complete frame (multi-line data joined by
+ * `\n`) and the unfinished rest. Enough for toSSE's own output: LF line ends, no BOM.
+ */
+export function takeSSEData(buffer: string): { data: string[]; rest: string } {
+  const data: string[] = []
+  let start = 0
+  for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
+    const lines = buffer
+      .slice(start, end)
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+    if (lines.length > 0) data.push(lines.join('\n'))
+    start = end + 2
+  }
+  return { data, rest: buffer.slice(start) }
+}
+
+interface ClientLog {
+  lags: number[]
+  seqs: number[]
+  sawRunEnd: boolean
+}
+
+/** One SSE client: resolves with what it saw when the server closes the stream. */
+function connect(url: string, agent: Agent): Promise<ClientLog> {
+  return new Promise((resolve, reject) => {
+    const log: ClientLog = { lags: [], seqs: [], sawRunEnd: false }
+    const request = get(url, { agent, headers: { accept: 'text/event-stream' } }, (response) => {
+      response.setEncoding('utf8')
+      let buffer = ''
+      response.on('data', (text: string) => {
+        const receivedAt = Date.now()
+        const { data, rest } = takeSSEData(buffer + text)
+        buffer = rest
+        for (const payload of data) {
+          if (payload === '[DONE]') continue
+          const event = JSON.parse(payload) as ResearchEvent
+          log.lags.push(receivedAt - event.time)
+          log.seqs.push(event.seq)
+          if (event.type === 'run-end') log.sawRunEnd = true
+        }
+      })
+      response.on('end', () => resolve(log))
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+  })
+}
+
+export async function run(): Promise<BenchResult> {
+  const waiting: ServerResponse[] = []
+  let allArrived!: () => void
+  const arrived = new Promise<void>((resolve) => (allArrived = resolve))
+  const server = createServer((_req, res) => {
+    waiting.push(res)
+    if (waiting.length === CLIENTS) allArrived()
+  })
+  const url = await listen(server)
+  const clientAgent = new Agent({ keepAlive: false, maxSockets: CLIENTS })
+
+  const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: pacedAnswer(TOKENS, TOKEN_GAP_MS) })
+  const logs = Array.from({ length: CLIENTS }, () => connect(`${url}/events`, clientAgent))
+  try {
+    await arrived
+    const hub = broadcast(agent.research('broadcast me'))
+    // Every subscription is made in this one tick, before the run's first event exists.
+    const started = performance.now()
+    for (const res of waiting) void pipeSSE(hub.subscribe(), res)
+    const results = await Promise.all(logs)
+    const wallMs = performance.now() - started
+    // run-start, the tokens, answer, run-end (cost events do not occur: no model or search call)
+    const expected = TOKENS + 3
+    const complete = results.filter((log) => log.sawRunEnd && log.seqs.length === expected && log.seqs.every((seq, i) => seq === i)).length
+    const lags = results.flatMap((log) => log.lags)
+    const p99 = percentile(lags, 99)
+    const allDelivered = complete === CLIENTS
+    return {
+      name: 'fanout',
+      rows: [
+        {
+          clients: CLIENTS,
+          eventsPerClient: expected,
+          tokenGapMs: TOKEN_GAP_MS,
+          clientsComplete: complete,
+          allDelivered,
+          p50LagMs: median(lags),
+          p99LagMs: p99,
+          maxLagMs: max(lags),
+          target: `all delivered, p99 ≤ ${TARGET_P99_MS} ms`,
+          met: allDelivered && p99 <= TARGET_P99_MS,
+          meanLagMs: round(mean(lags), 1),
+          // context: the run itself lasts about TOKENS × TOKEN_GAP_MS
+          wallMs: Math.round(wallMs),
+          deliveriesPerSec: Math.round((lags.length / wallMs) * 1000),
+        },
+      ],
+    }
+  } finally {
+    clientAgent.destroy()
+    await close(server)
+  }
+}
