@@ -1,7 +1,11 @@
 import type { StrategyFactory } from '../core/index.js'
+import { deep } from './deep/index.js'
+import { reflect } from './reflect/index.js'
 import { scratchpad } from './scratchpad/index.js'
 
 /** The strategies every agent knows by name. */
 export const builtinStrategies: Readonly<Record<string, StrategyFactory>> = {
   scratchpad,
+  reflect,
+  deep,
 }

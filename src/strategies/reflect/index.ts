@@ -56,6 +56,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
   // Earlier answers in the conversation are results too: when they already fill every slot,
   // the run answers from them without searching.
   const prior = priorResults(ctx)
+  let gaps: string[] = []
   if (prior.length) {
     resultsPerQuery.push(prior)
     const sources = interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
@@ -65,9 +66,13 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
       yield* synthesize(question, covered.slots, sources, ctx, settings.maxWords)
       return { reason: 'answered' }
     }
+    // The reflection already named what is missing: search that instead of asking again.
+    gaps = covered.newQueries
   }
 
-  let queries = parseQueries(yield* ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), maxTokens: 200, temperature: 0 }))
+  let queries = gaps.length
+    ? gaps
+    : parseQueries(yield* ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), maxTokens: 200, temperature: 0 }))
   if (!queries.length) {
     yield ctx.warning('could not read search queries from the model; searching the question itself', 'unparseable-output')
     queries = [question]

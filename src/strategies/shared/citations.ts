@@ -6,9 +6,13 @@ import { normalizeUrl, type Citation, type TextFilter } from '../../core/index.j
  */
 export class CitationRegistry {
   private readonly byUrl = new Map<string, Citation>()
+  private highest = 0
 
   constructor(initial: readonly Citation[] = []) {
-    for (const citation of [...initial].sort((a, b) => a.index - b.index)) this.byUrl.set(normalizeUrl(citation.url), { ...citation })
+    for (const citation of [...initial].sort((a, b) => a.index - b.index)) {
+      this.byUrl.set(normalizeUrl(citation.url), { ...citation })
+      this.highest = Math.max(this.highest, citation.index)
+    }
   }
 
   /** The number of `url`, assigned now if it has none. */
@@ -16,7 +20,8 @@ export class CitationRegistry {
     const key = normalizeUrl(url)
     const known = this.byUrl.get(key)
     if (known) return known.index
-    const citation: Citation = { index: this.byUrl.size + 1, url, ...(title ? { title } : {}) }
+    // Past the highest number, not the count: a seed with gaps ([2, 4]) must not reuse 4.
+    const citation: Citation = { index: ++this.highest, url, ...(title ? { title } : {}) }
     this.byUrl.set(key, citation)
     return citation.index
   }

@@ -13,6 +13,11 @@ describe('citations', () => {
     ])
   })
 
+  it('numbers new sources past the highest seeded number', () => {
+    const registry = new CitationRegistry([{ index: 2, url: 'https://two.example' }, { index: 4, url: 'https://four.example' }])
+    expect([registry.indexOf('https://new-a.example'), registry.indexOf('https://new-b.example')]).toEqual([5, 6])
+  })
+
   it('drops invented indices with their space and splits lists', () => {
     const map = (n: number) => (n === 1 ? 4 : n === 2 ? 5 : undefined)
     expect(rewriteCitations('Fact [1]. Both [1, 2]. Invented [7]. Mixed [2][7].', map)).toBe('Fact [4]. Both [4][5]. Invented. Mixed [5].')
