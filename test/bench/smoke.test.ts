@@ -1,0 +1,138 @@
+// The benchmarks' pure helpers, on small inputs. Timings are measured by `npm run bench`, never here.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { takeSSEData } from '../../bench/fanout.js'
+import { openaiFrame, tokenIds, tokenText } from '../../bench/first-token.js'
+import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prompts.js'
+import { floodStrategy } from '../../bench/overhead.js'
+import { growth } from '../../bench/soak.js'
+import { max, mean, median, percentile } from '../../bench/stats.js'
+import { createAgent } from '../../src/agent.js'
+import { encodeEventFrame, encodeSSEFrame, SSE_END_EVENT } from '../../src/streams/index.js'
+import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
+import type { ResearchEvent } from '../../src/core/index.js'
+
+describe('percentile (nearest rank)', () => {
+  it('picks samples by rank, whatever their order', () => {
+    const samples = [5, 1, 4, 2, 3]
+    expect(percentile(samples, 0)).toBe(1)
+    expect(percentile(samples, 20)).toBe(1)
+    expect(percentile(samples, 50)).toBe(3)
+    expect(percentile(samples, 99)).toBe(5)
+    expect(percentile(samples, 100)).toBe(5)
+    expect(median([10, 30, 20, 40])).toBe(20)
+  })
+
+  it('gives the 99th of 100 samples as p99, and NaN for none', () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1)
+    expect(percentile(hundred, 99)).toBe(99)
+    expect(percentile([], 50)).toBeNaN()
+  })
+
+  it('always returns one of the samples, monotonically in p', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ noNaN: true }), { minLength: 1 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (xs, a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a]
+        expect(xs).toContain(percentile(xs, lo))
+        expect(percentile(xs, lo)).toBeLessThanOrEqual(percentile(xs, hi))
+      }),
+    )
+  })
+
+  it('max and mean handle lists too long to spread', () => {
+    const long = Array.from({ length: 200_000 }, (_, i) => i % 1000)
+    expect(max(long)).toBe(999)
+    expect(mean([1, 2, 3, 6])).toBe(3)
+    expect(max([])).toBeNaN()
+  })
+})
+
+describe('flat prompts', () => {
+  it('the ReAct prompt appends every earlier step with all its results', () => {
+    const empty = buildReactPrompt('Q?', [])
+    const one = buildReactPrompt('Q?', [{ query: 'alpha', results: resultsFor('alpha') }])
+    const two = buildReactPrompt('Q?', [
+      { query: 'alpha', results: resultsFor('alpha') },
+      { query: 'beta', results: resultsFor('beta') },
+    ])
+    expect(empty).toContain('(no steps yet)')
+    expect(one).toContain('Query: alpha')
+    expect(two).toContain('Query: alpha')
+    expect(two).toContain('Query: beta')
+    for (const r of resultsFor('beta')) expect(two).toContain(r.snippet)
+    expect(two.length).toBeGreaterThan(one.length + resultsFor('beta').reduce((n, r) => n + r.snippet.length, 0))
+  })
+
+  it('growthRatio is largest over smallest', () => {
+    expect(growthRatio([200, 100, 150])).toBe(2)
+    expect(growthRatio([7])).toBe(1)
+    expect(growthRatio([])).toBeNaN()
+  })
+
+  it('search results differ by query and keep five results', () => {
+    expect(resultsFor('a')).toHaveLength(5)
+    expect(resultsFor('a')[0]?.snippet).not.toBe(resultsFor('b')[0]?.snippet)
+  })
+})
+
+describe('token latency helpers', () => {
+  it('reads back the ids of tokens, also when several arrive in one piece', () => {
+    expect(tokenIds(tokenText(7))).toEqual([7])
+    expect(tokenIds(tokenText(1) + tokenText(22) + tokenText(333))).toEqual([1, 22, 333])
+    expect(tokenIds('no ids here')).toEqual([])
+  })
+
+  it('frames a token the way an OpenAI-compatible server does', () => {
+    const frame = openaiFrame('w3 ')
+    expect(frame.startsWith('data: ')).toBe(true)
+    expect(frame.endsWith('\n\n')).toBe(true)
+    expect(JSON.parse(frame.slice(6))).toMatchObject({ choices: [{ delta: { content: 'w3 ' } }] })
+  })
+})
+
+describe('fan-out SSE reader', () => {
+  const events: ResearchEvent[] = [
+    { type: 'run-start', question: 'q', strategy: 's', runId: 'r', seq: 0, time: 1 },
+    { type: 'answer-token', text: 'a\nb', runId: 'r', seq: 1, time: 2 },
+  ]
+  const wire = encodeSSEFrame({ retry: 3000 }) + events.map(encodeEventFrame).join('') + encodeSSEFrame({ event: SSE_END_EVENT, data: '[DONE]' })
+
+  it('gets every data payload of toSSE output, however the text is cut', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(wire.length), { maxLength: 8 }), (cuts) => {
+        const points = [...new Set(cuts)].sort((a, b) => a - b)
+        const data: string[] = []
+        let buffer = ''
+        let last = 0
+        for (const point of [...points, wire.length]) {
+          const taken = takeSSEData(buffer + wire.slice(last, point))
+          data.push(...taken.data)
+          buffer = taken.rest
+          last = point
+        }
+        expect(buffer).toBe('')
+        expect(data).toEqual([...events.map((e) => JSON.stringify(e)), '[DONE]'])
+      }),
+    )
+  })
+
+  it('keeps an unfinished frame for later', () => {
+    expect(takeSSEData('data: 1\n\ndata: 2\n')).toEqual({ data: ['1'], rest: 'data: 2\n' })
+  })
+})
+
+describe('overhead and soak helpers', () => {
+  it('the flood strategy yields exactly the asked number of events through a valid run', async () => {
+    const run = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: floodStrategy(5) }).research('q')
+    const seen: ResearchEvent[] = []
+    for await (const event of run) seen.push(event)
+    assertEventInvariants(seen)
+    expect(seen.filter((e) => e.type === 'answer-token')).toHaveLength(5)
+    expect((await run.result).answer).toBe('xxxxx')
+  })
+
+  it('growth is relative to the start', () => {
+    expect(growth(100, 110)).toBeCloseTo(0.1)
+    expect(growth(100, 90)).toBeCloseTo(-0.1)
+  })
+})
