@@ -1,0 +1,251 @@
+import {
+  createContext,
+  createMerge,
+  isAdUrl,
+  normalizeText,
+  normalizeUrl,
+  ProviderError,
+  truncateAtSentence,
+  type Schedule,
+  type SearchResult,
+  type StrategyContext,
+  type StrategyEvent,
+} from '../../core/index.js'
+import type { Notebook } from './notebook.js'
+import { checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
+import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type SourceView } from './prompts.js'
+
+export interface ExploreSettings {
+  maxSteps: number
+  concurrency: number
+  maxPagesPerNode: number
+  pageChars: number
+}
+
+export interface Node {
+  query: string
+  parentId?: string
+  depth: number
+}
+
+/** How exploration ended. */
+export interface Exploration {
+  explored: number
+  /** An answer check said the notebook answers the question. */
+  answered: boolean
+  /** Queries were left when the step budget ran out. */
+  budgetSpent: boolean
+  /** Every URL of every result seen, with its title, for citations. */
+  titles: Map<string, string>
+}
+
+const SNIPPET_CHARS = 300
+const FACT_CHARS = 300
+const FACTS_PER_NODE = 12
+/** The notebook shown to the answer check: newest facts first, up to this many characters. */
+const NOTEBOOK_VIEW_CHARS = 3000
+
+/**
+ * Explores the query graph breadth-first. At most `concurrency` nodes run at once (one node is
+ * search → deep reads → extractor → answer check), and every search, fetch and exploration
+ * model call also goes through `schedule`, the run's one limiter. With concurrency 1 nodes run
+ * one after another in queue order, so the run is deterministic.
+ *
+ * Node work uses its own abort signal, linked to the run's: when an answer check says the
+ * notebook suffices, queued nodes are dropped and in-flight ones aborted at once (their
+ * finished events, facts included, are kept; the calls cut short report no cost).
+ */
+export async function* explore(
+  start: readonly Node[],
+  ctx: StrategyContext,
+  args: { settings: ExploreSettings; schedule: Schedule & { clearQueue?: () => void }; notebook: Notebook; keyElements: readonly string[] },
+): AsyncGenerator<StrategyEvent, Exploration> {
+  const { settings, schedule, notebook, keyElements } = args
+  const stopper = new AbortController()
+  const onRunAbort = () => stopper.abort(ctx.signal.reason)
+  if (ctx.signal.aborted) onRunAbort()
+  else ctx.signal.addEventListener('abort', onRunAbort, { once: true })
+  // The same helpers, bound to the exploration signal; ids stay unique across the run.
+  const nodeCtx: StrategyContext = {
+    ...createContext({ runId: ctx.runId, question: ctx.question, signal: stopper.signal, options: ctx.options, input: ctx.input }),
+    newId: (prefix) => ctx.newId(prefix),
+  }
+
+  const frontier = [...start]
+  const visited = new Set(start.map((n) => normalizeText(n.query)))
+  const searched: string[] = []
+  const readUrls = new Set<string>()
+  const titles = new Map<string, string>()
+  let explored = 0
+  let active = 0
+  let answered = false
+  const merge = createMerge<StrategyEvent>()
+
+  const stop = () => {
+    answered = true
+    schedule.clearQueue?.()
+    stopper.abort(new DOMException('the notebook answers the question', 'AbortError'))
+  }
+
+  const startNodes = () => {
+    while (!answered && active < settings.concurrency && explored < settings.maxSteps && frontier.length) {
+      const node = frontier.shift()!
+      explored++
+      active++
+      merge.add(guarded(node))
+    }
+  }
+
+  async function* guarded(node: Node): AsyncGenerator<StrategyEvent> {
+    try {
+      yield* exploreNode(node)
+    } catch (error) {
+      if (ctx.signal.aborted || !(stopper.signal.aborted || error instanceof ProviderError)) throw error
+      // Cut short by an early stop, or one node's model call failed: the run goes on.
+      if (!stopper.signal.aborted) yield ctx.warning(`exploring "${node.query}" failed: ${(error as Error).message}`, 'node-failed')
+    } finally {
+      active--
+    }
+    startNodes()
+  }
+
+  async function* exploreNode(node: Node): AsyncGenerator<StrategyEvent> {
+    const { queryId, results } = yield* nodeCtx.runSearch(node.query, {
+      ...(node.parentId !== undefined ? { parentId: node.parentId } : {}),
+      depth: node.depth,
+      schedule,
+    })
+    searched.push(node.query)
+    const usable = results.filter((r) => !isAdUrl(r.url))
+    for (const r of usable) if (!titles.has(r.url)) titles.set(r.url, r.title)
+
+    if (usable.length) {
+      const pages = yield* deepRead(usable, queryId)
+      const sources: SourceView[] = usable.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS),
+        ...(pages.has(r.url) ? { page: pages.get(r.url)!.text } : {}),
+      }))
+      const reply = yield* nodeCtx.complete(
+        'extractor',
+        { system: extractorSystem, prompt: extractorPrompt({ question: ctx.question, keyElements, query: node.query, sources }), json: true, temperature: 0 },
+        { schedule },
+      )
+      const extraction = parseExtraction(reply)
+      if (!extraction.readable) yield ctx.warning(`could not read facts from the extractor for "${node.query}"; none kept`, 'unparseable-output')
+      const seen = [...usable.map((r) => r.url), ...[...pages.values()].map((p) => p.url)]
+      yield* addFacts(extraction.facts.slice(0, FACTS_PER_NODE), usable.map((r) => r.url), seen, queryId)
+    }
+    if (answered) return
+
+    const view = notebookView(notebook)
+    const reply = yield* nodeCtx.complete(
+      'neighbor',
+      {
+        system: neighborSystem,
+        prompt: neighborPrompt({
+          question: ctx.question,
+          keyElements,
+          notebook: view.facts,
+          hiddenFacts: view.hidden,
+          searched,
+          canSearchMore: explored < settings.maxSteps,
+        }),
+        json: true,
+        temperature: 0,
+      },
+      { schedule },
+    )
+    const check = parseNodeCheck(reply)
+    if (!check.readable) yield ctx.warning(`could not read the answer check after "${node.query}"; exploring on`, 'unparseable-output')
+    if (answered) return
+    if (check.answerable && notebook.size > 0) {
+      stop()
+      yield { type: 'plan', text: `The notebook answers the question (after "${node.query}"); exploration stops.` }
+      return
+    }
+    const fresh = check.queries.filter((q) => !visited.has(normalizeText(q)))
+    for (const query of fresh) {
+      visited.add(normalizeText(query))
+      frontier.push({ query, parentId: queryId, depth: node.depth + 1 })
+    }
+    const missing = check.missing ? ` Missing: ${check.missing}.` : ''
+    yield {
+      type: 'plan',
+      text: fresh.length ? `After "${node.query}":${missing} Next: ${fresh.join(' | ')}` : `After "${node.query}":${missing} No new queries.`,
+      ...(fresh.length ? { queries: fresh } : {}),
+    }
+  }
+
+  /** Reads the node's best-ranked results not read before in this run (ads never), in parallel. */
+  async function* deepRead(results: readonly SearchResult[], queryId: string): AsyncGenerator<StrategyEvent, Map<string, { url: string; text: string }>> {
+    const pages = new Map<string, { url: string; text: string }>()
+    if (!nodeCtx.fetch || settings.maxPagesPerNode <= 0) return pages
+    const chosen: string[] = []
+    for (const { url } of results) {
+      if (chosen.length >= settings.maxPagesPerNode) break
+      const key = normalizeUrl(url)
+      if (readUrls.has(key) || !/^https?:\/\//i.test(url)) continue
+      readUrls.add(key) // reserved now, so a concurrent node does not read it too
+      chosen.push(url)
+    }
+    const reads = createMerge<StrategyEvent>()
+    for (const url of chosen) {
+      reads.add(
+        (async function* () {
+          const page = yield* nodeCtx.readPage(url, { queryId, schedule })
+          if (page?.text.trim()) pages.set(url, { url: page.url || url, text: truncateAtSentence(page.text.trim(), settings.pageChars) })
+        })(),
+      )
+    }
+    yield* reads
+    return pages
+  }
+
+  /** Checks each fact's sources against what the node saw, then files it in the notebook. */
+  async function* addFacts(facts: readonly ExtractedFact[], numbered: readonly string[], seen: readonly string[], queryId: string): AsyncGenerator<StrategyEvent> {
+    let corrected = 0
+    let dropped = 0
+    for (const extracted of facts) {
+      const urls: string[] = []
+      for (const ref of extracted.sources) {
+        const check = checkSource(ref, numbered, seen)
+        if (check.kind === 'dropped') dropped++
+        else urls.push(check.url)
+        if (check.kind === 'corrected') corrected++
+      }
+      const outcome = notebook.add(truncateAtSentence(extracted.text, FACT_CHARS), urls, queryId)
+      if (outcome.kind === 'added') yield { type: 'fact', fact: outcome.fact, ...(outcome.supersedes.length ? { supersedes: outcome.supersedes } : {}) }
+      // A known fact with a new source: the same id again, now with every source.
+      else if (outcome.kind === 'duplicate' && outcome.sourcesAdded) yield { type: 'fact', fact: outcome.fact }
+    }
+    if (corrected || dropped) {
+      yield ctx.warning(
+        `${corrected + dropped} cited source(s) were not among the URLs this node saw: ${corrected} corrected to a seen URL on the same host, ${dropped} dropped`,
+        'invented-source',
+      )
+    }
+  }
+
+  try {
+    startNodes()
+    yield* merge
+  } finally {
+    ctx.signal.removeEventListener('abort', onRunAbort)
+  }
+  return { explored, answered, budgetSpent: !answered && frontier.length > 0, titles }
+}
+
+function notebookView(notebook: Notebook): { facts: string[]; hidden: number } {
+  const all = notebook.facts()
+  const facts: string[] = []
+  let chars = 0
+  for (let i = all.length - 1; i >= 0; i--) {
+    const text = all[i]!.text
+    if (chars + text.length > NOTEBOOK_VIEW_CHARS && facts.length) break
+    facts.unshift(text)
+    chars += text.length + 3
+  }
+  return { facts, hidden: all.length - facts.length }
+}

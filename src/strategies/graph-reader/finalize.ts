@@ -1,0 +1,126 @@
+import { createMerge, normalizeUrl, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import { CitationRegistry, citationFilter } from '../shared/citations.js'
+import { checkSource, parseExtraction } from './parse.js'
+import { condenserPrompt, condenserSystem, finalizerPrompt, finalizerSystem } from './prompts.js'
+
+/** A fact as the finalizer sees it: text and source URLs (after condensing, no id). */
+export interface NoteFact {
+  text: string
+  sources: string[]
+}
+
+const CONDENSE_ROUNDS = 3
+
+/** Sources numbered by first appearance, and each fact's numbers in that list. */
+function numberSources(facts: readonly NoteFact[]): { urls: string[]; numbered: { text: string; sources: number[] }[] } {
+  const index = new Map<string, number>()
+  const urls: string[] = []
+  const numbered = facts.map((fact) => ({
+    text: fact.text,
+    sources: [
+      ...new Set(
+        fact.sources.map((url) => {
+          const key = normalizeUrl(url)
+          let n = index.get(key)
+          if (n === undefined) {
+            urls.push(url)
+            index.set(key, (n = urls.length))
+          }
+          return n
+        }),
+      ),
+    ],
+  }))
+  return { urls, numbered }
+}
+
+/**
+ * Shrinks a large notebook for a small context: batches of `batch` facts, condensed at once
+ * (under the run's limiter), for up to three rounds while it stays above `above` and shrinks.
+ * A batch whose reply cannot be read is kept as it was.
+ */
+export async function* condense(
+  facts: readonly NoteFact[],
+  ctx: StrategyContext,
+  args: { above: number; batch: number; schedule: Schedule },
+): AsyncGenerator<StrategyEvent, NoteFact[]> {
+  let current = [...facts]
+  for (let round = 0; round < CONDENSE_ROUNDS && current.length > args.above; round++) {
+    const batches: NoteFact[][] = []
+    for (let i = 0; i < current.length; i += args.batch) batches.push(current.slice(i, i + args.batch))
+    const condensed: NoteFact[][] = batches.map((b) => b)
+    const merge = createMerge<StrategyEvent>()
+    batches.forEach((batch, i) =>
+      merge.add(
+        (async function* () {
+          const { urls, numbered } = numberSources(batch)
+          const reply = yield* ctx.complete(
+            'extractor',
+            { system: condenserSystem, prompt: condenserPrompt({ question: ctx.question, facts: numbered }), json: true, temperature: 0 },
+            { schedule: args.schedule },
+          )
+          const { facts: read } = parseExtraction(reply)
+          if (!read.length) {
+            yield ctx.warning(`could not read a condensed batch of ${batch.length} facts; keeping it as it was`, 'unparseable-output')
+            return
+          }
+          condensed[i] = read.map((fact) => ({
+            text: fact.text,
+            sources: fact.sources.flatMap((ref) => {
+              const check = checkSource(ref, urls, urls)
+              return check.kind === 'dropped' ? [] : [check.url]
+            }),
+          }))
+        })(),
+      ),
+    )
+    yield* merge
+    const next = condensed.flat()
+    if (next.length >= current.length) break
+    current = next
+  }
+  return current
+}
+
+/**
+ * Streams the answer to the ORIGINAL question from the notebook. The model cites the numbers
+ * of the source list it sees; the stream rewrites each to the source's number in the
+ * conversation (dense, first cited first) and drops numbers that name no source.
+ */
+export async function* answerFromNotebook(
+  facts: readonly NoteFact[],
+  ctx: StrategyContext,
+  args: { titles: ReadonlyMap<string, string>; bestEffort: boolean },
+): AsyncGenerator<StrategyEvent> {
+  const knowledge = ctx.input.knowledge?.trim() ?? ''
+  if (!facts.length && !knowledge) {
+    yield ctx.warning('the notebook is empty; nothing to answer from', 'no-facts')
+    const text = 'No facts were found for this question.'
+    yield { type: 'answer-token', text }
+    yield { type: 'answer', text, citations: [] }
+    return
+  }
+  const { urls, numbered } = numberSources(facts)
+  const registry = new CitationRegistry(ctx.input.citations)
+  const toStable = (n: number) => {
+    const url = urls[n - 1]
+    return url === undefined ? undefined : registry.indexOf(url, args.titles.get(url))
+  }
+  const text = yield* ctx.streamAnswer(
+    'finalizer',
+    {
+      system: finalizerSystem,
+      prompt: finalizerPrompt({
+        question: ctx.question,
+        facts: numbered,
+        sources: urls.map((url, i) => ({ number: i + 1, url, ...(args.titles.has(url) ? { title: args.titles.get(url)! } : {}) })),
+        knowledge,
+        bestEffort: args.bestEffort,
+      }),
+      temperature: 0,
+    },
+    { filter: citationFilter(toStable) },
+  )
+  if (!text.trim()) yield ctx.warning('the finalizer wrote nothing', 'empty-output')
+  yield { type: 'answer', text, citations: registry.citedIn(text) }
+}

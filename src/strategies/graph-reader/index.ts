@@ -1,0 +1,117 @@
+import pLimit from 'p-limit'
+import {
+  LaconicError,
+  truncateAtSentence,
+  type AgentOptions,
+  type GraphReaderOptions,
+  type Strategy,
+  type StrategyContext,
+  type StrategyEvent,
+  type StrategyOutcome,
+} from '../../core/index.js'
+import { explore, type ExploreSettings, type Node } from './explore.js'
+import { answerFromNotebook, condense } from './finalize.js'
+import { Notebook } from './notebook.js'
+import { parsePlan, type RationalPlan } from './parse.js'
+import { plannerPrompt, plannerSystem } from './prompts.js'
+
+export { Notebook, type AddOutcome } from './notebook.js'
+export { checkSource, parseExtraction, parseNodeCheck, parsePlan, type Extraction, type NodeCheck, type RationalPlan, type SourceCheck } from './parse.js'
+
+interface Settings extends ExploreSettings {
+  condenseAbove: number
+  condenseBatch: number
+}
+
+/** Knowledge carried to a follow-up run (`result.knowledge`), in characters at most. */
+const KNOWLEDGE_CHARS = 4000
+const PLAN_KNOWLEDGE_CHARS = 1000
+
+function wholeNumber(options: GraphReaderOptions, key: keyof GraphReaderOptions, fallback: number, min: number): number {
+  const value = options[key] ?? fallback
+  if (!Number.isInteger(value) || value < min) {
+    throw new LaconicError(`\`graphReader.${key}\` must be a whole number >= ${min}, got ${String(value)}`, {
+      code: 'config',
+      hint: `omit it for the default (${fallback})`,
+    })
+  }
+  return value
+}
+
+function settingsOf(options: GraphReaderOptions = {}): Settings {
+  return {
+    maxSteps: wholeNumber(options, 'maxSteps', 8, 0),
+    concurrency: wholeNumber(options, 'concurrency', 4, 1),
+    maxPagesPerNode: wholeNumber(options, 'maxPagesPerNode', 2, 0),
+    pageChars: wholeNumber(options, 'pageChars', 4000, 1),
+    condenseAbove: wholeNumber(options, 'condenseAbove', 40, 1),
+    condenseBatch: wholeNumber(options, 'condenseBatch', 25, 2),
+  }
+}
+
+/**
+ * GraphReader (arXiv 2406.14550), after laconic's: a rational plan, then a breadth-first
+ * exploration of search queries with bounded concurrency that files atomic facts in a
+ * notebook, one answer-check-and-next-queries call per node, and an answer streamed from
+ * the notebook with `[n]` citations.
+ */
+export function graphReader(options: Readonly<AgentOptions> = {}): Strategy {
+  const settings = settingsOf(options.graphReader)
+  return { name: 'graph-reader', run: (question, ctx) => runGraphReader(question, ctx, settings) }
+}
+
+async function* runGraphReader(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+  // One limiter for the whole run: searches, page fetches and the exploration's model calls.
+  const schedule = pLimit(settings.concurrency)
+  const notebook = new Notebook(() => ctx.newId('f'))
+
+  const plan = yield* makePlan(question, ctx)
+  const start: Node[] = plan.queries.map((query) => ({ query, depth: 0 }))
+  const exploration = yield* explore(start, ctx, { settings, schedule, notebook, keyElements: plan.keyElements })
+
+  const budgetSpent = !exploration.answered && exploration.explored >= settings.maxSteps
+  if (budgetSpent) yield ctx.warning(`explored maxSteps (${settings.maxSteps}) nodes; answering with what was found`, 'max-iterations')
+
+  const facts = notebook.facts()
+  if (facts.length) {
+    const lines = facts.map((f) => `- ${f.text}${f.sources.length ? ` (${f.sources.join(', ')})` : ''}`)
+    const prior = ctx.input.knowledge?.trim()
+    yield { type: 'knowledge-update', knowledge: fitLines(prior ? [...lines, prior] : lines, KNOWLEDGE_CHARS), iteration: exploration.explored }
+  }
+  const shown = facts.length > settings.condenseAbove
+    ? yield* condense(facts, ctx, { above: settings.condenseAbove, batch: settings.condenseBatch, schedule })
+    : facts
+  yield* answerFromNotebook(shown, ctx, { titles: exploration.titles, bestEffort: !exploration.answered })
+  return { reason: budgetSpent ? 'max-iterations' : 'answered' }
+}
+
+/** The rational plan and the initial nodes; unreadable → the question itself is the only node. */
+async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, RationalPlan> {
+  const knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', PLAN_KNOWLEDGE_CHARS)
+  const reply = yield* ctx.complete('planner', { system: plannerSystem, prompt: plannerPrompt({ question, knowledge }), json: true, maxTokens: 500, temperature: 0 })
+  let plan = parsePlan(reply)
+  if (!plan) {
+    yield ctx.warning('could not read queries from the rational plan; searching the question itself', 'unparseable-output')
+    plan = { goal: '', steps: [], keyElements: [], queries: [question] }
+  }
+  const steps = plan.steps.length ? ` Steps: ${plan.steps.join('; ')}.` : ''
+  yield {
+    type: 'plan',
+    text: `${plan.goal ? `Goal: ${plan.goal}.` : `Research: ${question}`}${steps}`,
+    ...(plan.keyElements.length ? { keyElements: plan.keyElements } : {}),
+    queries: plan.queries,
+  }
+  return plan
+}
+
+/** Whole lines, in order, while they fit in `maxChars`. */
+function fitLines(lines: readonly string[], maxChars: number): string {
+  const kept: string[] = []
+  let chars = 0
+  for (const line of lines) {
+    if (chars + line.length > maxChars) break
+    kept.push(line)
+    chars += line.length + 1
+  }
+  return kept.join('\n') || truncateAtSentence(lines[0] ?? '', maxChars)
+}

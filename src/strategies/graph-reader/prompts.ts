@@ -1,0 +1,109 @@
+/**
+ * The graph-reader's prompts: small single-turn templates, each asking for JSON that the
+ * matching reader in parse.ts accepts in many looser forms.
+ */
+
+export const plannerSystem = `You plan web research. Break the question into a rational plan and the first searches to run.
+Reply with JSON only, in this form:
+{"goal": "<what the answer must establish>", "steps": ["<2 to 4 short steps>"], "key_elements": ["<3 to 8 entities, names, dates or concepts to resolve>"], "queries": ["<3 to 5 short web search queries>"]}`
+
+export function plannerPrompt(args: { question: string; knowledge: string }): string {
+  const known = args.knowledge ? `\nAlready known from earlier research:\n${args.knowledge}\n` : ''
+  return `Question: ${args.question}
+${known}
+Write the plan as JSON.`
+}
+
+export interface SourceView {
+  title: string
+  url: string
+  snippet: string
+  /** Deep-read page text, already cut to the page budget. */
+  page?: string
+}
+
+export const extractorSystem = `You extract atomic facts for a research question from numbered search results.
+An atomic fact is one short, self-contained statement (names, numbers and dates written out, no pronouns) that helps answer the question.
+Cite each fact with the number of the result it comes from. Use only what the results say, never your own knowledge.
+Reply with JSON only: {"facts": [{"text": "<fact>", "source": <result number>}]}
+If nothing helps, reply {"facts": []}.`
+
+export function extractorPrompt(args: { question: string; keyElements: readonly string[]; query: string; sources: readonly SourceView[] }): string {
+  const sources = args.sources
+    .map((s, i) => `[${i + 1}] ${s.title}\n${s.url}\n${s.snippet}${s.page ? `\nPage text:\n${s.page}` : ''}`)
+    .join('\n\n')
+  const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
+  return `Question: ${args.question}${elements}
+
+Results for the search "${args.query}":
+${sources}
+
+Extract the facts as JSON.`
+}
+
+export const neighborSystem = `You steer web research. Given the question and the notebook of facts found so far, decide:
+1. answerable: can the question be fully answered from the notebook alone?
+2. if not, up to 4 new short web search queries that would find what is still missing (never repeat a past search).
+Reply with JSON only: {"answerable": true or false, "missing": "<what is still unknown>", "queries": ["<query>"]}`
+
+export function neighborPrompt(args: {
+  question: string
+  keyElements: readonly string[]
+  notebook: readonly string[]
+  hiddenFacts: number
+  searched: readonly string[]
+  canSearchMore: boolean
+}): string {
+  const facts = args.notebook.length ? args.notebook.map((f) => `- ${f}`).join('\n') : '(empty)'
+  const hidden = args.hiddenFacts ? `\n(${args.hiddenFacts} older facts not shown)` : ''
+  const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
+  const more = args.canSearchMore ? '' : '\nThe search budget is spent: set "queries" to [].'
+  return `Question: ${args.question}${elements}
+
+Notebook:
+${facts}${hidden}
+
+Searches already run:
+${args.searched.map((q) => `- ${q}`).join('\n')}
+${more}
+Reply with the JSON.`
+}
+
+export const condenserSystem = `You condense research notes. Merge facts that say the same thing, drop facts that do not help answer the question, and keep every number, name and date that does.
+Each fact lists its sources as numbers in brackets; keep the numbers of every fact you merge.
+Reply with JSON only: {"facts": [{"text": "<fact>", "sources": [<numbers>]}]}`
+
+export function condenserPrompt(args: { question: string; facts: readonly { text: string; sources: readonly number[] }[] }): string {
+  return `Question: ${args.question}
+
+Facts:
+${args.facts.map((f) => `- ${f.text}${f.sources.map((n) => ` [${n}]`).join('')}`).join('\n')}
+
+Condense them as JSON.`
+}
+
+export const finalizerSystem = `You answer the user's question from a notebook of facts gathered by web research. Use only the notebook; say plainly what it does not cover.
+Cite the sources of your claims with their numbers in brackets, like [1] or [2][3], right after the claim. Be direct and concise.`
+
+export function finalizerPrompt(args: {
+  question: string
+  facts: readonly { text: string; sources: readonly number[] }[]
+  sources: readonly { number: number; url: string; title?: string }[]
+  knowledge: string
+  bestEffort: boolean
+}): string {
+  const facts = args.facts.length
+    ? args.facts.map((f) => `- ${f.text}${f.sources.map((n) => ` [${n}]`).join('')}`).join('\n')
+    : '(no facts were gathered)'
+  const sources = args.sources.map((s) => `[${s.number}] ${s.title ? `${s.title} — ` : ''}${s.url}`).join('\n')
+  const known = args.knowledge ? `\nEarlier findings (uncited):\n${args.knowledge}\n` : ''
+  const caveat = args.bestEffort
+    ? '\nThe research budget ran out before the notebook was complete: give the best answer it allows and say what is uncertain.\n'
+    : ''
+  return `Question: ${args.question}
+${known}
+Notebook:
+${facts}
+${sources ? `\nSources:\n${sources}\n` : ''}${caveat}
+Answer:`
+}

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest'
+import { createAgent, type ResearchEvent } from '../../../src/index.js'
+import { graphReader } from '../../../src/strategies/graph-reader/index.js'
+import { assertEventInvariants, mockFetch, mockSearch, searchFailure } from '../../../src/testing/index.js'
+import { calls, collect, graphModel, ofType, queryOf, result } from './helpers.js'
+
+const baker = result('https://news.example/nobel-2024', 'The 2024 Nobel Prize in Chemistry went to David Baker.', 'Nobel 2024')
+const hassabis = result('https://science.example/alphafold', 'Demis Hassabis and John Jumper shared the other half.', 'AlphaFold')
+
+describe('graph-reader', () => {
+  it('plans, explores, files facts and answers the original question with dense citations', async () => {
+    const llm = graphModel({
+      plan: 'Step 1: think. Step 2: plan.\n```json\n{"goal": "find the laureates", "steps": ["search"], "key_elements": ["Nobel 2024"], "queries": ["nobel chemistry 2024", "alphafold nobel"]}\n```',
+      extract: (req) =>
+        queryOf(req) === 'nobel chemistry 2024'
+          ? '{"facts": [{"text": "The 2024 Nobel Prize in Chemistry went to David Baker", "source": 1}]}'
+          : '{"facts": [{"text": "Hassabis and Jumper shared half of the 2024 chemistry prize", "source": "https://science.example/alphafold"}]}',
+      final: 'Baker [2] and Hassabis with Jumper [1]; also [7].',
+    })
+    const search = mockSearch({ results: { 'nobel chemistry 2024': [baker], 'alphafold nobel': [hassabis] } })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('Who won the 2024 chemistry Nobel?')
+    const events = await collect(run)
+    const res = await run.result
+
+    expect(ofType(events, 'plan')[0]).toMatchObject({ keyElements: ['Nobel 2024'], queries: ['nobel chemistry 2024', 'alphafold nobel'] })
+    expect(res.facts.map((f) => f.sources)).toEqual([[baker.url], [hassabis.url]])
+    // The finalizer saw sources numbered by first appearance; its [2] and [1] become a dense [1], [2] and the invented [7] goes.
+    expect(res.answer).toBe('Baker [1] and Hassabis with Jumper [2]; also.')
+    expect(res.citations).toEqual([
+      { index: 1, url: hassabis.url, title: 'AlphaFold' },
+      { index: 2, url: baker.url, title: 'Nobel 2024' },
+    ])
+    const finalPrompt = calls(llm, 'finalizer')[0]!.prompt
+    expect(finalPrompt).toContain('Question: Who won the 2024 chemistry Nobel?')
+    expect(res.knowledge).toContain('David Baker')
+    // Two model calls per explored node: extractor + answer check.
+    expect(calls(llm, 'extractor')).toHaveLength(2)
+    expect(calls(llm, 'neighbor')).toHaveLength(2)
+    expect(res.reason).toBe('answered')
+  })
+
+  it('keeps prior citation numbers from the conversation', async () => {
+    const llm = graphModel({ extract: () => '{"facts": [{"text": "Baker won", "source": 1}]}', final: 'Baker [1].' })
+    const search = mockSearch({ results: () => [baker] })
+    const prior = [{ index: 1, url: 'https://old.example/a' }]
+    const res = await createAgent({ llm, search, strategy: graphReader({}) }).answer('q?', { citations: prior })
+    expect(res.answer).toBe('Baker [2].')
+    expect(res.citations).toEqual([{ index: 2, url: baker.url, title: 'Nobel 2024' }])
+  })
+
+  it('stops as soon as an answer check says the notebook suffices, dropping queued nodes', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["one", "two", "three"]}',
+      extract: () => '{"facts": [{"text": "A useful fact", "source": 1}]}',
+      check: () => '{"answerable": true}',
+    })
+    const search = mockSearch({ results: () => [baker] })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const events = await collect(run)
+    expect(search.calls).toEqual(['one'])
+    expect(ofType(events, 'plan').at(-1)!.text).toMatch(/answers the question/)
+    expect((await run.result).reason).toBe('answered')
+  })
+
+  it('does not stop on an empty notebook even when the check says it could answer', async () => {
+    const llm = graphModel({ plan: '{"queries": ["one", "two"]}', check: () => '{"answerable": true}' })
+    const search = mockSearch({ results: () => [baker] })
+    await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?'))
+    expect(search.calls).toEqual(['one', 'two'])
+  })
+
+  it('aborts in-flight nodes on an early stop and keeps the events that finished', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["fast", "slow one", "slow two"]}',
+      extract: () => '{"facts": [{"text": "Enough", "source": 1}]}',
+      check: () => '{"answerable": true}',
+    })
+    const search = mockSearch({ results: () => [baker], delayMs: (q) => (q === 'fast' ? 0 : 60_000) })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 4 } }) }).research('q?')
+    const events = await collect(run)
+    expect(search.calls).toEqual(['fast', 'slow one', 'slow two'])
+    expect(search.signals.slice(1).every((s) => s?.aborted)).toBe(true)
+    expect(ofType(events, 'result').map((e) => e.queryId)).toHaveLength(1)
+    expect((await run.result).answer).toBe('The answer [1].')
+  })
+
+  it('explores at most maxSteps nodes, counting only nodes actually explored', async () => {
+    let n = 0
+    const llm = graphModel({ plan: '{"queries": ["start"]}', check: () => `{"answerable": false, "queries": ["next ${++n}", "START"]}` })
+    const search = mockSearch({ results: () => [baker] })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { maxSteps: 3, concurrency: 1 } }) }).research('q?')
+    const events = await collect(run)
+    expect(search.calls).toEqual(['start', 'next 1', 'next 2'])
+    expect(ofType(events, 'query').map((e) => e.depth)).toEqual([0, 1, 2])
+    expect(ofType(events, 'warning').map((w) => w.code)).toContain('max-iterations')
+    expect((await run.result).reason).toBe('max-iterations')
+  })
+
+  it('never searches a query twice, comparing case, whitespace and punctuation', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["Nobel prize 2024", "nobel   PRIZE 2024!"]}',
+      check: () => '{"answerable": false, "queries": ["nobel prize, 2024", "Baker’s lab"]}',
+    })
+    const search = mockSearch({ results: () => [baker] })
+    await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?'))
+    expect(search.calls).toEqual(['Nobel prize 2024', 'Baker’s lab'])
+  })
+
+  it('deep-reads each URL once per run, skips ad URLs, and cuts page text before extraction', async () => {
+    const ad = result('https://duckduckgo.com/y.js?ad_provider=x&u3=https://shop.example', 'Buy now!')
+    const longPage = `First sentence of the page. ${'filler words here. '.repeat(200)}END-MARKER`
+    const llm = graphModel({ plan: '{"queries": ["one", "two"]}' })
+    const search = mockSearch({ results: () => [ad, baker, hassabis] })
+    const fetch = mockFetch({ pages: { [baker.url]: longPage, [hassabis.url]: 'AlphaFold page.' } })
+    const run = createAgent({ llm, search, fetch, strategy: graphReader({ graphReader: { concurrency: 2, pageChars: 100 } }) }).research('q?')
+    const events = await collect(run)
+    expect(fetch.calls.sort()).toEqual([hassabis.url, baker.url].sort())
+    expect(ofType(events, 'page')).toHaveLength(2)
+    const prompts = calls(llm, 'extractor').map((r) => r.prompt)
+    expect(prompts.join('\n')).not.toContain('y.js')
+    expect(prompts.join('\n')).toContain('First sentence of the page.')
+    expect(prompts.join('\n')).not.toContain('END-MARKER')
+  })
+
+  it('checks fact sources against the URLs the node saw: corrects same-host inventions, drops the rest', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["one"]}',
+      extract: () =>
+        JSON.stringify({
+          facts: [
+            { text: 'Fact with a near URL', source: 'https://news.example/nobel-2024-winners' },
+            { text: 'Fact with an invented URL', source: 'https://invented.example/page' },
+            { text: 'Fact with a bad number', source: 9 },
+            { text: 'Fact with a good number', source: '[2]' },
+          ],
+        }),
+    })
+    const search = mockSearch({ results: () => [baker, hassabis] })
+    const run = createAgent({ llm, search, strategy: graphReader({}) }).research('q?')
+    const events = await collect(run)
+    expect((await run.result).facts.map((f) => [f.text, f.sources])).toEqual([
+      ['Fact with a near URL', [baker.url]],
+      ['Fact with an invented URL', []],
+      ['Fact with a bad number', []],
+      ['Fact with a good number', [hassabis.url]],
+    ])
+    expect(ofType(events, 'warning').find((w) => w.code === 'invented-source')?.message).toMatch(/1 corrected .* 2 dropped/)
+  })
+
+  it('supersedes a stored fact with a longer one that contains it', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["one", "two"]}',
+      extract: (req) => (queryOf(req) === 'one' ? '{"facts": [{"text": "2024", "source": 1}]}' : '{"facts": [{"text": "The 2024 Nobel Prize went to Baker", "source": 1}]}'),
+    })
+    const search = mockSearch({ results: (q) => (q === 'one' ? [hassabis] : [baker]) })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const facts = ofType(await collect(run), 'fact')
+    expect(facts[1]!.supersedes).toEqual([facts[0]!.fact.id])
+    expect((await run.result).facts).toEqual([{ id: facts[1]!.fact.id, text: 'The 2024 Nobel Prize went to Baker', sources: [baker.url, hassabis.url], queryId: 'q2' }])
+  })
+
+  it('runs searches concurrently at concurrency 4 and strictly one at a time at concurrency 1', async () => {
+    const peaks: Record<number, number> = {}
+    for (const concurrency of [1, 4]) {
+      const llm = graphModel({ plan: '{"queries": ["a", "b", "c", "d", "e"]}', latencyMs: 2 })
+      const search = mockSearch({ results: () => [baker], delayMs: 5 })
+      await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency } }) }).research('q?'))
+      expect(search.calls).toHaveLength(5)
+      peaks[concurrency] = search.inFlight.peak
+      if (concurrency === 1) expect(llm.inFlight.peak).toBe(1)
+    }
+    expect(peaks[1]).toBe(1)
+    expect(peaks[4]).toBeGreaterThan(1)
+  })
+
+  it('gives the same events in the same order at concurrency 1', async () => {
+    const once = async () => {
+      let n = 0
+      const llm = graphModel({
+        plan: '{"queries": ["a", "b", "c"]}',
+        extract: (req) => `{"facts": [{"text": "fact from ${queryOf(req)}", "source": 1}]}`,
+        check: () => `{"queries": ["child ${++n}"]}`,
+        latencyMs: 1,
+      })
+      const search = mockSearch({ results: (q) => [result(`https://x.example/${encodeURIComponent(q)}`)], delayMs: (q) => (q.length % 3) * 2 })
+      const events = await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1, maxSteps: 6 } }) }).research('q?'))
+      return events.map((e) => (e.type === 'query' ? `query ${e.query}` : e.type === 'fact' ? `fact ${e.fact.text}` : e.type))
+    }
+    const first = await once()
+    expect(await once()).toEqual(first)
+    expect(first.filter((e) => e.startsWith('query'))).toEqual(['query a', 'query b', 'query c', 'query child 1', 'query child 2', 'query child 3'])
+  })
+
+  it('aborts every in-flight search and model call when the run is cancelled mid-exploration', async () => {
+    const llm = graphModel({ plan: '{"queries": ["a", "b", "c"]}', latencyMs: 0 })
+    const search = mockSearch({ results: () => [baker], delayMs: 60_000 })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 4 } }) }).research('q?')
+    const events: ResearchEvent[] = []
+    let queries = 0
+    for await (const event of run) {
+      events.push(event)
+      if (event.type === 'query' && ++queries === 3) run.abort()
+    }
+    assertEventInvariants(events)
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
+    expect(search.signals).toHaveLength(3)
+    expect(search.signals.every((s) => s?.aborted)).toBe(true)
+    expect(llm.calls.every((req) => req.signal?.aborted)).toBe(true)
+    expect((await run.result).reason).toBe('aborted')
+  })
+
+  it('turns a failing search into a warning and goes on', async () => {
+    const llm = graphModel({ plan: '{"queries": ["broken", "fine"]}', extract: () => '{"facts": [{"text": "Fine fact", "source": 1}]}' })
+    const search = mockSearch({ results: () => [baker], fail: (q) => (q === 'broken' ? searchFailure() : undefined) })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const events = await collect(run)
+    expect(ofType(events, 'warning').map((w) => w.code)).toContain('http')
+    expect((await run.result).facts.map((f) => f.text)).toEqual(['Fine fact'])
+    // No results, no extractor call for that node.
+    expect(calls(llm, 'extractor')).toHaveLength(1)
+  })
+
+  it('searches the question itself when the plan cannot be read', async () => {
+    const llm = graphModel({ plan: 'I am not sure what to do.' })
+    const search = mockSearch({ results: () => [baker] })
+    const run = createAgent({ llm, search, strategy: graphReader({}) }).research('Who won?')
+    const events = await collect(run)
+    expect(search.calls).toEqual(['Who won?'])
+    expect(ofType(events, 'warning').map((w) => w.code)).toContain('unparseable-output')
+  })
+
+  it('warns on unreadable extractor and check replies and keeps exploring', async () => {
+    const llm = graphModel({ plan: '{"queries": ["a", "b"]}', extract: () => 'gibberish', check: () => 'hmm' })
+    const search = mockSearch({ results: () => [baker] })
+    const events = await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?'))
+    expect(search.calls).toEqual(['a', 'b'])
+    expect(ofType(events, 'warning').filter((w) => w.code === 'unparseable-output')).toHaveLength(4)
+    expect(ofType(events, 'answer')[0]!.text).toBe('No facts were found for this question.')
+  })
+
+  it('condenses a large notebook in batches before the finalizer', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["a"]}',
+      extract: () => JSON.stringify({ facts: Array.from({ length: 12 }, (_, i) => ({ text: `Distinct fact number ${i} about topic${i}`, source: 1 })) }),
+      condense: () => '{"facts": [{"text": "Condensed fact", "sources": [1]}]}',
+    })
+    const search = mockSearch({ results: () => [baker] })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { condenseAbove: 5, condenseBatch: 5 } }) }).research('q?')
+    await collect(run)
+    expect(calls(llm, 'condenser')).toHaveLength(3)
+    const finalPrompt = calls(llm, 'finalizer')[0]!.prompt
+    expect(finalPrompt).toContain('- Condensed fact [1]')
+    expect(finalPrompt).not.toContain('Distinct fact number')
+    expect((await run.result).facts).toHaveLength(12)
+  })
+
+  it('rejects invalid options at construction', () => {
+    expect(() => graphReader({ graphReader: { concurrency: 0 } })).toThrow(/concurrency/)
+    expect(() => graphReader({ graphReader: { maxSteps: 1.5 } })).toThrow(/maxSteps/)
+  })
+})
