@@ -127,7 +127,7 @@ function translateParseError(error: unknown): UsageError {
     return new UsageError(`unknown option ${flag}${suggestion(flag)}; see laconic --help`)
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    const flag = /'(--?[\w-]+)/.exec(message)?.[1]
+    const flag = /(--[\w-]+)/.exec(message)?.[1]
     return new UsageError(flag ? `${flag} needs a value; see laconic --help` : message)
   }
   return new UsageError(message)

@@ -1,0 +1,93 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { DEFAULT_SERVE_PORT, FLAG_NAMES, parseCliArgs, type CliOptions } from '../../src/cli/args.js'
+import { UsageError } from '../../src/cli/usage-error.js'
+
+const run = (argv: string[]): CliOptions => {
+  const command = parseCliArgs(argv)
+  if (command.kind !== 'run') throw new Error(`expected a run, got ${command.kind}`)
+  return command.options
+}
+
+describe('parseCliArgs', () => {
+  test('defaults', () => {
+    expect(run(['why', 'is', 'the', 'sky', 'blue?'])).toMatchObject({
+      words: ['why', 'is', 'the', 'sky', 'blue?'],
+      backend: 'ollama',
+      search: 'duckduckgo',
+      fetch: true,
+      format: 'pretty',
+      debug: false,
+      vars: {},
+      servePort: undefined,
+    })
+  })
+
+  test('every flag lands where it belongs', () => {
+    const options = run([
+      '--backend', 'openai', '-m', 'gpt-4o-mini', '--endpoint', 'localhost:8080', '--api-key', 'k',
+      '-s', 'graph-reader', '--max-iterations', '4', '--graph-max-steps', '6', '--concurrency', '2',
+      '--search', 'tavily', '--tavily-key', 't', '--no-fetch', '--knowledge', 'k.txt', '-f', 'ndjson',
+      '--var', 'A=1', '--var', 'B=x=y', '--debug', 'q',
+    ])
+    expect(options).toMatchObject({
+      backend: 'openai', model: 'gpt-4o-mini', endpoint: 'localhost:8080', apiKey: 'k', strategy: 'graph-reader',
+      maxIterations: 4, graphMaxSteps: 6, concurrency: 2, search: 'tavily', tavilyKey: 't', fetch: false,
+      knowledge: 'k.txt', format: 'ndjson', vars: { A: '1', B: 'x=y' }, debug: true, words: ['q'],
+    })
+  })
+
+  test('--corpus implies --search local, and conflicts with another search', () => {
+    expect(run(['--corpus', 'docs', 'q'])).toMatchObject({ search: 'local', corpus: 'docs' })
+    expect(() => run(['--corpus', 'docs', '--search', 'brave', 'q'])).toThrow('cannot be combined with --search brave')
+    expect(() => run(['--search', 'local', 'q'])).toThrow('--search local needs --corpus DIR')
+  })
+
+  test('--serve takes an optional port', () => {
+    expect(run(['--serve']).servePort).toBe(DEFAULT_SERVE_PORT)
+    expect(run(['--serve', '8080']).servePort).toBe(8080)
+    expect(run(['--serve=9000']).servePort).toBe(9000)
+    // A word after --serve is not a port: it stays a positional.
+    expect(run(['--serve', 'why']).words).toEqual(['why'])
+    expect(() => run(['--serve', '70000'])).toThrow('at most 65535')
+  })
+
+  test('--help and --version win over everything else', () => {
+    expect(parseCliArgs(['q', '--help'])).toEqual({ kind: 'help' })
+    expect(parseCliArgs(['-v'])).toEqual({ kind: 'version' })
+  })
+
+  test.each([
+    [['--backend', 'gpt'], '--backend must be one of ollama, openai, anthropic; got "gpt"'],
+    [['--concurrency', '0', 'q'], '--concurrency must be a whole number >= 1; got "0"'],
+    [['--graph-max-steps', '2.5', 'q'], '--graph-max-steps must be a whole number >= 1; got "2.5"'],
+    [['--var', 'NOEQUALS', 'q'], '--var expects KEY=VALUE; got "NOEQUALS"'],
+    [['--var', '=x', 'q'], '--var expects KEY=VALUE; got "=x"'],
+    [['--prompt', 'f.txt', 'words'], 'either as words or with --prompt FILE, not both'],
+    [['--model'], '--model needs a value'],
+    [['--model', ' ', 'q'], '--model is empty'],
+    [['--serach', 'brave'], 'unknown option --serach (did you mean --search?)'],
+    [['--zzzzzzzz'], 'unknown option --zzzzzzzz; see laconic --help'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError)
+    expect(() => parseCliArgs(argv)).toThrow(message)
+  })
+
+  test('any argv either parses or is a UsageError, never another exception', () => {
+    const token = fc.oneof(
+      fc.constantFrom(...FLAG_NAMES.map((f) => `--${f}`), '-m', '-s', '-f', '-h', '-v', '--', '-', '--serve=', '--no-fetch=1'),
+      fc.string({ maxLength: 12 }),
+      fc.integer({ min: -5, max: 100_000 }).map(String),
+    )
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 10 }), (argv) => {
+        try {
+          parseCliArgs(argv)
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError)
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+})

@@ -1,0 +1,133 @@
+import { describe, expect, test } from 'vitest'
+import { createAgent, type ResearchEvent, type ResearchResult } from '../../src/index.js'
+import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from '../../src/cli/render/index.js'
+import { createStatusArea } from '../../src/cli/render/status-area.js'
+import { formatDollars, statsLine, createStats } from '../../src/cli/render/stats.js'
+import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+
+function sink(isTTY: boolean, columns = 80): Output & { text: string } {
+  return {
+    text: '',
+    isTTY,
+    columns,
+    write(chunk: string) {
+      this.text += chunk
+      return true
+    },
+  }
+}
+
+/** A real scratchpad run on the testing kit: one search, then the answer. */
+async function scriptedRun(): Promise<{ events: ResearchEvent[]; result: ResearchResult }> {
+  const llm = scriptedLLM({ replies: ['Action: Search\nQuery: sky colour', 'Air scatters blue light most.', 'Action: Answer', 'Blue, because air scatters blue light most.'] })
+  const search = mockSearch({ results: () => [{ title: 'Sky', url: 'https://example.org/sky', snippet: 'blue light scatters' }] })
+  const run = createAgent({ llm, search }).research('Why is the sky blue?')
+  const events: ResearchEvent[] = []
+  for await (const event of run) events.push(event)
+  return { events: assertEventInvariants(events) as ResearchEvent[], result: await run.result }
+}
+
+function feed(renderer: Renderer, events: readonly ResearchEvent[], result: ResearchResult, interrupted = false) {
+  for (const event of events) renderer.event(event)
+  renderer.end(result, { interrupted })
+}
+
+describe('renderers', () => {
+  test('ndjson writes each event as one JSON line, and nothing at the end', async () => {
+    const { events, result } = await scriptedRun()
+    const out = sink(false)
+    feed(ndjsonRenderer(out), events, result)
+    expect(out.text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(events)
+  })
+
+  test('json writes only the result, once the run ended', async () => {
+    const { events, result } = await scriptedRun()
+    const out = sink(false)
+    const renderer = jsonRenderer(out)
+    for (const event of events) renderer.event(event)
+    expect(out.text).toBe('')
+    renderer.end(result, { interrupted: false })
+    expect(JSON.parse(out.text)).toEqual(result)
+  })
+
+  test('pretty without a TTY: answer on stdout, progress lines and a summary on stderr, no ANSI', async () => {
+    const { events, result } = await scriptedRun()
+    const stdout = sink(false)
+    const stderr = sink(false)
+    let clock = 1_000
+    feed(prettyRenderer({ stdout, stderr, now: () => (clock += 100) }), events, result)
+    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n')
+    expect(stderr.text).toContain('[query q1] sky colour')
+    expect(stderr.text).toContain('[notes] iteration 1: 29 chars')
+    expect(stderr.text).toMatch(/\[done\] answered · 1 query · 0 facts · [\d.]+s · \$0 · 4 model calls · \d+ tokens\n$/)
+    expect(stderr.text).not.toContain('\u001b[')
+  })
+
+  test('pretty prints citations after the answer', () => {
+    const stdout = sink(false)
+    const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })
+    const result = { answer: 'A [1].', citations: [{ index: 1, url: 'https://a.example', title: 'A' }, { index: 2, url: 'https://b.example' }], facts: [], knowledge: '', reason: 'answered' } as unknown as ResearchResult
+    renderer.event({ type: 'answer', text: 'A [1].', citations: result.citations, runId: 'r', seq: 1, time: 0 })
+    renderer.end({ ...result, cost: createStats(0).stats.cost }, { interrupted: false })
+    expect(stdout.text).toBe('A [1].\n\nSources:\n[1] A — https://a.example\n[2] https://b.example\n')
+  })
+
+  test('pretty on an interrupt without an answer prints the facts gathered', () => {
+    const stdout = sink(false)
+    const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })
+    const cost = createStats(0).stats.cost
+    renderer.end(
+      { answer: '', citations: [], facts: [{ id: 'f1', text: 'Air scatters blue.', sources: ['https://x.example'] }], knowledge: '', cost, reason: 'aborted' },
+      { interrupted: true },
+    )
+    expect(stdout.text).toBe('\nGathered so far:\n- Air scatters blue. (https://x.example)\n')
+  })
+
+  test('pretty on a TTY: a live status area redrawn in place, cleared when a shared terminal gets the answer', async () => {
+    const { events, result } = await scriptedRun()
+    const stdout = sink(true)
+    const stderr = sink(true)
+    const ticks: (() => void)[] = []
+    const renderer = prettyRenderer({ stdout, stderr, now: () => 0, every: (_ms, fn) => (ticks.push(fn), () => ticks.splice(0)) })
+    const firstToken = events.findIndex((e) => e.type === 'answer-token')
+    for (const event of events.slice(0, firstToken)) renderer.event(event)
+    ticks[0]?.() // the clock redraws on its own too
+    expect(stderr.text).toContain('searching "sky colour"')
+    expect(stderr.text).toContain('1 query · 0 facts · 0.0s · $0')
+    expect(stderr.text).toContain('\r\u001b[1A\u001b[J') // two-line area erased before each redraw
+    expect(stderr.text).not.toContain('[query q1]') // no log lines on a terminal
+    const drawnBeforeAnswer = stderr.text.length
+    for (const event of events.slice(firstToken)) renderer.event(event)
+    // Frozen while the answer streams to the same terminal: the only write is the erase.
+    expect(stderr.text.slice(drawnBeforeAnswer)).toBe('\r\u001b[1A\u001b[J')
+    renderer.end(result, { interrupted: false })
+    expect(ticks).toHaveLength(0) // the clock stopped
+    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n')
+    expect(stderr.text).toMatch(/\[done\] answered .*\n$/)
+  })
+})
+
+describe('status area', () => {
+  test('draws lines, erases exactly what it drew, and never wraps', () => {
+    const out = sink(true, 20)
+    const area = createStatusArea(out)
+    area.draw(['one'])
+    area.draw(['a much longer line than twenty columns', 'two'])
+    area.clear()
+    area.clear()
+    expect(out.text).toBe('one' + '\r\u001b[J' + 'a much longer line…\ntwo' + '\r\u001b[1A\u001b[J')
+  })
+})
+
+describe('stats', () => {
+  test('counts queries, facts after supersedes, pages and the latest cost', () => {
+    const { stats, add } = createStats(0)
+    const stamp = { runId: 'r', seq: 0, time: 0 }
+    add({ ...stamp, type: 'query', queryId: 'q1', query: 'a' })
+    add({ ...stamp, type: 'fact', fact: { id: 'f1', text: 'x', sources: [] } })
+    add({ ...stamp, type: 'fact', fact: { id: 'f2', text: 'x and y', sources: [] }, supersedes: ['f1'] })
+    add({ ...stamp, type: 'page', url: 'https://p.example', chars: 10 })
+    expect(statsLine(stats, 2_500)).toBe('1 query · 1 fact · 1 page · 2.5s · $0')
+    expect([formatDollars(0.0012), formatDollars(1.5)]).toEqual(['$0.0012', '$1.50'])
+  })
+})
