@@ -1,6 +1,7 @@
 export { createAgent, registerStrategy, strategyNames, type Agent, type Session } from './agent.js'
 export * from './core/index.js'
 export { scratchpad, parsePlannerDecision, type PlannerDecision } from './strategies/scratchpad/index.js'
+export { graphReader, Notebook } from './strategies/graph-reader/index.js'
 export { reflect } from './strategies/reflect/index.js'
 export { deep } from './strategies/deep/index.js'
 export { CitationRegistry } from './strategies/shared/citations.js'
