@@ -10,6 +10,7 @@ export type AddOutcome =
   | { kind: 'added'; fact: Fact; supersedes: string[] }
 
 interface Entry {
+  serial: number
   fact: Fact
   /** The comparison key, padded with spaces so containment is whole words only. */
   padded: string
@@ -39,7 +40,14 @@ interface Entry {
 export class Notebook {
   /** Stored facts by serial; postings and anchors may still list removed serials, skipped on read. */
   private readonly entries = new Map<number, Entry>()
+  /**
+   * Every key ever added → the fact it went to (stored, merged into, or since superseded; see
+   * `live`). A fact added again goes where it went the first time, whose sources it already
+   * has, so adding the same facts twice changes nothing.
+   */
   private readonly byKey = new Map<string, number>()
+  /** Superseded serial → the serial of the fact that contains it. */
+  private readonly replacedBy = new Map<number, number>()
   private readonly postings = new Map<number, number[]>()
   private readonly anchors = new Map<number, number[]>()
   /** Word → number, so a word pair is one number rather than a new string. */
@@ -73,6 +81,7 @@ export class Notebook {
 
     const covering = this.findCovering(key, padded, own)
     if (covering) {
+      this.byKey.set(key, covering.serial)
       const sourcesAdded = this.mergeSources(covering, sources)
       return { kind: 'duplicate', fact: copyFact(covering.fact), sourcesAdded }
     }
@@ -80,7 +89,7 @@ export class Notebook {
     const fact: Fact = { id: this.newId(), text: raw.trim(), sources: [], ...(queryId !== undefined ? { queryId } : {}) }
     // A repeated word or pair files the fact twice under it: harmless, and cheaper than a Set.
     const grams = words.length === 1 ? own : words.concat(own)
-    const entry: Entry = { fact, padded, grams, anchor: this.rarest(own), sourceKeys: [] }
+    const entry: Entry = { serial: this.serial++, fact, padded, grams, anchor: this.rarest(own), sourceKeys: [] }
     this.mergeSources(entry, sources)
     const supersedes: string[] = []
     for (const serial of this.findContained(padded, grams)) {
@@ -89,7 +98,7 @@ export class Notebook {
       contained.fact.sources.forEach((url, i) => addSource(entry, contained.sourceKeys[i]!, url))
       supersedes.push(contained.fact.id)
       this.entries.delete(serial)
-      this.byKey.delete(contained.padded.slice(1, -1))
+      this.replacedBy.set(serial, entry.serial)
     }
     this.insert(entry)
     return { kind: 'added', fact: copyFact(fact), supersedes }
@@ -97,8 +106,8 @@ export class Notebook {
 
   /** A stored fact whose text equals or contains `key`: it holds every one of `own`, so scan the rarest's postings. */
   private findCovering(key: string, padded: string, own: readonly number[]): Entry | undefined {
-    const exact = this.byKey.get(key)
-    if (exact !== undefined) return this.entries.get(exact)
+    const known = this.byKey.get(key)
+    if (known !== undefined) return this.live(known)
     let smallest: number[] | undefined
     for (const gram of own) {
       const posting = this.postings.get(gram)
@@ -110,6 +119,14 @@ export class Notebook {
       if (entry && entry.padded.length > padded.length && entry.padded.includes(padded)) return entry
     }
     return undefined
+  }
+
+  /** The stored fact that now stands for `serial`: itself, or the fact that superseded it (transitively). */
+  private live(serial: number): Entry {
+    let current = serial
+    for (let next = this.replacedBy.get(current); next !== undefined; next = this.replacedBy.get(current)) current = next
+    if (current !== serial) this.replacedBy.set(serial, current)
+    return this.entries.get(current)!
   }
 
   /** Serials of stored facts whose text lies inside `padded` (each has its anchor among `grams`). */
@@ -138,7 +155,10 @@ export class Notebook {
     return best
   }
 
-  /** The words of a key as numbers, each below 2^21 (a notebook never holds two million words). */
+  /**
+   * The words of a key as numbers. Pairs are exact below 2^21 distinct words; past that two
+   * pairs may share a number, which only adds candidates that the text check then rejects.
+   */
   private wordIds(key: string): number[] {
     return key.split(' ').map((word) => {
       let id = this.vocabulary.get(word)
@@ -152,15 +172,19 @@ export class Notebook {
     let added = false
     for (const source of sources) {
       if (typeof source !== 'string' || !source.trim()) continue
-      let key = this.urlKeys.get(source)
-      if (key === undefined) this.urlKeys.set(source, (key = normalizeUrl(source)))
-      added = addSource(entry, key, source.trim()) || added
+      added = addSource(entry, this.urlKey(source), source.trim()) || added
     }
     return added
   }
 
+  private urlKey(source: string): string {
+    let key = this.urlKeys.get(source)
+    if (key === undefined) this.urlKeys.set(source, (key = normalizeUrl(source)))
+    return key
+  }
+
   private insert(entry: Entry): void {
-    const serial = this.serial++
+    const serial = entry.serial
     this.entries.set(serial, entry)
     this.byKey.set(entry.padded.slice(1, -1), serial)
     for (const gram of entry.grams) append(this.postings, gram, serial)

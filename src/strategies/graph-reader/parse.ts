@@ -142,20 +142,26 @@ function factFromLine(line: string): ExtractedFact | undefined {
   return text ? { text, sources } : undefined
 }
 
-/** The extractor's facts: `{"facts": [...]}`, a top-level array, or a bare list. */
+/**
+ * The extractor's facts: `{"facts": [...]}`, a top-level array of facts, or a bare list. An
+ * array of numbers (`[1]` cited in a bullet) is not a list of facts.
+ */
 export function parseExtraction(reply: unknown): Extraction {
   const text = typeof reply === 'string' ? stripThink(reply) : ''
-  const json = parseLooseJson(text, 'any')
-  if (json !== undefined) {
-    const list = Array.isArray(json) ? json : factsField(json)
-    if (list) return { facts: list.map(factFromItem).filter((f): f is ExtractedFact => f !== undefined), readable: true }
-  }
+  const list = factsField(parseLooseJson(text, 'object')) ?? factItems(parseLooseJson(text, 'array'))
+  if (list) return { facts: list.map(factFromItem).filter((f): f is ExtractedFact => f !== undefined), readable: true }
   const lines = parseBareList(text)
   if (lines.length) return { facts: lines.map(factFromLine).filter((f): f is ExtractedFact => f !== undefined), readable: true }
   return { facts: [], readable: NO_FACTS.test(text) }
 }
 
+function factItems(json: unknown): unknown[] | undefined {
+  if (!Array.isArray(json)) return undefined
+  return json.length === 0 || json.some((item) => typeof item === 'string' || (item !== null && typeof item === 'object')) ? json : undefined
+}
+
 function factsField(json: unknown): unknown[] | undefined {
+  if (!json || typeof json !== 'object') return undefined
   const record = json as Record<string, unknown>
   for (const key of ['facts', 'atomic_facts', 'atomicFacts', 'notes']) if (Array.isArray(record[key])) return record[key] as unknown[]
   return undefined
