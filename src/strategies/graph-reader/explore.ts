@@ -149,6 +149,7 @@ export async function* explore(
           keyElements,
           notebook: view.facts,
           hiddenFacts: view.hidden,
+          query: node.query,
           searched,
           canSearchMore: explored < settings.maxSteps,
         }),

@@ -51,6 +51,8 @@ export function neighborPrompt(args: {
   keyElements: readonly string[]
   notebook: readonly string[]
   hiddenFacts: number
+  /** The search this check follows. */
+  query: string
   searched: readonly string[]
   canSearchMore: boolean
 }): string {
@@ -65,6 +67,8 @@ ${facts}${hidden}
 
 Searches already run:
 ${args.searched.map((q) => `- ${q}`).join('\n')}
+
+Last search: ${args.query}
 ${more}
 Reply with the JSON.`
 }

@@ -29,7 +29,7 @@ export function roleOf(req: LLMRequest): Role {
 
 /** The query an extractor or neighbor prompt is about. */
 export function queryOf(req: LLMRequest): string {
-  return /Results for the search "([^"]*)"/.exec(req.prompt)?.[1] ?? /After "([^"]*)"/.exec(req.prompt)?.[1] ?? ''
+  return /Results for the search "([^"]*)"/.exec(req.prompt)?.[1] ?? /Last search: (.*)/.exec(req.prompt)?.[1] ?? ''
 }
 
 export interface Script {
