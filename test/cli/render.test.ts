@@ -117,6 +117,15 @@ describe('status area', () => {
     area.clear()
     expect(out.text).toBe('one' + '\r\u001b[J' + 'a much longer line…\ntwo' + '\r\u001b[1A\u001b[J')
   })
+
+  test('styles apply after the cut, so an escape is never cut in half; 0 columns means unknown (80)', () => {
+    const narrow = sink(true, 12)
+    createStatusArea(narrow).draw(['abcdefghijklmnop'], (line) => `\u001b[2m${line}\u001b[22m`)
+    expect(narrow.text).toBe('\u001b[2mabcdefghij…\u001b[22m')
+    const unknown = sink(true, 0)
+    createStatusArea(unknown).draw(['x'.repeat(100)])
+    expect(unknown.text).toBe(`${'x'.repeat(78)}…`)
+  })
 })
 
 describe('stats', () => {

@@ -94,7 +94,7 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
   const redraw = () => {
     if (!live || frozen) return
     frame = (frame + 1) % SPINNER.length
-    area.draw([`${SPINNER[frame]} ${stats.step}`, dim(`  ${statsLine(stats, now())}`)])
+    area.draw([`${SPINNER[frame]} ${stats.step}`, `  ${statsLine(stats, now())}`], (line, index) => (index === 0 ? line : dim(line)))
   }
   const stopTicking = live ? (options.every ?? defaultEvery)(REDRAW_MS, redraw) : () => {}
 
