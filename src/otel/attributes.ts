@@ -1,0 +1,47 @@
+/**
+ * Attribute names. The `gen_ai.*` ones follow the OpenTelemetry GenAI semantic conventions
+ * (status: Development — names may still change upstream); `laconic.*` ones carry what the
+ * conventions have no name for.
+ */
+export const GEN_AI = {
+  operationName: 'gen_ai.operation.name',
+  agentName: 'gen_ai.agent.name',
+  requestModel: 'gen_ai.request.model',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  toolName: 'gen_ai.tool.name',
+  toolType: 'gen_ai.tool.type',
+} as const
+
+/** Stable OpenTelemetry attributes used outside the GenAI namespace. */
+export const ERROR_TYPE = 'error.type'
+export const URL_FULL = 'url.full'
+
+export const LACONIC = {
+  runId: 'laconic.run_id',
+  strategy: 'laconic.strategy',
+  questionLength: 'laconic.question.length',
+  /** Only with `captureContent: true`. */
+  question: 'laconic.question',
+  reason: 'laconic.reason',
+  /** Set when the stream stopped before `run-end` (the consumer broke out early). */
+  incomplete: 'laconic.incomplete',
+  costUsd: 'laconic.cost.usd',
+  llmCalls: 'laconic.llm_calls',
+  searches: 'laconic.searches',
+  fetches: 'laconic.fetches',
+  role: 'laconic.role',
+  queryId: 'laconic.query_id',
+  parentQueryId: 'laconic.query.parent_id',
+  queryDepth: 'laconic.query.depth',
+  /** Only with `captureContent: true`. */
+  query: 'laconic.query',
+  resultCount: 'laconic.search.results',
+  cached: 'laconic.search.cached',
+  pageChars: 'laconic.page.chars',
+  warningCode: 'laconic.warning.code',
+  warningMessage: 'laconic.warning.message',
+} as const
+
+/** The span event name of a `warning`. */
+export const WARNING_EVENT = 'laconic.warning'
