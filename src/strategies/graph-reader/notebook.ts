@@ -14,8 +14,10 @@ interface Entry {
   fact: Fact
   /** The comparison key, padded with spaces so containment is whole words only. */
   padded: string
-  /** Its words and word pairs (as numbers, see `Notebook.grams`), under which `postings` files it. */
-  grams: number[]
+  /** Its words, as numbers (see `wordIds`). */
+  words: number[]
+  /** Its word pairs, as numbers (see `ownGrams`), under which `postings` files it. */
+  pairs: number[]
   /** The rare gram (a word pair, or the word of a one-word fact) it is filed under in `anchors`. */
   anchor: number
   /** `fact.sources` as normalised URLs, index for index. */
@@ -29,11 +31,11 @@ interface Entry {
  * contains stored ones replaces them (inheriting their sources). So the stored facts are
  * always the maximal texts seen, whatever order they came in, and nothing added is lost.
  *
- * Two indexes avoid the all-pairs scan. `postings` (word or word pair → facts holding it)
- * finds the facts that may contain a new one: they hold all its word pairs, so scanning the
- * rarest pair's list is enough. `anchors` (gram → facts filed under their own rarest gram)
- * finds the facts a new one may contain: a fact inside another has its anchor among the
- * other's grams. Word pairs are far more selective than words in facts that share a
+ * Indexes avoid the all-pairs scan. `postings` (word pair → facts holding it) finds the
+ * facts that may contain a new one: they hold all its word pairs, so scanning the rarest
+ * pair's list is enough (a one-word text needs only `wordHome`). `anchors` (gram → facts filed
+ * under their own rarest gram: a pair, or the word of a one-word fact) finds the facts a new
+ * one may contain: a fact inside another has its anchor among the other's words and pairs. Word pairs are far more selective than words in facts that share a
  * vocabulary (names, years, "the", "in"), which keeps both scans short. The lists are plain
  * arrays that keep removed facts until read (superseding is rare; Sets cost more in GC).
  */
@@ -46,6 +48,11 @@ export class Notebook {
    * has, so adding the same facts twice changes nothing.
    */
   private readonly byKey = new Map<string, number>()
+  /**
+   * Word → the first fact that held it. Facts leave only when a fact containing them replaces
+   * them, so `live(home)` always holds the word: one lookup finds a fact covering a one-word text.
+   */
+  private readonly wordHome = new Map<number, number>()
   /** Superseded serial → the serial of the fact that contains it. */
   private readonly replacedBy = new Map<number, number>()
   private readonly postings = new Map<number, number[]>()
@@ -88,11 +95,11 @@ export class Notebook {
 
     const fact: Fact = { id: this.newId(), text: raw.trim(), sources: [], ...(queryId !== undefined ? { queryId } : {}) }
     // A repeated word or pair files the fact twice under it: harmless, and cheaper than a Set.
-    const grams = words.length === 1 ? own : words.concat(own)
-    const entry: Entry = { serial: this.serial++, fact, padded, grams, anchor: this.rarest(own), sourceKeys: [] }
+    const pairs = words.length === 1 ? [] : own
+    const entry: Entry = { serial: this.serial++, fact, padded, words, pairs, anchor: this.rarest(own), sourceKeys: [] }
     this.mergeSources(entry, sources)
     const supersedes: string[] = []
-    for (const serial of this.findContained(padded, grams)) {
+    for (const serial of this.findContained(padded, words.length === 1 ? own : words.concat(own))) {
       const contained = this.entries.get(serial)
       if (!contained) continue // found twice (a repeated gram), already removed
       contained.fact.sources.forEach((url, i) => addSource(entry, contained.sourceKeys[i]!, url))
@@ -104,10 +111,18 @@ export class Notebook {
     return { kind: 'added', fact: copyFact(fact), supersedes }
   }
 
-  /** A stored fact whose text equals or contains `key`: it holds every one of `own`, so scan the rarest's postings. */
+  /**
+   * A stored fact whose text equals or contains `key`. One word: the fact that now stands for
+   * the first fact holding it. More: such a fact holds every one of their pairs, so scan the
+   * rarest pair's postings.
+   */
   private findCovering(key: string, padded: string, own: readonly number[]): Entry | undefined {
     const known = this.byKey.get(key)
     if (known !== undefined) return this.live(known)
+    if (own.length === 1 && !key.includes(' ')) {
+      const home = this.wordHome.get(own[0]!)
+      return home === undefined ? undefined : this.live(home)
+    }
     let smallest: number[] | undefined
     for (const gram of own) {
       const posting = this.postings.get(gram)
@@ -187,7 +202,8 @@ export class Notebook {
     const serial = entry.serial
     this.entries.set(serial, entry)
     this.byKey.set(entry.padded.slice(1, -1), serial)
-    for (const gram of entry.grams) append(this.postings, gram, serial)
+    for (const pair of entry.pairs) append(this.postings, pair, serial)
+    for (const word of entry.words) if (!this.wordHome.has(word)) this.wordHome.set(word, serial)
     append(this.anchors, entry.anchor, serial)
   }
 }
