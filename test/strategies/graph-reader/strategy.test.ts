@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent } from '../../../src/index.js'
 import { graphReader } from '../../../src/strategies/graph-reader/index.js'
-import { assertEventInvariants, mockFetch, mockSearch, searchFailure } from '../../../src/testing/index.js'
-import { calls, collect, graphModel, ofType, queryOf, result } from './helpers.js'
+import { ProviderError } from '../../../src/core/index.js'
+import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
+import { calls, collect, graphModel, ofType, queryOf, result, roleOf } from './helpers.js'
 
 const baker = result('https://news.example/nobel-2024', 'The 2024 Nobel Prize in Chemistry went to David Baker.', 'Nobel 2024')
 const hassabis = result('https://science.example/alphafold', 'Demis Hassabis and John Jumper shared the other half.', 'AlphaFold')
@@ -218,6 +219,37 @@ describe('graph-reader', () => {
     expect((await run.result).facts.map((f) => f.text)).toEqual(['Fine fact'])
     // No results, no extractor call for that node.
     expect(calls(llm, 'extractor')).toHaveLength(1)
+  })
+
+  it('ends only the failing node when its model call fails, and goes on', async () => {
+    const llm = scriptedLLM({
+      replies: (req) => {
+        const role = roleOf(req)
+        if (role === 'planner') return '{"queries": ["bad", "good"]}'
+        if (role === 'extractor' && queryOf(req) === 'bad') return { text: '', error: new ProviderError('model overloaded', { code: 'http', provider: 'mock', status: 503 }) }
+        if (role === 'extractor') return '{"facts": [{"text": "Good fact", "source": 1}]}'
+        if (role === 'neighbor') return '{"answerable": false}'
+        return 'Answer [1].'
+      },
+    })
+    const search = mockSearch({ results: () => [baker] })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const events = await collect(run)
+    expect(ofType(events, 'warning').find((w) => w.code === 'node-failed')?.message).toMatch(/"bad".*model overloaded/)
+    expect((await run.result).facts.map((f) => f.text)).toEqual(['Good fact'])
+    expect(search.calls).toEqual(['bad', 'good'])
+  })
+
+  it('announces a known fact again, same id, when it gains a source', async () => {
+    const llm = graphModel({ plan: '{"queries": ["one", "two"]}', extract: () => '{"facts": [{"text": "Baker won the prize", "source": 1}]}' })
+    const search = mockSearch({ results: (q) => (q === 'one' ? [baker] : [hassabis]) })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const facts = ofType(await collect(run), 'fact')
+    expect(facts.map((e) => [e.fact.id, e.fact.sources])).toEqual([
+      ['f1', [baker.url]],
+      ['f1', [baker.url, hassabis.url]],
+    ])
+    expect((await run.result).facts).toHaveLength(1)
   })
 
   it('searches the question itself when the plan cannot be read', async () => {
