@@ -103,13 +103,15 @@ export async function run(): Promise<BenchResult> {
 
   const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: pacedAnswer(TOKENS, TOKEN_GAP_MS) })
   const logs = Array.from({ length: CLIENTS }, () => connect(`${url}/events`, clientAgent))
+  const everyLog = Promise.all(logs)
   try {
-    await arrived
+    // A client that fails to connect rejects here instead of leaving the server waiting forever.
+    await Promise.race([arrived, everyLog])
     const hub = broadcast(agent.research('broadcast me'))
     // Every subscription is made in this one tick, before the run's first event exists.
     const started = performance.now()
     for (const res of waiting) void pipeSSE(hub.subscribe(), res)
-    const results = await Promise.all(logs)
+    const results = await everyLog
     const wallMs = performance.now() - started
     // run-start, the tokens, answer, run-end (cost events do not occur: no model or search call)
     const expected = TOKENS + 3
