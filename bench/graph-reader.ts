@@ -5,8 +5,7 @@
  *
  * The lower bound for concurrency c comes from the same workload: the plan and the finalizer
  * run alone; exploration takes at least its longest chain of dependent nodes, and at least
- * its total node work spread over c slots (every search and exploration model call holds a
- * slot of the run's one limiter).
+ * its total node work spread over c slots (at most c nodes run at once, each one step at a time).
  * Targets: concurrency 4 at least 3× faster than 1, within 1.25× of its bound; ≤ 2 model calls per node.
  */
 import { createAgent } from '../src/index.js'

@@ -46,10 +46,11 @@ const FACTS_PER_NODE = 12
 const NOTEBOOK_VIEW_CHARS = 3000
 
 /**
- * Explores the query graph breadth-first. At most `concurrency` nodes run at once (one node is
- * search → deep reads → extractor → answer check), and every search, fetch and exploration
- * model call also goes through `schedule`, the run's one limiter. With concurrency 1 nodes run
- * one after another in queue order, so the run is deterministic.
+ * Explores the query graph breadth-first. At most `concurrency` nodes run at once, each doing
+ * search → deep reads → extractor → answer check in order, so at most `concurrency` model calls
+ * are in flight; searches and page fetches also go through `schedule`, the run's one limiter.
+ * Model calls stay outside it so that slow page fetches never hold up another node's answer
+ * check. With concurrency 1 nodes run one after another in queue order: deterministic.
  *
  * Node work uses its own abort signal, linked to the run's: when an answer check says the
  * notebook suffices, queued nodes are dropped and in-flight ones aborted at once (their
@@ -58,7 +59,7 @@ const NOTEBOOK_VIEW_CHARS = 3000
 export async function* explore(
   start: readonly Node[],
   ctx: StrategyContext,
-  args: { settings: ExploreSettings; schedule: Schedule & { clearQueue?: () => void }; notebook: Notebook; keyElements: readonly string[] },
+  args: { settings: ExploreSettings; schedule: Schedule; notebook: Notebook; keyElements: readonly string[] },
 ): AsyncGenerator<StrategyEvent, Exploration> {
   const { settings, schedule, notebook, keyElements } = args
   const stopper = new AbortController()
@@ -81,9 +82,10 @@ export async function* explore(
   let answered = false
   const merge = createMerge<StrategyEvent>()
 
+  // Work still queued in the limiter is not cleared (its promise would never settle): it starts
+  // with the aborted signal and fails at once.
   const stop = () => {
     answered = true
-    schedule.clearQueue?.()
     stopper.abort(new DOMException('the notebook answers the question', 'AbortError'))
   }
 
@@ -130,7 +132,6 @@ export async function* explore(
       const reply = yield* nodeCtx.complete(
         'extractor',
         { system: extractorSystem, prompt: extractorPrompt({ question: ctx.question, keyElements, query: node.query, sources }), json: true, temperature: 0 },
-        { schedule },
       )
       const extraction = parseExtraction(reply)
       if (!extraction.readable) yield ctx.warning(`could not read facts from the extractor for "${node.query}"; none kept`, 'unparseable-output')
@@ -156,7 +157,6 @@ export async function* explore(
         json: true,
         temperature: 0,
       },
-      { schedule },
     )
     const check = parseNodeCheck(reply)
     if (!check.readable) yield ctx.warning(`could not read the answer check after "${node.query}"; exploring on`, 'unparseable-output')

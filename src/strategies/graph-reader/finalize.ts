@@ -48,7 +48,7 @@ export async function* condense(
   for (let round = 0; round < CONDENSE_ROUNDS && current.length > args.above; round++) {
     const batches: NoteFact[][] = []
     for (let i = 0; i < current.length; i += args.batch) batches.push(current.slice(i, i + args.batch))
-    const condensed: NoteFact[][] = batches.map((b) => b)
+    const condensed = [...batches]
     const merge = createMerge<StrategyEvent>()
     batches.forEach((batch, i) =>
       merge.add(

@@ -35,9 +35,10 @@ interface Entry {
  * facts that may contain a new one: they hold all its word pairs, so scanning the rarest
  * pair's list is enough (a one-word text needs only `wordHome`). `anchors` (gram → facts filed
  * under their own rarest gram: a pair, or the word of a one-word fact) finds the facts a new
- * one may contain: a fact inside another has its anchor among the other's words and pairs. Word pairs are far more selective than words in facts that share a
- * vocabulary (names, years, "the", "in"), which keeps both scans short. The lists are plain
- * arrays that keep removed facts until read (superseding is rare; Sets cost more in GC).
+ * one may contain: a fact inside another has its anchor among the other's words and pairs.
+ * Word pairs are far more selective than words in facts that share a vocabulary (names,
+ * years, "the", "in"), which keeps both scans short. The lists are plain arrays that keep
+ * removed facts until read (superseding is rare; Sets cost more in GC).
  */
 export class Notebook {
   /** Stored facts by serial; postings and anchors may still list removed serials, skipped on read. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent } from '../../../src/index.js'
 import { graphReader } from '../../../src/strategies/graph-reader/index.js'
 import { ProviderError } from '../../../src/core/index.js'
-import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
+import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure, sleep } from '../../../src/testing/index.js'
 import { calls, collect, graphModel, ofType, queryOf, result, roleOf } from './helpers.js'
 
 const baker = result('https://news.example/nobel-2024', 'The 2024 Nobel Prize in Chemistry went to David Baker.', 'Nobel 2024')
@@ -84,6 +84,32 @@ describe('graph-reader', () => {
     expect(ofType(events, 'result').map((e) => e.queryId)).toHaveLength(1)
     expect((await run.result).answer).toBe('The answer [1].')
   })
+
+  it('ends promptly on an early stop while other nodes still have work queued in the limiter', async () => {
+    const llm = graphModel({
+      plan: '{"queries": ["answers", "reads"]}',
+      extract: () => '{"facts": [{"text": "Enough", "source": 1}]}',
+      check: (req) => (queryOf(req) === 'answers' ? '{"answerable": true}' : '{"answerable": false}'),
+      latencyMs: 20,
+    })
+    const slow = ['https://r.example/1', 'https://r.example/2', 'https://r.example/3']
+    const search = mockSearch({ results: (q) => (q === 'answers' ? [baker] : slow.map((url) => result(url))) })
+    // The slow pages hold both limiter slots and queue a third fetch; the model calls of the
+    // other node are not held up, and its early stop aborts them all.
+    const signals: (AbortSignal | undefined)[] = []
+    const fetch = {
+      async fetch(url: string, opts: { signal?: AbortSignal } = {}) {
+        signals.push(opts.signal)
+        if (url.startsWith('https://r.example/')) await sleep(60_000, opts.signal)
+        return { url, text: `Page at ${url}.` }
+      },
+    }
+    const run = createAgent({ llm, search, fetch, strategy: graphReader({ graphReader: { concurrency: 2, maxPagesPerNode: 3 } }) }).research('q?')
+    await collect(run)
+    expect(signals).toHaveLength(4)
+    expect(signals.every((s) => s?.aborted)).toBe(true)
+    expect((await run.result).reason).toBe('answered')
+  }, 5_000)
 
   it('explores at most maxSteps nodes, counting only nodes actually explored', async () => {
     let n = 0
