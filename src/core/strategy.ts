@@ -16,7 +16,7 @@ export interface ScratchpadOptions {
 export interface GraphReaderOptions {
   /** Nodes (queries) explored at most. @defaultValue 8 */
   maxSteps?: number
-  /** Searches and page fetches in flight at once. @defaultValue 4 */
+  /** Nodes explored at once (so exploration model calls in flight), and searches and page fetches in flight at once. @defaultValue 4 */
   concurrency?: number
   /** Pages deep-read per node at most. @defaultValue 2 */
   maxPagesPerNode?: number
