@@ -312,6 +312,26 @@ describe('graph-reader', () => {
     expect((await run.result).facts).toHaveLength(12)
   })
 
+  it('builds on earlier knowledge: shown to the planner and the finalizer, carried into result.knowledge', async () => {
+    const llm = graphModel({ plan: '{"queries": ["a"]}', extract: () => '{"facts": [{"text": "New fact", "source": 1}]}' })
+    const search = mockSearch({ results: () => [baker] })
+    const res = await createAgent({ llm, search, strategy: graphReader({}) }).answer('And then?', { knowledge: 'Earlier: Baker won in 2024.' })
+    expect(calls(llm, 'planner')[0]!.prompt).toContain('Earlier: Baker won in 2024.')
+    expect(calls(llm, 'finalizer')[0]!.prompt).toContain('Earlier: Baker won in 2024.')
+    expect(res.knowledge).toBe(`- New fact (${baker.url})\nEarlier: Baker won in 2024.`)
+  })
+
+  it('with maxSteps 0 searches nothing and answers without a model call when nothing is known', async () => {
+    const llm = graphModel({})
+    const search = mockSearch({ results: () => [baker] })
+    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { maxSteps: 0 } }) }).research('q?')
+    const events = await collect(run)
+    expect(search.calls).toEqual([])
+    expect(calls(llm, 'finalizer')).toHaveLength(0)
+    expect(ofType(events, 'answer')[0]!.text).toBe('No facts were found for this question.')
+    expect((await run.result).reason).toBe('max-iterations')
+  })
+
   it('rejects invalid options at construction', () => {
     expect(() => graphReader({ graphReader: { concurrency: 0 } })).toThrow(/concurrency/)
     expect(() => graphReader({ graphReader: { maxSteps: 1.5 } })).toThrow(/maxSteps/)
