@@ -100,7 +100,7 @@ export class Notebook {
     const entry: Entry = { serial: this.serial++, fact, padded, words, pairs, anchor: this.rarest(own), sourceKeys: [] }
     this.mergeSources(entry, sources)
     const supersedes: string[] = []
-    for (const serial of this.findContained(padded, words.length === 1 ? own : words.concat(own))) {
+    for (const serial of this.findContained(padded, words, pairs)) {
       const contained = this.entries.get(serial)
       if (!contained) continue // found twice (a repeated gram), already removed
       contained.fact.sources.forEach((url, i) => addSource(entry, contained.sourceKeys[i]!, url))
@@ -145,13 +145,17 @@ export class Notebook {
     return this.entries.get(current)!
   }
 
-  /** Serials of stored facts whose text lies inside `padded` (each has its anchor among `grams`). */
-  private findContained(padded: string, grams: readonly number[]): number[] {
+  /** Serials of stored facts whose text lies inside `padded` (each has its anchor among its words and pairs). */
+  private findContained(padded: string, words: readonly number[], pairs: readonly number[]): number[] {
     const found: number[] = []
-    for (const gram of grams) {
-      for (const serial of this.anchors.get(gram) ?? []) {
-        const entry = this.entries.get(serial)
-        if (entry && entry.padded.length < padded.length && padded.includes(entry.padded)) found.push(serial)
+    for (const grams of [words, pairs]) {
+      for (const gram of grams) {
+        const anchored = this.anchors.get(gram)
+        if (!anchored) continue
+        for (const serial of anchored) {
+          const entry = this.entries.get(serial)
+          if (entry && entry.padded.length < padded.length && padded.includes(entry.padded)) found.push(serial)
+        }
       }
     }
     return found
@@ -176,11 +180,14 @@ export class Notebook {
    * pairs may share a number, which only adds candidates that the text check then rejects.
    */
   private wordIds(key: string): number[] {
-    return key.split(' ').map((word) => {
-      let id = this.vocabulary.get(word)
-      if (id === undefined) this.vocabulary.set(word, (id = this.vocabulary.size))
-      return id
-    })
+    const words = key.split(' ')
+    const ids = new Array<number>(words.length)
+    for (let i = 0; i < words.length; i++) {
+      let id = this.vocabulary.get(words[i]!)
+      if (id === undefined) this.vocabulary.set(words[i]!, (id = this.vocabulary.size))
+      ids[i] = id
+    }
+    return ids
   }
 
   /** Adds the sources `entry` lacks (compared as normalised URLs); true when any was added. */
