@@ -160,8 +160,9 @@ export function createContext({ runId, question, signal, options, input }: Conte
         ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
       }
       if (!pending) {
-        const error = { message: 'no search provider configured', code: 'config' }
-        yield { type: 'warning', ...error }
+        const error = { message: 'no search provider configured: pass `search` to createAgent', code: 'config' }
+        yield { type: 'warning', ...error, queryId }
+        yield { type: 'result', queryId, results: [], error }
         return { queryId, results: [], error }
       }
       try {
@@ -170,13 +171,15 @@ export function createContext({ runId, question, signal, options, input }: Conte
         const cached = wasCached(results)
         yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
         yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
-        if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"` }
+        if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"`, queryId }
         return { queryId, results }
       } catch (error) {
         rethrowIfAborted(error)
         yield* retries.pending.splice(0)
-        const info = describeError(error)
-        yield { type: 'warning', code: info.code === 'error' ? 'search-failed' : info.code, message: `search "${query}" failed: ${info.message}` }
+        const described = describeError(error)
+        const info = { code: described.code === 'error' ? 'search-failed' : described.code, message: `search "${query}" failed: ${described.message}` }
+        yield { type: 'warning', ...info, queryId }
+        yield { type: 'result', queryId, results: [], error: info }
         yield { type: 'cost', delta: costDelta({ search: searchDollars, searches: 1 }) }
         return { queryId, results: [], error: info }
       }
@@ -201,7 +204,12 @@ export function createContext({ runId, question, signal, options, input }: Conte
         rethrowIfAborted(error)
         yield* retries.pending.splice(0)
         const info = describeError(error)
-        yield { type: 'warning', code: info.code === 'error' ? 'fetch-failed' : info.code, message: `reading ${url} failed: ${info.message}` }
+        yield {
+          type: 'warning',
+          code: info.code === 'error' ? 'fetch-failed' : info.code,
+          message: `reading ${url} failed: ${info.message}`,
+          ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+        }
         return undefined
       }
     },

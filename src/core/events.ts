@@ -38,7 +38,8 @@ export interface EventPayloads {
   'run-start': { question: string; strategy: string }
   plan: { text: string; keyElements?: string[]; queries?: string[] }
   query: { queryId: string; query: string; parentId?: string; depth?: number }
-  result: { queryId: string; results: SearchResult[]; cached?: boolean }
+  /** Every query gets one: the results, or none and the `error` that stopped the search. */
+  result: { queryId: string; results: SearchResult[]; cached?: boolean; error?: ErrorInfo }
   page: { url: string; queryId?: string; chars: number; title?: string }
   fact: { fact: Fact; supersedes?: string[] }
   'knowledge-update': { knowledge: string; iteration: number }
@@ -46,7 +47,7 @@ export interface EventPayloads {
   cost: { delta: Cost; total: Cost }
   'answer-token': { text: string }
   answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
-  warning: { message: string; code: string }
+  warning: { message: string; code: string; queryId?: string }
   'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo }
 }
 

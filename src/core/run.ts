@@ -2,7 +2,7 @@ import { addCost, zeroCost } from './cost.js'
 import { abortError, describeError, LaconicError } from './errors.js'
 import type { Citation, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import { createContext } from './context.js'
-import type { AgentOptions, ResearchOptions, ResearchResult, Strategy } from './strategy.js'
+import type { AgentOptions, ResearchOptions, ResearchResult, Strategy, StrategyOutcome } from './strategy.js'
 
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string
@@ -16,6 +16,7 @@ export interface ResearchRun extends AsyncIterable<ResearchEvent> {
 /** The result a run has gathered so far, folded from its events: one source of truth. */
 class ResultFold {
   answer = ''
+  /** Answer tokens as they streamed: the answer of a run that ends before its `answer` event. */
   private streamed = ''
   private answered = false
   citations: Citation[] = []
@@ -114,22 +115,35 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
 
   async function* events(): AsyncGenerator<ResearchEvent, void, undefined> {
     let seq = 0
-    const stamp = <T extends EventType>(event: { type: T } & EventPayloads[T]): ResearchEvent =>
-      ({ ...event, runId, seq: seq++, time: Date.now() }) as unknown as ResearchEvent
+    // Object.assign, not an object spread: V8 spreads these varied shapes ~10x slower, and this
+    // runs once per event (bench/overhead.ts).
+    const stamp = <T extends EventType>(event: { type: T } & EventPayloads[T]): ResearchEvent => {
+      const stamped = Object.assign({}, event) as Record<string, unknown>
+      stamped.runId = runId
+      stamped.seq = seq++
+      stamped.time = Date.now()
+      return stamped as unknown as ResearchEvent
+    }
 
     const callerSignal = input.signal
     const onCallerAbort = () => abort(callerSignal?.reason)
     if (callerSignal?.aborted) onCallerAbort()
     else callerSignal?.addEventListener('abort', onCallerAbort, { once: true })
 
-    // Rejects when the run is aborted, so a strategy stuck on a call that ignores its signal
-    // cannot keep the stream open.
-    let rejectOnAbort!: (error: unknown) => void
-    const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject))
-    aborted.catch(() => undefined)
-    const onAbort = () => rejectOnAbort(abortError(signal))
-    if (signal.aborted) onAbort()
-    else signal.addEventListener('abort', onAbort, { once: true })
+    // An abort rejects the step in progress, so a strategy stuck on a call that ignores its
+    // signal cannot keep the stream open. One step at a time holds the reject function: racing
+    // every step against one long-lived promise would pile a reaction per event onto it.
+    let rejectStep: ((error: unknown) => void) | undefined
+    const onAbort = () => rejectStep?.(abortError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
+    const nextStep = (generator: ReturnType<Strategy['run']>): Promise<Step> => {
+      if (signal.aborted) return Promise.reject(abortError(signal))
+      return new Promise<Step>((resolve, reject) => {
+        rejectStep = reject
+        generator.next().then(resolve, reject)
+      })
+    }
 
     const ctx = createContext({ runId, question, signal, options, input })
     let generator: ReturnType<Strategy['run']> | undefined
@@ -141,9 +155,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
       try {
         generator = strategy.run(question, ctx)
         for (;;) {
-          const next = generator.next()
-          next.catch(() => undefined)
-          const step = await Promise.race([next, aborted])
+          const step = await nextStep(generator)
           if (step.done) {
             reason = step.value?.reason ?? 'answered'
             break

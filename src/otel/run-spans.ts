@@ -1,7 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import type { EventOf, ResearchEvent } from '../core/index.js'
 import { ERROR_TYPE, GEN_AI, LACONIC, URL_FULL, WARNING_EVENT } from './attributes.js'
-import { failedQueryId } from './failed-search.js'
 import { safeUrl } from './safe-url.js'
 
 export interface RunSpanSettings {
@@ -125,7 +124,12 @@ export class RunSpans {
   private searchFinished(event: EventOf<'result'>): void {
     const open = this.searches.get(event.queryId)
     if (!open) return
-    open.span.setAttribute(LACONIC.resultCount, event.results.length)
+    if (event.error) {
+      open.span.setAttribute(ERROR_TYPE, event.error.code)
+      open.span.setStatus({ code: SpanStatusCode.ERROR, message: event.error.message })
+    } else {
+      open.span.setAttribute(LACONIC.resultCount, event.results.length)
+    }
     if (event.cached) open.span.setAttribute(LACONIC.cached, true)
     open.span.end(at(event.time))
     this.searches.delete(event.queryId)
@@ -148,13 +152,6 @@ export class RunSpans {
   private warning(event: EventOf<'warning'>): void {
     const attributes = { [LACONIC.warningCode]: event.code, [LACONIC.warningMessage]: event.message }
     this.root.addEvent(WARNING_EVENT, attributes, at(event.time))
-    const queryId = failedQueryId(event.message, this.searches)
-    const failed = queryId !== undefined ? this.searches.get(queryId) : undefined
-    if (queryId === undefined || !failed) return
-    failed.span.setAttribute(ERROR_TYPE, event.code)
-    failed.span.setStatus({ code: SpanStatusCode.ERROR, message: event.message })
-    failed.span.end(at(event.time))
-    this.searches.delete(queryId)
   }
 
   private end(event: EventOf<'run-end'>): void {

@@ -48,6 +48,7 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         break
       case 'result':
       case 'page':
+      case 'warning':
         if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
         break
       case 'fact':

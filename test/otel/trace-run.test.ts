@@ -127,7 +127,7 @@ describe('traceRun on a real run', () => {
     const events = await drain(traceRun(probeAgent().agent.research(QUESTION), { tracerProvider: provider }))
     const queries = events.filter((e): e is EventOf<'query'> => e.type === 'query')
     const result = events.find((e): e is EventOf<'result'> => e.type === 'result')!
-    const failure = events.find((e): e is EventOf<'warning'> => e.type === 'warning' && e.message.startsWith('search "broken query"'))!
+    const failure = events.find((e): e is EventOf<'result'> => e.type === 'result' && e.error !== undefined)!
     const searchSpans = spans().filter((s) => s.name === 'execute_tool search')
     const byQuery = (queryId: string) => searchSpans.find((s) => s.attributes['laconic.query_id'] === queryId)!
 
@@ -142,7 +142,8 @@ describe('traceRun on a real run', () => {
     expect(ms(good.endTime)).toBe(result.time)
 
     const bad = byQuery(queries[1]!.queryId)
-    expect(bad.status).toEqual({ code: SpanStatusCode.ERROR, message: failure.message })
+    expect(failure.queryId).toBe(queries[1]!.queryId)
+    expect(bad.status).toEqual({ code: SpanStatusCode.ERROR, message: failure.error!.message })
     expect(bad.attributes['error.type']).toBe('http')
     expect(bad.attributes['laconic.search.results']).toBeUndefined()
     expect(ms(bad.startTime)).toBe(queries[1]!.time)
