@@ -14,10 +14,6 @@ interface Entry {
   fact: Fact
   /** The comparison key, padded with spaces so containment is whole words only. */
   padded: string
-  /** Its words, as numbers (see `wordIds`). */
-  words: number[]
-  /** Its word pairs, as numbers (see `ownGrams`), under which `postings` files it. */
-  pairs: number[]
   /** The rare gram (a word pair, or the word of a one-word fact) it is filed under in `anchors`. */
   anchor: number
   /** `fact.sources` as normalised URLs, index for index. */
@@ -97,7 +93,7 @@ export class Notebook {
     const fact: Fact = { id: this.newId(), text: raw.trim(), sources: [], ...(queryId !== undefined ? { queryId } : {}) }
     // A repeated word or pair files the fact twice under it: harmless, and cheaper than a Set.
     const pairs = words.length === 1 ? [] : own
-    const entry: Entry = { serial: this.serial++, fact, padded, words, pairs, anchor: this.rarest(own), sourceKeys: [] }
+    const entry: Entry = { serial: this.serial++, fact, padded, anchor: this.rarest(own), sourceKeys: [] }
     this.mergeSources(entry, sources)
     const supersedes: string[] = []
     for (const serial of this.findContained(padded, words, pairs)) {
@@ -108,7 +104,7 @@ export class Notebook {
       this.entries.delete(serial)
       this.replacedBy.set(serial, entry.serial)
     }
-    this.insert(entry)
+    this.insert(entry, words, pairs)
     return { kind: 'added', fact: copyFact(fact), supersedes }
   }
 
@@ -206,12 +202,13 @@ export class Notebook {
     return key
   }
 
-  private insert(entry: Entry): void {
+  /** Files `entry` under its word pairs (`postings`), its words (`wordHome`) and its anchor. */
+  private insert(entry: Entry, words: readonly number[], pairs: readonly number[]): void {
     const serial = entry.serial
     this.entries.set(serial, entry)
     this.byKey.set(entry.padded.slice(1, -1), serial)
-    for (const pair of entry.pairs) append(this.postings, pair, serial)
-    for (const word of entry.words) if (!this.wordHome.has(word)) this.wordHome.set(word, serial)
+    for (const pair of pairs) append(this.postings, pair, serial)
+    for (const word of words) if (!this.wordHome.has(word)) this.wordHome.set(word, serial)
     append(this.anchors, entry.anchor, serial)
   }
 }
