@@ -118,7 +118,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     // Object.assign, not an object spread: V8 spreads these varied shapes ~10x slower, and this
     // runs once per event (bench/overhead.ts).
     const stamp = <T extends EventType>(event: { type: T } & EventPayloads[T]): ResearchEvent => {
-      const stamped: Record<string, unknown> = Object.assign({}, event)
+      const stamped = Object.assign({}, event) as unknown as Record<string, unknown>
       stamped.runId = runId
       stamped.seq = seq++
       stamped.time = Date.now()
