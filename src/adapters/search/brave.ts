@@ -46,6 +46,8 @@ export function brave(options: BraveOptions = {}): SearchProvider {
   return {
     searchCost,
     async search(query, opts = {}) {
+      // Nothing to look up: send no request and spend no rate-limit budget.
+      if (!query.trim()) return []
       const count = clampCount(opts.limit, 10, 20)
       const params = new URLSearchParams({ q: query, count: String(count) })
       if (options.country) params.set('country', options.country)

@@ -86,6 +86,8 @@ export function duckduckgo(options: DuckDuckGoOptions = {}): SearchProvider {
   return {
     searchCost: 0,
     async search(query, opts = {}) {
+      // Nothing to look up: send no request and spend no rate-limit budget.
+      if (!query.trim()) return []
       const results = await withRetries({ maxRetries, backoff, signal: opts.signal, onRetry: opts.onRetry }, () => attempt(query, opts.signal))
       return opts.limit === undefined ? results : results.slice(0, Math.max(0, opts.limit))
     },

@@ -42,6 +42,8 @@ export function searxng(options: SearxngOptions): SearchProvider {
   return {
     searchCost: 0,
     async search(query, opts = {}) {
+      // Nothing to look up: send no request and spend no rate-limit budget.
+      if (!query.trim()) return []
       const params = new URLSearchParams({ q: query, format: 'json' })
       if (options.categories) params.set('categories', options.categories)
       if (options.engines) params.set('engines', options.engines)

@@ -52,6 +52,8 @@ export function tavily(options: TavilyOptions = {}): SearchProvider {
   return {
     searchCost: options.searchCost ?? (searchDepth === 'advanced' ? 0.016 : 0.008),
     async search(query, opts = {}) {
+      // Nothing to look up: send no request and spend no rate-limit budget.
+      if (!query.trim()) return []
       const maxResults = clampCount(opts.limit, 5, 20)
       const body = await requestJson({
         url: `${baseURL.replace(/\/+$/, '')}/search`,

@@ -48,6 +48,12 @@ describe('duckduckgo', () => {
     )
   })
 
+  it('answers an empty query with [] without a request', async () => {
+    const endpoint = await serve(html(fixture('ddg-html.html')))
+    await expect(duckduckgo({ endpoint, pacer: noPacing() }).search('')).resolves.toEqual([])
+    expect(server?.requests).toHaveLength(0)
+  })
+
   it('returns an empty list only when DuckDuckGo says there are no results', async () => {
     const endpoint = await serve(html(fixture('ddg-no-results.html')))
     await expect(duckduckgo({ endpoint, pacer: noPacing() }).search('zxqvj')).resolves.toEqual([])

@@ -109,6 +109,12 @@ describe.each(cases)('$name', ({ name, make, fixture: body, expected, empty, che
     )
   })
 
+  it('answers an empty query with [] without a request', async () => {
+    const baseURL = await serve(json(body))
+    await expect(make(baseURL).search('  ')).resolves.toEqual([])
+    expect(server?.requests).toHaveLength(0)
+  })
+
   it('returns [] when nothing was found', async () => {
     const baseURL = await serve(json(empty))
     await expect(make(baseURL).search('zxqv')).resolves.toEqual([])

@@ -1,0 +1,40 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import * as adapters from '../../../src/adapters/index.js'
+
+const root = fileURLToPath(new URL('../../../src/adapters/', import.meta.url))
+const sources = (folder: string): [string, string][] =>
+  readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => [`${folder}/${file}`, readFileSync(join(root, folder, file), 'utf8')])
+
+describe('laconic/adapters entry', () => {
+  it('exports the binding names of the search, fetch and cache adapters', () => {
+    for (const name of ['duckduckgo', 'brave', 'tavily', 'searxng', 'localCorpus', 'httpFetch', 'cached']) {
+      expect(typeof (adapters as Record<string, unknown>)[name], name).toBe('function')
+    }
+  })
+
+  it('loads heavy and node-only dependencies lazily, so importing the entry stays light and portable', () => {
+    const heavy = /^\s*import\s+(?!type\b)[^;]*?from\s+'(linkedom|minisearch|@mozilla\/readability|node:[^']+)'/m
+    const offenders = [...sources('search'), ...sources('fetch'), ...sources('cache')]
+      // load-dir.ts is node-only by design and is itself imported lazily by localCorpus.
+      .filter(([file, text]) => file !== 'search/local/load-dir.ts' && heavy.test(text))
+      .map(([file]) => file)
+    expect(offenders).toEqual([])
+    const corpus = sources('search').find(([file]) => file === 'search/local/local-corpus.ts')?.[1] ?? ''
+    expect(corpus).toContain("await import('./load-dir.js')")
+    expect(corpus).not.toMatch(/^import[^\n]*load-dir/m)
+  })
+
+  it('imports only src/core from outside the adapters folder', () => {
+    for (const [file, text] of [...sources('search'), ...sources('fetch'), ...sources('cache')]) {
+      for (const [, path] of text.matchAll(/from '(\.\.\/[^']+)'/g)) {
+        const resolved = join('src/adapters', file, '..', path as string)
+        expect(resolved.startsWith('src/core') || resolved.startsWith('src/adapters'), `${file} imports ${path}`).toBe(true)
+      }
+    }
+  })
+})
