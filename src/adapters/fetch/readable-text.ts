@@ -20,8 +20,16 @@ async function loadReadability(): Promise<ReadabilityModule['Readability']> {
  */
 const MIN_ARTICLE_CHARS = 250
 
+/** Last resort when the DOM cannot be built at all: tags dropped, whitespace collapsed. */
+const tagless = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
+
 export async function readableText(html: string): Promise<{ title?: string; text: string }> {
-  const document = await parseHtml(html)
+  let document: Document
+  try {
+    document = await parseHtml(html)
+  } catch {
+    return { text: tagless(html) }
+  }
   const pageTitle = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1'))
   // Readability rewrites the DOM, so the whole-page text is taken first.
   const pageText = htmlToText(document.body?.childNodes.length ? document.body : document.documentElement)

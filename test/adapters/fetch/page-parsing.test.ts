@@ -24,6 +24,12 @@ describe('readableText and htmlToText', () => {
     )
   })
 
+  it('reads fragments and pages whose <html> is only mentioned', async () => {
+    expect(await readableText('<!-- <html> --><p>Hello <b>there</b></p>')).toEqual({ text: 'Hello there' })
+    expect(await readableText('plain words')).toEqual({ text: 'plain words' })
+    expect(await readableText('')).toEqual({ text: '' })
+  })
+
   it('keeps structure: headings, list items, paragraphs, preformatted text', async () => {
     const document = await parseHtml('<h1>Top</h1><p>One <b>two</b>\n three</p><h3><span>Deep</span></h3><ul><li>a</li><li>b</li></ul><pre>  x\n    y</pre><script>no()</script>')
     expect(htmlToText(document.body)).toBe('# Top\n\nOne two three\n\n### Deep\n\n- a\n\n- b\n\n  x\n    y')

@@ -42,9 +42,14 @@ async function toDocument(path: string, root: string): Promise<LocalDocument> {
   const url = pathToFileURL(path).href
   const fallbackTitle = basename(path, extname(path))
   if (/^\.html?$/i.test(extname(path))) {
-    const document = await parseHtml(raw)
-    const title = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1')) || fallbackTitle
-    return { id, url, title, text: htmlToText(document.body?.childNodes.length ? document.body : document.documentElement) }
+    try {
+      const document = await parseHtml(raw)
+      const title = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1')) || fallbackTitle
+      return { id, url, title, text: htmlToText(document.body?.childNodes.length ? document.body : document.documentElement) }
+    } catch {
+      // One unparseable file should not sink the whole corpus: index its raw text.
+      return { id, url, title: fallbackTitle, text: raw }
+    }
   }
   const { title, body } = splitFrontMatter(raw)
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
