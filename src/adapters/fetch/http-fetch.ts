@@ -99,7 +99,14 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
       return { response }
     } catch (error) {
       if (location !== null && error instanceof ProviderError && error.status !== undefined && REDIRECTS.has(error.status)) {
-        return { redirect: new URL(location, url).href }
+        if (URL.canParse(location, url)) return { redirect: new URL(location, url).href }
+        throw new ProviderError(`http-fetch: ${url.href} redirects to an invalid URL`, {
+          code: 'bad-response',
+          provider: 'http-fetch',
+          status: error.status,
+          url: url.href,
+          hint: 'the site sent a broken Location header; skip this page',
+        })
       }
       throw error
     }

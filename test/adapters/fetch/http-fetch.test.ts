@@ -110,6 +110,11 @@ describe('httpFetch: redirects and the SSRF guard', () => {
     await expect(httpFetch(local).fetch(`${base}/a`)).resolves.toEqual({ url: `${base}/c?x=1`, text: 'arrived' })
   })
 
+  it('reports a broken Location header', async () => {
+    const base = await serve(send(302, { location: 'http://[::1' }))
+    await expect(httpFetch(local).fetch(base)).rejects.toMatchObject({ code: 'bad-response', status: 302 })
+  })
+
   it('stops after maxRedirects', async () => {
     const base = await serve((req, res) => send(302, { location: `/loop${server?.requests.length}` })(req, res, 1))
     await expect(httpFetch(local).fetch(`${base}/start`)).rejects.toMatchObject({ code: 'http', message: expect.stringContaining('more than 5 redirects') })
