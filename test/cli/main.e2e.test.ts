@@ -106,20 +106,26 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(backend.searches.slice(searched)).toEqual(['why is the sky blue'])
   })
 
-  test('--serve streams runs as Server-Sent Events until Ctrl-C (exit 130)', async () => {
+  test('--serve serves the live page and streams runs as Server-Sent Events until Ctrl-C (exit 130)', async () => {
+    let page = ''
     let body = ''
     const out = await runCli([...against(backend), '--serve', '0'], {
       onStderr: (all, child) => {
-        const url = /serving on (http:\/\/127\.0\.0\.1:\d+)\/research/.exec(all)?.[1]
+        const url = /live page on (http:\/\/127\.0\.0\.1:\d+)\//.exec(all)?.[1]
         if (!url || body) return
         body = 'pending'
-        void fetch(`${url}/research?q=${encodeURIComponent('Why is the sky blue?')}`)
+        void fetch(`${url}/`)
+          .then((response) => response.text())
+          .then((html) => (page = html))
+          .then(() => fetch(`${url}/research?q=${encodeURIComponent('Why is the sky blue?')}`))
           .then((response) => response.text())
           .then((text) => (body = text))
           .finally(() => child.kill('SIGINT'))
       },
     })
     expect(out.code).toBe(130)
+    expect(page).toContain('<title>laconic · live research</title>')
+    expect(page).toContain("new EventSource('/research?q='")
     expect(body).toContain('event: run-start')
     expect(body).toContain('event: answer\n')
     expect(body).toContain('event: run-end')

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
-import { createServer } from '../../examples/sse-server/server.js'
+import { DEMO_LABEL } from '../../examples/sse-server/server.js'
+import { createLiveServer } from '../../src/node/index.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -22,7 +23,7 @@ const EXPECTED_ANSWER =
 
 describe('the live page in a real browser (demo mode)', () => {
   let browser: Browser
-  const server = createServer({ agent: demoAgent({ tokenDelayMs: 5 }), demo: true, heartbeatMs: 1000 })
+  const server = createLiveServer({ agent: demoAgent({ tokenDelayMs: 5 }), label: DEMO_LABEL, heartbeatMs: 1000 })
   let base = ''
 
   beforeAll(async () => {
@@ -43,7 +44,7 @@ describe('the live page in a real browser (demo mode)', () => {
   it('shows the plan, the queries with results, the facts and the streamed, cited answer', async () => {
     const page = await browser.newPage()
     await page.goto(base)
-    await expect(page.locator('#demo-banner').textContent()).resolves.toMatch(/scripted demo/i)
+    await expect(page.locator('#label').textContent()).resolves.toMatch(/scripted demo/i)
     await page.click('button[type=submit]')
     await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
 

@@ -1,0 +1,198 @@
+/**
+ * The live research page: one static HTML document (inline CSS and JS) that opens an
+ * EventSource on `/research?q=…&run=…` and draws every event as it arrives. It lives in a TS
+ * module so tsc ships it in dist/ with no copy step. The page's script uses no backtick and no
+ * dollar-brace, so it sits verbatim in a raw template literal: keep it that way when editing.
+ */
+
+/** Where `livePage` puts the label banner. */
+const LABEL_SLOT = '<!--label-->'
+
+/** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
+export function livePage(label?: string): string {
+  const banner = label ? `<p class="banner" id="label">${escapeHtml(label)}</p>` : ''
+  return PAGE.replace(LABEL_SLOT, banner)
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+const PAGE = String.raw`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>laconic · live research</title>
+<style>
+  :root { --ink: #1d2330; --muted: #6b7280; --line: #e5e7eb; --accent: #2563eb; --bg: #f8fafc; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--ink); background: var(--bg); }
+  header { padding: 16px 24px; background: #fff; border-bottom: 1px solid var(--line); }
+  h1 { margin: 0 0 8px; font-size: 18px; }
+  h2 { margin: 0 0 8px; font-size: 13px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
+  form { display: flex; gap: 8px; }
+  input { flex: 1; padding: 8px 10px; font: inherit; border: 1px solid var(--line); border-radius: 6px; }
+  button { padding: 8px 16px; font: inherit; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
+  .banner { margin: 8px 0 0; padding: 6px 10px; border-radius: 6px; background: #fef3c7; color: #92400e; font-weight: 600; }
+  #status { margin-top: 8px; color: var(--muted); font-size: 13px; }
+  main { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; padding: 16px 24px; }
+  section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; min-height: 80px; }
+  #answer-panel { grid-column: 1 / -1; }
+  ol, ul { margin: 0; padding-left: 20px; }
+  .query { margin-bottom: 10px; }
+  .query > strong { display: block; }
+  .query li { font-size: 13px; }
+  .query li span { color: var(--muted); }
+  .fact { margin-bottom: 4px; }
+  .fact.replacing { animation: flash 1.2s; }
+  @keyframes flash { from { background: #dcfce7; } to { background: transparent; } }
+  .sources { font-size: 12px; }
+  #knowledge { white-space: pre-wrap; margin: 0; font: inherit; }
+  #answer { font-size: 16px; white-space: pre-wrap; min-height: 1.5em; }
+  #answer.streaming::after { content: '▍'; color: var(--accent); }
+  a { color: var(--accent); }
+  .warning { color: #b45309; font-size: 13px; }
+  @media (max-width: 800px) { main { grid-template-columns: 1fr; } }
+</style>
+</head>
+<body>
+<header>
+  <h1>laconic · live research</h1>
+  <form id="ask">
+    <input id="question" name="q" autocomplete="off" placeholder="Ask a research question"
+      value="Who won the 2024 Nobel Prize in Chemistry, and for what?">
+    <button type="submit">Research</button>
+  </form>
+  <!--label-->
+  <div id="status">Idle.</div>
+</header>
+<main>
+  <section><h2>Plan</h2><ol id="plan"></ol></section>
+  <section><h2>Queries and results</h2><div id="queries"></div></section>
+  <section><h2>Facts</h2><ul id="facts"></ul></section>
+  <section><h2>Knowledge</h2><pre id="knowledge"></pre><ul id="warnings"></ul></section>
+  <section id="answer-panel">
+    <h2>Answer</h2>
+    <div id="answer" data-tokens="0"></div>
+    <ol id="citations" class="sources"></ol>
+  </section>
+</main>
+<script>
+'use strict'
+const $ = (id) => document.getElementById(id)
+const el = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props)
+  node.append(...children)
+  return node
+}
+let source = null
+let lastSeq = -1
+let cost = null
+let phase = 'Idle.'
+
+function reset() {
+  for (const id of ['plan', 'queries', 'facts', 'warnings', 'citations']) $(id).replaceChildren()
+  $('knowledge').textContent = ''
+  $('answer').textContent = ''
+  $('answer').dataset.tokens = '0'
+  $('answer').className = ''
+  lastSeq = -1
+  cost = null
+}
+
+function status(text = phase) {
+  phase = text
+  const money = cost ? ' · $' + cost.total.toFixed(4) + ' · ' + cost.llmCalls + ' model calls · ' + cost.searches + ' searches · ' + (cost.inputTokens + cost.outputTokens) + ' tokens' : ''
+  $('status').textContent = text + money
+}
+
+// Citations arrive with the final answer: [n] becomes a link to source n.
+function renderAnswer(text, citations) {
+  const byIndex = new Map(citations.map((c) => [c.index, c]))
+  const parts = text.split(/(\[\d+\])/)
+  $('answer').replaceChildren(...parts.map((part) => {
+    const cited = /^\[(\d+)\]$/.exec(part)
+    const citation = cited && byIndex.get(Number(cited[1]))
+    return citation ? el('a', { href: citation.url, target: '_blank', rel: 'noopener', title: citation.title || citation.url, className: 'citation' }, part) : part
+  }))
+  $('citations').replaceChildren(...citations.map((c) =>
+    el('li', { value: c.index }, el('a', { href: c.url, target: '_blank', rel: 'noopener' }, c.title || c.url))))
+}
+
+const handlers = {
+  'run-start': (e) => status('Researching: ' + e.question + ' (' + e.strategy + ')'),
+  plan: (e) => $('plan').append(el('li', {}, e.text, e.queries && e.queries.length ? el('ul', {}, ...e.queries.map((q) => el('li', {}, q))) : '')),
+  query: (e) => $('queries').append(el('div', { className: 'query', id: 'query-' + e.queryId }, el('strong', {}, e.query), el('ul', { className: 'results' }, el('li', {}, el('span', {}, 'searching…'))))),
+  result: (e) => {
+    const list = document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
+    if (!list) return
+    list.replaceChildren(...(e.results.length ? e.results.map((r) =>
+      el('li', {}, el('a', { href: r.url, target: '_blank', rel: 'noopener' }, r.title || r.url), ' ', el('span', {}, r.snippet))) : [el('li', {}, el('span', {}, 'no results'))]))
+  },
+  page: (e) => {
+    const list = e.queryId && document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
+    if (list) list.append(el('li', {}, el('span', {}, 'read ' + e.url + ' (' + e.chars + ' chars)')))
+  },
+  fact: (e) => {
+    const item = el('li', { className: 'fact', id: 'fact-' + e.fact.id }, e.fact.text, ' ',
+      ...e.fact.sources.map((url, i) => el('a', { href: url, target: '_blank', rel: 'noopener', className: 'sources' }, '[source' + (e.fact.sources.length > 1 ? ' ' + (i + 1) : '') + ']')))
+    const replaced = (e.supersedes || []).map((id) => $('fact-' + id)).filter(Boolean)
+    if (replaced.length) {
+      // The new fact takes the place of the first one it supersedes; the others go.
+      item.classList.add('replacing')
+      replaced[0].replaceWith(item)
+      for (const old of replaced.slice(1)) old.remove()
+    } else {
+      $('facts').append(item)
+    }
+  },
+  'knowledge-update': (e) => { $('knowledge').textContent = e.knowledge },
+  cost: (e) => { cost = e.total; status() },
+  'answer-token': (e) => {
+    const answer = $('answer')
+    answer.className = 'streaming'
+    answer.append(e.text)
+    answer.dataset.tokens = String(Number(answer.dataset.tokens) + 1)
+  },
+  answer: (e) => { $('answer').className = ''; renderAnswer(e.text, e.citations) },
+  warning: (e) => $('warnings').append(el('li', { className: 'warning' }, e.code + ': ' + e.message)),
+  'run-end': (e) => {
+    cost = e.cost
+    status(e.reason === 'answered' ? 'Done.' : 'Stopped: ' + e.reason + (e.error ? ' (' + e.error.message + ')' : ''))
+    document.body.dataset.state = 'ended'
+    source.close()
+  },
+}
+
+function start(question) {
+  if (source) source.close()
+  reset()
+  document.body.dataset.state = 'running'
+  status('Connecting…')
+  const run = crypto.randomUUID()
+  source = new EventSource('/research?q=' + encodeURIComponent(question) + '&run=' + run)
+  for (const [type, handle] of Object.entries(handlers)) {
+    source.addEventListener(type, (message) => {
+      const event = JSON.parse(message.data)
+      // After a reconnection the server resumes after Last-Event-ID; this guards against repeats anyway.
+      if (event.seq <= lastSeq) return
+      lastSeq = event.seq
+      handle(event)
+    })
+  }
+  source.addEventListener('end', () => source.close())
+  source.addEventListener('error', () => {
+    if (source.readyState === EventSource.CONNECTING) status('Connection lost, resuming…')
+    else if (document.body.dataset.state !== 'ended') status('Disconnected.')
+  })
+}
+
+$('ask').addEventListener('submit', (event) => {
+  event.preventDefault()
+  const question = $('question').value.trim()
+  if (question) start(question)
+})
+</script>
+</body>
+</html>`
