@@ -1,0 +1,31 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { hostAllowed } from '../../src/node/index.js'
+
+describe('hostAllowed', () => {
+  test.each([
+    ['127.0.0.1:3000', '127.0.0.1', true],
+    ['localhost:3000', '127.0.0.1', true],
+    ['LOCALHOST', '127.0.0.1', true],
+    ['[::1]:3000', '127.0.0.1', true],
+    ['127.0.0.1', '::1', true],
+    ['evil.example:3000', '127.0.0.1', false],
+    ['localhost.evil.example', 'localhost', false],
+    ['evil.example@127.0.0.1', '127.0.0.1', false],
+    ['127.0.0.1/x', '127.0.0.1', false],
+    ['', '127.0.0.1', false],
+    [undefined, '127.0.0.1', false],
+    ['research.example.org:8080', 'research.example.org', true],
+    ['localhost', 'research.example.org', false],
+  ])('Host %j against %j → %s', (header, host, allowed) => {
+    expect(hostAllowed(header, host)).toBe(allowed)
+  })
+
+  test('is total: any header, any host, a boolean and never a throw', () => {
+    fc.assert(
+      fc.property(fc.option(fc.string(), { nil: undefined }), fc.string(), (header, host) => {
+        expect(typeof hostAllowed(header, host)).toBe('boolean')
+      }),
+    )
+  })
+})
