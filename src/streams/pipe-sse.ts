@@ -1,5 +1,9 @@
+import type { ResearchEvent } from '../core/index.js'
+import { cancelSource } from './cancel-source.js'
+import { END_FRAME_BYTES, eventFrameBytes, HEARTBEAT_BYTES, retryFrameBytes } from './event-frame.js'
+import { quietTimer } from './quiet-timer.js'
 import { SSE_HEADERS } from './sse-response.js'
-import { toSSE, type ToSSEOptions } from './to-sse.js'
+import type { ToSSEOptions } from './to-sse.js'
 import type { EventStream } from './types.js'
 
 /**
@@ -20,33 +24,108 @@ export interface PipeSSEOptions extends ToSSEOptions {
   headers?: Record<string, string> | undefined
 }
 
+/** What a wait for the next event resolves to when something other than the event came first. */
+const HEARTBEAT: unique symbol = Symbol('heartbeat')
+const HUNG_UP: unique symbol = Symbol('hung up')
+const NOT_YET: unique symbol = Symbol('not settled yet')
+const SETTLED_MARKER = Promise.resolve(NOT_YET)
+
+type Step = IteratorResult<ResearchEvent> | typeof HEARTBEAT | typeof HUNG_UP
+
 /**
  * Stream a run to a Node `ServerResponse` as SSE, respecting socket backpressure. Resolves
  * when the response has ended. A client that disconnects cancels the stream, which aborts
  * the run unless `events` is a `broadcast` subscription (then only this subscriber leaves).
+ *
+ * The bytes are `toSSE`'s, written without a `ReadableStream` in between: under a broadcast
+ * this runs once per client per event, so every frame costs one encoding in total (shared),
+ * and frames that are already waiting (a client that fell behind) go out in one write.
  */
 export async function pipeSSE(events: EventStream, res: SSEServerResponse, options: PipeSSEOptions = {}): Promise<void> {
-  const reader = toSSE(events, options).getReader()
+  const heartbeatMs = options.heartbeatMs ?? 15_000
+  const iterator = events[Symbol.asyncIterator]()
+  const batch: Uint8Array[] = []
   let closed = false
-  let wakeOnClose: (() => void) | undefined
+  let finished = false
+  let wakeStep: ((step: typeof HEARTBEAT | typeof HUNG_UP) => void) | undefined
+  let wakeDrain: (() => void) | undefined
+  const heartbeat = heartbeatMs > 0 ? quietTimer(heartbeatMs, () => wakeStep?.(HEARTBEAT)) : undefined
+
   res.on('close', () => {
     closed = true
-    wakeOnClose?.()
-    void reader.cancel(new Error('the client disconnected')).catch(() => {})
+    wakeStep?.(HUNG_UP)
+    wakeDrain?.()
+    if (!finished) void cancelSource(events, iterator, new Error('the client disconnected'))
   })
   res.writeHead(200, { ...SSE_HEADERS, ...options.headers })
+
+  /** Write what is batched; resolves false once the client is gone. */
+  async function flush(): Promise<boolean> {
+    if (closed) return false
+    if (batch.length === 0) return true
+    const chunk = batch.length === 1 ? batch[0]! : concat(batch)
+    batch.length = 0
+    heartbeat?.touch()
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        wakeDrain = resolve
+        res.once('drain', resolve)
+      })
+      wakeDrain = undefined
+    }
+    return !closed
+  }
+
+  /** The settled `next()`, or a heartbeat or hang-up that came first; `next` stays valid. */
+  function waitFor(next: Promise<IteratorResult<ResearchEvent>>): Promise<Step> {
+    return new Promise<Step>((resolve, reject) => {
+      wakeStep = resolve
+      next.then(resolve, reject)
+    }).finally(() => (wakeStep = undefined))
+  }
+
   try {
+    batch.push(retryFrameBytes(options.retryMs ?? 3_000))
     while (!closed) {
-      const { done, value } = await reader.read()
-      if (done || closed) break
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          wakeOnClose = resolve
-          res.once('drain', resolve)
-        })
+      const next = iterator.next()
+      // Peek: an already-settled `next()` wins this race, so events already waiting for this
+      // client join the batch instead of costing a socket write each.
+      let step: Step | typeof NOT_YET = await Promise.race([next, SETTLED_MARKER])
+      while (step === NOT_YET || step === HEARTBEAT) {
+        if (step === HEARTBEAT) batch.push(HEARTBEAT_BYTES)
+        if (!(await flush())) return
+        step = await waitFor(next)
+      }
+      if (step === HUNG_UP || step.done) break
+      batch.push(eventFrameBytes(step.value))
+      if (step.value.type === 'run-end') {
+        finished = true
+        batch.push(END_FRAME_BYTES)
+        await flush()
+        await iterator.return?.()
+        break
       }
     }
+    finished = true
   } finally {
-    if (!closed) res.end()
+    finished = true
+    heartbeat?.stop()
+    if (!closed) {
+      // Frames read before the source failed or ended still belong to the client.
+      if (batch.length > 0) res.write(batch.length === 1 ? batch[0]! : concat(batch))
+      res.end()
+    }
   }
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const chunk of chunks) length += chunk.byteLength
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return out
 }

@@ -1,8 +1,10 @@
 import type { ResearchEvent } from '../core/index.js'
 import { cancelSource } from './cancel-source.js'
-import { raceTimer, TIMED_OUT } from './race-timer.js'
-import { encodeSSEComment, encodeSSEFrame } from './sse-frame.js'
+import { END_FRAME_BYTES, eventFrameBytes, HEARTBEAT_BYTES, retryFrameBytes } from './event-frame.js'
+import { quietTimer, type QuietTimer } from './quiet-timer.js'
 import type { EventStream } from './types.js'
+
+export { encodeEventFrame, SSE_END_EVENT } from './event-frame.js'
 
 export interface ToSSEOptions {
   /**
@@ -18,15 +20,7 @@ export interface ToSSEOptions {
   retryMs?: number | undefined
 }
 
-/** The event name of the frame sent after `run-end`: the stream is complete, do not reconnect. */
-export const SSE_END_EVENT = 'end'
-
-/** The wire text of one event: `id` is its `seq`, so `Last-Event-ID` says where to resume. */
-export function encodeEventFrame(event: ResearchEvent): string {
-  return encodeSSEFrame({ id: String(event.seq), event: event.type, data: JSON.stringify(event) })
-}
-
-const END_FRAME = encodeSSEFrame({ event: SSE_END_EVENT, data: '[DONE]' })
+const HEARTBEAT: unique symbol = Symbol('heartbeat')
 
 /**
  * Encode a run as Server-Sent Events: a `retry:` hint, one frame per event, heartbeat
@@ -36,15 +30,23 @@ const END_FRAME = encodeSSEFrame({ event: SSE_END_EVENT, data: '[DONE]' })
  */
 export function toSSE(events: EventStream, options: ToSSEOptions = {}): ReadableStream<Uint8Array> {
   const heartbeatMs = options.heartbeatMs ?? 15_000
-  const encoder = new TextEncoder()
   const iterator = events[Symbol.asyncIterator]()
   // The `next()` still in flight when a heartbeat fired; the following pull awaits it again.
   let pending: Promise<IteratorResult<ResearchEvent>> | undefined
   let finished = false
+  // Set while a pull waits for the source: the heartbeat timer resolves it.
+  let wakePull: ((heartbeat: typeof HEARTBEAT) => void) | undefined
+  let heartbeat: QuietTimer | undefined
+
+  function finish(): void {
+    finished = true
+    heartbeat?.stop()
+  }
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(encodeSSEFrame({ retry: options.retryMs ?? 3_000 })))
+      controller.enqueue(retryFrameBytes(options.retryMs ?? 3_000))
+      if (heartbeatMs > 0) heartbeat = quietTimer(heartbeatMs, () => wakePull?.(HEARTBEAT))
     },
     async pull(controller) {
       if (!pending) {
@@ -52,28 +54,38 @@ export function toSSE(events: EventStream, options: ToSSEOptions = {}): Readable
         // A rejection lands while no pull awaits it when the reader is slow; the next pull reports it.
         pending.catch(() => {})
       }
-      const step = heartbeatMs > 0 ? await raceTimer(pending, heartbeatMs) : await pending
+      let step: IteratorResult<ResearchEvent> | typeof HEARTBEAT
+      try {
+        step = heartbeat ? await Promise.race([pending, new Promise<typeof HEARTBEAT>((wake) => (wakePull = wake))]) : await pending
+      } catch (error) {
+        finish()
+        throw error
+      } finally {
+        wakePull = undefined
+      }
       if (finished) return
-      if (step === TIMED_OUT) {
-        controller.enqueue(encoder.encode(encodeSSEComment('heartbeat')))
+      heartbeat?.touch()
+      if (step === HEARTBEAT) {
+        controller.enqueue(HEARTBEAT_BYTES.slice())
         return
       }
       pending = undefined
       if (step.done) {
-        finished = true
+        finish()
         controller.close()
         return
       }
-      controller.enqueue(encoder.encode(encodeEventFrame(step.value)))
+      // The cached bytes are shared with every other stream of this event; a reader owns its chunks.
+      controller.enqueue(eventFrameBytes(step.value).slice())
       if (step.value.type === 'run-end') {
-        finished = true
-        controller.enqueue(encoder.encode(END_FRAME))
+        finish()
+        controller.enqueue(END_FRAME_BYTES.slice())
         controller.close()
         await iterator.return?.()
       }
     },
     async cancel(reason) {
-      finished = true
+      finish()
       await cancelSource(events, iterator, reason)
     },
   })
