@@ -1,0 +1,23 @@
+/**
+ * The smallest useful program: research a question, show progress on stderr, stream the answer
+ * to stdout, then list the sources.
+ *   npx tsx examples/basic/main.ts --demo
+ *   OLLAMA_MODEL=qwen3:4b npx tsx examples/basic/main.ts "Why is the sky blue?"
+ */
+import { exampleAgent } from '../shared/agent.js'
+
+const { agent, question } = exampleAgent()
+const run = agent.research(question)
+
+for await (const event of run) {
+  if (event.type === 'query') console.error(`searching: ${event.query}`)
+  if (event.type === 'fact') console.error(`fact: ${event.fact.text}`)
+  if (event.type === 'warning') console.error(`warning: ${event.message}`)
+  if (event.type === 'answer-token') process.stdout.write(event.text)
+}
+
+const result = await run.result
+process.stdout.write('\n')
+for (const citation of result.citations) console.log(`[${citation.index}] ${citation.title ?? ''} ${citation.url}`)
+console.error(`${result.reason} · $${result.cost.total.toFixed(4)} · ${result.cost.llmCalls} model calls · ${result.cost.searches} searches`)
+process.exitCode = result.reason === 'answered' ? 0 : 1

@@ -1,0 +1,16 @@
+/**
+ * The agent the examples run: a local Ollama with DuckDuckGo and page reading by default, or
+ * the scripted demo agent (no model, no network) with `--demo`.
+ * Set OLLAMA_MODEL to choose the model (default qwen3:4b) and OLLAMA_HOST for another server.
+ */
+import { createAgent, type Agent } from '../../src/index.js'
+import { duckduckgo, httpFetch, ollama } from '../../src/adapters/index.js'
+import { demoAgent } from '../sse-server/demo.js'
+
+export function exampleAgent(argv: readonly string[] = process.argv.slice(2)): { agent: Agent; question: string } {
+  const demo = argv.includes('--demo')
+  const question = argv.filter((a) => a !== '--demo').join(' ') || 'Who won the 2024 Nobel Prize in Chemistry, and for what?'
+  if (demo) return { agent: demoAgent({ tokenDelayMs: 2 }), question }
+  const llm = ollama({ model: process.env.OLLAMA_MODEL ?? 'qwen3:4b', ...(process.env.OLLAMA_HOST ? { host: process.env.OLLAMA_HOST } : {}) })
+  return { agent: createAgent({ llm, search: duckduckgo(), fetch: httpFetch(), strategy: 'graph-reader' }), question }
+}
