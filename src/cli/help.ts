@@ -39,7 +39,7 @@ Search and reading:
 Output:
   -f, --format NAME        pretty (default): the answer on stdout, progress on stderr
                            ndjson: one event per line; json: the final result
-  --serve [PORT]           serve research runs as Server-Sent Events (default port ${DEFAULT_SERVE_PORT})
+  --serve [PORT]           serve the live research page and its runs as SSE (default port ${DEFAULT_SERVE_PORT})
   --debug                  print every prompt and reply to stderr (keys redacted), and stack traces
   -v, --version            print the version
   -h, --help               print this help
