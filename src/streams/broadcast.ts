@@ -94,7 +94,9 @@ export function broadcast(run: EventStream, options: BroadcastOptions = {}): Bro
         const step = await iterator.next()
         if (step.done) break
         if (replay) history.push(step.value)
-        for (const subscriber of [...subscribers]) subscriber.push(step.value)
+        // No copy of the set per event: a subscriber cut off inside `push` deletes only itself,
+        // which Set iteration allows, and nobody can subscribe synchronously from in here.
+        for (const subscriber of subscribers) subscriber.push(step.value)
       }
       if (stopRequested) await iterator.return?.()
     } catch (error) {

@@ -1,0 +1,116 @@
+import { request } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import type { ResearchEvent } from '../../src/core/index.js'
+import { zeroCost } from '../../src/core/index.js'
+import { broadcast, encodeEventFrame, pipeSSE, toSSE } from '../../src/streams/index.js'
+import { eventFrameBytes } from '../../src/streams/event-frame.js'
+import { stamp } from './arbitraries.js'
+import { collect, gate, readText, scriptedRun } from './helpers.js'
+import { startServer } from './server.js'
+
+const events: ResearchEvent[] = stamp([
+  { type: 'run-start', question: 'q', strategy: 's' },
+  { type: 'answer-token', text: 'héllo\nwörld' },
+  { type: 'answer-token', text: ' again' },
+  { type: 'run-end', reason: 'answered', cost: zeroCost() },
+])
+
+/** The raw response body as received, chunk by chunk (one entry per socket read). */
+function readBody(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => {
+      res.setEncoding('utf8')
+      let text = ''
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve(text))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('pipeSSE wire text', () => {
+  it('writes exactly the bytes toSSE produces', async () => {
+    const server = await startServer((_req, res) => void pipeSSE(scriptedRun(events), res, { heartbeatMs: 0, retryMs: 1234 }))
+    try {
+      expect(await readBody(server.url)).toBe(await readText(toSSE(scriptedRun(events), { heartbeatMs: 0, retryMs: 1234 })))
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('a subscriber that fell behind gets every waiting frame, in order, with the same bytes', async () => {
+    const hub = broadcast(scriptedRun(events))
+    // Drain the run into the history before the client subscribes: all frames are waiting at once.
+    await collect(hub.subscribe())
+    const server = await startServer((_req, res) => void pipeSSE(hub.subscribe(), res, { heartbeatMs: 0 }))
+    try {
+      const body = await readBody(server.url)
+      expect(body).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('sends heartbeat comments while the run is quiet, then carries on', async () => {
+    const quiet = gate()
+    const run = scriptedRun(events, { 1: quiet.promise })
+    const server = await startServer((_req, res) => void pipeSSE(run, res, { heartbeatMs: 5 }))
+    try {
+      const body = new Promise<string>((resolve, reject) => {
+        const req = request(server.url, (res) => {
+          res.setEncoding('utf8')
+          let text = ''
+          res.on('data', (chunk: string) => {
+            text += chunk
+            if (text.split(': heartbeat\n\n').length > 2) quiet.open()
+          })
+          res.on('end', () => resolve(text))
+        })
+        req.on('error', reject)
+        req.end()
+      })
+      const text = await body
+      expect(text.indexOf(': heartbeat')).toBeGreaterThan(text.indexOf('event: run-start'))
+      expect(text.lastIndexOf(': heartbeat')).toBeLessThan(text.indexOf('id: 1\n'))
+      expect(text.replaceAll(': heartbeat\n\n', '')).toBe(await readText(toSSE(scriptedRun(events), { heartbeatMs: 0 })))
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('pipeSSE batching', () => {
+  it('frames already waiting for a client go out in one write', async () => {
+    const hub = broadcast(scriptedRun(events))
+    await collect(hub.subscribe())
+    const writes: string[] = []
+    const res = {
+      writeHead: () => undefined,
+      write: (chunk: Uint8Array) => writes.push(new TextDecoder().decode(chunk)) > 0,
+      end: () => undefined,
+      on: () => undefined,
+      once: () => undefined,
+    }
+    await pipeSSE(hub.subscribe(), res, { heartbeatMs: 0 })
+    expect(writes).toEqual([`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`])
+  })
+})
+
+describe('eventFrameBytes', () => {
+  it('encodes an event once: the same bytes object for the same event, equal to its wire text', () => {
+    const event = events[1]!
+    const bytes = eventFrameBytes(event)
+    expect(eventFrameBytes(event)).toBe(bytes)
+    expect(new TextDecoder().decode(bytes)).toBe(encodeEventFrame(event))
+  })
+
+  it('toSSE hands each reader its own copy, so one reader cannot corrupt another', async () => {
+    const first = toSSE(scriptedRun(events), { heartbeatMs: 0 }).getReader()
+    await first.read() // retry hint
+    const { value } = await first.read()
+    value!.fill(0)
+    expect(await readText(toSSE(scriptedRun(events), { heartbeatMs: 0 }))).toContain(encodeEventFrame(events[0]!))
+  })
+})
