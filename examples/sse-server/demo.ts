@@ -1,11 +1,13 @@
 /**
- * The scripted demo behind `--demo`: a real agent (the real runtime stamps events, counts cost
- * and streams tokens) driven by a scripted model and an in-memory search corpus, so the live
- * page shows every kind of event with no network and no API key. The replies are canned: every
- * question gets the same research, which is why the page labels it "scripted demo".
+ * The scripted demo behind `--demo`: the real `graph-reader` strategy and the real runtime
+ * (events, cost, concurrency, the notebook, citations) driven by a scripted model and an
+ * in-memory search corpus, so the live page shows every kind of event with no network and no
+ * API key. The replies are canned: every question gets the same research, which is why the
+ * page labels it "scripted demo".
  */
 import { createAgent, type Agent } from '../../src/index.js'
-import type { Citation, LLMRequest, Strategy, StrategyContext, StrategyEvent } from '../../src/core/index.js'
+import type { LLMRequest } from '../../src/core/index.js'
+import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 export const DEMO_QUESTION = 'Who won the 2024 Nobel Prize in Chemistry, and for what?'
@@ -20,76 +22,43 @@ const CORPUS = [
   { title: 'David Baker wins Nobel Prize', url: BAKER, snippet: 'Baker was honoured for computational protein design: building entirely new kinds of proteins.' },
 ]
 
-// Each step of the demo strategy names itself in the system prompt, so the script answers by step.
-const STEP = { plan: 'demo:plan', extract: 'demo:extract', summarize: 'demo:summarize', answer: 'demo:answer' } as const
-
-const REPLIES: Record<string, (req: LLMRequest) => string> = {
-  [STEP.plan]: () =>
-    'Find the 2024 chemistry laureates, then what each was honoured for.\n- 2024 Nobel Prize Chemistry winners\n- AlphaFold protein structure prediction Nobel\n- David Baker computational protein design',
-  [STEP.extract]: (req) => {
-    const query = req.prompt.split('\n')[0] ?? ''
-    if (query.includes('winners')) return `2024 | ${NOBEL}`
-    if (query.includes('AlphaFold'))
-      return `Hassabis and Jumper were honoured for protein structure prediction with AlphaFold | ${ALPHAFOLD}\nThe 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper | ${NOBEL}`
-    return `Baker was honoured for computational protein design | ${BAKER}`
-  },
-  [STEP.summarize]: (req) =>
-    req.prompt.includes('computational protein design')
-      ? 'The 2024 chemistry prize went to David Baker (computational protein design) and to Demis Hassabis and John Jumper (protein structure prediction with AlphaFold).'
-      : req.prompt.includes('AlphaFold')
-        ? 'The 2024 chemistry prize went to Baker, Hassabis and Jumper; Hassabis and Jumper for AlphaFold. Baker’s part is still open.'
-        : 'Something happened in 2024; the laureates are not known yet.',
-  [STEP.answer]: () =>
-    'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
-    'Baker was honoured for computational protein design [3], and Hassabis and Jumper for predicting protein structures with AlphaFold [2].',
-}
-
-interface Noted {
-  id: string
-  text: string
-}
-
-/** Plan → (search → extract facts → rewrite the summary) per query → stream a cited answer. */
-function demoStrategy(): Strategy {
-  return {
-    name: 'scripted-demo',
-    async *run(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, { reason: 'answered' }> {
-      const plan = yield* ctx.complete('planner', { system: STEP.plan, prompt: question })
-      const [goal = '', ...steps] = plan.split('\n')
-      const queries = steps.filter((line) => line.startsWith('- ')).map((line) => line.slice(2))
-      yield { type: 'plan', text: goal, queries }
-
-      const notebook: Noted[] = []
-      const sources: string[] = []
-      for (const [iteration, query] of queries.entries()) {
-        const { queryId, results } = yield* ctx.runSearch(query)
-        const extracted = yield* ctx.complete('extractor', {
-          system: STEP.extract,
-          prompt: `${query}\n${results.map((r) => `${r.url} ${r.snippet}`).join('\n')}`,
-        })
-        for (const line of extracted.split('\n')) {
-          const [text = '', url = ''] = line.split(' | ')
-          if (!text.trim()) continue
-          // A longer fact that contains a stored one replaces it, as the graph-reader notebook does.
-          const superseded = notebook.filter((fact) => text.includes(fact.text))
-          const fact = { id: ctx.newId('f'), text, sources: [url], queryId }
-          notebook.splice(0, notebook.length, ...notebook.filter((f) => !superseded.includes(f)), fact)
-          if (!sources.includes(url)) sources.push(url)
-          yield superseded.length > 0 ? { type: 'fact', fact, supersedes: superseded.map((f) => f.id) } : { type: 'fact', fact }
-        }
-        const knowledge = yield* ctx.complete('synthesizer', {
-          system: STEP.summarize,
-          prompt: notebook.map((fact) => fact.text).join('\n'),
-        })
-        yield { type: 'knowledge-update', knowledge, iteration: iteration + 1 }
-      }
-
-      const answer = yield* ctx.streamAnswer('finalizer', { system: STEP.answer, prompt: question })
-      const citations: Citation[] = sources.map((url, i) => ({ index: i + 1, url, title: CORPUS.find((doc) => doc.url === url)?.title ?? url }))
-      yield { type: 'answer', text: answer, citations }
-      return { reason: 'answered' }
-    },
+/** The number a prompt gives a URL (`[2] Title\nurl` or `[2] Title — url`), as a model would read it. */
+function numberOf(prompt: string, url: string): number {
+  const line = prompt.split('\n').findIndex((l) => l.endsWith(url))
+  for (let i = line; i >= 0; i--) {
+    const match = /^\[(\d+)\]/.exec(prompt.split('\n')[i] ?? '')
+    if (match) return Number(match[1])
   }
+  return 1
+}
+
+/** One reply per graph-reader step, chosen by the step's system prompt. */
+const REPLIES: Record<string, (req: LLMRequest) => string> = {
+  [plannerSystem]: () =>
+    JSON.stringify({
+      goal: 'Find the 2024 chemistry laureates, then what each was honoured for.',
+      steps: ['find the laureates', 'find what each was honoured for'],
+      key_elements: ['laureates', 'AlphaFold', 'protein design'],
+      queries: ['2024 Nobel Prize Chemistry winners', 'AlphaFold protein structure prediction Nobel'],
+    }),
+  [extractorSystem]: (req) => {
+    const facts: { text: string; source: number }[] = []
+    if (req.prompt.includes('"2024 Nobel Prize Chemistry winners"')) facts.push({ text: '2024', source: numberOf(req.prompt, NOBEL) })
+    if (req.prompt.includes('"AlphaFold')) {
+      facts.push({ text: 'Hassabis and Jumper were honoured for protein structure prediction with AlphaFold', source: numberOf(req.prompt, ALPHAFOLD) })
+      facts.push({ text: 'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper', source: numberOf(req.prompt, NOBEL) })
+    }
+    if (req.prompt.includes('"David Baker')) facts.push({ text: 'Baker was honoured for computational protein design', source: numberOf(req.prompt, BAKER) })
+    return JSON.stringify({ facts })
+  },
+  [neighborSystem]: (req) => {
+    const notebook = req.prompt.split('Searches already run:')[0] ?? ''
+    if (notebook.includes('computational protein design')) return '{"answerable": true, "missing": "", "queries": []}'
+    return JSON.stringify({ answerable: false, missing: "Baker's part", queries: ['David Baker computational protein design'] })
+  },
+  [finalizerSystem]: (req) =>
+    `The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [${numberOf(req.prompt, NOBEL)}]. ` +
+    `Baker was honoured for computational protein design [${numberOf(req.prompt, BAKER)}], and Hassabis and Jumper for predicting protein structures with AlphaFold [${numberOf(req.prompt, ALPHAFOLD)}].`,
 }
 
 export interface DemoAgentOptions {
@@ -100,7 +69,7 @@ export interface DemoAgentOptions {
   tokenDelayMs?: number
 }
 
-/** An agent on the scripted test kit that exercises plan, query, result, fact, knowledge and answer events. */
+/** The graph-reader on the scripted test kit: plan, queries in parallel, facts (one superseding another), knowledge, a cited answer. */
 export function demoAgent({ tokenDelayMs = 40 }: DemoAgentOptions = {}): Agent {
   const llm = scriptedLLM({
     model: 'scripted-demo',
@@ -110,5 +79,5 @@ export function demoAgent({ tokenDelayMs = 40 }: DemoAgentOptions = {}): Agent {
     cost: 0.0004,
   })
   const search = mockSearch({ corpus: CORPUS, delayMs: tokenDelayMs * 8, searchCost: 0.001 })
-  return createAgent({ llm, search, strategy: demoStrategy() })
+  return createAgent({ llm, search, strategy: 'graph-reader', graphReader: { concurrency: 2, maxSteps: 4 } })
 }

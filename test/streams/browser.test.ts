@@ -19,7 +19,7 @@ const ARGS = [
 ]
 const EXPECTED_ANSWER =
   'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
-  'Baker was honoured for computational protein design [3], and Hassabis and Jumper for predicting protein structures with AlphaFold [2].'
+  'Baker was honoured for computational protein design [2], and Hassabis and Jumper for predicting protein structures with AlphaFold [3].'
 
 describe('the live page in a real browser (demo mode)', () => {
   let browser: Browser
