@@ -94,10 +94,12 @@ async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator
     yield ctx.warning('could not read queries from the rational plan; searching the question itself', 'unparseable-output')
     plan = { goal: '', steps: [], keyElements: [], queries: [question] }
   }
-  const steps = plan.steps.length ? ` Steps: ${plan.steps.join('; ')}.` : ''
+  // Sentences end once, whether or not the model ended them.
+  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`)
+  const steps = plan.steps.length ? ` Steps: ${sentence(plan.steps.join('; '))}` : ''
   yield {
     type: 'plan',
-    text: `${plan.goal ? `Goal: ${plan.goal}.` : `Research: ${question}`}${steps}`,
+    text: `${plan.goal ? `Goal: ${sentence(plan.goal)}` : `Research: ${question}`}${steps}`,
     ...(plan.keyElements.length ? { keyElements: plan.keyElements } : {}),
     queries: plan.queries,
   }
