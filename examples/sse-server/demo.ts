@@ -53,7 +53,9 @@ const REPLIES: Record<string, (req: LLMRequest) => string> = {
   },
   [neighborSystem]: (req) => {
     const notebook = req.prompt.split('Searches already run:')[0] ?? ''
-    if (notebook.includes('computational protein design')) return '{"answerable": true, "missing": "", "queries": []}'
+    // Answerable only once every laureate's part is known, whichever node finished first.
+    const known = ['computational protein design', 'with AlphaFold', 'went to David Baker'].every((fact) => notebook.includes(fact))
+    if (known) return '{"answerable": true, "missing": "", "queries": []}'
     return JSON.stringify({ answerable: false, missing: "Baker's part", queries: ['David Baker computational protein design'] })
   },
   [finalizerSystem]: (req) =>

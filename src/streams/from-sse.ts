@@ -1,5 +1,4 @@
-import { abortError, LaconicError, type ResearchEvent } from '../core/index.js'
-import { delay } from './delay.js'
+import { abortError, LaconicError, sleep, type ResearchEvent } from '../core/index.js'
 import { parseResearchEvent } from './parse-event.js'
 import { readSSEMessages } from './read-sse-messages.js'
 import { SSE_END_EVENT } from './to-sse.js'
@@ -81,7 +80,7 @@ export async function* fromSSE(source: SSESource, options: FromSSEOptions = {}):
         hint: `gave up after ${maxRetries} reconnections without a new event; check the server, or raise maxRetries`,
       })
     }
-    await delay(retryMs, signal)
+    await sleep(retryMs, signal)
   }
 }
 

@@ -69,7 +69,8 @@ describe('the live page in a real browser (demo mode)', () => {
     const citation = page.locator('#answer a.citation').first()
     expect(await citation.textContent()).toBe('[1]')
     expect(await citation.getAttribute('href')).toBe('https://www.nobelprize.org/prizes/chemistry/2024/summary/')
-    expect(await page.locator('#status').textContent()).toMatch(/^Done\. · \$0\.\d{4} · 8 model calls · 3 searches/)
+    // 7 or 8 calls: a node's answer check still running when another says "answerable" is aborted.
+    expect(await page.locator('#status').textContent()).toMatch(/^Done\. · \$0\.\d{4} · [78] model calls · 3 searches/)
 
     mkdirSync('test/artifacts', { recursive: true })
     await page.screenshot({ path: 'test/artifacts/sse-server-demo.png', fullPage: true })

@@ -3,7 +3,7 @@
  * A stream is retried only while it has delivered nothing: repeating delivered data would
  * duplicate it downstream.
  */
-import { ProviderError, abortError, type RetryInfo } from '../../core/index.js'
+import { ProviderError, sleep, type RetryInfo } from '../../core/index.js'
 import { backoffDelayMs, type Backoff } from './retry-delay.js'
 
 export interface RetryOptions {
@@ -91,18 +91,3 @@ function final(error: unknown): unknown {
   })
 }
 
-/** Wait `ms`, or reject with an abort error as soon as the signal fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal))
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(abortError(signal))
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-}

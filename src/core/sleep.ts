@@ -1,7 +1,7 @@
-import { abortError } from '../core/index.js'
+import { abortError } from './errors.js'
 
-/** Wait `ms`, or reject with the `aborted` error as soon as the signal aborts. */
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the `aborted` error as soon as the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal))
     const onAbort = () => {
@@ -11,7 +11,7 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
       resolve()
-    }, ms)
+    }, Math.max(0, ms))
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
