@@ -3,7 +3,8 @@
  */
 import { LaconicError, type LLMProvider } from '../../core/index.js'
 import { readLines, type HintFor } from '../http/index.js'
-import { secretHeaderValues, type LLMAdapterOptions } from './options.js'
+import type { LLMAdapterOptions } from './options.js'
+import { secretHeaderValues } from '../http/index.js'
 import { ollamaBody, parseOllamaLine, type OllamaBodyOptions } from './ollama-wire.js'
 import { streamChat } from './stream-chat.js'
 

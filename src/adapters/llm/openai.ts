@@ -4,7 +4,8 @@
  */
 import { LaconicError, type LLMProvider } from '../../core/index.js'
 import type { HintFor } from '../http/index.js'
-import { secretHeaderValues, type LLMAdapterOptions } from './options.js'
+import type { LLMAdapterOptions } from './options.js'
+import { secretHeaderValues } from '../http/index.js'
 import { openaiBody, parseOpenAIData } from './openai-wire.js'
 import { sseData, streamChat } from './stream-chat.js'
 

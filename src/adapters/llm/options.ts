@@ -15,10 +15,3 @@ export interface LLMAdapterOptions {
   fetch?: typeof globalThis.fetch | undefined
 }
 
-/** Values of headers that carry credentials (a proxy token, say): redacted from errors like the API key. */
-export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
-  return Object.entries(headers ?? {})
-    .filter(([name]) => /auth|key|token|secret|cookie/i.test(name))
-    // `Bearer KEY`: the key alone must go too, wherever a server echoes it
-    .flatMap(([, value]) => [value, value.replace(/^\S+\s+/, '')])
-}

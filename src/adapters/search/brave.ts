@@ -5,7 +5,8 @@
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import type { Backoff } from '../http/index.js'
-import { credentialsIn, requestJson } from './request-json.js'
+import { requestJson } from './request-json.js'
+import { secretHeaderValues } from '../http/index.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 
 export interface BraveOptions {
@@ -59,7 +60,7 @@ export function brave(options: BraveOptions = {}): SearchProvider {
         method: 'GET',
         headers: { ...options.headers, 'x-subscription-token': apiKey },
         provider: 'brave',
-        secrets: [apiKey, ...credentialsIn(options.headers)],
+        secrets: [apiKey, ...secretHeaderValues(options.headers)],
         signal: opts.signal,
         onRetry: opts.onRetry,
         timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },

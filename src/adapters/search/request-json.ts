@@ -9,17 +9,6 @@ import type { HttpRequestOptions } from '../http/index.js'
 /** JSON answers from search APIs are small; anything bigger is not the API talking. */
 const MAX_JSON_BYTES = 5_000_000
 
-const CREDENTIAL_HEADER = /authorization|cookie|token|key|secret/i
-
-/**
- * Values of caller-supplied headers that carry credentials, to redact from every error:
- * the whole value and its token (`Bearer <token>`), but not the scheme word itself.
- */
-export function credentialsIn(headers: Record<string, string> | undefined): string[] {
-  return Object.entries(headers ?? {}).flatMap(([name, value]) =>
-    CREDENTIAL_HEADER.test(name) ? [value, ...value.split(/\s+/).filter((part) => part.length >= 8)] : [],
-  )
-}
 
 export async function requestJson(options: HttpRequestOptions): Promise<unknown> {
   const response = await httpRequest({ ...options, headers: { accept: 'application/json', ...options.headers } })

@@ -5,7 +5,8 @@
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import type { Backoff } from '../http/index.js'
-import { credentialsIn, requestJson } from './request-json.js'
+import { requestJson } from './request-json.js'
+import { secretHeaderValues } from '../http/index.js'
 import { field, toResults } from './result-fields.js'
 
 export interface SearxngOptions {
@@ -55,7 +56,7 @@ export function searxng(options: SearxngOptions): SearchProvider {
         method: 'GET',
         headers: { ...options.headers },
         provider: 'searxng',
-        secrets: credentialsIn(options.headers),
+        secrets: secretHeaderValues(options.headers),
         signal: opts.signal,
         onRetry: opts.onRetry,
         timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },

@@ -5,7 +5,8 @@
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import type { Backoff } from '../http/index.js'
-import { credentialsIn, requestJson } from './request-json.js'
+import { requestJson } from './request-json.js'
+import { secretHeaderValues } from '../http/index.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 
 export interface TavilyOptions {
@@ -61,7 +62,7 @@ export function tavily(options: TavilyOptions = {}): SearchProvider {
         json: { query, search_depth: searchDepth, max_results: maxResults, ...(options.topic && { topic: options.topic }) },
         headers: { ...options.headers, authorization: `Bearer ${apiKey}` },
         provider: 'tavily',
-        secrets: [apiKey, ...credentialsIn(options.headers)],
+        secrets: [apiKey, ...secretHeaderValues(options.headers)],
         signal: opts.signal,
         onRetry: opts.onRetry,
         timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
