@@ -54,3 +54,25 @@ export function normalizeUrl(raw: string): string {
   const query = url.searchParams.toString()
   return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${path}${query ? `?${query}` : ''}`
 }
+
+const CREDENTIAL_PARAM = /key|token|secret|password|passwd|auth|sig|session/i
+
+/**
+ * A URL fit for logs and traces: no `user:password@`, and credential-looking query values
+ * (`api_key`, `token`, `sig`, ...) replaced by `[redacted]`. Undefined for text that is not a
+ * URL, so nothing unparsed reaches a log or trace backend by accident.
+ */
+export function redactUrl(raw: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return undefined
+  }
+  url.username = ''
+  url.password = ''
+  for (const name of [...url.searchParams.keys()]) {
+    if (CREDENTIAL_PARAM.test(name)) url.searchParams.set(name, '[redacted]')
+  }
+  return url.href
+}

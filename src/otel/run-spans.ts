@@ -1,7 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
-import type { EventOf, ResearchEvent } from '../core/index.js'
+import { redactUrl, type EventOf, type ResearchEvent } from '../core/index.js'
 import { ERROR_TYPE, GEN_AI, LACONIC, URL_FULL, WARNING_EVENT } from './attributes.js'
-import { safeUrl } from './safe-url.js'
 
 export interface RunSpanSettings {
   tracer: Tracer
@@ -137,7 +136,7 @@ export class RunSpans {
 
   private pageRead(event: EventOf<'page'>): void {
     // A `page` event marks the end of a read and carries no start, so the span is a point in time.
-    const url = safeUrl(event.url)
+    const url = redactUrl(event.url)
     const span = this.child('execute_tool fetch', SpanKind.CLIENT, event.time, {
       [GEN_AI.operationName]: 'execute_tool',
       [GEN_AI.toolName]: 'fetch',

@@ -1,5 +1,4 @@
-import type { ResearchEvent } from '../core/index.js'
-import { loggableUrl } from './loggable-url.js'
+import { redactUrl, type ResearchEvent } from '../core/index.js'
 
 /** A pino, bunyan, winston or console-style logger: `logger.info(fields, message)`. */
 export type LogFunction = (fields: Record<string, unknown>, message: string) => void
@@ -55,7 +54,7 @@ function describe(event: ResearchEvent, tokens: number): LogLine | undefined {
     case 'result':
       return line('info', `${event.results.length} results`, { queryId: event.queryId, cached: event.cached ?? false })
     case 'page':
-      return line('info', `read ${loggableUrl(event.url)}`, { queryId: event.queryId, chars: event.chars })
+      return line('info', `read ${redactUrl(event.url) ?? event.url}`, { queryId: event.queryId, chars: event.chars })
     case 'fact':
       return line('debug', `fact: ${cut(event.fact.text)}`, {
         factId: event.fact.id,
