@@ -130,13 +130,18 @@ export function truncateAtSentence(text: string, maxChars: number): string {
  * removed, whitespace collapsed.
  */
 export function normalizeText(text: string): string {
+  // ASCII needs no Unicode normalisation, and its punctuation and symbols are one plain class.
+  if (ASCII.test(text)) return text.toLowerCase().replace(ASCII_NOT_WORD, ' ').trim()
   return text
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
+    .replace(/[\p{P}\p{S}\p{Cc}\s]+/gu, ' ')
     .trim()
 }
+
+const ASCII = /^[\x00-\x7f]*$/
+/** ASCII punctuation, symbols, whitespace and control characters: everything but letters and digits. */
+const ASCII_NOT_WORD = /[^a-z0-9]+/g
 
 /** A rough token count (4 characters a token) for backends that report no usage. */
 export function estimateTokens(text: string): number {

@@ -96,3 +96,15 @@ describe('normalizeText', () => {
     expect(normalizeText('  The ２０２４ Nobel-Prize,\n went to  BAKER! ')).toBe('the 2024 nobel prize went to baker')
   })
 })
+
+describe('normalizeText on ASCII and Unicode alike', () => {
+  it('gives ASCII text the same key as the general Unicode path', () => {
+    const general = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\p{Cc}\s]+/gu, ' ').trim()
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), (text) => {
+        expect(normalizeText(text)).toBe(general(text))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
