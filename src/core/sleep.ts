@@ -4,6 +4,8 @@ import { abortError } from './errors.js'
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal))
+    // No wait asked: do not pay a timer tick (callers sleep per token with a delay of 0).
+    if (ms <= 0) return resolve()
     const onAbort = () => {
       clearTimeout(timer)
       reject(abortError(signal))
@@ -11,7 +13,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
       resolve()
-    }, Math.max(0, ms))
+    }, ms)
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
