@@ -1,0 +1,52 @@
+/**
+ * The `exports` map points at built files: build the package into a scratch folder and import
+ * every entry point by its package name, as a user's code would, then run a research on it.
+ */
+import { execFile } from 'node:child_process'
+import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, expect, test } from 'vitest'
+
+const run = promisify(execFile)
+const REPO = resolve(import.meta.dirname, '..', '..')
+const root = join(REPO, '.scratch', `package-${process.pid}`)
+afterAll(() => rm(root, { recursive: true, force: true }))
+
+const USER_CODE = `
+import { createAgent } from 'laconic'
+import { localCorpus, openai, cached } from 'laconic/adapters'
+import { toNDJSON, fromNDJSON } from 'laconic/streams'
+import { scriptedLLM, assertEventInvariants } from 'laconic/testing'
+import { createLiveServer } from 'laconic/node'
+
+const corpus = localCorpus({ documents: [{ title: 'Sky', text: 'The sky is blue because air scatters blue light most (Rayleigh scattering).' }] })
+const llm = scriptedLLM({ replies: ['Action: Search\\nQuery: why is the sky blue', 'Air scatters blue light most.', 'Action: Answer', 'Because air scatters blue light most.'] })
+const agent = createAgent({ llm, search: cached(corpus), fetch: corpus })
+const events = []
+for await (const event of fromNDJSON(toNDJSON(agent.research('Why is the sky blue?')))) events.push(event)
+assertEventInvariants(events)
+console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer }))
+`
+
+test('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
+  await mkdir(root, { recursive: true })
+  await copyFile(join(REPO, 'package.json'), join(root, 'package.json'))
+  await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')
+  await run(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', join(REPO, 'tsconfig.build.json'), '--outDir', join(root, 'dist')], { cwd: REPO }).catch(
+    () => undefined, // type errors are the typecheck's business; what matters here is what was emitted
+  )
+  const { exports } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { types: string; default: string }>
+  }
+  for (const target of Object.values(exports)) {
+    if (typeof target === 'string') continue
+    await access(join(root, target.types))
+    await access(join(root, target.default))
+  }
+  await writeFile(join(root, 'user.mjs'), USER_CODE)
+  const { stdout } = await run(process.execPath, ['user.mjs'], { cwd: root })
+  const output = JSON.parse(stdout) as { end: { type: string; reason: string; answer: string }; openai: string; live: string }
+  expect(output.end).toMatchObject({ type: 'run-end', reason: 'answered', answer: 'Because air scatters blue light most.' })
+  expect([output.openai, output.live]).toEqual(['function', 'function'])
+})
