@@ -57,6 +57,7 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         }
         break
       case 'answer-token':
+        if (answerText !== undefined) fail(event, 'answer-token after the answer event')
         tokens += event.text
         break
       case 'answer':

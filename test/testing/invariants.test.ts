@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import { assertEventInvariants } from '../../src/testing/index.js'
+
+const stamp = (events: object[]): ResearchEvent[] =>
+  events.map((e, seq) => ({ ...e, runId: 'r', seq, time: 1 }) as ResearchEvent)
+
+const start = { type: 'run-start', question: 'q', strategy: 's' }
+const end = { type: 'run-end', reason: 'answered', cost: zeroCost() }
+
+describe('assertEventInvariants', () => {
+  it('accepts an answer equal to the tokens streamed before it', () => {
+    const events = stamp([start, { type: 'answer-token', text: 'A' }, { type: 'answer-token', text: 'B' }, { type: 'answer', text: 'AB', citations: [] }, end])
+    expect(assertEventInvariants(events)).toBe(events)
+  })
+
+  it('rejects answer tokens streamed after the answer event', () => {
+    const events = stamp([start, { type: 'answer-token', text: 'A' }, { type: 'answer', text: 'A', citations: [] }, { type: 'answer-token', text: 'B' }, end])
+    expect(() => assertEventInvariants(events)).toThrow(/answer-token/)
+  })
+
+  it('rejects a result that names a query not yet announced', () => {
+    const events = stamp([start, { type: 'result', queryId: 'q1', results: [] }, { type: 'query', queryId: 'q1', query: 'x' }, end])
+    expect(() => assertEventInvariants(events)).toThrow(/q1 before its query/)
+  })
+
+  it('rejects a decreasing cost total and a run-end cost that differs from the last total', () => {
+    const high = { ...zeroCost(), llm: 2, total: 2 }
+    const low = { ...zeroCost(), llm: 1, total: 1 }
+    const events = stamp([start, { type: 'cost', delta: high, total: high }, { type: 'cost', delta: low, total: low }, { ...end, cost: high }])
+    expect(() => assertEventInvariants(events)).toThrow(/decreased[\s\S]*run-end.cost differs/)
+  })
+})
