@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createAgent, type ResearchEvent, type ResearchResult } from '../../src/index.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from '../../src/cli/render/index.js'
+import { formatCitations } from '../../src/cli/render/pretty.js'
 import { createStatusArea } from '../../src/cli/render/status-area.js'
 import { formatDollars, statsLine, createStats } from '../../src/cli/render/stats.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
@@ -138,5 +139,33 @@ describe('stats', () => {
     add({ ...stamp, type: 'page', url: 'https://p.example', chars: 10 })
     expect(statsLine(stats, 2_500)).toBe('1 query · 1 fact · 1 page · 2.5s · $0')
     expect([formatDollars(0.0012), formatDollars(1.5)]).toEqual(['$0.0012', '$1.50'])
+  })
+})
+
+describe('terminal safety', () => {
+  // Queries, facts and page titles come from models and web pages: an ESC in them would let a
+  // page drive the user's terminal (clear it, retitle it, hide text) through the progress output.
+  const hostile = 'evil\u001b]0;pwned\u0007 \u001b[2Jtitle\u009b31m\u0000end'
+  const stamp = { runId: 'r', time: 0 }
+
+  test('progress lines, the status area and citations print no control characters from run content', () => {
+    const stderr = sink(true)
+    const stdout = sink(true)
+    const renderer = prettyRenderer({ stdout, stderr, now: () => 0, every: () => () => {} })
+    renderer.event({ ...stamp, seq: 0, type: 'run-start', question: hostile, strategy: 'scratchpad' })
+    renderer.event({ ...stamp, seq: 1, type: 'query', queryId: 'q1', query: hostile })
+    renderer.event({ ...stamp, seq: 2, type: 'warning', code: 'x', message: hostile })
+    renderer.event({ ...stamp, seq: 3, type: 'fact', fact: { id: 'f1', text: hostile, sources: [`https://e.org/${hostile}`] } })
+    const plain = sink(false)
+    const lines = prettyRenderer({ stdout: sink(false), stderr: plain, now: () => 0 })
+    lines.event({ ...stamp, seq: 0, type: 'run-start', question: hostile, strategy: 'scratchpad' })
+    lines.event({ ...stamp, seq: 1, type: 'fact', fact: { id: 'f1', text: hostile, sources: [`https://e.org/${hostile}`] } })
+    const cited = [{ index: 1, url: `https://e.org/${hostile}`, title: hostile }]
+
+    // The status area's own escapes (cursor moves, erase) are CSI sequences with no OSC, BEL, C1 or NUL.
+    expect(stderr.text.replace(/\r|\u001b\[(\d+A|J|2m|22m)/g, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(plain.text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(plain.text).toContain('evil]0;pwned [2Jtitle31mend')
+    expect(formatCitations(cited)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
   })
 })

@@ -7,6 +7,7 @@ import type { Output } from './output.js'
 import type { Renderer } from './renderer.js'
 import { createStats, statsLine, usageLine, type RunStats } from './stats.js'
 import { createStatusArea } from './status-area.js'
+import { oneLine, printable } from './terminal-text.js'
 
 export interface PrettyOptions {
   stdout: Output
@@ -29,8 +30,7 @@ const ENDINGS: Record<RunEndReason, string> = {
 }
 
 function flat(text: string, max = 160): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+  return oneLine(text, max)
 }
 
 /** One plain line per event worth a line; undefined for the rest (tokens, costs, model calls). */
@@ -45,9 +45,9 @@ export function progressLine(event: ResearchEvent): string | undefined {
     case 'result':
       return `[result ${event.queryId}] ${event.results.length} result${event.results.length === 1 ? '' : 's'}${event.cached ? ' (cached)' : ''}`
     case 'page':
-      return `[page] ${event.url} (${event.chars} chars)`
+      return `[page] ${printable(event.url)} (${event.chars} chars)`
     case 'fact':
-      return `[fact ${event.fact.id}] ${flat(event.fact.text)}${event.fact.sources[0] ? ` (${event.fact.sources[0]})` : ''}`
+      return `[fact ${event.fact.id}] ${flat(event.fact.text)}${event.fact.sources[0] ? ` (${printable(event.fact.sources[0])})` : ''}`
     case 'knowledge-update':
       return `[notes] iteration ${event.iteration}: ${event.knowledge.length} chars`
     case 'warning':
@@ -59,17 +59,17 @@ export function progressLine(event: ResearchEvent): string | undefined {
 
 export function formatCitations(citations: readonly Citation[]): string {
   if (citations.length === 0) return ''
-  const lines = citations.map((c) => `[${c.index}] ${c.title ? `${flat(c.title, 100)} — ` : ''}${c.url}`)
+  const lines = citations.map((c) => `[${c.index}] ${c.title ? `${flat(c.title, 100)} — ` : ''}${printable(c.url)}`)
   return `\nSources:\n${lines.join('\n')}\n`
 }
 
 /** What a run gathered before it stopped without an answer: its facts, else its notes. */
 export function formatGathered(result: ResearchResult): string {
   if (result.facts.length > 0) {
-    const facts = result.facts.map((f) => `- ${flat(f.text, 400)}${f.sources.length ? ` (${f.sources.join(', ')})` : ''}`)
+    const facts = result.facts.map((f) => `- ${flat(f.text, 400)}${f.sources.length ? ` (${printable(f.sources.join(', '))})` : ''}`)
     return `\nGathered so far:\n${facts.join('\n')}\n`
   }
-  return result.knowledge.trim() ? `\nNotes so far:\n${result.knowledge.trim()}\n` : ''
+  return result.knowledge.trim() ? `\nNotes so far:\n${printable(result.knowledge.trim())}\n` : ''
 }
 
 function defaultEvery(ms: number, fn: () => void): () => void {

@@ -3,6 +3,7 @@
  * ran, facts in the notebook, pages read, and the running cost.
  */
 import { zeroCost, type Cost, type ResearchEvent } from '../../core/index.js'
+import { oneLine } from './terminal-text.js'
 
 export interface RunStats {
   /** What the run is doing now, in a few words. */
@@ -15,8 +16,7 @@ export interface RunStats {
 }
 
 function quote(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+  return oneLine(text, max)
 }
 
 export function createStats(startedAt: number): { readonly stats: RunStats; add(event: ResearchEvent): void } {
