@@ -174,7 +174,12 @@ export function createContext({ runId, question, signal, options, input }: Conte
         if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"`, queryId }
         return { queryId, results }
       } catch (error) {
-        rethrowIfAborted(error)
+        if (signal.aborted || isAbortError(error)) {
+          // Cut short (an early stop, or the run's end): the query still gets its one result,
+          // so consumers can close what they opened for it.
+          yield { type: 'result', queryId, results: [], error: { code: 'aborted', message: `search "${query}" was aborted` } }
+          throw error
+        }
         yield* retries.pending.splice(0)
         const described = describeError(error)
         const info = { code: described.code === 'error' ? 'search-failed' : described.code, message: `search "${query}" failed: ${described.message}` }
