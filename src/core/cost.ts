@@ -52,7 +52,8 @@ export function llmDollars(
   model: string | undefined,
   pricing: Pricing | undefined,
 ): number {
-  if (usage.cost !== undefined && Number.isFinite(usage.cost)) return usage.cost
+  // A negative figure is a provider bug; taking it would make the run's total decrease.
+  if (usage.cost !== undefined && Number.isFinite(usage.cost) && usage.cost >= 0) return usage.cost
   const price = model !== undefined ? pricing?.[model] : undefined
   if (!price) return 0
   return (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000
