@@ -21,9 +21,11 @@ export interface ContextInit {
   signal: AbortSignal
   options: Readonly<AgentOptions>
   input: Readonly<ResearchOptions>
+  /** The run's id source, for a context nested in a run (its own signal, the same ids). */
+  newId?: (prefix: string) => string
 }
 
-export function createContext({ runId, question, signal, options, input }: ContextInit): StrategyContext {
+export function createContext({ runId, question, signal, options, input, newId: runNewId }: ContextInit): StrategyContext {
   const counters = new Map<string, number>()
   const searchProvider = options.search
   const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
@@ -42,11 +44,11 @@ export function createContext({ runId, question, signal, options, input }: Conte
     })
   }
 
-  const newId = (prefix: string): string => {
+  const newId = runNewId ?? ((prefix: string): string => {
     const n = (counters.get(prefix) ?? 0) + 1
     counters.set(prefix, n)
     return `${prefix}${n}`
-  }
+  })
 
   /** Retries happen inside a provider call; their notices are emitted once the call returns. */
   const retryNotices = (label: string) => {

@@ -66,11 +66,8 @@ export async function* explore(
   const onRunAbort = () => stopper.abort(ctx.signal.reason)
   if (ctx.signal.aborted) onRunAbort()
   else ctx.signal.addEventListener('abort', onRunAbort, { once: true })
-  // The same helpers, bound to the exploration signal; ids stay unique across the run.
-  const nodeCtx: StrategyContext = {
-    ...createContext({ runId: ctx.runId, question: ctx.question, signal: stopper.signal, options: ctx.options, input: ctx.input }),
-    newId: (prefix) => ctx.newId(prefix),
-  }
+  // The same helpers, bound to the exploration signal; ids (query ids too) come from the run's counter.
+  const nodeCtx = createContext({ runId: ctx.runId, question: ctx.question, signal: stopper.signal, options: ctx.options, input: ctx.input, newId: ctx.newId })
 
   const frontier = [...start]
   const visited = new Set(start.map((n) => normalizeText(n.query)))
