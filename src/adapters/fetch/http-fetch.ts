@@ -11,6 +11,7 @@ import type { HttpResponse } from '../http/index.js'
 import { decodeBody, detectCharset } from './charset.js'
 import { contentKind } from './content-kind.js'
 import { readableText } from './readable-text.js'
+import { pinnedFetch } from './pinned-fetch.js'
 import { resolveWithNodeDns } from './resolve-host.js'
 import { assertPublicUrl, parseWebUrl } from './ssrf.js'
 import type { ResolveHost } from './ssrf.js'
@@ -28,8 +29,12 @@ export interface HttpFetchOptions {
   readonly maxRetries?: number
   /** Extra request headers (a `user-agent`, say). */
   readonly headers?: Record<string, string>
-  /** Host name to addresses, for the SSRF guard. @defaultValue `node:dns/promises` lookup */
+  /** Host name to addresses, for the SSRF guard (and, on Node, for the connection itself). @defaultValue `node:dns/promises` lookup */
   readonly resolveHost?: ResolveHost
+  /**
+   * Your own fetch. Without one, on Node, connections dial only addresses the guard checked
+   * (no DNS-rebinding gap); a fetch you pass is used as is, after the check.
+   */
   readonly fetch?: typeof globalThis.fetch
 }
 
@@ -73,14 +78,21 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     maxRetries = 1,
     resolveHost = resolveWithNodeDns,
   } = options
-  const baseFetch = options.fetch ?? globalThis.fetch
+  // Made once, on the first fetch: the pinned fetch loads undici lazily.
+  let baseFetch: Promise<typeof globalThis.fetch> | undefined
+  const fetchFor = (): Promise<typeof globalThis.fetch> =>
+    (baseFetch ??=
+      options.fetch !== undefined || allowPrivateNetwork
+        ? Promise.resolve(options.fetch ?? globalThis.fetch)
+        : pinnedFetch(resolveHost).then((pinned) => pinned ?? globalThis.fetch))
 
   /** One hop: the response, or where it redirects to. */
   async function request(url: URL, { signal, onRetry }: FetchOptions): Promise<{ response: HttpResponse } | { redirect: string }> {
     let location: string | null = null
     // Redirects come back to us (not followed by fetch) so each hop passes the guard.
+    const base = await fetchFor()
     const manual: typeof globalThis.fetch = async (input, init) => {
-      const response = await baseFetch(input, { ...init, redirect: 'manual' })
+      const response = await base(input, { ...init, redirect: 'manual' })
       location = REDIRECTS.has(response.status) ? response.headers.get('location') : null
       return response
     }

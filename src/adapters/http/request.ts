@@ -2,7 +2,7 @@
  * One HTTP call with timeouts, retries and typed errors, on global `fetch` (or an injected one).
  * The response body stays a stream: callers read it chunk by chunk under an idle timeout.
  */
-import { abortError, type RetryInfo } from '../../core/index.js'
+import { abortError, LaconicError, type RetryInfo } from '../../core/index.js'
 import { networkError, statusError, timeoutError, type FailureContext, type HintFor } from './failure.js'
 import { withRetries, withRetryHint, type RetryOptions } from './retry.js'
 import { retryDelayFromHeaders, type Backoff } from './retry-delay.js'
@@ -86,6 +86,10 @@ export async function attemptRequest(options: HttpRequestOptions): Promise<HttpR
     release()
     if (signal?.aborted) throw abortError(signal)
     if (controller.signal.reason === firstByteTimeout) throw timeoutError(ctx, 'first-byte', firstByteMs)
+    // A guard inside the fetch refused (e.g. the SSRF check at connect time): a decision, not a
+    // network failure, so it passes through as is and is not retried.
+    const decided = laconicErrorIn(error)
+    if (decided) throw decided
     throw networkError(ctx, error, 'connect')
   } finally {
     clearTimeout(timer)
@@ -116,4 +120,12 @@ function requestInit(options: HttpRequestOptions): { method: string; headers: He
   }
   const method = options.method ?? (body !== undefined ? 'POST' : 'GET')
   return body === undefined ? { method, headers } : { method, headers, body }
+}
+
+/** The first `LaconicError` in an error's `cause` chain (fetch wraps what its socket threw). */
+function laconicErrorIn(error: unknown): LaconicError | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof LaconicError) return current
+  }
+  return undefined
 }
