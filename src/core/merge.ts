@@ -10,42 +10,54 @@ export interface Merge<E> extends AsyncIterable<E> {
 type Settled<E> = { key: number; result: IteratorResult<E, unknown> } | { key: number; error: unknown }
 
 export function createMerge<E>(): Merge<E> {
-  const active = new Map<number, { iterator: AsyncIterator<E, unknown>; next: Promise<Settled<E>> }>()
+  const running = new Map<number, AsyncIterator<E, unknown>>()
+  // Steps that settled, in arrival order. A queue and one wake-up, not a race over every
+  // pending source per event: racing would pile a reaction per event onto a slow source.
+  const settled: Settled<E>[] = []
+  let wake: (() => void) | undefined
   let nextKey = 0
 
+  const arrive = (step: Settled<E>): void => {
+    settled.push(step)
+    wake?.()
+    wake = undefined
+  }
   const pull = (key: number, iterator: AsyncIterator<E, unknown>): void => {
-    const next = iterator.next().then(
-      (result): Settled<E> => ({ key, result }),
-      (error: unknown): Settled<E> => ({ key, error }),
+    iterator.next().then(
+      (result) => arrive({ key, result }),
+      (error: unknown) => arrive({ key, error }),
     )
-    active.set(key, { iterator, next })
   }
 
   return {
     add(source) {
-      pull(nextKey++, source[Symbol.asyncIterator]())
+      const key = nextKey++
+      const iterator = source[Symbol.asyncIterator]()
+      running.set(key, iterator)
+      pull(key, iterator)
     },
     async *[Symbol.asyncIterator]() {
       try {
-        while (active.size > 0) {
-          const settled = await Promise.race([...active.values()].map((a) => a.next))
-          const entry = active.get(settled.key)
-          if (!entry) continue
-          if ('error' in settled) {
-            active.delete(settled.key)
-            throw settled.error
+        while (running.size > 0) {
+          if (settled.length === 0) await new Promise<void>((resolve) => (wake = resolve))
+          const step = settled.shift()!
+          const iterator = running.get(step.key)
+          if (!iterator) continue
+          if ('error' in step) {
+            running.delete(step.key)
+            throw step.error
           }
-          if (settled.result.done) {
-            active.delete(settled.key)
+          if (step.result.done) {
+            running.delete(step.key)
             continue
           }
-          pull(settled.key, entry.iterator)
-          yield settled.result.value
+          pull(step.key, iterator)
+          yield step.result.value
         }
       } finally {
         // The reader left early or a source failed: stop every source still running.
-        for (const { iterator } of active.values()) void iterator.return?.().catch(() => undefined)
-        active.clear()
+        for (const iterator of running.values()) void iterator.return?.().catch(() => undefined)
+        running.clear()
       }
     },
   }
