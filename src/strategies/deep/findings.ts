@@ -1,5 +1,6 @@
 import { normalizeUrl, type Citation, type PriorAnswer } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
+import { readConfidence } from './parse.js'
 import type { ShownFinding } from './prompts.js'
 
 /** The answer to one sub-question: `{query, answer, confidence 0–1, sources}` (source URLs). */
@@ -20,7 +21,8 @@ export function priorFindings(priors: readonly PriorAnswer[] = []): Finding[] {
     .map((p) => ({
       query: p.query,
       answer: rewriteCitations(p.answer, () => undefined).trim(),
-      confidence: p.confidence ?? PRIOR_CONFIDENCE,
+      // A caller's figure is read like a model's (0–1, a percentage, junk ignored), never trusted raw.
+      confidence: readConfidence(p.confidence) ?? PRIOR_CONFIDENCE,
       sources: (p.sources ?? []).filter((s): s is string => typeof s === 'string' && s !== ''),
     }))
 }

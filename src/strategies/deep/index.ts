@@ -1,4 +1,5 @@
 import pLimit from 'p-limit'
+import { wholeNumberOption } from '../shared/options.js'
 import {
   normalizeText,
   truncateAtSentence,
@@ -37,12 +38,12 @@ interface Settings {
 export function deep(options: Readonly<AgentOptions> = {}): Strategy {
   const d = options.deep ?? {}
   const settings: Settings = {
-    maxIterations: Math.max(0, d.maxIterations ?? 3),
+    maxIterations: wholeNumberOption('deep', d, 'maxIterations', 3, 0),
     mode: d.mode === 'conversational' ? 'conversational' : 'report',
-    searchesPerQuestion: Math.max(1, d.searchesPerQuestion ?? 3),
-    concurrency: Math.max(1, d.concurrency ?? 4),
-    readPages: Math.max(0, d.readPages ?? 1),
-    pageChars: Math.max(200, d.pageChars ?? 3000),
+    searchesPerQuestion: wholeNumberOption('deep', d, 'searchesPerQuestion', 3, 1),
+    concurrency: wholeNumberOption('deep', d, 'concurrency', 4, 1),
+    readPages: wholeNumberOption('deep', d, 'readPages', 1, 0),
+    pageChars: wholeNumberOption('deep', d, 'pageChars', 3000, 200),
   }
   return { name: 'deep', run: (question, ctx) => runDeep(question, ctx, settings) }
 }

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit'
+import { wholeNumberOption } from '../shared/options.js'
 import {
-  LaconicError,
   truncateAtSentence,
   type AgentOptions,
   type GraphReaderOptions,
@@ -27,25 +27,15 @@ interface Settings extends ExploreSettings {
 const KNOWLEDGE_CHARS = 4000
 const PLAN_KNOWLEDGE_CHARS = 1000
 
-function wholeNumber(options: GraphReaderOptions, key: keyof GraphReaderOptions, fallback: number, min: number): number {
-  const value = options[key] ?? fallback
-  if (!Number.isInteger(value) || value < min) {
-    throw new LaconicError(`\`graphReader.${key}\` must be a whole number >= ${min}, got ${String(value)}`, {
-      code: 'config',
-      hint: `omit it for the default (${fallback})`,
-    })
-  }
-  return value
-}
 
 function settingsOf(options: GraphReaderOptions = {}): Settings {
   return {
-    maxSteps: wholeNumber(options, 'maxSteps', 8, 0),
-    concurrency: wholeNumber(options, 'concurrency', 4, 1),
-    maxPagesPerNode: wholeNumber(options, 'maxPagesPerNode', 2, 0),
-    pageChars: wholeNumber(options, 'pageChars', 4000, 1),
-    condenseAbove: wholeNumber(options, 'condenseAbove', 40, 1),
-    condenseBatch: wholeNumber(options, 'condenseBatch', 25, 2),
+    maxSteps: wholeNumberOption('graphReader', options, 'maxSteps', 8, 0),
+    concurrency: wholeNumberOption('graphReader', options, 'concurrency', 4, 1),
+    maxPagesPerNode: wholeNumberOption('graphReader', options, 'maxPagesPerNode', 2, 0),
+    pageChars: wholeNumberOption('graphReader', options, 'pageChars', 4000, 1),
+    condenseAbove: wholeNumberOption('graphReader', options, 'condenseAbove', 40, 1),
+    condenseBatch: wholeNumberOption('graphReader', options, 'condenseBatch', 25, 2),
   }
 }
 

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit'
+import { wholeNumberOption } from '../shared/options.js'
 import {
   chainFilters,
   createMerge,
@@ -34,9 +35,9 @@ const NEW_QUERIES = 3
  */
 export function reflect(options: Readonly<AgentOptions> = {}): Strategy {
   const settings = {
-    maxIterations: Math.max(1, options.reflect?.maxIterations ?? 2),
-    maxWords: Math.max(1, options.reflect?.maxWords ?? 80),
-    concurrency: Math.max(1, options.reflect?.concurrency ?? 4),
+    maxIterations: wholeNumberOption('reflect', options.reflect, 'maxIterations', 2, 1),
+    maxWords: wholeNumberOption('reflect', options.reflect, 'maxWords', 80, 1),
+    concurrency: wholeNumberOption('reflect', options.reflect, 'concurrency', 4, 1),
   }
   return { name: 'reflect', run: (question, ctx) => runReflect(question, ctx, settings) }
 }

@@ -165,6 +165,20 @@ describe('deep', () => {
     expect(result.confidence).toBe(0.95)
   })
 
+  it('reads a caller\'s prior confidence like a model\'s: junk falls back, percentages scale', async () => {
+    for (const [given, expected] of [
+      [Number.NaN, 0.5],
+      [80, 0.8],
+      [-1, 0.5],
+    ] as const) {
+      const m = models({ planner: [done], finalizer: ['JWT [1].'] })
+      const priorAnswers = [{ query: 'Auth?', answer: 'JWT.', confidence: given, sources: ['https://auth.example/docs'] }]
+      const { events, result } = await collect(agentWith(m, mockSearch(), { deep: { mode: 'conversational' } }), 'How?', { priorAnswers })
+      expect(result.confidence).toBe(expected)
+      expect(JSON.parse(JSON.stringify(events.at(-2)))).toEqual(events.at(-2))
+    }
+  })
+
   it('keeps citation numbers stable across two runs of a conversation', async () => {
     const search = mockSearch({ results: { 'One?': [doc('a'), doc('b')], 'Two?': [doc('c'), doc('b')] } })
     const m = models({
