@@ -256,3 +256,16 @@ describe('the strategy registry', () => {
     expect(() => createAgent({ llm: scriptedLLM({ replies: [] }) }).research('  ')).toThrow(/question is empty/)
   })
 })
+
+describe('scratchpad never runs the same search twice', () => {
+  it('searches the question instead of a repeated query when nothing is known, then answers', async () => {
+    const search = mockSearch({ results: () => [] })
+    const planner = scriptedLLM({ replies: (_r, i) => (i < 4 ? 'Action: Search\nQuery: same thing' : 'Action: Answer') })
+    const synthesizer = scriptedLLM({ replies: ['Nothing was found.'] })
+    const run = createAgent({ models: { planner, synthesizer }, search, maxIterations: 5 }).research('Obscure question?')
+    const events = await collect(run)
+    expect(search.calls).toEqual(['same thing', 'Obscure question?'])
+    expect(events.filter((e) => e.type === 'warning' && e.code === 'repeated-query')).toHaveLength(2)
+    expect((await run.result).reason).toBe('answered')
+  })
+})

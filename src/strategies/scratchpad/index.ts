@@ -108,9 +108,11 @@ async function* decide(
     yield ctx.warning('the planner wanted to answer with no knowledge; searching first', 'forced-search')
     return { action: 'search', query: question }
   }
-  if (parsed.action === 'search' && searched.has(normalizeText(parsed.query)) && knowledge) {
-    yield ctx.warning(`the planner repeated the search "${parsed.query}"; answering instead`, 'repeated-query')
-    return { action: 'answer' }
+  if (parsed.action === 'search' && searched.has(normalizeText(parsed.query))) {
+    // The same search gives the same results: try the question itself once, else answer.
+    const fallback = knowledge || questionSearched ? 'answering instead' : 'searching the question instead'
+    yield ctx.warning(`the planner repeated the search "${parsed.query}"; ${fallback}`, 'repeated-query')
+    return knowledge || questionSearched ? { action: 'answer' } : { action: 'search', query: question }
   }
   return parsed
 }
