@@ -168,4 +168,15 @@ describe('terminal safety', () => {
     expect(plain.text).toContain('evil]0;pwned [2Jtitle31mend')
     expect(formatCitations(cited)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
   })
+
+  test('the streamed answer is cleaned on a terminal and passed verbatim to a pipe', () => {
+    const tty = sink(true)
+    const pipe = sink(false)
+    for (const stdout of [tty, pipe]) {
+      const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })
+      renderer.event({ ...stamp, seq: 0, type: 'answer-token', text: `line one\n${hostile}` })
+    }
+    expect(tty.text).toBe('line one\nevil]0;pwned [2Jtitle31mend')
+    expect(pipe.text).toBe(`line one\n${hostile}`)
+  })
 })

@@ -113,7 +113,8 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
       frozen = true
     }
     streamed += text
-    stdout.write(text)
+    // On a terminal the model's text must not carry escape sequences; a pipe gets it verbatim.
+    stdout.write(stdout.isTTY ? printable(text) : text)
   }
 
   return {
