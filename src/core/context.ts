@@ -217,6 +217,8 @@ export function createContext({ runId, question, signal, options, input, newId: 
           message: `reading ${url} failed: ${info.message}`,
           ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
         }
+        // Counted like a failed search: the attempt was made (and may have been paid for).
+        yield { type: 'cost', delta: costDelta({ fetches: 1 }) }
         return undefined
       }
     },
