@@ -7,10 +7,13 @@ import { createAgent, type Agent } from '../../src/index.js'
 import { duckduckgo, httpFetch, ollama } from '../../src/adapters/index.js'
 import { demoAgent } from '../sse-server/demo.js'
 
-export function exampleAgent(argv: readonly string[] = process.argv.slice(2)): { agent: Agent; question: string } {
+export function exampleAgent(
+  argv: readonly string[] = process.argv.slice(2),
+  { demoTokenDelayMs = 2 }: { demoTokenDelayMs?: number } = {},
+): { agent: Agent; question: string; demo: boolean } {
   const demo = argv.includes('--demo')
   const question = argv.filter((a) => a !== '--demo').join(' ') || 'Who won the 2024 Nobel Prize in Chemistry, and for what?'
-  if (demo) return { agent: demoAgent({ tokenDelayMs: 2 }), question }
+  if (demo) return { agent: demoAgent({ tokenDelayMs: demoTokenDelayMs }), question, demo }
   const llm = ollama({ model: process.env.OLLAMA_MODEL ?? 'qwen3:4b', ...(process.env.OLLAMA_HOST ? { host: process.env.OLLAMA_HOST } : {}) })
-  return { agent: createAgent({ llm, search: duckduckgo(), fetch: httpFetch(), strategy: 'graph-reader' }), question }
+  return { agent: createAgent({ llm, search: duckduckgo(), fetch: httpFetch(), strategy: 'graph-reader' }), question, demo }
 }
