@@ -4,12 +4,12 @@
  */
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
-import type { Backoff } from '../http/index.js'
 import { requestJson } from './request-json.js'
 import { secretHeaderValues } from '../http/index.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
+import type { HttpSearchOptions } from './options.js'
 
-export interface BraveOptions {
+export interface BraveOptions extends HttpSearchOptions {
   /** @defaultValue the `BRAVE_API_KEY` environment variable */
   readonly apiKey?: string
   /** @defaultValue 'https://api.search.brave.com/res/v1' */
@@ -21,15 +21,8 @@ export interface BraveOptions {
   readonly safesearch?: 'off' | 'moderate' | 'strict'
   /** `'pd'`, `'pw'`, `'pm'`, `'py'` or a date range `YYYY-MM-DDtoYYYY-MM-DD`. */
   readonly freshness?: string
-  /** @defaultValue 15_000 */
-  readonly timeoutMs?: number
-  /** @defaultValue 2 */
-  readonly maxRetries?: number
-  readonly backoff?: Backoff
   /** Dollars per call. @defaultValue 0.005 (Brave's list price per query at the time of writing) */
   readonly searchCost?: number
-  readonly headers?: Record<string, string>
-  readonly fetch?: typeof globalThis.fetch
 }
 
 /** Brave's `web.results` as search results. Total: any other shape gives `[]`. */

@@ -6,29 +6,20 @@
 import { ProviderError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { attemptRequest, withRetries } from '../http/index.js'
-import type { Backoff } from '../http/index.js'
 import { parseDuckDuckGoPage } from './duckduckgo-parse.js'
 import { duckDuckGoPacer } from './pacer.js'
 import type { Pacer } from './pacer.js'
+import type { HttpSearchOptions } from './options.js'
 
-export interface DuckDuckGoOptions {
+export interface DuckDuckGoOptions extends HttpSearchOptions {
   /** The HTML or lite endpoint (both layouts are understood). @defaultValue 'https://html.duckduckgo.com/html/' */
   readonly endpoint?: string
   /** Region code sent as `kl`, e.g. `'us-en'`, `'de-de'`. */
   readonly region?: string
   /** Only results from the last day, week, month or year (`df`). */
   readonly timeRange?: 'd' | 'w' | 'm' | 'y'
-  /** Per-request time limit, to the first byte and between body chunks. @defaultValue 15_000 */
-  readonly timeoutMs?: number
-  /** Retries after a throttled or failed attempt; each one waits its turn with the pacer. @defaultValue 1 */
-  readonly maxRetries?: number
-  /** Backoff before a retry. @defaultValue { initialMs: 2000, maxMs: 8000 } */
-  readonly backoff?: Backoff
   /** Spaces requests out. @defaultValue one shared pacer per process, about 1 request per second */
   readonly pacer?: Pacer
-  /** Extra request headers (a `user-agent`, say). */
-  readonly headers?: Record<string, string>
-  readonly fetch?: typeof globalThis.fetch
 }
 
 const PAGE_BYTES = 2_000_000

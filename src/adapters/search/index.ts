@@ -1,5 +1,6 @@
 export { duckduckgo } from './duckduckgo.js'
 export type { DuckDuckGoOptions } from './duckduckgo.js'
+export type { HttpSearchOptions } from './options.js'
 export { createPacer } from './pacer.js'
 export type { Pacer, PacerOptions } from './pacer.js'
 export { brave } from './brave.js'

@@ -4,12 +4,12 @@
  */
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
-import type { Backoff } from '../http/index.js'
 import { requestJson } from './request-json.js'
 import { secretHeaderValues } from '../http/index.js'
 import { field, toResults } from './result-fields.js'
+import type { HttpSearchOptions } from './options.js'
 
-export interface SearxngOptions {
+export interface SearxngOptions extends HttpSearchOptions {
   /** The instance, e.g. `'http://localhost:8080'`. */
   readonly baseURL: string
   /** Comma-separated, e.g. `'general,science'`. */
@@ -19,14 +19,6 @@ export interface SearxngOptions {
   readonly language?: string
   readonly timeRange?: 'day' | 'month' | 'year'
   readonly safesearch?: 0 | 1 | 2
-  /** @defaultValue 15_000 */
-  readonly timeoutMs?: number
-  /** @defaultValue 2 */
-  readonly maxRetries?: number
-  readonly backoff?: Backoff
-  /** Sent with every request, e.g. an `authorization` header for a protected instance. */
-  readonly headers?: Record<string, string>
-  readonly fetch?: typeof globalThis.fetch
 }
 
 /** SearXNG's `results` as search results. Total. */

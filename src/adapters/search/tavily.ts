@@ -4,12 +4,12 @@
  */
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
-import type { Backoff } from '../http/index.js'
 import { requestJson } from './request-json.js'
 import { secretHeaderValues } from '../http/index.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
+import type { HttpSearchOptions } from './options.js'
 
-export interface TavilyOptions {
+export interface TavilyOptions extends HttpSearchOptions {
   /** @defaultValue the `TAVILY_API_KEY` environment variable */
   readonly apiKey?: string
   /** @defaultValue 'https://api.tavily.com' */
@@ -17,18 +17,11 @@ export interface TavilyOptions {
   /** `advanced` finds better passages and costs two credits. @defaultValue 'basic' */
   readonly searchDepth?: 'basic' | 'advanced'
   readonly topic?: 'general' | 'news' | 'finance'
-  /** @defaultValue 15_000 */
-  readonly timeoutMs?: number
-  /** @defaultValue 2 */
-  readonly maxRetries?: number
-  readonly backoff?: Backoff
   /**
    * Dollars per call. @defaultValue 0.008 per credit at Tavily's pay-as-you-go list price
    * at the time of writing: 0.008 for `basic`, 0.016 for `advanced`
    */
   readonly searchCost?: number
-  readonly headers?: Record<string, string>
-  readonly fetch?: typeof globalThis.fetch
 }
 
 /** Tavily's `results` as search results, keeping its relevance `score`. Total. */
