@@ -15,6 +15,8 @@ const ROLE_FALLBACK: Readonly<Record<string, ModelRole>> = {
 
 const runNow: Schedule = (work) => work()
 
+type ModelRequest = Omit<LLMRequest, 'signal' | 'onRetry'>
+
 export interface ContextInit {
   runId: string
   question: string
@@ -63,51 +65,16 @@ export function createContext({ runId, question, signal, options, input, newId: 
     return { pending, onRetry }
   }
 
-  async function* callModel(
-    role: ModelRole,
-    req: Omit<LLMRequest, 'signal' | 'onRetry'>,
-    onText: (visible: string) => StrategyEvent | undefined,
-    filter: TextFilter,
-    schedule: Schedule,
-  ): Step<string> {
-    const llm = model(role)
-    const retries = retryNotices(`${role} model`)
-    const started = Date.now()
-    let text = ''
-    let usage: { inputTokens: number; outputTokens: number; cost?: number } | undefined
-    const events: StrategyEvent[] = []
-    // Streaming answers yield as tokens arrive; other calls only need the final text, so the
-    // whole call may run under a concurrency limit.
-    const iterator = llm.stream({ ...req, signal, onRetry: retries.onRetry })[Symbol.asyncIterator]()
-    const pull = () => schedule(() => iterator.next())
-    try {
-      for (let step = await pull(); !step.done; step = await pull()) {
-        const chunk = step.value
-        if (chunk.type === 'text') {
-          const visible = filter.push(chunk.text)
-          if (visible) {
-            text += visible
-            const event = onText(visible)
-            if (event) events.push(event)
-          }
-        } else if (chunk.type === 'usage') {
-          usage = chunk
-        }
-        yield* retries.pending.splice(0)
-        yield* events.splice(0)
-      }
-      const rest = filter.flush()
-      if (rest) {
-        text += rest
-        const event = onText(rest)
-        if (event) yield event
-      }
-    } finally {
-      await iterator.return?.().catch(() => undefined)
-    }
-    yield* retries.pending.splice(0)
-    const inputTokens = usage?.inputTokens ?? estimateTokens((req.system ?? '') + req.prompt)
-    const outputTokens = usage?.outputTokens ?? estimateTokens(text)
+  /** The visible text of one model call, and the usage it reported. */
+  interface Reply {
+    text: string
+    usage: { inputTokens: number; outputTokens: number; cost?: number } | undefined
+  }
+
+  /** The `llm-call` and `cost` events of a finished call. */
+  function* accounting(role: ModelRole, llm: LLMProvider, req: ModelRequest, reply: Reply, started: number): Generator<StrategyEvent> {
+    const inputTokens = reply.usage?.inputTokens ?? estimateTokens((req.system ?? '') + req.prompt)
+    const outputTokens = reply.usage?.outputTokens ?? estimateTokens(reply.text)
     yield {
       type: 'llm-call',
       role,
@@ -116,9 +83,53 @@ export function createContext({ runId, question, signal, options, input, newId: 
       inputTokens,
       outputTokens,
     }
-    const dollars = llmDollars({ inputTokens, outputTokens, ...(usage?.cost !== undefined ? { cost: usage.cost } : {}) }, llm.model, options.pricing)
+    const reported = reply.usage?.cost !== undefined ? { cost: reply.usage.cost } : {}
+    const dollars = llmDollars({ inputTokens, outputTokens, ...reported }, llm.model, options.pricing)
     yield { type: 'cost', delta: costDelta({ llm: dollars, inputTokens, outputTokens, llmCalls: 1 }) }
-    return text
+  }
+
+  /** A call whose text is only needed whole: under a limiter it holds one slot from request to last byte. */
+  async function* complete(role: ModelRole, req: ModelRequest, schedule: Schedule): Step<string> {
+    const llm = model(role)
+    const retries = retryNotices(`${role} model`)
+    const started = Date.now()
+    const reply = await schedule(async () => {
+      const filter = createThinkFilter()
+      const read: Reply = { text: '', usage: undefined }
+      for await (const chunk of llm.stream({ ...req, signal, onRetry: retries.onRetry })) {
+        if (chunk.type === 'text') read.text += filter.push(chunk.text)
+        else if (chunk.type === 'usage') read.usage = chunk
+      }
+      read.text += filter.flush()
+      return read
+    })
+    yield* retries.pending.splice(0)
+    yield* accounting(role, llm, req, reply, started)
+    return reply.text
+  }
+
+  /** A call streamed to the user: each visible piece is an `answer-token`, yielded as it arrives. */
+  async function* streamAnswer(role: ModelRole, req: ModelRequest, filter: TextFilter): Step<string> {
+    const llm = model(role)
+    const retries = retryNotices(`${role} model`)
+    const started = Date.now()
+    const reply: Reply = { text: '', usage: undefined }
+    const token = (visible: string): StrategyEvent[] => {
+      if (!visible) return []
+      reply.text += visible
+      return [{ type: 'answer-token', text: visible }]
+    }
+    for await (const chunk of llm.stream({ ...req, signal, onRetry: retries.onRetry })) {
+      if (chunk.type === 'text') {
+        const tokens = token(filter.push(chunk.text))
+        yield* retries.pending.splice(0)
+        yield* tokens
+      } else if (chunk.type === 'usage') reply.usage = chunk
+    }
+    yield* token(filter.flush())
+    yield* retries.pending.splice(0)
+    yield* accounting(role, llm, req, reply, started)
+    return reply.text
   }
 
   const rethrowIfAborted = (error: unknown): void => {
@@ -139,11 +150,10 @@ export function createContext({ runId, question, signal, options, input, newId: 
       return { type: 'warning', message, code }
     },
     complete(role, req, opts) {
-      return callModel(role, req, () => undefined, createThinkFilter(), opts?.schedule ?? runNow)
+      return complete(role, req, opts?.schedule ?? runNow)
     },
     streamAnswer(role, req, opts) {
-      const filter = opts?.filter ? chainFilters(createThinkFilter(), opts.filter) : createThinkFilter()
-      return callModel(role, req, (text) => ({ type: 'answer-token', text }), filter, runNow)
+      return streamAnswer(role, req, opts?.filter ? chainFilters(createThinkFilter(), opts.filter) : createThinkFilter())
     },
     async *runSearch(query, opts = {}) {
       const queryId = newId('q')
