@@ -52,7 +52,8 @@ export interface Broadcast {
  * One run, many consumers. The run is read as fast as it produces, whatever the subscribers
  * do: a slow one is cut off past its buffer, never stalling the run or the others. The run
  * starts with the first subscription and is aborted when the last subscriber leaves (after
- * `graceMs`), unless `finishWithoutSubscribers` is set.
+ * `graceMs`), unless `finishWithoutSubscribers` is set. Being cut off is not leaving: the run
+ * goes on, so the cut-off subscriber can resubscribe and catch up from the history.
  */
 export function broadcast(run: EventStream, options: BroadcastOptions = {}): Broadcast {
   const replay = options.replay ?? true
@@ -70,8 +71,11 @@ export function broadcast(run: EventStream, options: BroadcastOptions = {}): Bro
 
   const host = {
     history,
-    leave(subscriber: Subscriber) {
+    leave(subscriber: Subscriber, how?: { cutOff: boolean }) {
       subscribers.delete(subscriber)
+      // A subscriber cut off for lagging was told to resubscribe: the run goes on for it (its
+      // history stays complete). Only a subscriber that chose to leave can end the run.
+      if (how?.cutOff) return
       if (subscribers.size > 0 || state !== 'running' || options.finishWithoutSubscribers) return
       if (graceMs > 0) graceTimer ??= setTimeout(stop, graceMs)
       else stop()

@@ -8,7 +8,8 @@ interface Waiter {
 /** What a subscriber needs from its broadcast. */
 export interface SubscriberHost {
   readonly history: readonly ResearchEvent[]
-  leave(subscriber: Subscriber): void
+  /** `cutOff`: the broadcast dropped it for lagging; it did not choose to leave. */
+  leave(subscriber: Subscriber, how?: { cutOff: boolean }): void
 }
 
 /**
@@ -68,7 +69,7 @@ export class Subscriber implements AsyncIterableIterator<ResearchEvent> {
     }
     this.queue.push(this.cutOffWarning(this.queue.at(-1) ?? event))
     this.ended = true
-    this.host.leave(this)
+    this.host.leave(this, { cutOff: true })
   }
 
   /** The run is over: deliver what is queued, then end (or throw the run's error once). */

@@ -98,6 +98,23 @@ describe('broadcast', () => {
     expect(hub.subscriberCount).toBe(0)
   })
 
+  it('a sole subscriber cut off for lagging does not abort the run: it can resubscribe and catch up', async () => {
+    const run = scriptedRun(tokens(20))
+    const hub = broadcast(run, { maxBuffer: 3 })
+    const slow = hub.subscribe()
+    await slow.next() // then stop reading while the run streams on
+    await hub.finished
+    expect(run.state.aborted).toBe(false)
+    const seen = await collect(slow)
+    const warning = seen.at(-1)
+    expect(warning).toMatchObject({ type: 'warning', code: 'slow-subscriber' })
+    // Resubscribing from where the warning says gets the rest, up to run-end.
+    const resumeFrom = Number(/from seq (\d+)/.exec((warning as { message: string }).message)?.[1])
+    const rest = await collect(hub.subscribe(resumeFrom))
+    expect(rest.at(-1)?.type).toBe('run-end')
+    expect(rest[0]?.seq).toBe(resumeFrom)
+  })
+
   it('with finishWithoutSubscribers the run completes and stays replayable', async () => {
     const events = tokens(5)
     const resume = gate()
