@@ -4,7 +4,15 @@
 import type { JsonSchema, LLMRequest } from '../../core/index.js'
 import { countAt, isObject, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
-export function openaiBody(model: string, req: LLMRequest): Record<string, unknown> {
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5, ...) refuse `max_tokens` and any
+ * `temperature` but the default; other OpenAI-compatible servers expect `max_tokens`.
+ */
+export function isReasoningModel(model: string): boolean {
+  return /^(?:[\w-]+\/)?(?:o\d|gpt-5)/i.test(model)
+}
+
+export function openaiBody(model: string, req: LLMRequest, reasoning = isReasoningModel(model)): Record<string, unknown> {
   const messages = [
     ...(req.system ? [{ role: 'system', content: req.system }] : []),
     { role: 'user', content: req.prompt },
@@ -14,8 +22,8 @@ export function openaiBody(model: string, req: LLMRequest): Record<string, unkno
     messages,
     stream: true,
     stream_options: { include_usage: true },
-    ...(req.maxTokens !== undefined && { max_tokens: req.maxTokens }),
-    ...(req.temperature !== undefined && { temperature: req.temperature }),
+    ...(req.maxTokens !== undefined && (reasoning ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens })),
+    ...(req.temperature !== undefined && !reasoning && { temperature: req.temperature }),
     ...(req.json !== undefined && req.json !== false && { response_format: responseFormat(req.json) }),
   }
 }

@@ -6,7 +6,7 @@ import { LaconicError, type LLMProvider } from '../../core/index.js'
 import type { HintFor } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'
-import { openaiBody, parseOpenAIData } from './openai-wire.js'
+import { isReasoningModel, openaiBody, parseOpenAIData } from './openai-wire.js'
 import { sseData, streamChat } from './stream-chat.js'
 
 export interface OpenAIOptions extends LLMAdapterOptions {
@@ -15,6 +15,11 @@ export interface OpenAIOptions extends LLMAdapterOptions {
   /** Optional for local servers. */
   apiKey?: string | undefined
   model: string
+  /**
+   * Send `max_completion_tokens` and no `temperature`, as OpenAI's reasoning models require.
+   * @defaultValue true for model names starting `o1`, `o3`, `o4`, `gpt-5` (also after a `vendor/` prefix)
+   */
+  reasoningModel?: boolean | undefined
 }
 
 export function openai(options: OpenAIOptions): LLMProvider {
@@ -36,7 +41,7 @@ export function openai(options: OpenAIOptions): LLMProvider {
           model,
           url,
           headers,
-          body: openaiBody(model, req),
+          body: openaiBody(model, req, options.reasoningModel ?? isReasoningModel(model)),
           secrets: [apiKey, ...secretHeaderValues(options.headers)],
           hint,
           frames: sseData,

@@ -44,6 +44,23 @@ test('openai: chat completions with usage requested, JSON mode and schema mapped
   expect(last().json['response_format']).toEqual({ type: 'json_schema', json_schema: { name: 'Plan_step', schema, strict: true } })
 })
 
+test('openai reasoning models get max_completion_tokens and no temperature; others keep max_tokens', async () => {
+  for (const [model, override, reasoning] of [
+    ['o3-mini', undefined, true],
+    ['openai/gpt-5-mini', undefined, true],
+    ['gpt-4o-mini', undefined, false],
+    ['qwen3:4b', undefined, false],
+    ['my-o1-finetune', true, true],
+    ['o1-lookalike-local', false, false],
+  ] as const) {
+    await collect(openai({ baseURL: `${server.url}/v1`, model, ...(override !== undefined && { reasoningModel: override }) }), { prompt: 'Hi', maxTokens: 64, temperature: 0 })
+    const body = last().json
+    expect([model, body['max_completion_tokens'], body['max_tokens'], body['temperature']]).toEqual(
+      reasoning ? [model, 64, undefined, undefined] : [model, undefined, 64, 0],
+    )
+  }
+})
+
 test('openai without a key sends no authorization header (local servers)', async () => {
   await collect(openai({ baseURL: `${server.url}/v1`, model: 'local' }))
   expect(last().headers.authorization).toBeUndefined()
