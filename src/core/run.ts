@@ -13,6 +13,11 @@ export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   toReadableStream(): ReadableStream<ResearchEvent>
 }
 
+/** The run's events; `return()` is always there (breaking out of `for await` calls it). */
+interface RunIterator extends AsyncIterableIterator<ResearchEvent> {
+  return(): Promise<IteratorResult<ResearchEvent>>
+}
+
 /** The result a run has gathered so far, folded from its events: one source of truth. */
 class ResultFold {
   answer = ''
@@ -113,90 +118,122 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     return result
   }
 
-  async function* events(): AsyncGenerator<ResearchEvent, void, undefined> {
+  /**
+   * The run's event stream, as a hand-written iterator rather than an async generator: each
+   * event crosses one promise hop instead of a generator's several, which is most of the
+   * runtime's cost per event (bench/overhead.ts). Phases: `run-start`, the strategy's events,
+   * `run-end`; `return()` (the consumer left) aborts everything.
+   */
+  function events(): RunIterator {
+    type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
+    const DONE: IteratorResult<ResearchEvent> = { done: true, value: undefined }
+    let phase: 'start' | 'running' | 'done' = 'start'
     let seq = 0
-    // Object.assign, not an object spread: V8 spreads these varied shapes ~10x slower, and this
-    // runs once per event (bench/overhead.ts).
-    const stamp = <T extends EventType>(event: { type: T } & EventPayloads[T]): ResearchEvent => {
-      const stamped = Object.assign({}, event) as unknown as Record<string, unknown>
-      stamped.runId = runId
-      stamped.seq = seq++
-      stamped.time = Date.now()
-      return stamped as unknown as ResearchEvent
-    }
-
-    const callerSignal = input.signal
-    const onCallerAbort = () => abort(callerSignal?.reason)
-    if (callerSignal?.aborted) onCallerAbort()
-    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true })
-
+    let generator: ReturnType<Strategy['run']> | undefined
     // An abort rejects the step in progress, so a strategy stuck on a call that ignores its
     // signal cannot keep the stream open. One step at a time holds the reject function: racing
     // every step against one long-lived promise would pile a reaction per event onto it.
     let rejectStep: ((error: unknown) => void) | undefined
-    const onAbort = () => rejectStep?.(abortError(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
-    type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
-    const nextStep = (generator: ReturnType<Strategy['run']>): Promise<Step> => {
-      if (signal.aborted) return Promise.reject(abortError(signal))
-      return new Promise<Step>((resolve, reject) => {
-        rejectStep = reject
-        generator.next().then(resolve, reject)
-      })
+
+    // Object.assign, not an object spread: V8 spreads these varied shapes ~10x slower.
+    const stamp = <T extends EventType>(event: { type: T } & EventPayloads[T]): IteratorResult<ResearchEvent> => {
+      const stamped = Object.assign({}, event) as unknown as Record<string, unknown>
+      stamped.runId = runId
+      stamped.seq = seq++
+      stamped.time = Date.now()
+      return { done: false, value: stamped as unknown as ResearchEvent }
     }
 
-    const ctx = createContext({ runId, question, signal, options, input })
-    let generator: ReturnType<Strategy['run']> | undefined
-    let reason: RunEndReason = 'answered'
-    let error: { message: string; code: string } | undefined
-    let ended = false
-    try {
-      yield stamp({ type: 'run-start', question, strategy: strategy.name })
-      try {
-        generator = strategy.run(question, ctx)
-        for (;;) {
-          const step = await nextStep(generator)
-          if (step.done) {
-            reason = step.value?.reason ?? 'answered'
-            break
-          }
-          const event = step.value
-          fold.add(event)
-          yield event.type === 'cost'
-            ? stamp({ type: 'cost', delta: event.delta, total: fold.cost })
-            : stamp(event as { type: EventType } & EventPayloads[EventType])
-        }
-        if (signal.aborted) reason = 'aborted'
-      } catch (thrown) {
-        if (signal.aborted) reason = 'aborted'
-        else {
-          reason = 'error'
-          error = describeError(thrown)
-        }
-        void generator?.return(undefined).catch(() => undefined)
-      }
+    const callerSignal = input.signal
+    const onCallerAbort = () => abort(callerSignal?.reason)
+    const onAbort = () => rejectStep?.(abortError(signal))
+    const release = () => {
+      phase = 'done'
+      callerSignal?.removeEventListener('abort', onCallerAbort)
+      signal.removeEventListener('abort', onAbort)
+    }
+
+    const end = (reason: RunEndReason, error?: { message: string; code: string }): IteratorResult<ResearchEvent> => {
       const result = finish(reason, error)
-      ended = true
-      yield stamp({
+      release()
+      return stamp({
         type: 'run-end',
         reason,
         cost: result.cost,
         ...(result.answer ? { answer: result.answer } : {}),
         ...(error ? { error } : {}),
       })
-    } finally {
-      if (!ended) {
-        // The consumer left before the end (break out of `for await`): stop everything.
-        abort(new DOMException('The consumer stopped reading the run', 'AbortError'))
-        void generator?.return(undefined).catch(() => undefined)
-        finish('aborted')
+    }
+
+    const onStep = (step: Step): IteratorResult<ResearchEvent> => {
+      busy = false
+      if (step.done) return end(signal.aborted ? 'aborted' : (step.value?.reason ?? 'answered'))
+      const event = step.value
+      fold.add(event)
+      return event.type === 'cost'
+        ? stamp({ type: 'cost', delta: event.delta, total: fold.cost })
+        : stamp(event as { type: EventType } & EventPayloads[EventType])
+    }
+
+    const onThrow = (thrown: unknown): IteratorResult<ResearchEvent> => {
+      busy = false
+      void generator?.return(undefined).catch(() => undefined)
+      return signal.aborted ? end('aborted') : end('error', describeError(thrown))
+    }
+
+    const start = (): IteratorResult<ResearchEvent> => {
+      phase = 'running'
+      if (callerSignal?.aborted) onCallerAbort()
+      else callerSignal?.addEventListener('abort', onCallerAbort, { once: true })
+      signal.addEventListener('abort', onAbort, { once: true })
+      return stamp({ type: 'run-start', question, strategy: strategy.name })
+    }
+
+    const step = (): Promise<IteratorResult<ResearchEvent>> => {
+      if (signal.aborted) return Promise.resolve(onThrow(abortError(signal)))
+      try {
+        generator ??= strategy.run(question, createContext({ runId, question, signal, options, input }))
+      } catch (thrown) {
+        return Promise.resolve(onThrow(thrown))
       }
-      callerSignal?.removeEventListener('abort', onCallerAbort)
-      signal.removeEventListener('abort', onAbort)
+      const running = generator
+      return new Promise<Step>((resolve, reject) => {
+        rejectStep = reject
+        running.next().then(resolve, reject)
+      }).then(onStep, onThrow)
+    }
+
+    // Calls to next() are served one after another, even if a caller does not wait for each:
+    // a call made while a step is in flight waits for it (and only then costs a promise hop).
+    let busy = false
+    let last: Promise<IteratorResult<ResearchEvent>> = Promise.resolve(DONE)
+    const serve = (): Promise<IteratorResult<ResearchEvent>> => {
+      if (phase === 'done') return Promise.resolve(DONE)
+      if (phase === 'start') return Promise.resolve(start())
+      busy = true
+      return step()
+    }
+    const next = (): Promise<IteratorResult<ResearchEvent>> => (last = busy ? last.then(serve, serve) : serve())
+
+    return {
+      [Symbol.asyncIterator]() {
+        return this
+      },
+      next,
+      async return() {
+        if (phase !== 'done') {
+          // The consumer left before the end (break out of `for await`): stop everything.
+          abort(new DOMException('The consumer stopped reading the run', 'AbortError'))
+          void generator?.return(undefined).catch(() => undefined)
+          finish('aborted')
+          release()
+        }
+        return DONE
+      },
     }
   }
 
-  const iterate = (): AsyncGenerator<ResearchEvent, void, undefined> => {
+  const iterate = (): RunIterator => {
     if (started) {
       throw new LaconicError('a research run can be read only once', {
         code: 'config',
@@ -237,7 +274,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     abort,
     [Symbol.asyncIterator]: iterate,
     toReadableStream() {
-      let iterator: AsyncGenerator<ResearchEvent, void, undefined> | undefined
+      let iterator: RunIterator | undefined
       return new ReadableStream<ResearchEvent>({
         async pull(controller) {
           iterator ??= iterate()
@@ -246,7 +283,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
           else controller.enqueue(step.value)
         },
         async cancel() {
-          if (iterator) await iterator.return(undefined)
+          if (iterator) await iterator.return()
           else {
             started = true
             abort()

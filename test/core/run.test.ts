@@ -269,3 +269,15 @@ describe('scratchpad never runs the same search twice', () => {
     expect((await run.result).reason).toBe('answered')
   })
 })
+
+describe('the run iterator', () => {
+  it('serves next() calls made without waiting one after another: in order, one run-end, then done', async () => {
+    const llm = scriptedLLM({ replies: ['Action: Answer', 'One two three four five six.'] })
+    const iterator = createAgent({ llm, search: mockSearch({ corpus }) }).research('q?', { knowledge: 'k' })[Symbol.asyncIterator]()
+    const steps = await Promise.all(Array.from({ length: 100 }, () => iterator.next()))
+    const events = steps.filter((s) => !s.done).map((s) => s.value as ResearchEvent)
+    assertEventInvariants(events)
+    expect(events.length).toBeGreaterThan(5)
+    expect(steps.slice(events.length).every((s) => s.done)).toBe(true)
+  })
+})
