@@ -5,15 +5,21 @@
 import type { LLMRequest } from '../../core/index.js'
 import { countAt, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
-export function anthropicBody(model: string, maxTokens: number, req: LLMRequest): Record<string, unknown> {
+/**
+ * With extended thinking (`thinkingBudget` tokens), the API wants `max_tokens` above the budget
+ * and no `temperature` but the default; the thinking streams as `reasoning`, never as text.
+ */
+export function anthropicBody(model: string, maxTokens: number, req: LLMRequest, thinkingBudget?: number): Record<string, unknown> {
   const system = [req.system, req.json ? jsonInstruction(req.json) : undefined].filter(Boolean).join('\n\n')
+  const answerTokens = req.maxTokens ?? maxTokens
   return {
     model,
-    max_tokens: req.maxTokens ?? maxTokens,
+    max_tokens: thinkingBudget ? thinkingBudget + answerTokens : answerTokens,
     ...(system && { system }),
     messages: [{ role: 'user', content: req.prompt }],
     stream: true,
-    ...(req.temperature !== undefined && { temperature: req.temperature }),
+    ...(thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: thinkingBudget } } : {}),
+    ...(req.temperature !== undefined && !thinkingBudget && { temperature: req.temperature }),
   }
 }
 

@@ -15,6 +15,8 @@ export interface AnthropicOptions extends LLMAdapterOptions {
   maxTokens?: number | undefined
   /** @defaultValue `https://api.anthropic.com` */
   baseURL?: string | undefined
+  /** Extended thinking with this many tokens (at least 1024); its text streams as `reasoning`. */
+  thinkingBudget?: number | undefined
 }
 
 export function anthropic(options: AnthropicOptions): LLMProvider {
@@ -38,7 +40,7 @@ export function anthropic(options: AnthropicOptions): LLMProvider {
           model,
           url,
           headers,
-          body: anthropicBody(model, options.maxTokens ?? 4096, req),
+          body: anthropicBody(model, options.maxTokens ?? 4096, req, options.thinkingBudget),
           secrets: [apiKey, ...secretHeaderValues(options.headers)],
           hint,
           frames: sseData,

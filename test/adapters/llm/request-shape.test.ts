@@ -100,3 +100,10 @@ test('missing required options fail at construction with a hint', () => {
   expect(() => openai({ model: '' })).toThrow(/model/)
   expect(() => ollama({ model: '' })).toThrow(/model/)
 })
+
+test('anthropic extended thinking: budget sent, max_tokens above it, no temperature', async () => {
+  const llm = anthropic({ baseURL: server.url, apiKey: API_KEY, model: 'claude-sonnet-4-5', maxTokens: 512, thinkingBudget: 2048 })
+  await collect(llm, { prompt: 'Hi', temperature: 0 })
+  expect(last().json).toMatchObject({ max_tokens: 2560, thinking: { type: 'enabled', budget_tokens: 2048 } })
+  expect(last().json['temperature']).toBeUndefined()
+})
