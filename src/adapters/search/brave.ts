@@ -5,9 +5,8 @@
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { requestJson } from './request-json.js'
-import { secretHeaderValues } from '../http/index.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
-import type { HttpSearchOptions } from './options.js'
+import { transport, type HttpSearchOptions } from './options.js'
 
 export interface BraveOptions extends HttpSearchOptions {
   /** @defaultValue the `BRAVE_API_KEY` environment variable */
@@ -35,7 +34,7 @@ export function brave(options: BraveOptions = {}): SearchProvider {
   if (!apiKey) {
     throw new LaconicError('brave: no API key', { code: 'config', hint: 'pass `apiKey` to brave() or set BRAVE_API_KEY; get one at https://api-dashboard.search.brave.com' })
   }
-  const { baseURL = 'https://api.search.brave.com/res/v1', timeoutMs = 15_000, maxRetries = 2, searchCost = 0.005 } = options
+  const { baseURL = 'https://api.search.brave.com/res/v1', searchCost = 0.005 } = options
 
   return {
     searchCost,
@@ -53,13 +52,7 @@ export function brave(options: BraveOptions = {}): SearchProvider {
         method: 'GET',
         headers: { ...options.headers, 'x-subscription-token': apiKey },
         provider: 'brave',
-        secrets: [apiKey, ...secretHeaderValues(options.headers)],
-        signal: opts.signal,
-        onRetry: opts.onRetry,
-        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
-        maxRetries,
-        backoff: options.backoff,
-        fetch: options.fetch,
+        ...transport(options, opts, apiKey),
         hint: ({ status }) =>
           status === 401 || status === 403 || status === 422 ? 'Brave refused the subscription token: check `apiKey` (BRAVE_API_KEY) and that the plan includes web search' : undefined,
       })

@@ -1,4 +1,5 @@
-import type { Backoff } from '../http/index.js'
+import type { SearchOptions } from '../../core/index.js'
+import { secretHeaderValues, type Backoff } from '../http/index.js'
 
 /** What every HTTP search provider accepts besides its own options. */
 export interface HttpSearchOptions {
@@ -10,4 +11,21 @@ export interface HttpSearchOptions {
   /** Sent with every request (a `user-agent`, an `authorization` header for a protected instance, ...). */
   readonly headers?: Record<string, string>
   readonly fetch?: typeof globalThis.fetch
+}
+
+/**
+ * The transport half of every search request: the call's signal and retry hook, this provider's
+ * time limit, retries and fetch, and the secrets to keep out of errors.
+ */
+export function transport(options: HttpSearchOptions, call: SearchOptions, apiKey?: string) {
+  const timeoutMs = options.timeoutMs ?? 15_000
+  return {
+    signal: call.signal,
+    onRetry: call.onRetry,
+    timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+    maxRetries: options.maxRetries ?? 2,
+    backoff: options.backoff,
+    fetch: options.fetch,
+    secrets: [apiKey, ...secretHeaderValues(options.headers)],
+  }
 }

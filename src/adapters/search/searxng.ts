@@ -5,9 +5,8 @@
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { requestJson } from './request-json.js'
-import { secretHeaderValues } from '../http/index.js'
 import { field, toResults } from './result-fields.js'
-import type { HttpSearchOptions } from './options.js'
+import { transport, type HttpSearchOptions } from './options.js'
 
 export interface SearxngOptions extends HttpSearchOptions {
   /** The instance, e.g. `'http://localhost:8080'`. */
@@ -30,7 +29,7 @@ export function searxng(options: SearxngOptions): SearchProvider {
   if (!options?.baseURL) {
     throw new LaconicError('searxng: no instance URL', { code: 'config', hint: "pass `baseURL`, e.g. searxng({ baseURL: 'http://localhost:8080' })" })
   }
-  const { baseURL, timeoutMs = 15_000, maxRetries = 2 } = options
+  const { baseURL } = options
 
   return {
     searchCost: 0,
@@ -48,13 +47,7 @@ export function searxng(options: SearxngOptions): SearchProvider {
         method: 'GET',
         headers: { ...options.headers },
         provider: 'searxng',
-        secrets: secretHeaderValues(options.headers),
-        signal: opts.signal,
-        onRetry: opts.onRetry,
-        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
-        maxRetries,
-        backoff: options.backoff,
-        fetch: options.fetch,
+        ...transport(options, opts),
         hint: ({ status }) =>
           status === 403 ? 'the instance refuses format=json: add `json` to `search.formats` in its settings.yml and restart it' : undefined,
       })

@@ -5,9 +5,8 @@
 import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { requestJson } from './request-json.js'
-import { secretHeaderValues } from '../http/index.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
-import type { HttpSearchOptions } from './options.js'
+import { transport, type HttpSearchOptions } from './options.js'
 
 export interface TavilyOptions extends HttpSearchOptions {
   /** @defaultValue the `TAVILY_API_KEY` environment variable */
@@ -41,7 +40,7 @@ export function tavily(options: TavilyOptions = {}): SearchProvider {
   if (!apiKey) {
     throw new LaconicError('tavily: no API key', { code: 'config', hint: 'pass `apiKey` to tavily() or set TAVILY_API_KEY; get one at https://app.tavily.com' })
   }
-  const { baseURL = 'https://api.tavily.com', searchDepth = 'basic', timeoutMs = 15_000, maxRetries = 2 } = options
+  const { baseURL = 'https://api.tavily.com', searchDepth = 'basic' } = options
 
   return {
     searchCost: options.searchCost ?? (searchDepth === 'advanced' ? 0.016 : 0.008),
@@ -55,13 +54,7 @@ export function tavily(options: TavilyOptions = {}): SearchProvider {
         json: { query, search_depth: searchDepth, max_results: maxResults, ...(options.topic && { topic: options.topic }) },
         headers: { ...options.headers, authorization: `Bearer ${apiKey}` },
         provider: 'tavily',
-        secrets: [apiKey, ...secretHeaderValues(options.headers)],
-        signal: opts.signal,
-        onRetry: opts.onRetry,
-        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
-        maxRetries,
-        backoff: options.backoff,
-        fetch: options.fetch,
+        ...transport(options, opts, apiKey),
         hint: ({ status }) => tavilyHint(status),
       })
       return parseTavilyResponse(body).slice(0, maxResults)
