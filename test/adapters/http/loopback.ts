@@ -3,6 +3,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterEach } from 'vitest'
 
 export interface RecordedRequest {
   method: string
@@ -70,4 +71,18 @@ export function cutAt(bytes: Uint8Array, offsets: ReadonlyArray<number>): Uint8A
     start = cut
   }
   return pieces
+}
+
+/** A `serve(handler)` for one test file: every server it starts is closed after each test. */
+export function loopbacks(): (handler: Handler) => Promise<Loopback> {
+  let open: Loopback[] = []
+  afterEach(async () => {
+    await Promise.all(open.map((server) => server.close()))
+    open = []
+  })
+  return async (handler) => {
+    const server = await startLoopback(handler)
+    open.push(server)
+    return server
+  }
 }

@@ -1,19 +1,10 @@
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { httpRequest } from '../../../src/adapters/http/index.js'
 import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
-import { startLoopback, writePieces, type Handler, type Loopback } from './loopback.js'
+import { loopbacks, startLoopback, writePieces } from './loopback.js'
 
 const KEY = 'brave-key-0123456789abcdef'
-let servers: Loopback[] = []
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()))
-  servers = []
-})
-async function serve(handler: Handler): Promise<Loopback> {
-  const server = await startLoopback(handler)
-  servers.push(server)
-  return server
-}
+const serve = loopbacks()
 
 test('a JSON GET: headers sent, body read as text', async () => {
   const server = await serve((_req, res) => {

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
-import { startLoopback, writePieces, type Handler, type Loopback } from '../http/loopback.js'
+import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
 import { API_KEY, cases, collect, collectUntilError } from './cases.js'
 import { expectedText } from './fixtures.js'
 
-let servers: Loopback[] = []
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()))
-  servers = []
-})
-async function serve(handler: Handler): Promise<Loopback> {
-  const server = await startLoopback(handler)
-  servers.push(server)
-  return server
-}
+const serve = loopbacks()
 
 const NGINX_502 =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n'
