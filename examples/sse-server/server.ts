@@ -1,7 +1,7 @@
 /**
  * The live research page: `npx tsx examples/sse-server/server.ts --demo` on the scripted demo,
  * or without `--demo` on a local Ollama (OLLAMA_MODEL, OLLAMA_HOST) with DuckDuckGo.
- * The server itself is `createLiveServer` from `laconic/node` (the CLI's `--serve` uses it too);
+ * The server itself is `createLiveServer` from `laconic-research/node` (the CLI's `--serve` uses it too);
  * this program only gives it an agent and a port.
  */
 import { pathToFileURL } from 'node:url'

@@ -1,5 +1,5 @@
 /**
- * `--serve [PORT]`: the live research page (`createLiveServer` of `laconic/node`) with the
+ * `--serve [PORT]`: the live research page (`createLiveServer` of `laconic-research/node`) with the
  * agent the other flags configure. Bound to 127.0.0.1, checking the `Host` header and without
  * CORS, because every run spends the configured keys.
  */

@@ -237,7 +237,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     if (started) {
       throw new LaconicError('a research run can be read only once', {
         code: 'config',
-        hint: 'use broadcast(run) from laconic/streams to share one run among several consumers',
+        hint: 'use broadcast(run) from laconic-research/streams to share one run among several consumers',
       })
     }
     started = true

@@ -14,11 +14,11 @@ const root = join(REPO, '.scratch', `package-${process.pid}`)
 afterAll(() => rm(root, { recursive: true, force: true }))
 
 const USER_CODE = `
-import { createAgent } from 'laconic'
-import { localCorpus, openai, cached } from 'laconic/adapters'
-import { toNDJSON, fromNDJSON } from 'laconic/streams'
-import { scriptedLLM, assertEventInvariants } from 'laconic/testing'
-import { createLiveServer } from 'laconic/node'
+import { createAgent } from 'laconic-research'
+import { localCorpus, openai, cached } from 'laconic-research/adapters'
+import { toNDJSON, fromNDJSON } from 'laconic-research/streams'
+import { scriptedLLM, assertEventInvariants } from 'laconic-research/testing'
+import { createLiveServer } from 'laconic-research/node'
 
 const corpus = localCorpus({ documents: [{ title: 'Sky', text: 'The sky is blue because air scatters blue light most (Rayleigh scattering).' }] })
 const llm = scriptedLLM({ replies: ['Action: Search\\nQuery: why is the sky blue', 'Air scatters blue light most.', 'Action: Answer', 'Because air scatters blue light most.'] })

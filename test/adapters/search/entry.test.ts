@@ -10,7 +10,7 @@ const sources = (folder: string): [string, string][] =>
     .filter((file) => file.endsWith('.ts'))
     .map((file) => [`${folder}/${file}`, readFileSync(join(root, folder, file), 'utf8')])
 
-describe('laconic/adapters entry', () => {
+describe('laconic-research/adapters entry', () => {
   it('exports the binding names of the search, fetch and cache adapters', () => {
     for (const name of ['duckduckgo', 'brave', 'tavily', 'searxng', 'localCorpus', 'httpFetch', 'cached']) {
       expect(typeof (adapters as Record<string, unknown>)[name], name).toBe('function')
