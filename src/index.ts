@@ -1,9 +1,39 @@
+// `laconic-research`: make an agent, run research, read its events. Everything a strategy author
+// needs beyond this lives on `laconic-research/strategy`; providers on `laconic-research/adapters`.
 export { createAgent, registerStrategy, strategyNames, type Agent, type Session } from './agent.js'
-export * from './core/index.js'
-export { scratchpad, parsePlannerDecision, type PlannerDecision } from './strategies/scratchpad/index.js'
-export { graphReader, Notebook } from './strategies/graph-reader/index.js'
-export { reflect } from './strategies/reflect/index.js'
-export { deep } from './strategies/deep/index.js'
-export { CitationRegistry } from './strategies/shared/citations.js'
-export { parseLooseJson, parseBareList, stringField, stringArrayField } from './strategies/shared/json.js'
-export { citationFilter, rewriteCitations, citationNumbers } from './strategies/shared/citations.js'
+export { fromGenerate, type GenerateFunction } from './core/generate.js'
+export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/errors.js'
+export type {
+  JsonSchema,
+  RetryInfo,
+  LLMRequest,
+  LLMChunk,
+  LLMProvider,
+  SearchResult,
+  SearchOptions,
+  SearchProvider,
+  FetchedPage,
+  FetchOptions,
+  FetchProvider,
+} from './core/providers.js'
+export type * from './core/events.js'
+export type { Cost, ModelPrice, Pricing } from './core/cost.js'
+export type {
+  ModelRole,
+  ScratchpadOptions,
+  GraphReaderOptions,
+  ReflectOptions,
+  DeepOptions,
+  AgentOptions,
+  PriorAnswer,
+  ResearchOptions,
+  ResearchResult,
+  StrategyOutcome,
+  Schedule,
+  Step,
+  SearchOutcome,
+  StrategyContext,
+  Strategy,
+  StrategyFactory,
+} from './core/strategy.js'
+export type { ResearchRun } from './core/run.js'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { debugLLM } from '../../src/cli/debug-llm.js'
-import { generate } from '../../src/index.js'
+import { generate } from '../../src/strategy.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 
 describe('debugLLM', () => {

@@ -19,6 +19,7 @@ import { localCorpus, openai, cached } from 'laconic-research/adapters'
 import { toNDJSON, fromNDJSON } from 'laconic-research/streams'
 import { scriptedLLM, assertEventInvariants } from 'laconic-research/testing'
 import { createLiveServer } from 'laconic-research/node'
+import { Notebook } from 'laconic-research/strategy'
 
 const corpus = localCorpus({ documents: [{ title: 'Sky', text: 'The sky is blue because air scatters blue light most (Rayleigh scattering).' }] })
 const llm = scriptedLLM({ replies: ['Action: Search\\nQuery: why is the sky blue', 'Air scatters blue light most.', 'Action: Answer', 'Because air scatters blue light most.'] })
@@ -26,7 +27,7 @@ const agent = createAgent({ llm, search: cached(corpus), fetch: corpus })
 const events = []
 for await (const event of fromNDJSON(toNDJSON(agent.research('Why is the sky blue?')))) events.push(event)
 assertEventInvariants(events)
-console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer }))
+console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, notebook: typeof Notebook }))
 `
 
 test('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
@@ -46,7 +47,7 @@ test('every entry point imports by name from the build, with types, and runs', {
   }
   await writeFile(join(root, 'user.mjs'), USER_CODE)
   const { stdout } = await run(process.execPath, ['user.mjs'], { cwd: root })
-  const output = JSON.parse(stdout) as { end: { type: string; reason: string; answer: string }; openai: string; live: string }
+  const output = JSON.parse(stdout) as { end: { type: string; reason: string; answer: string }; openai: string; live: string; notebook: string }
   expect(output.end).toMatchObject({ type: 'run-end', reason: 'answered', answer: 'Because air scatters blue light most.' })
-  expect([output.openai, output.live]).toEqual(['function', 'function'])
+  expect([output.openai, output.live, output.notebook]).toEqual(['function', 'function', 'function'])
 })

@@ -1,0 +1,14 @@
+// `laconic-research/strategy`: the toolkit for writing a strategy of your own (see docs/adapters.md,
+// "Writing a strategy"): the built-in strategies to wrap, merging concurrent steps, the total
+// parsers of model output, citations, the notebook, and the text helpers the built-ins use.
+export { scratchpad, parsePlannerDecision, type PlannerDecision } from './strategies/scratchpad/index.js'
+export { graphReader, Notebook } from './strategies/graph-reader/index.js'
+export { reflect } from './strategies/reflect/index.js'
+export { deep } from './strategies/deep/index.js'
+export { createMerge, type Merge } from './core/merge.js'
+export { generate, type Generation } from './core/generate.js'
+export { isAbortError } from './core/errors.js'
+export { normalizeUrl, isAdUrl } from './core/urls.js'
+export { createThinkFilter, stripThink, truncateAtSentence, normalizeText, estimateTokens, type TextFilter } from './core/text.js'
+export { CitationRegistry, citationFilter, rewriteCitations, citationNumbers } from './strategies/shared/citations.js'
+export { parseLooseJson, parseBareList, stringField, stringArrayField } from './strategies/shared/json.js'
