@@ -156,6 +156,10 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     const end = (reason: RunEndReason, error?: { message: string; code: string }): IteratorResult<ResearchEvent> => {
       const result = finish(reason, error)
       release()
+      // A run that did not answer may leave work in flight (a search beside a branch that threw,
+      // a step cut off at the iteration cap): stop it before anyone sees `run-end`, so nothing
+      // keeps running, or costing, after the run is over.
+      if (reason !== 'answered') abort(new DOMException(`the run ended (${reason})`, 'AbortError'))
       return stamp({
         type: 'run-end',
         reason,

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createAgent, registerStrategy, type ResearchEvent, type ResearchRun, type Strategy } from '../../src/index.js'
+import { createAgent, registerStrategy, type EventOf, type ResearchEvent, type ResearchRun, type Strategy, type StrategyEvent } from '../../src/index.js'
+import { createMerge } from '../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
 
 async function collect(run: ResearchRun): Promise<ResearchEvent[]> {
@@ -200,6 +201,70 @@ describe('the run runtime', () => {
     const events = await collect(run)
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: 'strategy bug', code: 'error' } })
     expect((await run.result).knowledge).toBe('partial')
+  })
+
+  it('aborts every request still in flight before run-end when a branch throws, and counts no cost after it', async () => {
+    let searchSignal: AbortSignal | undefined
+    let searchStarted!: () => void
+    const started = new Promise<void>((resolve) => (searchStarted = resolve))
+    // A 60 s search that stops only when its signal aborts.
+    const slow = {
+      searchCost: 1,
+      search: (_q: string, opts?: { signal?: AbortSignal }) =>
+        new Promise<never>((_resolve, reject) => {
+          searchSignal = opts?.signal
+          const timer = setTimeout(() => reject(new Error('the 60 s search ran to its end')), 60_000)
+          opts?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer)
+            reject(opts.signal?.reason)
+          })
+          searchStarted()
+        }),
+    }
+    const twoBranches: Strategy = {
+      name: 'two-branches',
+      async *run(_question, ctx) {
+        const merge = createMerge<StrategyEvent>()
+        merge.add(ctx.runSearch('slow search'))
+        merge.add(
+          (async function* (): AsyncGenerator<StrategyEvent> {
+            await started
+            throw new Error('branch bug')
+          })(),
+        )
+        yield* merge
+      },
+    }
+    const run = createAgent({ llm: scriptedLLM({ replies: [] }), search: slow, strategy: twoBranches }).research('q?')
+    const events: ResearchEvent[] = []
+    let abortedAtEnd: boolean | undefined
+    for await (const event of run) {
+      events.push(event)
+      if (event.type === 'run-end') abortedAtEnd = searchSignal?.aborted
+    }
+    assertEventInvariants(events)
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: 'branch bug' } })
+    expect(abortedAtEnd).toBe(true)
+    const result = await run.result
+    expect(result.cost.searches).toBe(0)
+    expect(result.cost).toEqual((events.at(-1) as EventOf<'run-end'>).cost)
+  })
+
+  it('aborts the work left in flight when a strategy ends at its iteration cap', async () => {
+    let searchSignal: AbortSignal | undefined
+    const capped: Strategy = {
+      name: 'capped',
+      async *run(_question, ctx) {
+        // Starts a search and leaves it running: the strategy returns without waiting for it.
+        const pending = ctx.runSearch('left running')
+        yield (await pending.next()).value as StrategyEvent
+        return { reason: 'max-iterations' }
+      },
+    }
+    const search = { search: (_q: string, opts?: { signal?: AbortSignal }) => ((searchSignal = opts?.signal), new Promise<never>(() => undefined)) }
+    const events = await collect(createAgent({ llm: scriptedLLM({ replies: [] }), search, strategy: capped }).research('q?'))
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'max-iterations' })
+    expect(searchSignal?.aborted).toBe(true)
   })
 
   it('starts lazily, runs to the end when only the result is awaited, and reads only once', async () => {
