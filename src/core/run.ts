@@ -6,7 +6,7 @@ import type { AgentOptions, ResearchOptions, ResearchResult, Strategy, StrategyO
 
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string
-  /** Resolves when the run ends, with what it gathered; awaiting it starts the run. */
+  /** A real Promise of what the run gathered, settled when it ends; subscribing to it (`await`, `then`, `catch`, `finally`) starts the run. */
   readonly result: Promise<ResearchResult>
   /** Stops every in-flight request of the run; the stream ends with `run-end {reason: 'aborted'}`. */
   abort(reason?: unknown): void
@@ -73,6 +73,27 @@ class ResultFold {
       ...this.extra,
     }
   }
+}
+
+/**
+ * A real Promise that settles with `settled` and calls `start` the first time anyone subscribes
+ * through `then` (which `await`, `catch` and `finally` all go through). Derived promises are
+ * plain ones. Subscribing with `Promise.prototype.then.call` skips the start: it only waits.
+ */
+function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<T> {
+  class LazyPromise extends Promise<T> {
+    static override get [Symbol.species]() {
+      return Promise
+    }
+    override then<A = T, B = never>(
+      onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+      onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    ): Promise<A | B> {
+      start()
+      return super.then(onFulfilled, onRejected)
+    }
+  }
+  return new LazyPromise((resolve, reject) => settled.then(resolve, reject))
 }
 
 function deferred<T>() {
@@ -256,21 +277,8 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     })()
   }
 
-  // A promise whose first use starts the run: `await run.result` alone drives it to the end.
-  const result: Promise<ResearchResult> = Object.assign(Object.create(Promise.prototype) as Promise<ResearchResult>, {
-    then: <A, B>(onFulfilled?: (r: ResearchResult) => A | PromiseLike<A>, onRejected?: (e: unknown) => B | PromiseLike<B>) => {
-      startInBackground()
-      return settled.promise.then(onFulfilled, onRejected)
-    },
-    catch: <B>(onRejected?: (e: unknown) => B | PromiseLike<B>) => {
-      startInBackground()
-      return settled.promise.catch(onRejected)
-    },
-    finally: (onFinally?: () => void) => {
-      startInBackground()
-      return settled.promise.finally(onFinally)
-    },
-  })
+  // A real promise (its own `then` starts the run first), so `await run.result` alone drives it.
+  const result = lazyPromise(settled.promise, startInBackground)
 
   return {
     runId,

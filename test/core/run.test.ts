@@ -270,11 +270,36 @@ describe('the run runtime', () => {
   it('starts lazily, runs to the end when only the result is awaited, and reads only once', async () => {
     const llm = scriptedLLM({ replies: ['Action: Answer', 'Fine.'] })
     const run = createAgent({ llm, search: mockSearch({ corpus }) }).research('q?', { knowledge: 'k' })
-    await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setImmediate(r))
     expect(llm.calls).toHaveLength(0)
     const result = await run.result
     expect(result.answer).toBe('Fine.')
     expect(() => run[Symbol.asyncIterator]()).toThrow(/read only once/)
+  })
+
+  it('gives a real Promise as run.result: native then works on it, and Promise.all starts the run', async () => {
+    const llm = scriptedLLM({ replies: ['Action: Answer', 'Fine.'] })
+    const run = createAgent({ llm, search: mockSearch({ corpus }) }).research('q?', { knowledge: 'k' })
+    expect(run.result).toBeInstanceOf(Promise)
+    // The native then only waits: it does not start the run.
+    let seen: string | undefined
+    const waited = Promise.prototype.then.call(run.result, (r: { answer: string }) => (seen = r.answer))
+    await new Promise((r) => setImmediate(r))
+    expect(llm.calls).toHaveLength(0)
+    const [result] = await Promise.all([run.result])
+    expect(result.answer).toBe('Fine.')
+    await waited
+    expect(seen).toBe('Fine.')
+    expect(Object.getPrototypeOf(run.result.then(() => 1))).toBe(Promise.prototype)
+  })
+
+  it('starts the run on catch and finally too', async () => {
+    for (const subscribe of [(p: Promise<unknown>) => p.catch(() => undefined), (p: Promise<unknown>) => p.finally(() => undefined)]) {
+      const llm = scriptedLLM({ replies: ['Action: Answer', 'Fine.'] })
+      const run = createAgent({ llm, search: mockSearch({ corpus }) }).research('q?', { knowledge: 'k' })
+      await subscribe(run.result)
+      expect(llm.calls).toHaveLength(2)
+    }
   })
 
   it('streams the run as a ReadableStream', async () => {
