@@ -33,6 +33,7 @@ export type {
   Step,
   SearchOutcome,
   StrategyContext,
+  ScopedContext,
   Strategy,
   StrategyFactory,
 } from './core/strategy.js'

@@ -23,15 +23,21 @@ export interface ContextInit {
   signal: AbortSignal
   options: Readonly<AgentOptions>
   input: Readonly<ResearchOptions>
-  /** The run's id source, for a context nested in a run (its own signal, the same ids). */
-  newId?: (prefix: string) => string
 }
 
-export function createContext({ runId, question, signal, options, input, newId: runNewId }: ContextInit): StrategyContext {
-  const counters = new Map<string, number>()
-  const searchProvider = options.search
-  const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
+/** What every scope of one run shares: its identity, options, model lookup and id counters. */
+interface RunShared {
+  runId: string
+  question: string
+  options: Readonly<AgentOptions>
+  input: Readonly<ResearchOptions>
+  model(role: ModelRole): LLMProvider
+  newId(prefix: string): string
+}
 
+export function createContext({ signal, ...init }: ContextInit): StrategyContext {
+  const { options } = init
+  const counters = new Map<string, number>()
   const model = (role: ModelRole): LLMProvider => {
     const seen = new Set<string>()
     for (let r: ModelRole | undefined = role; r !== undefined && !seen.has(r); r = ROLE_FALLBACK[r]) {
@@ -45,12 +51,22 @@ export function createContext({ runId, question, signal, options, input, newId: 
       hint: 'pass `llm` (used for every role) or `models.' + role + '` to createAgent',
     })
   }
-
-  const newId = runNewId ?? ((prefix: string): string => {
+  const newId = (prefix: string): string => {
     const n = (counters.get(prefix) ?? 0) + 1
     counters.set(prefix, n)
     return `${prefix}${n}`
-  })
+  }
+  return scopedContext({ ...init, model, newId }, signal)
+}
+
+/**
+ * The context of one scope of a run: every request it makes gets `signal`. `scope()` opens a
+ * child with its own signal (aborted with this one, or on its own) and the run's ids and cost.
+ */
+function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
+  const { runId, question, options, input, model, newId } = run
+  const searchProvider = options.search
+  const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
 
   /** Retries happen inside a provider call; their notices are emitted once the call returns. */
   const retryNotices = (label: string) => {
@@ -146,6 +162,18 @@ export function createContext({ runId, question, signal, options, input, newId: 
     fetch: options.fetch,
     model,
     newId,
+    scope() {
+      const controller = new AbortController()
+      const onParentAbort = () => controller.abort(signal.reason)
+      const detach = () => signal.removeEventListener('abort', onParentAbort)
+      if (signal.aborted) onParentAbort()
+      else signal.addEventListener('abort', onParentAbort, { once: true })
+      controller.signal.addEventListener('abort', detach, { once: true })
+      return Object.assign(scopedContext(run, controller.signal), {
+        abort: (reason?: unknown) => controller.abort(reason ?? new DOMException('the scope was closed', 'AbortError')),
+        close: detach,
+      })
+    },
     warning(message, code) {
       return { type: 'warning', message, code }
     },

@@ -132,6 +132,12 @@ export interface StrategyContext {
   model(role: ModelRole): LLMProvider
   /** A new id, unique in the run, e.g. `q3`. */
   newId(prefix: string): string
+  /**
+   * Opens a child scope: a context of the same run (ids, cost, options) whose requests get its
+   * own signal, aborted when this context's signal aborts or by the scope's `abort()`, e.g. to
+   * stop a branch early while the run goes on. `close()` the scope when its work is over.
+   */
+  scope(): ScopedContext
   /** One model call to the end; yields `llm-call` and `cost`; returns the visible text. */
   complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { schedule?: Schedule }): Step<string>
   /**
@@ -151,6 +157,14 @@ export interface StrategyContext {
   readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
   /** A `warning` event. */
   warning(message: string, code: string): StrategyEvent
+}
+
+/** A child scope of a run (`ctx.scope()`). */
+export interface ScopedContext extends StrategyContext {
+  /** Aborts every request of this scope (and of its own child scopes); the run goes on. */
+  abort(reason?: unknown): void
+  /** Detaches the scope from its parent's signal, once its work is over. */
+  close(): void
 }
 
 export interface Strategy {

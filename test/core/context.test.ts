@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createContext, type StrategyEvent } from '../../src/core/index.js'
+import { createContext, isAbortError, type StrategyEvent } from '../../src/core/index.js'
 import { mockSearch } from '../../src/testing/index.js'
 
 async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
@@ -12,13 +12,45 @@ async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ event
 }
 
 describe('createContext', () => {
-  it('gives a nested context (own signal, same run) query ids from the run counter, so they never collide', async () => {
+  it('gives a child scope (own signal, same run) query ids from the run counter, so they never collide', async () => {
     const base = { runId: 'r', question: 'q', options: { search: mockSearch({ results: () => [] }) }, input: {} }
     const outer = createContext({ ...base, signal: new AbortController().signal })
-    const inner = createContext({ ...base, signal: new AbortController().signal, newId: outer.newId })
+    const inner = outer.scope()
     const first = await drain(outer.runSearch('a'))
     const second = await drain(inner.runSearch('b'))
-    expect([first.value.queryId, second.value.queryId]).toEqual(['q1', 'q2'])
+    const third = await drain(inner.scope().runSearch('c'))
+    expect([first.value.queryId, second.value.queryId, third.value.queryId]).toEqual(['q1', 'q2', 'q3'])
+    expect(inner.newId('f')).toBe('f1')
+    expect(outer.newId('f')).toBe('f2')
+  })
+
+  it("aborts a child scope's requests on its own, and with its parent", async () => {
+    const search = mockSearch({ results: () => [], delayMs: 60_000 })
+    const run = new AbortController()
+    const ctx = createContext({ runId: 'r', question: 'q', signal: run.signal, options: { search }, input: {} })
+    const early = ctx.scope()
+    const late = ctx.scope()
+    const grandchild = late.scope()
+    const stopped = drain(early.runSearch('stopped early')).catch((error: unknown) => error)
+    await Promise.resolve()
+    early.abort()
+    expect(isAbortError(await stopped)).toBe(true)
+    expect([early.signal.aborted, ctx.signal.aborted, late.signal.aborted]).toEqual([true, false, false])
+
+    const reason = new Error('run over')
+    run.abort(reason)
+    expect([late.signal.reason, grandchild.signal.reason]).toEqual([reason, reason])
+    // A scope opened once the parent is aborted starts aborted.
+    expect(ctx.scope().signal.aborted).toBe(true)
+  })
+
+  it('a closed scope no longer follows its parent', () => {
+    const run = new AbortController()
+    const ctx = createContext({ runId: 'r', question: 'q', signal: run.signal, options: {}, input: {} })
+    const scope = ctx.scope()
+    scope.close()
+    run.abort()
+    expect(scope.signal.aborted).toBe(false)
   })
 })
 

@@ -1,5 +1,4 @@
 import {
-  createContext,
   createMerge,
   isAdUrl,
   normalizeText,
@@ -62,12 +61,8 @@ export async function* explore(
   args: { settings: ExploreSettings; schedule: Schedule; notebook: Notebook; keyElements: readonly string[] },
 ): AsyncGenerator<StrategyEvent, Exploration> {
   const { settings, schedule, notebook, keyElements } = args
-  const stopper = new AbortController()
-  const onRunAbort = () => stopper.abort(ctx.signal.reason)
-  if (ctx.signal.aborted) onRunAbort()
-  else ctx.signal.addEventListener('abort', onRunAbort, { once: true })
-  // The same helpers, bound to the exploration signal; ids (query ids too) come from the run's counter.
-  const nodeCtx = createContext({ runId: ctx.runId, question: ctx.question, signal: stopper.signal, options: ctx.options, input: ctx.input, newId: ctx.newId })
+  // Node work runs in a child scope: its own signal, the run's ids and cost.
+  const nodeCtx = ctx.scope()
 
   const frontier = [...start]
   const visited = new Set(start.map((n) => normalizeText(n.query)))
@@ -83,7 +78,7 @@ export async function* explore(
   // with the aborted signal and fails at once.
   const stop = () => {
     answered = true
-    stopper.abort(new DOMException('the notebook answers the question', 'AbortError'))
+    nodeCtx.abort(new DOMException('the notebook answers the question', 'AbortError'))
   }
 
   const startNodes = () => {
@@ -99,9 +94,9 @@ export async function* explore(
     try {
       yield* exploreNode(node)
     } catch (error) {
-      if (ctx.signal.aborted || !(stopper.signal.aborted || error instanceof ProviderError)) throw error
+      if (ctx.signal.aborted || !(nodeCtx.signal.aborted || error instanceof ProviderError)) throw error
       // Cut short by an early stop, or one node's model call failed: the run goes on.
-      if (!stopper.signal.aborted) yield ctx.warning(`exploring "${node.query}" failed: ${(error as Error).message}`, 'node-failed')
+      if (!nodeCtx.signal.aborted) yield ctx.warning(`exploring "${node.query}" failed: ${(error as Error).message}`, 'node-failed')
     } finally {
       active--
     }
@@ -230,7 +225,7 @@ export async function* explore(
     startNodes()
     yield* merge
   } finally {
-    ctx.signal.removeEventListener('abort', onRunAbort)
+    nodeCtx.close()
   }
   return { explored, answered, budgetSpent: !answered && frontier.length > 0, titles }
 }
