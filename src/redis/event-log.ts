@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis'
 import { LaconicError, type ResearchEvent } from '../core/index.js'
 import { isResearchEvent } from '../streams/index.js'
+import { withDeadline } from './connection.js'
 import { DEFAULT_PREFIX, entryId, runKeys } from './keys.js'
 
 export interface RedisEventLogOptions {
@@ -96,7 +97,11 @@ export function createEventLog(redis: Redis, options: RedisEventLogOptions = {})
     const keys = runKeys(prefix, event.runId)
     const expire = event.type === 'run-end' ? ttl : idleTtl
     try {
-      await redis.eval(APPEND, 2, keys.events, keys.owner, entryId(event.seq), JSON.stringify(event), expire, fence)
+      await withDeadline(
+        redis.eval(APPEND, 2, keys.events, keys.owner, entryId(event.seq), JSON.stringify(event), expire, fence),
+        unavailableMs,
+        `appending to run ${event.runId}`,
+      )
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       if (message.includes('FENCED')) {
@@ -125,30 +130,36 @@ export function createEventLog(redis: Redis, options: RedisEventLogOptions = {})
       if (signal?.aborted) return
       signal?.addEventListener('abort', onOuterAbort, { once: true })
       const client = redis.duplicate()
+      client.on('error', () => {}) // reconnections are ioredis's job; a dead Redis ends the read below
       connection = client
       const closeOnStop = () => client.disconnect()
       stop.signal.addEventListener('abort', closeOnStop, { once: true })
       let cursor = after === undefined || after < 0 ? '0-0' : entryId(after)
+      // Set once `idle` said the run can no longer end: one last read without blocking, for
+      // events appended between the quiet read and the check, then the reader ends.
+      let lastPass = false
       try {
         while (!stop.signal.aborted) {
           let reply: [string, [string, string[]][]][] | null
           try {
-            reply = (await withDeadline(
-              client.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, cursor),
-              BLOCK_MS + unavailableMs,
-            )) as [string, [string, string[]][]][] | null
+            const read = lastPass
+              ? client.xread('COUNT', 1000, 'STREAMS', key, cursor)
+              : client.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, cursor)
+            reply = (await withDeadline(read, BLOCK_MS + unavailableMs, `reading run ${runId}`)) as [string, [string, string[]][]][] | null
           } catch (error) {
             if (stop.signal.aborted) return
-            throw new LaconicError(`cannot read the events of run ${runId} from Redis: ${error instanceof Error ? error.message : String(error)}`, {
+            throw new LaconicError(`cannot read the events of run ${runId}: ${error instanceof Error ? error.message : String(error)}`, {
               code: 'network',
               cause: error,
             })
           }
           const entries = reply?.[0]?.[1] ?? []
           if (entries.length === 0) {
-            if (idle && (await idle())) return
+            if (lastPass) return
+            if (idle && (await idle())) lastPass = true
             continue
           }
+          lastPass = false
           for (const [id, fields] of entries) {
             cursor = id
             const event = eventOf(fields)
@@ -194,13 +205,4 @@ function eventOf(fields: string[]): ResearchEvent | undefined {
     return undefined
   }
   return isResearchEvent(value) ? value : undefined
-}
-
-/** Rejects when `promise` has not settled in `ms`: Redis gone for too long is an error, not a hang. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer for ${Math.round(ms / 1000)} s`)), ms)
-  })
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
 }

@@ -48,13 +48,20 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         break
       case 'result':
       case 'page':
-      case 'warning':
         if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
         break
       case 'fact':
         if (event.fact.queryId !== undefined && !queries.has(event.fact.queryId)) {
           fail(event, `names queryId ${event.fact.queryId} before its query`)
         }
+        break
+      case 'warning':
+        // A later attempt joined the log here (laconic-research/redis): the answer starts afresh.
+        if (event.code === 'resumed') {
+          tokens = ''
+          answerText = undefined
+        }
+        if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
         break
       case 'answer-token':
         if (answerText !== undefined) fail(event, 'answer-token after the answer event')

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { CacheStore } from '../../src/adapters/cache/index.js'
-import type { ResearchEvent } from '../../src/core/index.js'
-import { redisEventLog, redisStore, type EventLogReader, type RedisEventLog, type RedisEventLogOptions } from '../../src/redis/index.js'
+import type { ResearchEvent, ResearchResult } from '../../src/core/index.js'
+import { createAgent } from '../../src/index.js'
+import { createResearchQueue, createResearchWorker, redisEventLog, redisStore, type ResearchQueue, type ResearchWorker, type RunStatus, type EventLogReader, type RedisEventLog, type RedisEventLogOptions } from '../../src/redis/index.js'
 import type { EventStream } from '../../src/streams/index.js'
 
 describe('laconic-research/redis types', () => {
@@ -16,5 +17,18 @@ describe('laconic-research/redis types', () => {
 
   it('redisStore is a CacheStore', () => {
     expectTypeOf(redisStore).returns.toEqualTypeOf<CacheStore>()
+  })
+
+  it('the queue submits, cancels and reports; the worker takes an agent or a function of the strategy', () => {
+    expectTypeOf(createResearchQueue).returns.toEqualTypeOf<ResearchQueue>()
+    expectTypeOf<ResearchQueue['submit']>().returns.toEqualTypeOf<Promise<{ runId: string }>>()
+    expectTypeOf<ResearchQueue['cancel']>().returns.toEqualTypeOf<Promise<boolean>>()
+    expectTypeOf<ResearchQueue['get']>().returns.toEqualTypeOf<Promise<RunStatus | undefined>>()
+    expectTypeOf<RunStatus['result']>().toEqualTypeOf<ResearchResult | undefined>()
+    expectTypeOf<ReturnType<ResearchQueue['researchEvents']>>().toExtend<EventStream>()
+    expectTypeOf(createResearchWorker).returns.toEqualTypeOf<ResearchWorker>()
+    const agent = createAgent({ llm: { stream: async function* () {} } })
+    expectTypeOf({ connection: 'redis://127.0.0.1:6379', agent }).toExtend<Parameters<typeof createResearchWorker>[0]>()
+    expectTypeOf({ connection: 'redis://127.0.0.1:6379', agent: () => agent }).toExtend<Parameters<typeof createResearchWorker>[0]>()
   })
 })

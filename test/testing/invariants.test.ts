@@ -30,4 +30,12 @@ describe('assertEventInvariants', () => {
     const events = stamp([start, { type: 'cost', delta: high, total: high }, { type: 'cost', delta: low, total: low }, { ...end, cost: high }])
     expect(() => assertEventInvariants(events)).toThrow(/decreased[\s\S]*run-end.cost differs/)
   })
+
+  it('starts the answer afresh where a later attempt joined the log (a resumed warning)', () => {
+    const resumed = { type: 'warning', code: 'resumed', message: 'the worker stopped' }
+    const events = stamp([start, { type: 'answer-token', text: 'Half' }, resumed, { type: 'answer-token', text: 'Whole' }, { type: 'answer', text: 'Whole', citations: [] }, end])
+    expect(assertEventInvariants(events)).toBe(events)
+    const other = { type: 'warning', code: 'search-failed', message: 'x' }
+    expect(() => assertEventInvariants(stamp([start, { type: 'answer-token', text: 'Half' }, other, { type: 'answer', text: 'Whole', citations: [] }, end]))).toThrow(/differ/)
+  })
 })

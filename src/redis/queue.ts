@@ -1,0 +1,163 @@
+/**
+ * The web side: submit runs as BullMQ jobs (job id = run id), cancel them, ask how they are
+ * doing, and read their events from the log, from any process.
+ */
+import { Queue } from 'bullmq'
+import { LaconicError, type ResearchOptions, type ResearchResult } from '../core/index.js'
+import { openConnection, withDeadline, type RedisConnection } from './connection.js'
+import { createEventLog, type EventLogReader, type RedisEventLogOptions } from './event-log.js'
+import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
+
+/** The default BullMQ queue name; the worker must use the same. */
+export const DEFAULT_QUEUE_NAME = 'laconic-research'
+
+/** What a queued run carries to its worker: JSON only (no signal, no providers). */
+export type QueuedResearchOptions = Pick<ResearchOptions, 'knowledge' | 'priorAnswers' | 'citations'>
+
+export interface ResearchJobData {
+  question: string
+  strategy?: string
+  options?: QueuedResearchOptions
+}
+
+export interface ResearchQueueOptions {
+  connection: RedisConnection
+  /** The BullMQ queue name. @defaultValue 'laconic-research' */
+  name?: string
+  /** Prefix of laconic's own keys (logs, cancellations). @defaultValue 'laconic:' */
+  prefix?: string
+  /** The event log's settings; `ttlSeconds` also bounds how long finished jobs are kept. */
+  log?: RedisEventLogOptions
+}
+
+/** `queued`: waiting for a worker; `running`: a worker has it; `done`: it ended (see `result.reason`); `failed`: it could not run to its end. */
+export type RunState = 'queued' | 'running' | 'done' | 'failed'
+
+export interface RunStatus {
+  runId: string
+  state: RunState
+  question: string
+  strategy?: string
+  /** Set when `done`. */
+  result?: ResearchResult
+  /** Why it `failed`. */
+  error?: string
+  /** Whether it was cancelled. */
+  cancelled: boolean
+}
+
+export interface SubmitOptions {
+  /** A strategy name the workers know; their agent's own strategy when absent. */
+  strategy?: string
+  options?: QueuedResearchOptions
+}
+
+export interface ResearchEventsOptions {
+  /** Events after this `seq`. */
+  after?: number | undefined
+  /** The raw `Last-Event-ID` header: events after it (ignored unless a whole number; `after` wins). */
+  lastEventId?: string | string[] | null | undefined
+  signal?: AbortSignal | undefined
+}
+
+export interface ResearchQueue {
+  submit(question: string, options?: SubmitOptions): Promise<{ runId: string }>
+  /** Stops the run wherever it runs (or as soon as a worker takes it). False for an unknown run. */
+  cancel(runId: string): Promise<boolean>
+  /** The run's state, and its result once done; undefined for an unknown (or expired) run. */
+  get(runId: string): Promise<RunStatus | undefined>
+  /**
+   * The run's events from the log for `sseResponse`/`pipeSSE`: replay after `after` (or
+   * `Last-Event-ID`), then live until `run-end`. Ends early, without `run-end`, when the job
+   * failed without logging one. Its `abort` stops this reader only.
+   */
+  researchEvents(runId: string, options?: ResearchEventsOptions): EventLogReader
+  /** Closes the connections the queue opened. */
+  close(): Promise<void>
+}
+
+export function createResearchQueue(options: ResearchQueueOptions): ResearchQueue {
+  const { redis, owned } = openConnection(options.connection)
+  const prefix = options.prefix ?? DEFAULT_PREFIX
+  const log = createEventLog(redis, { ...options.log, prefix })
+  const unavailableMs = options.log?.unavailableMs ?? 30_000
+  const keepSeconds = options.log?.ttlSeconds ?? 86_400
+  const queue = new Queue<ResearchJobData, ResearchResult>(options.name ?? DEFAULT_QUEUE_NAME, { connection: redis })
+  queue.on('error', () => {}) // reconnections are ioredis's; each call reports its own failure
+  const bounded = <T>(promise: Promise<T>, what: string) => withDeadline(promise, unavailableMs, what)
+
+  async function get(runId: string): Promise<RunStatus | undefined> {
+    // The state first: a job read before it completes would lack the result its state promises.
+    const [state, cancelled] = await bounded(
+      Promise.all([queue.getJobState(runId), redis.exists(runKeys(prefix, runId).cancelled)]),
+      `reading run ${runId}`,
+    )
+    const job = await bounded(queue.getJob(runId), `reading run ${runId}`)
+    if (!job || state === 'unknown') return undefined
+    const status: RunStatus = {
+      runId,
+      state: state === 'completed' ? 'done' : state === 'failed' ? 'failed' : state === 'active' ? 'running' : 'queued',
+      question: job.data.question,
+      cancelled: cancelled > 0,
+    }
+    if (job.data.strategy !== undefined) status.strategy = job.data.strategy
+    if (status.state === 'done' && job.returnvalue) status.result = job.returnvalue
+    if (status.state === 'failed') status.error = job.failedReason
+    return status
+  }
+
+  return {
+    async submit(question, submitOptions = {}) {
+      if (typeof question !== 'string' || !question.trim()) {
+        throw new LaconicError('the question is empty', { code: 'config', hint: 'pass the question to research as a non-empty string' })
+      }
+      const runId = crypto.randomUUID()
+      const data: ResearchJobData = { question: question.trim() }
+      if (submitOptions.strategy !== undefined) data.strategy = submitOptions.strategy
+      if (submitOptions.options !== undefined) data.options = submitOptions.options
+      await bounded(
+        queue.add('research', data, {
+          jobId: runId,
+          removeOnComplete: { age: keepSeconds },
+          removeOnFail: { age: keepSeconds },
+        }),
+        'submitting a run',
+      )
+      return { runId }
+    },
+
+    async cancel(runId) {
+      const job = await bounded(queue.getJob(runId), `cancelling run ${runId}`)
+      if (!job) return false
+      // The flag serves a worker that takes the job later; the message one running it now.
+      await bounded(
+        redis.multi().set(runKeys(prefix, runId).cancelled, '1', 'EX', keepSeconds).publish(cancelChannel(prefix), runId).exec(),
+        `cancelling run ${runId}`,
+      )
+      return true
+    },
+
+    get,
+
+    researchEvents(runId, { after, lastEventId, signal } = {}) {
+      const header = Array.isArray(lastEventId) ? lastEventId[0] : lastEventId
+      const from = after ?? (typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header) : undefined)
+      // A job that ended, failed or vanished will log nothing more: stop waiting (the reader
+      // still takes what was appended meanwhile).
+      const idle = async () => {
+        try {
+          const status = await get(runId)
+          return status === undefined || status.state === 'failed' || status.state === 'done'
+        } catch {
+          return false
+        }
+      }
+      return log.follow(runId, { after: from, signal, idle })
+    },
+
+    async close() {
+      await queue.close()
+      if (owned) redis.disconnect()
+    },
+  }
+}

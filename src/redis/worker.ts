@@ -1,0 +1,177 @@
+/**
+ * The worker side: a BullMQ worker whose jobs are research runs. Each job runs
+ * `agent.research` and appends every event to the run's log; a cancellation (pub/sub, or the
+ * flag for a job taken later) aborts the run and every request in flight; a job whose worker
+ * died is taken by another worker, which continues the log (see log-join.ts).
+ */
+import { Worker, type WorkerOptions } from 'bullmq'
+import type { Redis } from 'ioredis'
+import { describeError, LaconicError, zeroCost, type ResearchEvent, type ResearchOptions, type ResearchResult, type ResearchRun } from '../core/index.js'
+import { openConnection, withDeadline, type RedisConnection } from './connection.js'
+import { createEventLog, type RedisEventLogOptions } from './event-log.js'
+import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
+import { joinLog } from './log-join.js'
+import { DEFAULT_QUEUE_NAME, type ResearchJobData } from './queue.js'
+import { resultOfEvents } from './result-of-events.js'
+
+/** What the worker needs of an agent: `createAgent(...)` fits. */
+export interface WorkerAgent {
+  research(question: string, options?: ResearchOptions): ResearchRun
+}
+
+export interface ResearchWorkerOptions {
+  connection: RedisConnection
+  /**
+   * The agent that runs every job, or a function giving the agent for a job's strategy
+   * (`strategy` is undefined when the job named none). A single agent refuses jobs that name a
+   * strategy: it cannot honour them.
+   */
+  agent: WorkerAgent | ((strategy: string | undefined) => WorkerAgent)
+  /** Runs at once in this worker. @defaultValue 1 */
+  concurrency?: number
+  /** The BullMQ queue name; the same as the queue's. @defaultValue 'laconic-research' */
+  name?: string
+  /** Prefix of laconic's own keys; the same as the queue's. @defaultValue 'laconic:' */
+  prefix?: string
+  log?: RedisEventLogOptions
+  /**
+   * BullMQ worker settings, e.g. `lockDuration` and `stalledInterval` (how soon a dead worker's
+   * job moves to another worker, 30 s by default) or `maxStalledCount`.
+   */
+  bullmq?: Omit<WorkerOptions, 'connection' | 'concurrency' | 'autorun'>
+}
+
+export interface ResearchWorker {
+  /** Resolves when the worker is connected and taking jobs. */
+  ready(): Promise<void>
+  /** Runs in progress in this worker. */
+  readonly running: number
+  /** Stops taking jobs and waits for the running ones to end (`force`: abandon them to other workers). */
+  close(options?: { force?: boolean }): Promise<void>
+  /** The BullMQ worker, for its events (`completed`, `failed`, `error`). */
+  readonly bullmq: Worker<ResearchJobData, ResearchResult>
+}
+
+export function createResearchWorker(options: ResearchWorkerOptions): ResearchWorker {
+  const concurrency = options.concurrency ?? 1
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError(`\`concurrency\` must be a whole number >= 1, got ${concurrency}`)
+  const { redis, owned } = openConnection(options.connection)
+  const prefix = options.prefix ?? DEFAULT_PREFIX
+  const log = createEventLog(redis, { ...options.log, prefix })
+  const unavailableMs = options.log?.unavailableMs ?? 30_000
+  const ownerSeconds = options.log?.idleTtlSeconds ?? 604_800
+  const running = new Map<string, AbortController>()
+
+  // Cancellations reach every worker on one channel; the worker running that run aborts it.
+  const subscriber: Redis = redis.duplicate()
+  subscriber.on('error', () => {})
+  subscriber.on('message', (_channel: string, runId: string) => {
+    running.get(runId)?.abort(new DOMException('the run was cancelled', 'AbortError'))
+  })
+  const subscribed = subscriber.subscribe(cancelChannel(prefix))
+
+  const agentFor = (strategy: string | undefined): WorkerAgent => {
+    if (typeof options.agent === 'function') return options.agent(strategy)
+    if (strategy !== undefined) {
+      throw new LaconicError(`this worker runs its agent's strategy only, and the run asks for "${strategy}"`, {
+        code: 'config',
+        hint: 'pass `agent` as a function of the strategy name to serve runs that choose one',
+      })
+    }
+    return options.agent
+  }
+
+  async function runJob(runId: string, data: ResearchJobData, jobSignal: AbortSignal | undefined): Promise<ResearchResult> {
+    const keys = runKeys(prefix, runId)
+    // This attempt owns the log from now on: an earlier attempt still writing (a worker thought
+    // dead) is fenced off instead of interleaving its events.
+    const fence = crypto.randomUUID()
+    const bounded = <T>(promise: Promise<T>) => withDeadline(promise, unavailableMs, `run ${runId}`)
+    await bounded(redis.set(keys.owner, fence, 'EX', ownerSeconds))
+    const [logged, cancelled] = await bounded(Promise.all([log.history(runId), redis.exists(keys.cancelled)]))
+    if (logged.at(-1)?.type === 'run-end') return resultOfEvents(logged)
+
+    const controller = new AbortController()
+    running.set(runId, controller)
+    const stop = (reason: unknown) => controller.abort(reason)
+    jobSignal?.addEventListener('abort', () => stop(jobSignal.reason), { once: true })
+    if (cancelled) stop(new DOMException('the run was cancelled', 'AbortError'))
+    const join = joinLog(runId, logged, 'restarted it from the start')
+    let lastSeq = logged.at(-1)?.seq ?? -1
+
+    const append = async (event: ResearchEvent) => {
+      await log.appendFenced(event, fence)
+      lastSeq = event.seq
+    }
+    try {
+      let run: ResearchRun
+      try {
+        run = agentFor(data.strategy).research(data.question, { ...data.options, signal: controller.signal })
+      } catch (error) {
+        // A job the agent refuses (a bad strategy, an empty question) still ends in the log.
+        await endWithError(logged, data, runId, error, append)
+        throw error
+      }
+      for await (const event of run) {
+        for (const out of join.map(event)) {
+          try {
+            await append(out)
+          } catch (error) {
+            // Nobody can see this run any more (Redis is gone, or another attempt owns it): stop spending.
+            stop(error)
+            throw error
+          }
+        }
+      }
+      const result = await run.result
+      return { ...result, cost: join.cost(result.cost) }
+    } catch (error) {
+      if (lastSeq >= 0 && !(error instanceof LaconicError && error.code === 'fenced')) {
+        await endWithError(await log.history(runId).catch(() => logged), data, runId, error, append).catch(() => undefined)
+      }
+      throw error
+    } finally {
+      running.delete(runId)
+    }
+  }
+
+  const worker = new Worker<ResearchJobData, ResearchResult>(
+    options.name ?? DEFAULT_QUEUE_NAME,
+    (job, _token, signal) => runJob(job.id as string, job.data, signal),
+    { ...options.bullmq, connection: redis, concurrency, autorun: true },
+  )
+  worker.on('error', () => {}) // reconnections are ioredis's; a job's own failure fails the job
+
+  return {
+    async ready() {
+      await Promise.all([worker.waitUntilReady(), subscribed])
+    },
+    get running() {
+      return running.size
+    },
+    async close({ force = false } = {}) {
+      await worker.close(force)
+      subscriber.disconnect()
+      if (owned) redis.disconnect()
+    },
+    bullmq: worker,
+  }
+}
+
+/** Logs a `run-end` with the error, unless the log already ended: readers must not wait forever. */
+async function endWithError(
+  logged: readonly ResearchEvent[],
+  data: ResearchJobData,
+  runId: string,
+  error: unknown,
+  append: (event: ResearchEvent) => Promise<void>,
+): Promise<void> {
+  const last = logged.at(-1)
+  if (last?.type === 'run-end') return
+  const time = Date.now()
+  let cost = zeroCost()
+  for (const event of logged) if (event.type === 'cost') cost = event.total
+  let seq = last ? last.seq + 1 : 0
+  if (!last) await append({ type: 'run-start', question: data.question, strategy: data.strategy ?? '', runId, seq: seq++, time })
+  await append({ type: 'run-end', reason: 'error', cost, error: describeError(error), runId, seq, time })
+}
