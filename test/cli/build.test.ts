@@ -6,19 +6,23 @@ import { execFile } from 'node:child_process'
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, expect, test } from 'vitest'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { REPO, runCli } from './run-cli.js'
 
 const root = join(REPO, '.scratch', `cli-build-${process.pid}`)
 afterAll(() => rm(root, { recursive: true, force: true }))
 
-test('the built CLI starts with a shebang and answers --version, --help and a usage error', { timeout: 120_000 }, async () => {
+beforeAll(async () => {
   await mkdir(root, { recursive: true })
   // The CLI reads ../../package.json from dist/cli/, as it does in the published package.
   await copyFile(join(REPO, 'package.json'), join(root, 'package.json'))
   const tsc = join(REPO, 'node_modules', '.bin', 'tsc')
   // Type errors elsewhere in the tree must not hide whether the CLI itself builds and runs.
   await promisify(execFile)(tsc, ['-p', join(REPO, 'tsconfig.build.json'), '--outDir', join(root, 'dist')], { cwd: REPO }).catch(() => undefined)
+}, 120_000)
+
+test('the built CLI starts with a shebang and answers --version, --help and a usage error', { timeout: 120_000 }, async () => {
   const entry = join(root, 'dist', 'cli', 'main.js')
   expect((await readFile(entry, 'utf8')).split('\n', 1)[0]).toBe('#!/usr/bin/env node')
 
@@ -29,4 +33,15 @@ test('the built CLI starts with a shebang and answers --version, --help and a us
   expect(help.stdout).toContain('laconic [options] QUESTION...')
   const usage = await runCli(['--format', 'yaml', 'q'], { entry })
   expect(usage.code).toBe(2)
+})
+
+test('the built package reads pages in its compiled worker thread (plain node, no TypeScript loader)', { timeout: 60_000 }, async () => {
+  const module = pathToFileURL(join(root, 'dist', 'adapters', 'fetch', 'readable-text.js')).href
+  const html = `<html><head><title>Built</title></head><body><article><h1>Built</h1>${'<p>The worker thread read this article from the compiled sources.</p>'.repeat(8)}</article></body></html>`
+  const script = `const { readableText } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(await readableText(${JSON.stringify(html)})))`
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root })
+  const page = JSON.parse(stdout) as { title?: string; text: string }
+  // A title and paragraph breaks only come from the DOM walk in the worker (the fallback has neither).
+  expect(page.title).toBe('Built')
+  expect(page.text).toContain('compiled sources.\n\nThe worker thread')
 })

@@ -10,7 +10,7 @@ import { httpRequest } from '../http/index.js'
 import type { HttpResponse } from '../http/index.js'
 import { decodeBody, detectCharset } from './charset.js'
 import { contentKind } from './content-kind.js'
-import { readableText } from './readable-text.js'
+import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from './readable-text.js'
 import { pinnedFetch } from './pinned-fetch.js'
 import { resolveWithNodeDns } from './resolve-host.js'
 import { assertPublicUrl, parseWebUrl } from './ssrf.js'
@@ -25,6 +25,12 @@ export interface HttpFetchOptions {
   readonly maxRedirects?: number
   /** Per-request time limit, to the first byte and between body chunks. @defaultValue 20_000 */
   readonly timeoutMs?: number
+  /**
+   * Time to turn a fetched HTML page into text (parsing and Readability run in a worker
+   * thread, never on the main one). A page not done in time is read as its tag-stripped text.
+   * @defaultValue 5_000
+   */
+  readonly extractTimeoutMs?: number
   /** Retries of network failures, timeouts, 429 and 5xx. @defaultValue 1 */
   readonly maxRetries?: number
   /** Extra request headers (a `user-agent`, say). */
@@ -77,6 +83,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     timeoutMs = 20_000,
     maxRetries = 1,
     resolveHost = resolveWithNodeDns,
+    extractTimeoutMs = DEFAULT_EXTRACT_TIMEOUT_MS,
   } = options
   // Made once, on the first fetch: the pinned fetch loads undici lazily.
   let baseFetch: Promise<typeof globalThis.fetch> | undefined
@@ -143,7 +150,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
           current = outcome.redirect
           continue
         }
-        return readPage(outcome.response, url.href, maxBytes)
+        return readPage(outcome.response, url.href, { maxBytes, extractTimeoutMs, signal: opts.signal })
       }
     },
   }
@@ -158,7 +165,13 @@ function unsupported(url: string, contentType: string | null): ProviderError {
   })
 }
 
-async function readPage(response: HttpResponse, url: string, maxBytes: number): Promise<FetchedPage> {
+interface ReadLimits {
+  maxBytes: number
+  extractTimeoutMs: number
+  signal?: AbortSignal | undefined
+}
+
+async function readPage(response: HttpResponse, url: string, { maxBytes, extractTimeoutMs, signal }: ReadLimits): Promise<FetchedPage> {
   const contentType = response.headers.get('content-type')
   // A declared type is judged before the body is downloaded; a missing one by its first bytes.
   if (contentType && !contentKind(contentType, new Uint8Array())) {
@@ -170,5 +183,5 @@ async function readPage(response: HttpResponse, url: string, maxBytes: number): 
   if (!kind) throw unsupported(url, contentType)
   const text = decodeBody(bytes, detectCharset(contentType, bytes, kind === 'html'))
   if (kind !== 'html') return { url, text: text.replace(/\r\n?/g, '\n') }
-  return { url, ...(await readableText(text)) }
+  return { url, ...(await readableText(text, { timeoutMs: extractTimeoutMs, signal })) }
 }

@@ -1,48 +1,40 @@
 /**
- * The readable part of an HTML page: @mozilla/readability's article when it finds one,
- * else the whole page as structured plain text. Both are loaded lazily.
+ * The readable part of an HTML page, computed off the main thread (see `extract-pool.ts`)
+ * under a time budget. A page that is not done in time, or that kills its thread, falls back
+ * to its tag-stripped text, which costs one linear pass; an abort rejects at once.
  */
-import { collapsedText, parseHtml } from './dom.js'
-import { htmlToText } from './html-text.js'
+import { isAbortError } from '../../core/index.js'
+import { extractReadable, loadExtractModules, MAX_READABILITY_ELEMENTS, taglessText, type ExtractedPage } from './extract.js'
 
-type ReadabilityModule = typeof import('@mozilla/readability')
-let readability: Promise<ReadabilityModule> | undefined
-
-async function loadReadability(): Promise<ReadabilityModule['Readability']> {
-  readability ??= import('@mozilla/readability')
-  const module = (await readability) as ReadabilityModule & { default?: ReadabilityModule }
-  return module.Readability ?? (module.default as ReadabilityModule).Readability
+export interface ReadableTextOptions {
+  signal?: AbortSignal | undefined
+  /** @defaultValue 5_000 */
+  timeoutMs?: number | undefined
+  /** @defaultValue MAX_READABILITY_ELEMENTS */
+  maxElements?: number | undefined
 }
 
-/**
- * An article shorter than this (or than half the page) is more likely a fragment
- * Readability picked from a non-article page than the article: keep the whole page then.
- */
-const MIN_ARTICLE_CHARS = 250
+export const DEFAULT_EXTRACT_TIMEOUT_MS = 5_000
 
-/** Last resort when the DOM cannot be built at all: tags dropped, whitespace collapsed. */
-const tagless = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
+type Pool = ReturnType<typeof import('./extract-pool.js')['createExtractPool']>
 
-export async function readableText(html: string): Promise<{ title?: string; text: string }> {
-  let document: Document
+// Loaded on first use: the pool needs node:worker_threads, and importing the adapters must not.
+let pool: Promise<Pool | undefined> | undefined
+const poolFor = (): Promise<Pool | undefined> =>
+  (pool ??= import('./extract-pool.js').then(
+    (module) => module.createExtractPool(),
+    () => undefined,
+  ))
+
+export async function readableText(html: string, options: ReadableTextOptions = {}): Promise<ExtractedPage> {
+  const maxElements = options.maxElements ?? MAX_READABILITY_ELEMENTS
+  const workers = await poolFor()
+  // A runtime without worker threads reads the page in place, as it always could.
+  if (!workers) return extractReadable(html, await loadExtractModules(), maxElements)
   try {
-    document = await parseHtml(html)
-  } catch {
-    return { text: tagless(html) }
+    return await workers.run({ html, maxElements, timeoutMs: options.timeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS, signal: options.signal })
+  } catch (error) {
+    if (isAbortError(error)) throw error
+    return { text: await taglessText(html) }
   }
-  const pageTitle = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1'))
-  // Readability rewrites the DOM, so the whole-page text is taken first.
-  const pageText = htmlToText(document.body?.childNodes.length ? document.body : document.documentElement)
-  let title = pageTitle
-  let text = pageText
-  try {
-    const Readability = await loadReadability()
-    const article = new Readability<Node>(document, { serializer: (node) => node }).parse()
-    const articleText = article?.content ? htmlToText(article.content) : ''
-    if (articleText.length >= Math.min(MIN_ARTICLE_CHARS, pageText.length / 2)) text = articleText
-    if (article?.title) title = article.title.replace(/\s+/g, ' ').trim()
-  } catch {
-    // Readability gave up on this DOM: the whole-page text stands.
-  }
-  return title ? { title, text } : { text }
 }

@@ -19,14 +19,19 @@ describe('laconic-research/adapters entry', () => {
 
   it('loads heavy and node-only dependencies lazily, so importing the entry stays light and portable', () => {
     const heavy = /^\s*import\s+(?!type\b)[^;]*?from\s+'(linkedom|minisearch|@mozilla\/readability|node:[^']+)'/m
+    // Node-only by design, and each imported lazily: load-dir by localCorpus, the extraction pool
+    // (and the worker it starts) by readableText.
+    const lazy = new Set(['search/local/load-dir.ts', 'fetch/extract-pool.ts', 'fetch/extract-worker.ts'])
     const offenders = [...sources('search'), ...sources('fetch'), ...sources('cache')]
-      // load-dir.ts is node-only by design and is itself imported lazily by localCorpus.
-      .filter(([file, text]) => file !== 'search/local/load-dir.ts' && heavy.test(text))
+      .filter(([file, text]) => !lazy.has(file) && heavy.test(text))
       .map(([file]) => file)
     expect(offenders).toEqual([])
     const corpus = sources('search').find(([file]) => file === 'search/local/local-corpus.ts')?.[1] ?? ''
     expect(corpus).toContain("await import('./load-dir.js')")
     expect(corpus).not.toMatch(/^import[^\n]*load-dir/m)
+    const readable = sources('fetch').find(([file]) => file === 'fetch/readable-text.ts')?.[1] ?? ''
+    expect(readable).toContain("import('./extract-pool.js')")
+    expect(readable).not.toMatch(/^import[^\n]*extract-pool/m)
   })
 
   it('imports only src/core from outside the adapters folder', () => {

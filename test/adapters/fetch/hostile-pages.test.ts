@@ -1,0 +1,92 @@
+/**
+ * Issue 13, finding 1: pages that are cheap to send and expensive to read. Readable-text
+ * extraction runs in worker threads under a time budget, so the event loop stays free, the
+ * budget ends the work, and an abort ends it at once.
+ */
+import { describe, expect, it } from 'vitest'
+import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import fc from 'fast-check'
+import { taglessText, taglessTextSync } from '../../../src/adapters/fetch/extract.js'
+import { createExtractPool } from '../../../src/adapters/fetch/extract-pool.js'
+import { manyParagraphs, unclosedDivs, unterminatedTags } from '../../fixtures/hostile/pages.js'
+import { loopbacks } from '../http/loopback.js'
+import { maxEventLoopLag } from './event-loop-lag.js'
+
+const serve = loopbacks()
+const local = { allowPrivateNetwork: true, maxRetries: 0 }
+/** Far above what a free loop lags on a busy 2-core machine (tens of ms, up to ~150 seen), far below the seconds a blocked one does (1.7 s to 20 s here). */
+const LAG_BOUND_MS = 500
+
+const servePage = (html: string) =>
+  serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(html)
+  })
+
+describe('hostile pages', () => {
+  it('1,000 unclosed divs: the event loop stays free and the budget ends the work with the plain text', async () => {
+    const { url } = await servePage(unclosedDivs)
+    const { lagMs, result: page } = await maxEventLoopLag(() => httpFetch({ ...local, extractTimeoutMs: 1_000 }).fetch(`${url}/divs`))
+    expect(lagMs).toBeLessThan(LAG_BOUND_MS)
+    // Readability could not finish in a second (it takes many on this page): the tag-stripped text stands.
+    expect(page.text).toBe(await taglessText(unclosedDivs))
+    expect(page.text).toMatch(/^unclosed x x x/)
+  })
+
+  it('20,000 paragraphs: the event loop stays free while the page is read', async () => {
+    const { url } = await servePage(manyParagraphs)
+    const { lagMs, result: page } = await maxEventLoopLag(() => httpFetch(local).fetch(`${url}/paragraphs`))
+    expect(lagMs).toBeLessThan(LAG_BOUND_MS)
+    expect(page.text).toContain('A paragraph of ordinary words, repeated.')
+  })
+
+  it('an abort ends an extraction in progress at once, and the pool keeps working', async () => {
+    const pool = createExtractPool(1)
+    try {
+      // Once a thread is ready, the next job goes to it as it is submitted.
+      await pool.run({ html: '<p>warm</p>', maxElements: 100, timeoutMs: 60_000 })
+      const controller = new AbortController()
+      // A minute of budget: only the abort can end this job before Readability does (seconds).
+      const running = pool.run({ html: unclosedDivs, maxElements: 20_000, timeoutMs: 60_000, signal: controller.signal })
+      controller.abort()
+      await expect(running).rejects.toMatchObject({ code: 'aborted' })
+      expect(await pool.run({ html: '<p>after</p>', maxElements: 100, timeoutMs: 60_000 })).toEqual({ text: 'after' })
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('an abort while the page is being read rejects the fetch with an aborted error', async () => {
+    const { url } = await servePage(unclosedDivs)
+    const controller = new AbortController()
+    const fetching = httpFetch({ ...local, extractTimeoutMs: 60_000 }).fetch(`${url}/divs`, { signal: controller.signal })
+    // Whichever step the fetch is at (reading the body, waiting for a thread, extracting), it stops.
+    setImmediate(() => controller.abort())
+    await expect(fetching).rejects.toMatchObject({ code: 'aborted' })
+  })
+
+  it('the fallback text costs one pass, whatever the markup, and pauses for the event loop', async () => {
+    expect(await taglessText(unterminatedTags)).toBe('')
+    expect(await taglessText('<p>a &amp; b</p><SCRIPT>x < y</Script><style>p{}</style>c&#233;')).toBe('a & b cé')
+    expect(await taglessText('no tags')).toBe('no tags')
+    let pauses = 0
+    const text = await taglessText(manyParagraphs, async () => void pauses++)
+    expect(pauses).toBeGreaterThan(manyParagraphs.length / 40_000)
+    expect(text).toBe(taglessTextSync(manyParagraphs))
+    expect(text.split('A paragraph of ordinary words, repeated.').length - 1).toBe(20_000)
+    expect(text).not.toMatch(/\s\s/)
+  })
+
+  it('the fallback text is the same whatever its batches (whitespace collapsed once, across batches)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('<p>', '</p>', ' ', 'word', '&amp;', '<script>', '</script>', '\n', '<b>', 'x'.repeat(40_000)), { maxLength: 12 }), async (parts) => {
+        const html = parts.join('')
+        const text = await taglessText(html)
+        expect(text).toBe(text.trim())
+        expect(text).not.toMatch(/\s\s/)
+        expect(text.replace(/ /g, '')).toBe(taglessTextSync(html).replace(/ /g, ''))
+      }),
+      { numRuns: 100 },
+    )
+  })
+})
