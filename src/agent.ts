@@ -1,7 +1,11 @@
 import {
   createRegistry,
   createRun,
+  deferredRun,
+  assertResumable,
+  parseCheckpoint,
   LaconicError,
+  type ResumeOptions,
   type AgentOptions,
   type Citation,
   type PriorAnswer,
@@ -29,6 +33,13 @@ export interface Agent {
   research(question: string, options?: ResearchOptions): ResearchRun
   /** Runs to the end and returns the result. */
   answer(question: string, options?: ResearchOptions): Promise<ResearchResult>
+  /**
+   * Continues a run from its checkpoint (see docs/checkpoints.md): the same `runId`, `seq` going
+   * on, cost counted from what was spent, no finished call repeated. A checkpoint that is missing,
+   * corrupt or for another strategy or question, or a run another process is running, makes
+   * reading the run throw (and its result reject) a LaconicError before any event.
+   */
+  resume(runId: string, options: ResumeOptions): ResearchRun
   /** A conversation: follow-up questions build on earlier answers, knowledge and citation numbers. */
   session(): Session
 }
@@ -61,12 +72,40 @@ export function createAgent(options: AgentOptions): Agent {
     if (typeof question !== 'string' || !question.trim()) {
       throw new LaconicError('the question is empty', { code: 'config', hint: 'pass the question to research as a non-empty string' })
     }
+    if (researchOptions.pauseAfterPlan && !researchOptions.checkpoints) {
+      throw new LaconicError('pauseAfterPlan needs a checkpoint store', { code: 'config', hint: 'pass `checkpoints` (e.g. memoryCheckpoints()) so the paused run can be resumed' })
+    }
     const strategy = registry.resolve(options.strategy, options)
     return createRun({ strategy, question: question.trim(), options, input: researchOptions, ...(onEnd ? { onEnd } : {}) })
+  }
+  const resume = (runId: string, resumeOptions: ResumeOptions): ResearchRun => {
+    const store = resumeOptions?.checkpoints
+    if (typeof runId !== 'string' || !runId) throw new LaconicError('resume needs the id of the run', { code: 'config' })
+    if (!store || typeof store.load !== 'function') {
+      throw new LaconicError('resume needs the checkpoint store the run saved to', { code: 'config', hint: 'pass `checkpoints`' })
+    }
+    return deferredRun(runId, async (onEnd) => {
+      const loaded = await store.load(runId)
+      if (!loaded) throw new LaconicError(`no checkpoint for run ${runId}`, { code: 'config', hint: 'was it run with `checkpoints` and the same store?' })
+      // Checked again here: a store of the user's own may hand back anything.
+      const checkpoint = parseCheckpoint(loaded, `the checkpoint of run ${runId}`)
+      const strategy = registry.resolve(options.strategy, options)
+      assertResumable(checkpoint, { runId, strategy: strategy.name, options, ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}) })
+      const lock = await store.acquire(runId)
+      if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
+      try {
+        const input: ResearchOptions = { ...checkpoint.input, checkpoints: store, ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}) }
+        return createRun({ strategy, question: checkpoint.question, options, input, onEnd, restore: { checkpoint, options: resumeOptions, lock } })
+      } catch (error) {
+        await lock()
+        throw error
+      }
+    })
   }
   return {
     research: (question, researchOptions) => research(question, researchOptions),
     answer: (question, researchOptions) => research(question, researchOptions).result,
+    resume,
     session: () => createSession(research),
   }
 }

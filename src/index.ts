@@ -28,6 +28,10 @@ export type {
   PriorAnswer,
   ResearchOptions,
   ResearchResult,
+  ResumeOptions,
+  Resumption,
+  PlanProposal,
+  ApprovePlan,
   StrategyOutcome,
   Schedule,
   Step,
@@ -38,3 +42,6 @@ export type {
   StrategyFactory,
 } from './core/strategy.js'
 export type { ResearchRun } from './core/run.js'
+// Checkpoints: the store interface users implement, and the in-memory store (the file store
+// needs node:fs, so it lives on laconic-research/node).
+export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type JsonValue, type ReleaseLock } from './core/checkpoint.js'

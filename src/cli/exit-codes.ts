@@ -7,6 +7,8 @@ export const EXIT = {
   usage: 2,
   /** A best-effort answer written when the iteration cap was reached. */
   bestEffort: 3,
+  /** The run stopped before its plan ran (not approved); `laconic resume` continues it. */
+  paused: 4,
   /** Ctrl-C: 128 + SIGINT (2), as shells report it. */
   interrupted: 130,
 } as const
@@ -19,6 +21,8 @@ export function exitCodeFor(reason: RunEndReason): ExitCode {
       return EXIT.answered
     case 'max-iterations':
       return EXIT.bestEffort
+    case 'paused':
+      return EXIT.paused
     case 'aborted':
       return EXIT.interrupted
     case 'error':

@@ -3,7 +3,9 @@ import { describeError, isAbortError, LaconicError } from './errors.js'
 import type { StrategyEvent } from './events.js'
 import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
 import { wasCached } from './providers.js'
-import type { AgentOptions, ModelRole, ResearchOptions, Schedule, Step, StrategyContext } from './strategy.js'
+import { toJson } from './checkpoint.js'
+import { reviewPlan } from './plan-review.js'
+import type { AgentOptions, ModelRole, ResearchOptions, Resumption, Schedule, Step, StrategyContext } from './strategy.js'
 import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
 
 /** Which role a role falls back to when the agent sets no model for it. */
@@ -23,6 +25,10 @@ export interface ContextInit {
   signal: AbortSignal
   options: Readonly<AgentOptions>
   input: Readonly<ResearchOptions>
+  /** The run's id source (a resumed run's counters go on from its checkpoint). @defaultValue counters from 1 */
+  newId?: (prefix: string) => string
+  /** What a resumed run restores. */
+  resumed?: Resumption
 }
 
 /** What every scope of one run shares: its identity, options, model lookup and id counters. */
@@ -33,9 +39,12 @@ interface RunShared {
   input: Readonly<ResearchOptions>
   model(role: ModelRole): LLMProvider
   newId(prefix: string): string
+  resumed: Resumption | undefined
+  /** The plan is put to the caller once per run, and never after a resume: true once that is settled. */
+  planReviewed: boolean
 }
 
-export function createContext({ signal, ...init }: ContextInit): StrategyContext {
+export function createContext({ signal, newId: runNewId, resumed, ...init }: ContextInit): StrategyContext {
   const { options } = init
   const counters = new Map<string, number>()
   const model = (role: ModelRole): LLMProvider => {
@@ -51,12 +60,14 @@ export function createContext({ signal, ...init }: ContextInit): StrategyContext
       hint: 'pass `llm` (used for every role) or `models.' + role + '` to createAgent',
     })
   }
-  const newId = (prefix: string): string => {
-    const n = (counters.get(prefix) ?? 0) + 1
-    counters.set(prefix, n)
-    return `${prefix}${n}`
-  }
-  return scopedContext({ ...init, model, newId }, signal)
+  const newId =
+    runNewId ??
+    ((prefix: string): string => {
+      const n = (counters.get(prefix) ?? 0) + 1
+      counters.set(prefix, n)
+      return `${prefix}${n}`
+    })
+  return scopedContext({ ...init, model, newId, resumed, planReviewed: resumed !== undefined }, signal)
 }
 
 /**
@@ -176,6 +187,15 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     },
     warning(message, code) {
       return { type: 'warning', message, code }
+    },
+    resumed: run.resumed,
+    checkpoint(state) {
+      return { type: 'checkpoint', state: toJson(state) }
+    },
+    reviewPlan(plan) {
+      const review = !run.planReviewed
+      run.planReviewed = true
+      return reviewPlan(plan, { input, signal, review })
     },
     complete(role, req, opts) {
       return complete(role, req, opts?.schedule ?? runNow)

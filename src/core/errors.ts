@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'blocked-url'
   | 'unsupported-content'
   | 'strategy'
+  /** A run's lock is held elsewhere (a second resume of one run). */
+  | 'locked'
   | (string & {})
 
 export class LaconicError extends Error {

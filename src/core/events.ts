@@ -1,3 +1,4 @@
+import type { JsonValue } from './checkpoint.js'
 import type { Cost } from './cost.js'
 import type { SearchResult } from './providers.js'
 
@@ -26,7 +27,11 @@ export interface Report {
   sourcesSummary: string
 }
 
-export type RunEndReason = 'answered' | 'max-iterations' | 'aborted' | 'error'
+/**
+ * Why a run ended. `paused`: it stopped to wait for approval (its plan, or a tool call) after
+ * saving a checkpoint; `agent.resume` continues it. A paused run's `answer` is empty.
+ */
+export type RunEndReason = 'answered' | 'max-iterations' | 'paused' | 'aborted' | 'error'
 
 export interface ErrorInfo {
   message: string
@@ -35,7 +40,8 @@ export interface ErrorInfo {
 
 /** The payloads, keyed by event type. One union that every consumer switches on. */
 export interface EventPayloads {
-  'run-start': { question: string; strategy: string }
+  /** `resumed`: this run continues a checkpoint; `cost` is what was spent before it. */
+  'run-start': { question: string; strategy: string; resumed?: { cost: Cost } }
   plan: { text: string; keyElements?: string[]; queries?: string[] }
   query: { queryId: string; query: string; parentId?: string; depth?: number }
   /** Every query gets one: the results, or none and the `error` that stopped the search. */
@@ -77,6 +83,8 @@ export type StrategyEvent =
       'run-start' | 'run-end' | 'cost'
     >]
   | { type: 'cost'; delta: Cost }
+  /** A step ended: the runtime saves this state in the run's checkpoint (made by `ctx.checkpoint`); never shown to consumers. */
+  | { type: 'checkpoint'; state: JsonValue }
 
 export const EVENT_TYPES: readonly EventType[] = [
   'run-start',

@@ -2,7 +2,10 @@ import { addCost, zeroCost } from './cost.js'
 import { abortError, describeError, LaconicError } from './errors.js'
 import type { Citation, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import { createContext } from './context.js'
-import type { AgentOptions, ResearchOptions, ResearchResult, Strategy, StrategyOutcome } from './strategy.js'
+import type { Checkpoint, ReleaseLock } from './checkpoint.js'
+import { createIdSource } from './ids.js'
+import { runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
+import type { AgentOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyOutcome } from './strategy.js'
 
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string
@@ -30,8 +33,21 @@ class ResultFold {
   cost = zeroCost()
   extra: Pick<ResearchResult, 'report' | 'confidence'> = {}
 
-  constructor(knowledge: string) {
+  constructor(knowledge: string, restored?: Checkpoint) {
     this.knowledge = knowledge
+    if (!restored) return
+    // A resumed run starts with what was gathered before; a finished one with its whole result.
+    this.knowledge = restored.knowledge
+    this.cost = restored.cost
+    for (const fact of restored.facts) this.facts.set(fact.id, fact)
+    const done = restored.result
+    if (done) {
+      this.answered = true
+      this.answer = done.answer
+      this.citations = done.citations
+      if (done.report !== undefined) this.extra.report = done.report
+      if (done.confidence !== undefined) this.extra.confidence = done.confidence
+    }
   }
 
   add(event: StrategyEvent): void {
@@ -80,7 +96,7 @@ class ResultFold {
  * through `then` (which `await`, `catch` and `finally` all go through). Derived promises are
  * plain ones. Subscribing with `Promise.prototype.then.call` skips the start: it only waits.
  */
-function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<T> {
+export function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<T> {
   class LazyPromise extends Promise<T> {
     static override get [Symbol.species]() {
       return Promise
@@ -96,6 +112,12 @@ function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<T> {
   return new LazyPromise((resolve, reject) => settled.then(resolve, reject))
 }
 
+/** A finished run resumed: nothing to call, it ends as it ended (its result is in the fold). */
+async function* replayEnd(checkpoint: Checkpoint): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+  const reason = checkpoint.result?.reason
+  return { reason: reason === 'max-iterations' ? 'max-iterations' : 'answered' }
+}
+
 function deferred<T>() {
   let resolve!: (value: T) => void
   const promise = new Promise<T>((r) => (resolve = r))
@@ -109,6 +131,8 @@ export interface RunInit {
   input: Readonly<ResearchOptions>
   /** Called once with the result when the run ends, without starting the run. */
   onEnd?: (result: ResearchResult) => void
+  /** A resumed run: the checkpoint it continues, what was passed to resume, and the lock resume took. */
+  restore?: { checkpoint: Checkpoint; options: Readonly<ResumeOptions>; lock: ReleaseLock }
 }
 
 /**
@@ -116,11 +140,32 @@ export interface RunInit {
  * awaited; the runtime stamps every event, sums cost, and guarantees one `run-start` first and
  * one `run-end` last, whatever the strategy does (throws, hangs on an abort, or is abandoned).
  */
-export function createRun({ strategy, question, options, input, onEnd }: RunInit): ResearchRun {
-  const runId = crypto.randomUUID()
+export function createRun({ strategy, question, options, input, onEnd, restore }: RunInit): ResearchRun {
+  const restored = restore?.checkpoint
+  const runId = restored?.runId ?? crypto.randomUUID()
   const controller = new AbortController()
   const signal = controller.signal
-  const fold = new ResultFold(input.knowledge ?? '')
+  const fold = new ResultFold(input.knowledge ?? '', restored)
+  const ids = createIdSource(restored?.ids)
+  const checkpoints = input.checkpoints
+    ? runCheckpoints({
+        store: input.checkpoints,
+        base: { runId, question, strategy: strategy.name, options: strategyOptionsOf(options), input: savedInput(input) },
+        ids,
+        ...(restored ? { state: restored.state, lock: restore.lock } : {}),
+      })
+    : undefined
+  const gathered = () => ({ cost: fold.cost, facts: [...fold.facts.values()], knowledge: fold.knowledge })
+  const context = () =>
+    createContext({
+      runId,
+      question,
+      signal,
+      options,
+      input,
+      newId: ids.newId,
+      ...(restore ? { resumed: { state: restore.checkpoint.state, paused: restore.checkpoint.status === 'paused', options: restore.options } } : {}),
+    })
   const settled = deferred<ResearchResult>()
   let started = false
   let finished = false
@@ -133,6 +178,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     const result = fold.result(reason, error)
     if (!finished) {
       finished = true
+      checkpoints?.release()
       onEnd?.(result)
       settled.resolve(result)
     }
@@ -149,7 +195,7 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
     type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
     const DONE: IteratorResult<ResearchEvent> = { done: true, value: undefined }
     let phase: 'start' | 'running' | 'done' = 'start'
-    let seq = 0
+    let seq = restored?.seq ?? 0
     let generator: ReturnType<Strategy['run']> | undefined
     // An abort rejects the step in progress, so a strategy stuck on a call that ignores its
     // signal cannot keep the stream open. One step at a time holds the reject function: racing
@@ -190,10 +236,19 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
       })
     }
 
-    const onStep = (step: Step): IteratorResult<ResearchEvent> => {
+    const onStep = (taken: Step): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
+      if (taken.done) {
+        const reason = signal.aborted ? 'aborted' : (taken.value?.reason ?? 'answered')
+        if (!checkpoints) return ((busy = false), end(reason))
+        return checkpoints.end(reason, fold.result(reason), seq + 1, gathered()).then(() => ((busy = false), end(reason)))
+      }
+      const event = taken.value
+      if (event.type === 'checkpoint') {
+        // Not an event for consumers: save it, then go on to the strategy's next event.
+        if (!checkpoints) return step()
+        return checkpoints.step(event.state, seq, gathered()).then((warning) => (warning ? onStep({ done: false, value: warning }) : step()))
+      }
       busy = false
-      if (step.done) return end(signal.aborted ? 'aborted' : (step.value?.reason ?? 'answered'))
-      const event = step.value
       fold.add(event)
       return event.type === 'cost'
         ? stamp({ type: 'cost', delta: event.delta, total: fold.cost })
@@ -211,13 +266,13 @@ export function createRun({ strategy, question, options, input, onEnd }: RunInit
       if (callerSignal?.aborted) onCallerAbort()
       else callerSignal?.addEventListener('abort', onCallerAbort, { once: true })
       signal.addEventListener('abort', onAbort, { once: true })
-      return stamp({ type: 'run-start', question, strategy: strategy.name })
+      return stamp({ type: 'run-start', question, strategy: strategy.name, ...(restored ? { resumed: { cost: restored.cost } } : {}) })
     }
 
     const step = (): Promise<IteratorResult<ResearchEvent>> => {
       if (signal.aborted) return Promise.resolve(onThrow(abortError(signal)))
       try {
-        generator ??= strategy.run(question, createContext({ runId, question, signal, options, input }))
+        generator ??= restored?.status === 'final' ? replayEnd(restored) : strategy.run(question, context())
       } catch (thrown) {
         return Promise.resolve(onThrow(thrown))
       }

@@ -1,3 +1,4 @@
+import type { CheckpointStore, JsonValue } from './checkpoint.js'
 import type { Cost, Pricing } from './cost.js'
 import type { Citation, Fact, Report, RunEndReason, StrategyEvent } from './events.js'
 import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult } from './providers.js'
@@ -81,13 +82,51 @@ export interface PriorAnswer {
   sources?: string[]
 }
 
+/** A plan a strategy proposes before it searches: shown to `approvePlan`, or saved when the run pauses. */
+export interface PlanProposal {
+  text: string
+  queries: string[]
+  keyElements?: string[]
+}
+
+/**
+ * Decides on a plan before any search runs: `true` runs it, `false` ends the run `paused`
+ * (resume it later with `plan`), an array runs those queries instead.
+ */
+export type ApprovePlan = (plan: PlanProposal, options: { signal: AbortSignal }) => boolean | string[] | Promise<boolean | string[]>
+
 export interface ResearchOptions {
   signal?: AbortSignal
+  /** Save a checkpoint after every strategy step, so `agent.resume(runId, { checkpoints })` can continue the run. */
+  checkpoints?: CheckpointStore
+  /** End the run `paused` right after its plan (needs `checkpoints`); resume it with the approved or edited queries. */
+  pauseAfterPlan?: boolean
+  /** Asked once, after the plan and before any search of it. */
+  approvePlan?: ApprovePlan
   /** What a previous run learned (its `result.knowledge`): follow-up questions build on it. */
   knowledge?: string
   priorAnswers?: PriorAnswer[]
   /** Citations already numbered in a conversation, so `[n]` keeps its meaning across questions. */
   citations?: Citation[]
+}
+
+/** How to continue a run from its checkpoint. Strategies may read more fields of their own (a tool approval). */
+export interface ResumeOptions {
+  checkpoints: CheckpointStore
+  signal?: AbortSignal
+  /** For a run paused after its plan: the queries to run (the saved plan's, edited or not). Without it, the saved plan runs. */
+  plan?: { queries: string[] }
+  /** The question the caller expects; a checkpoint for another question is a `config` error. */
+  question?: string
+}
+
+/** What a resumed run's strategy gets back (`ctx.resumed`). */
+export interface Resumption {
+  /** What the strategy last saved with `ctx.checkpoint(state)`. */
+  readonly state: JsonValue
+  /** The run had ended `paused` (waiting for approval) and this resume continues it. */
+  readonly paused: boolean
+  readonly options: Readonly<ResumeOptions>
 }
 
 export interface ResearchResult {
@@ -104,7 +143,8 @@ export interface ResearchResult {
 
 /** What a strategy's generator may return when it ends normally. */
 export interface StrategyOutcome {
-  reason?: Extract<RunEndReason, 'answered' | 'max-iterations'>
+  /** `paused`: the strategy saved its state (`ctx.checkpoint`) and waits for approval; resume continues it. */
+  reason?: Extract<RunEndReason, 'answered' | 'max-iterations' | 'paused'>
 }
 
 /** Runs work under a concurrency limit (a p-limit instance fits). */
@@ -157,6 +197,21 @@ export interface StrategyContext {
   readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
   /** A `warning` event. */
   warning(message: string, code: string): StrategyEvent
+  /**
+   * Ends a step: yield the returned event and the runtime saves `state` (copied as JSON now) in
+   * the run's checkpoint, if it has a store. Yield it where `state` and the events already
+   * yielded agree: every change in `state` has had its events yielded.
+   */
+  checkpoint(state: unknown): StrategyEvent
+  /** Set when the run resumes from a checkpoint: start from this state instead of from scratch. */
+  readonly resumed: Resumption | undefined
+  /**
+   * Yields the `plan` event, then (once per run, and never in a resumed run) asks the caller:
+   * returns the queries to run (the plan's, or edited ones, shown in a second `plan` event),
+   * or undefined when the run must pause (`pauseAfterPlan`, or `approvePlan` said no). To pause,
+   * save the pending plan with `checkpoint` and return `{ reason: 'paused' }`.
+   */
+  reviewPlan(plan: PlanProposal): Step<string[] | undefined>
 }
 
 /** A child scope of a run (`ctx.scope()`). */

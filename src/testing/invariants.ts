@@ -17,6 +17,11 @@ function survivesJson(value: unknown): boolean {
 /**
  * Checks every event-stream invariant of the design contract and throws an Error naming each
  * violation (with the event's seq) when any fails. Returns the events for chaining.
+ *
+ * Resumed runs (docs/checkpoints.md) check too, alone or joined to what came before them: a
+ * `run-start` with `resumed` may open the stream at any seq, or come mid-stream where the earlier
+ * run's events stop (its last checkpoint, or right after its `run-end` with reason `paused`);
+ * seq runs on without a gap, and the cost totals go on from `resumed.cost`.
  */
 export function assertEventInvariants(events: readonly ResearchEvent[]): readonly ResearchEvent[] {
   const problems: string[] = []
@@ -27,6 +32,7 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
   const first = events[0]
   const last = events[events.length - 1]
   if (first && first.type !== 'run-start') fail(first, 'the first event must be run-start')
+  if (first && first.seq !== 0 && !(first.type === 'run-start' && first.resumed)) fail(first, 'seq must start at 0 (or at a resumed run-start)')
   if (last && last.type !== 'run-end') fail(last, 'the last event must be run-end')
 
   const runId = first?.runId
@@ -36,13 +42,24 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
   let lastTotal: Cost | undefined
 
   events.forEach((event, index) => {
-    if (event.seq !== index) fail(event, `seq must be ${index}`)
+    const previous = events[index - 1]
+    if (previous && event.seq !== previous.seq + 1) fail(event, `seq must be ${previous.seq + 1}`)
     if (event.runId !== runId) fail(event, 'runId differs from the first event')
     if (typeof event.time !== 'number' || !Number.isFinite(event.time)) fail(event, 'time must be a finite number')
-    if (event.type === 'run-start' && index !== 0) fail(event, 'run-start must come only first')
-    if (event.type === 'run-end' && index !== events.length - 1) fail(event, 'run-end must come only last')
+    if (event.type === 'run-start' && index !== 0 && !event.resumed) fail(event, 'run-start must come only first (or resume the run)')
+    if (event.type === 'run-end' && index !== events.length - 1) {
+      const next = events[index + 1]
+      if (!(event.reason === 'paused' && next?.type === 'run-start' && next.resumed)) fail(event, 'run-end must come only last (or pause before a resume)')
+    }
+    if (previous?.type === 'run-end' && event.type !== 'run-start') fail(event, 'only a resumed run-start may follow run-end')
     if (!survivesJson(event)) fail(event, 'not plain JSON (JSON round trip changes it)')
     switch (event.type) {
+      case 'run-start':
+        if (event.resumed) {
+          if (lastTotal && !isDeepStrictEqual(lastTotal, event.resumed.cost)) fail(event, 'resumed.cost differs from the cost total before it')
+          lastTotal = event.resumed.cost
+        }
+        break
       case 'query':
         queries.add(event.queryId)
         break

@@ -1,12 +1,12 @@
 /** The root entry is a promise to users: it holds what an agent's user needs and nothing else. */
 import { expect, expectTypeOf, test } from 'vitest'
 import * as root from '../../src/index.js'
-import type { EventOf, ResearchEvent, ResearchRun } from '../../src/index.js'
+import type { Checkpoint, CheckpointStore, EventOf, ReleaseLock, ResearchEvent, ResearchRun, ResumeOptions, StrategyContext, StrategyOutcome } from '../../src/index.js'
 import * as kit from '../../src/strategy.js'
 
 test('the root entry exports only the agent, its registry, fromGenerate and the error classes', () => {
   expect(Object.keys(root).sort()).toEqual(
-    ['LaconicError', 'ProviderError', 'createAgent', 'fromGenerate', 'registerStrategy', 'strategyNames'].sort(),
+    ['LaconicError', 'ProviderError', 'createAgent', 'fromGenerate', 'memoryCheckpoints', 'registerStrategy', 'strategyNames'].sort(),
   )
 })
 
@@ -19,4 +19,15 @@ test('the types stay reachable from the root entry', () => {
   expectTypeOf<EventOf<'run-end'>>().toMatchTypeOf<ResearchEvent>()
   expectTypeOf(root.createAgent).returns.toHaveProperty('research')
   expectTypeOf<ReturnType<ReturnType<typeof root.createAgent>['research']>>().toEqualTypeOf<ResearchRun>()
+})
+
+test('checkpoints: the store interface users implement, the memory store, resume and pausing', () => {
+  expectTypeOf(root.memoryCheckpoints).returns.toEqualTypeOf<CheckpointStore>()
+  expectTypeOf<CheckpointStore['load']>().returns.toEqualTypeOf<Promise<Checkpoint | undefined>>()
+  expectTypeOf<CheckpointStore['acquire']>().returns.toEqualTypeOf<Promise<ReleaseLock | undefined>>()
+  expectTypeOf<ReturnType<typeof root.createAgent>['resume']>().parameters.toEqualTypeOf<[string, ResumeOptions]>()
+  expectTypeOf<ReturnType<typeof root.createAgent>['resume']>().returns.toEqualTypeOf<ResearchRun>()
+  expectTypeOf<EventOf<'run-end'>['reason']>().extract<'paused'>().toEqualTypeOf<'paused'>()
+  expectTypeOf<StrategyOutcome['reason']>().extract<'paused'>().toEqualTypeOf<'paused'>()
+  expectTypeOf<StrategyContext['checkpoint']>().parameters.toEqualTypeOf<[unknown]>()
 })

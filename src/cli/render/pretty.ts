@@ -25,6 +25,7 @@ const REDRAW_MS = 100
 const ENDINGS: Record<RunEndReason, string> = {
   answered: 'answered',
   'max-iterations': 'best-effort answer (the iteration cap was reached)',
+  paused: 'paused for approval',
   aborted: 'interrupted',
   error: 'failed',
 }

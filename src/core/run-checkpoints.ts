@@ -1,0 +1,128 @@
+import { CHECKPOINT_VERSION, toJson, type Checkpoint, type CheckpointStore, type JsonValue, type ReleaseLock } from './checkpoint.js'
+import type { Cost } from './cost.js'
+import { describeError, LaconicError } from './errors.js'
+import type { Fact, RunEndReason, StrategyEvent } from './events.js'
+import type { IdSource } from './ids.js'
+import type { AgentOptions, ResearchOptions, ResearchResult } from './strategy.js'
+
+/** The agent options that shape a strategy: saved in a checkpoint, and checked again on resume. */
+const STRATEGY_OPTION_KEYS = ['maxIterations', 'searchLimit', 'scratchpad', 'graphReader', 'reflect', 'deep'] as const
+
+export function strategyOptionsOf(options: Readonly<AgentOptions>): Checkpoint['options'] {
+  const picked: Record<string, unknown> = {}
+  for (const key of STRATEGY_OPTION_KEYS) if (options[key] !== undefined) picked[key] = options[key]
+  return toJson(picked) as Checkpoint['options']
+}
+
+/** The inputs a resumed run needs again (not the store, signal or approval hooks). */
+export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'] {
+  const kept: Record<string, unknown> = {}
+  if (input.knowledge !== undefined) kept.knowledge = input.knowledge
+  if (input.priorAnswers !== undefined) kept.priorAnswers = input.priorAnswers
+  if (input.citations !== undefined) kept.citations = input.citations
+  return toJson(kept) as Checkpoint['input']
+}
+
+/** What the run has gathered when a checkpoint is taken. */
+export interface Gathered {
+  cost: Cost
+  facts: Fact[]
+  knowledge: string
+}
+
+export interface RunCheckpoints {
+  /** Saves a step's state; returns a `warning` when the store failed (the run goes on). */
+  step(state: JsonValue, seq: number, gathered: Gathered): Promise<StrategyEvent | undefined>
+  /** At the run's end: a paused run saves its last state as `paused`, a finished one its result as `final`. */
+  end(reason: RunEndReason, result: ResearchResult, nextSeq: number, gathered: Gathered): Promise<void>
+  /** Gives the run's lock back (once). */
+  release(): void
+}
+
+/**
+ * The runtime's side of checkpointing, kept out of the run loop: it builds each checkpoint, holds
+ * the run's lock (taken at the first save of a new run, or by `resume` before it starts), and
+ * turns a failing store into a warning instead of a failed run.
+ */
+export function runCheckpoints(args: {
+  store: CheckpointStore
+  base: Pick<Checkpoint, 'runId' | 'question' | 'strategy' | 'options' | 'input'>
+  ids: IdSource
+  /** The state of the checkpoint a resumed run started from. */
+  state?: JsonValue
+  /** The lock, when `resume` took it already. */
+  lock?: ReleaseLock
+}): RunCheckpoints {
+  const { store, base, ids } = args
+  let lock = args.lock
+  let state: JsonValue = args.state ?? null
+  let refused = false
+  let released = false
+
+  const checkpoint = (status: Checkpoint['status'], seq: number, gathered: Gathered, result?: ResearchResult): Checkpoint => ({
+    version: CHECKPOINT_VERSION,
+    ...base,
+    status,
+    state,
+    cost: gathered.cost,
+    seq,
+    facts: gathered.facts,
+    knowledge: gathered.knowledge,
+    ids: ids.counters(),
+    ...(result ? { result: toJson(result) as unknown as ResearchResult } : {}),
+    savedAt: Date.now(),
+  })
+
+  const save = async (value: Checkpoint): Promise<StrategyEvent | undefined> => {
+    try {
+      if (!lock && !refused && !released) {
+        lock = await store.acquire(base.runId)
+        refused = lock === undefined
+      }
+      if (refused) return { type: 'warning', code: 'checkpoint-locked', message: `run ${base.runId} is locked by another process; no checkpoint saved` }
+      if (released) return undefined
+      await store.save(value)
+      return undefined
+    } catch (error) {
+      return { type: 'warning', code: 'checkpoint-failed', message: `saving the checkpoint failed: ${describeError(error).message}` }
+    }
+  }
+
+  return {
+    step(next, seq, gathered) {
+      state = next
+      return save(checkpoint('running', seq, gathered))
+    },
+    async end(reason, result, nextSeq, gathered) {
+      if (reason === 'paused') await save(checkpoint('paused', nextSeq, gathered))
+      else if (reason === 'answered' || reason === 'max-iterations') await save(checkpoint('final', nextSeq, gathered, result))
+    },
+    release() {
+      if (released) return
+      released = true
+      void lock?.().catch(() => undefined)
+    },
+  }
+}
+
+/**
+ * Checks that a loaded checkpoint is this run's and fits this agent: the same run id, strategy,
+ * strategy options and (when the caller names one) question. Anything else is a `config` error
+ * naming the difference; nothing runs and the checkpoint stays as it is.
+ */
+export function assertResumable(checkpoint: Checkpoint, expected: { runId: string; strategy: string; options: Readonly<AgentOptions>; question?: string }): void {
+  const fail = (problem: string) =>
+    new LaconicError(`run ${expected.runId} cannot be resumed: ${problem}`, { code: 'config', hint: 'the checkpoint is left as it is; nothing was run' })
+  if (checkpoint.runId !== expected.runId) throw fail(`its checkpoint is for run ${checkpoint.runId}`)
+  if (checkpoint.strategy !== expected.strategy) {
+    throw fail(`its checkpoint is for the \`${checkpoint.strategy}\` strategy, this agent runs \`${expected.strategy}\``)
+  }
+  const mine = strategyOptionsOf(expected.options)
+  const differing = [...new Set([...Object.keys(mine), ...Object.keys(checkpoint.options)])].filter(
+    (key) => JSON.stringify(mine[key]) !== JSON.stringify(checkpoint.options[key]),
+  )
+  if (differing.length) throw fail(`the agent's ${differing.map((k) => `\`${k}\``).join(', ')} differ from the checkpoint's`)
+  if (expected.question !== undefined && expected.question.trim() !== checkpoint.question) {
+    throw fail(`its checkpoint is for the question "${checkpoint.question}"`)
+  }
+}

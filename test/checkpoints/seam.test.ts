@@ -1,0 +1,159 @@
+/** The checkpoint seam with a strategy of our own: save, interrupt, resume, pause, lock, bad checkpoints. */
+import { describe, expect, it } from 'vitest'
+import { createAgent, memoryCheckpoints, type CheckpointStore, type ResearchEvent, type ResearchRun, type Strategy } from '../../src/index.js'
+import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+
+/** Searches `steps` queries one per step, checkpointing after each, then answers with what it found. */
+function counting(steps: number): Strategy {
+  return {
+    name: 'counting',
+    async *run(question, ctx) {
+      const saved = ctx.resumed?.state as { done: number; found: string[] } | undefined
+      const found = saved ? [...saved.found] : []
+      for (let i = saved?.done ?? 0; i < steps; i++) {
+        const { results } = yield* ctx.runSearch(`${question} ${i}`)
+        found.push(results[0]?.title ?? '-')
+        yield { type: 'fact', fact: { id: ctx.newId('f'), text: `step ${i}: ${found.at(-1)}`, sources: [] } }
+        yield ctx.checkpoint({ done: i + 1, found })
+      }
+      const text = yield* ctx.streamAnswer('finalizer', { prompt: found.join(', ') })
+      yield { type: 'answer', text, citations: [] }
+      return { reason: 'answered' }
+    },
+  }
+}
+
+const world = () => ({
+  llm: scriptedLLM({ replies: (req) => `answer from ${req.prompt}`, cost: 0.01 }),
+  search: mockSearch({ results: (q) => [{ title: `T(${q})`, url: `https://x.example/${encodeURIComponent(q)}`, snippet: q }], searchCost: 0.1 }),
+})
+
+async function read(run: ResearchRun): Promise<ResearchEvent[]> {
+  const events: ResearchEvent[] = []
+  for await (const event of run) events.push(event)
+  return events
+}
+
+/** A store that aborts the run right after its k-th checkpoint is saved (a crash just after a step). */
+function crashingAfter(store: CheckpointStore, k: number, crash: () => void): CheckpointStore {
+  let saves = 0
+  return {
+    ...store,
+    async save(checkpoint) {
+      await store.save(checkpoint)
+      if (checkpoint.status === 'running' && ++saves === k) crash()
+    },
+  }
+}
+
+describe('checkpoints through the runtime', () => {
+  it('a run interrupted after a checkpoint resumes to the same result, with no finished call repeated', async () => {
+    const whole = world()
+    const reference = await createAgent({ ...whole, strategy: counting(4) }).answer('q')
+
+    const store = memoryCheckpoints()
+    const first = world()
+    const agent = createAgent({ ...first, strategy: counting(4) })
+    let run!: ResearchRun
+    run = agent.research('q', { checkpoints: crashingAfter(store, 2, () => run.abort()) })
+    const before = await read(run)
+    expect(before.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
+    const saved = (await store.load(run.runId))!
+    expect(saved).toMatchObject({ status: 'running', state: { done: 2 }, question: 'q', strategy: 'counting' })
+
+    const second = world()
+    const resumed = createAgent({ ...second, strategy: counting(4) }).resume(run.runId, { checkpoints: store })
+    const after = await read(resumed)
+    const result = await resumed.result
+    expect(resumed.runId).toBe(run.runId)
+    expect(after[0]).toMatchObject({ type: 'run-start', seq: saved.seq, resumed: { cost: saved.cost } })
+    assertEventInvariants([...before.filter((e) => e.seq < saved.seq), ...after])
+
+    expect(result.answer).toBe(reference.answer)
+    expect(result.facts).toEqual(reference.facts)
+    expect(result.cost).toEqual(reference.cost)
+    expect([...first.search.calls, ...second.search.calls]).toEqual(whole.search.calls)
+    expect(first.llm.calls.length + second.llm.calls.length).toBe(whole.llm.calls.length)
+    expect((await store.load(run.runId))!.status).toBe('final')
+  })
+
+  it('resuming a finished run returns its result and calls nothing', async () => {
+    const store = memoryCheckpoints()
+    const first = world()
+    const run = createAgent({ ...first, strategy: counting(2) }).research('q', { checkpoints: store })
+    const done = await run.result
+    const again = world()
+    const resumed = createAgent({ ...again, strategy: counting(2) }).resume(run.runId, { checkpoints: store })
+    const events = await read(resumed)
+    assertEventInvariants(events)
+    expect(events.map((e) => e.type)).toEqual(['run-start', 'run-end'])
+    expect(await resumed.result).toEqual(done)
+    expect(again.search.calls).toEqual([])
+    expect(again.llm.calls).toEqual([])
+  })
+
+  it('a strategy that returns paused ends the run paused with its state saved, and resume continues it', async () => {
+    const pausing: Strategy = {
+      name: 'pausing',
+      async *run(_question, ctx) {
+        if (!ctx.resumed) {
+          yield ctx.checkpoint({ waiting: 'tool' })
+          return { reason: 'paused' }
+        }
+        expect(ctx.resumed).toMatchObject({ paused: true, state: { waiting: 'tool' } })
+        yield { type: 'answer-token', text: 'ok' }
+        yield { type: 'answer', text: 'ok', citations: [] }
+        return { reason: 'answered' }
+      },
+    }
+    const store = memoryCheckpoints()
+    const agent = createAgent({ ...world(), strategy: pausing })
+    const run = agent.research('q', { checkpoints: store })
+    const paused = await read(run)
+    expect((await run.result).reason).toBe('paused')
+    expect(await store.load(run.runId)).toMatchObject({ status: 'paused', seq: paused.length })
+    const resumed = agent.resume(run.runId, { checkpoints: store })
+    const rest = await read(resumed)
+    assertEventInvariants([...paused, ...rest])
+    expect((await resumed.result).answer).toBe('ok')
+  })
+
+  it('two resumes of one run at once: the second is refused, not run twice', async () => {
+    const store = memoryCheckpoints()
+    let run!: ResearchRun
+    run = createAgent({ ...world(), strategy: counting(3) }).research('q', { checkpoints: crashingAfter(store, 1, () => run.abort()) })
+    await run.result
+    const w = world()
+    const agent = createAgent({ ...w, strategy: counting(3) })
+    const one = agent.resume(run.runId, { checkpoints: store })
+    const two = agent.resume(run.runId, { checkpoints: store })
+    const [a, b] = await Promise.allSettled([one.result, two.result])
+    const outcomes = [a, b].map((o) => o.status).sort()
+    expect(outcomes).toEqual(['fulfilled', 'rejected'])
+    const refused = [a, b].find((o) => o.status === 'rejected') as PromiseRejectedResult
+    expect(refused.reason).toMatchObject({ name: 'LaconicError', code: 'locked' })
+    expect(w.search.calls).toEqual(['q 1', 'q 2'])
+  })
+
+  it('a corrupt, unknown-version or mismatched checkpoint is a config error, and the checkpoint is left as it was', async () => {
+    const store = memoryCheckpoints()
+    const run = createAgent({ ...world(), strategy: counting(1) }).research('q', { checkpoints: store })
+    await run.result
+    const good = (await store.load(run.runId))!
+    const cases: [string, CheckpointStore, Record<string, unknown>, RegExp][] = [
+      ['version', { ...store, load: async () => ({ ...good, version: 99 }) as never }, {}, /schema version 99/],
+      ['strategy', store, { strategy: { ...counting(1), name: 'other' } }, /`counting` strategy/],
+      ['options', store, { maxIterations: 9 }, /`maxIterations` differ/],
+      ['missing', { ...store, load: async () => undefined }, {}, /no checkpoint/],
+    ]
+    for (const [, checkpoints, agentOptions, message] of cases) {
+      const agent = createAgent({ ...world(), strategy: counting(1), ...agentOptions })
+      await expect(agent.resume(run.runId, { checkpoints }).result).rejects.toMatchObject({ code: 'config', message: expect.stringMatching(message) })
+    }
+    await expect(createAgent({ ...world(), strategy: counting(1) }).resume(run.runId, { checkpoints: store, question: 'another' }).result).rejects.toMatchObject({
+      code: 'config',
+      message: expect.stringMatching(/question "q"/),
+    })
+    expect(await store.load(run.runId)).toEqual(good)
+  })
+})
