@@ -13,3 +13,12 @@ export { coalesceTokens } from './coalesce-tokens.js'
 export { logEvents, type EventLogger, type LogFunction } from './log-events.js'
 export { collectMetrics, type RunMetrics } from './collect-metrics.js'
 export type { Histogram } from './histogram.js'
+export {
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIMessageStreamResponseInit,
+  type ResearchUIChunk,
+  type ResearchDataParts,
+  type ResearchMessageMetadata,
+} from './ui-message-stream.js'

@@ -1,0 +1,184 @@
+import type { Cost, ErrorInfo, Fact, Report, ResearchEvent, RunEndReason, SearchResult } from '../core/index.js'
+
+/**
+ * The data parts a research run adds to an AI SDK `UIMessage`, by name (`data-plan`, …).
+ * Use it as the data types of your message: `UIMessage<ResearchMessageMetadata, ResearchDataParts>`.
+ */
+// A type alias, not an interface: the AI SDK's data types need an implicit index signature.
+export type ResearchDataParts = {
+  /** One part per plan the strategy makes. */
+  plan: { text: string; keyElements?: string[]; queries?: string[] }
+  /**
+   * One part per search (its id is the `queryId`), updated in place when its results arrive:
+   * `results` is missing while the search runs, and empty with an `error` when it failed.
+   */
+  query: { queryId: string; query: string; parentId?: string; depth?: number; results?: SearchResult[]; cached?: boolean; error?: ErrorInfo }
+  /** One part per fact (its id is the fact's id); a fact replaced by a later one gets `supersededBy`. */
+  fact: { fact: Fact; supersedes?: string[]; supersededBy?: string }
+  /** One part (id `cost`), updated in place: the run's cost so far, then its final cost. */
+  cost: { total: Cost }
+  warning: { message: string; code: string; queryId?: string }
+  /** The structured report of strategies that write one (`deep`). */
+  report: { report: Report }
+  /** Progress only (transient): a page read. */
+  page: { url: string; queryId?: string; chars: number; title?: string }
+  /** Progress only (transient): the knowledge after a step. */
+  knowledge: { knowledge: string; iteration: number }
+  /** Progress only (transient): one model call done. */
+  'llm-call': { role: string; model?: string; latencyMs: number; inputTokens: number; outputTokens: number }
+}
+
+/** What the stream puts in the message's metadata: the run at `start`, how it ended at `finish`. */
+export interface ResearchMessageMetadata {
+  runId: string
+  strategy?: string
+  reason?: RunEndReason
+  confidence?: number
+}
+
+type DataChunk = {
+  [Name in keyof ResearchDataParts]: { type: `data-${Name}`; id?: string; data: ResearchDataParts[Name]; transient?: boolean }
+}[keyof ResearchDataParts]
+
+/** One chunk of the AI SDK UI message stream protocol, as a research run produces them. */
+export type ResearchUIChunk =
+  | { type: 'start'; messageMetadata: ResearchMessageMetadata }
+  | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string }
+  | { type: 'text-delta' | 'reasoning-delta'; id: string; delta: string }
+  | { type: 'source-url'; sourceId: string; url: string; title?: string }
+  | DataChunk
+  | { type: 'error'; errorText: string }
+  | { type: 'abort'; reason?: string }
+  | { type: 'finish'; finishReason: 'stop' | 'length' | 'error'; messageMetadata: ResearchMessageMetadata }
+
+const ANSWER_ID = 'answer'
+
+const FINISH_REASONS = { answered: 'stop', 'max-iterations': 'length', error: 'error' } as const
+
+/**
+ * Turns research events into UI message chunks, one event at a time. It keeps what the
+ * protocol needs across events: whether the answer's text part is open (it opens with the first
+ * answer token and closes at the answer), and the facts, so a superseded one can be marked.
+ */
+export class UIChunkMapper {
+  private started = false
+  private textOpen = false
+  private readonly facts = new Map<string, Fact>()
+  private readonly queries = new Map<string, ResearchDataParts['query']>()
+  private metadata: ResearchMessageMetadata | undefined
+
+  map(event: ResearchEvent): ResearchUIChunk[] {
+    const out: ResearchUIChunk[] = []
+    if (!this.started) {
+      this.started = true
+      this.metadata = { runId: event.runId, ...(event.type === 'run-start' ? { strategy: event.strategy } : {}) }
+      out.push({ type: 'start', messageMetadata: this.metadata })
+    }
+    switch (event.type) {
+      case 'plan':
+        out.push({ type: 'data-plan', data: pick(event, ['text', 'keyElements', 'queries']) })
+        break
+      case 'query': {
+        const data = pick(event, ['queryId', 'query', 'parentId', 'depth'])
+        this.queries.set(event.queryId, data)
+        out.push({ type: 'data-query', id: event.queryId, data })
+        break
+      }
+      case 'result': {
+        const known = this.queries.get(event.queryId) ?? { queryId: event.queryId, query: '' }
+        out.push({ type: 'data-query', id: event.queryId, data: { ...known, ...pick(event, ['results', 'cached', 'error']) } })
+        break
+      }
+      case 'fact':
+        for (const id of event.supersedes ?? []) {
+          const old = this.facts.get(id)
+          this.facts.delete(id)
+          if (old) out.push({ type: 'data-fact', id, data: { fact: old, supersededBy: event.fact.id } })
+        }
+        this.facts.set(event.fact.id, event.fact)
+        out.push({ type: 'data-fact', id: event.fact.id, data: pick(event, ['fact', 'supersedes']) })
+        break
+      case 'cost':
+        out.push({ type: 'data-cost', id: 'cost', data: { total: event.total } })
+        break
+      case 'warning':
+        out.push({ type: 'data-warning', data: pick(event, ['message', 'code', 'queryId']) })
+        break
+      case 'page':
+        out.push({ type: 'data-page', data: pick(event, ['url', 'queryId', 'chars', 'title']), transient: true })
+        break
+      case 'knowledge-update':
+        out.push({ type: 'data-knowledge', data: pick(event, ['knowledge', 'iteration']), transient: true })
+        break
+      case 'llm-call':
+        out.push({ type: 'data-llm-call', data: pick(event, ['role', 'model', 'latencyMs', 'inputTokens', 'outputTokens']), transient: true })
+        break
+      case 'answer-token':
+        if (!event.text) break
+        this.openText(out)
+        out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
+        break
+      case 'answer':
+        // A strategy that streamed no tokens still gets its answer shown, as one delta.
+        if (!this.textOpen && event.text) {
+          this.openText(out)
+          out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
+        }
+        this.closeText(out)
+        for (const citation of event.citations) {
+          out.push({ type: 'source-url', sourceId: String(citation.index), url: citation.url, ...(citation.title ? { title: citation.title } : {}) })
+        }
+        if (event.report) out.push({ type: 'data-report', data: { report: event.report } })
+        if (event.confidence !== undefined && this.metadata) this.metadata = { ...this.metadata, confidence: event.confidence }
+        break
+      case 'run-end':
+        this.closeText(out)
+        out.push(...this.end(event.reason, event.error))
+        break
+      default:
+        break
+    }
+    return out
+  }
+
+  /** The chunks that end a stream whose source failed before its `run-end`. */
+  fail(error: ErrorInfo): ResearchUIChunk[] {
+    const out: ResearchUIChunk[] = []
+    if (!this.started) {
+      this.started = true
+      this.metadata = { runId: '' }
+      out.push({ type: 'start', messageMetadata: this.metadata })
+    }
+    this.closeText(out)
+    out.push(...this.end('error', error))
+    return out
+  }
+
+  private end(reason: RunEndReason, error: ErrorInfo | undefined): ResearchUIChunk[] {
+    if (reason === 'aborted') return [{ type: 'abort', ...(error ? { reason: error.message } : {}) }]
+    const metadata = { ...(this.metadata ?? { runId: '' }), reason }
+    const out: ResearchUIChunk[] = []
+    if (reason === 'error') out.push({ type: 'error', errorText: error?.message ?? 'the research run failed' })
+    out.push({ type: 'finish', finishReason: FINISH_REASONS[reason], messageMetadata: metadata })
+    return out
+  }
+
+  private openText(out: ResearchUIChunk[]): void {
+    if (this.textOpen) return
+    this.textOpen = true
+    out.push({ type: 'text-start', id: ANSWER_ID })
+  }
+
+  private closeText(out: ResearchUIChunk[]): void {
+    if (!this.textOpen) return
+    this.textOpen = false
+    out.push({ type: 'text-end', id: ANSWER_ID })
+  }
+}
+
+/** The named fields of an event that are set: the protocol's parts carry no `undefined`s. */
+function pick<E extends object, K extends keyof E>(event: E, keys: readonly K[]): Pick<E, K> {
+  const out: Partial<Pick<E, K>> = {}
+  for (const key of keys) if (event[key] !== undefined) out[key] = event[key]
+  return out as Pick<E, K>
+}

@@ -1,0 +1,82 @@
+/** The AI SDK chat example in a real browser: its page reads the UI message stream of a demo run. */
+import { existsSync } from 'node:fs'
+import { request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createChatServer, lastUserText } from '../../examples/ai-sdk-chat/server.js'
+import { demoAgent } from '../../examples/sse-server/demo.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+const EXPECTED_ANSWER =
+  'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
+  'Baker was honoured for computational protein design [2], and Hassabis and Jumper for predicting protein structures with AlphaFold [3].'
+
+describe('examples/ai-sdk-chat in Chromium', () => {
+  let browser: Browser
+  const server = createChatServer(demoAgent({ tokenDelayMs: 5 }))
+  let port = 0
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does).`)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('shows the research as it goes, then the streamed answer with its sources and cost', async () => {
+    const page = await browser.newPage()
+    await page.goto(`http://127.0.0.1:${port}/`)
+    await page.click('button[type=submit]')
+    await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+
+    expect(await page.locator('#status').textContent()).toBe('Done: answered.')
+    expect(await page.locator('.assistant .answer').textContent()).toBe(EXPECTED_ANSWER)
+    expect(Number(await page.locator('body').getAttribute('data-deltas'))).toBeGreaterThan(10)
+    expect(await page.locator('.assistant .sources a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      'https://www.nobelprize.org/prizes/chemistry/2024/summary/',
+      'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/',
+      'https://deepmind.google/technologies/alphafold/',
+    ])
+    expect(await page.locator('.assistant .query').allTextContents()).toEqual([
+      '2024 Nobel Prize Chemistry winners (3 results)',
+      'AlphaFold protein structure prediction Nobel (3 results)',
+      'David Baker computational protein design (3 results)',
+    ])
+    expect(await page.locator('.assistant .fact.superseded').allTextContents()).toEqual(['2024'])
+    expect(await page.locator('.assistant .cost').textContent()).toMatch(/^\$0\.\d{4} · 3 searches$/)
+  })
+
+  it('refuses a post from another site and one addressed to another host', async () => {
+    const body = JSON.stringify({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] })
+    const url = `http://127.0.0.1:${port}/api/chat`
+    const crossSite = await fetch(url, { method: 'POST', body, headers: { origin: 'https://evil.example' } })
+    expect(crossSite.status).toBe(403)
+    // fetch will not set Host; node:http will, as a rebinding attacker's browser would send it.
+    const rebound = await new Promise<number>((resolve, reject) =>
+      request(url, { method: 'POST', headers: { host: 'evil.example' } }, (res) => resolve(res.resume().statusCode ?? 0))
+        .on('error', reject)
+        .end(body),
+    )
+    expect(rebound).toBe(403)
+  })
+
+  it('takes the question from the last user message of a useChat body', () => {
+    expect(
+      lastUserText({
+        messages: [
+          { role: 'user', parts: [{ type: 'text', text: 'first' }] },
+          { role: 'assistant', parts: [{ type: 'text', text: 'answer' }] },
+          { role: 'user', parts: [{ type: 'text', text: ' follow-up ' }, { type: 'file' }] },
+        ],
+      }),
+    ).toBe('follow-up')
+  })
+})

@@ -1,0 +1,208 @@
+/**
+ * The UI message stream read by the real AI SDK (`ai@6`): `DefaultChatTransport` (what
+ * `useChat` uses) fetches our Response and validates every chunk against the SDK's own schema,
+ * then `readUIMessageStream` folds the chunks into the `UIMessage` a chat UI renders.
+ */
+import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import fc from 'fast-check'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { demoAgent } from '../../examples/sse-server/demo.js'
+import { createAgent } from '../../src/index.js'
+import type { ResearchEvent, Strategy } from '../../src/core/index.js'
+import {
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  UI_MESSAGE_STREAM_HEADERS,
+  type EventStream,
+  type ResearchDataParts,
+  type ResearchMessageMetadata,
+  type ResearchUIChunk,
+  type UIMessageStreamResponseInit,
+} from '../../src/streams/index.js'
+import { scriptedLLM } from '../../src/testing/index.js'
+import { researchRun, trickyText } from './arbitraries.js'
+import { collect, gate } from './helpers.js'
+
+type ResearchUIMessage = UIMessage<ResearchMessageMetadata, ResearchDataParts>
+
+const EXPECTED_ANSWER =
+  'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
+  'Baker was honoured for computational protein design [2], and Hassabis and Jumper for predicting protein structures with AlphaFold [3].'
+
+/** Reads a response as `useChat` does: the SDK's transport, its chunk schema, its message fold. */
+async function readAsChat(response: Response): Promise<{ message: ResearchUIMessage; errors: Error[]; chunks: UIMessageChunk[] }> {
+  const transport = new DefaultChatTransport<ResearchUIMessage>({ api: 'http://app.test/api/chat', fetch: async () => response })
+  const stream = await transport.sendMessages({
+    trigger: 'submit-message',
+    chatId: 'chat-1',
+    messageId: undefined,
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Who won?' }] }],
+    abortSignal: undefined,
+  })
+  const [forChunks, forMessage] = stream.tee()
+  const chunksPromise = collect(forChunks)
+  const errors: Error[] = []
+  let message: ResearchUIMessage | undefined
+  for await (const snapshot of readUIMessageStream<ResearchUIMessage>({ stream: forMessage, onError: (e) => errors.push(e as Error) })) message = snapshot
+  if (!message) throw new Error('the stream produced no message')
+  return { message, errors, chunks: await chunksPromise }
+}
+
+function failingAgent() {
+  const strategy: Strategy = {
+    name: 'failing',
+    async *run() {
+      yield { type: 'plan', text: 'look it up' }
+      throw new Error('the index is corrupt')
+    },
+  }
+  return createAgent({ llm: scriptedLLM({ replies: [] }), strategy })
+}
+
+describe('toUIMessageStreamResponse, read by the AI SDK', () => {
+  it('gives useChat the streamed answer, its sources and the research as data parts', async () => {
+    const response = toUIMessageStreamResponse(demoAgent({ tokenDelayMs: 0 }).research('Who won the 2024 Nobel Prize in Chemistry?'))
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1')
+    expect(response.headers.get('content-type')).toBe('text/event-stream')
+    const { message, errors, chunks } = await readAsChat(response)
+
+    expect(errors).toEqual([])
+    const texts = message.parts.filter((p) => p.type === 'text')
+    expect(texts).toHaveLength(1)
+    expect(texts[0]).toMatchObject({ text: EXPECTED_ANSWER, state: 'done' })
+    // Streamed: many deltas, not one.
+    expect(chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(10)
+
+    const sources = message.parts.filter((p) => p.type === 'source-url')
+    expect(sources.map((s) => [s.sourceId, s.url])).toEqual([
+      ['1', 'https://www.nobelprize.org/prizes/chemistry/2024/summary/'],
+      ['2', 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/'],
+      ['3', 'https://deepmind.google/technologies/alphafold/'],
+    ])
+
+    const plan = message.parts.find((p) => p.type === 'data-plan')
+    expect(plan?.data.text).toContain('2024 chemistry laureates')
+    // One part per query, updated in place with its results.
+    const queries = message.parts.filter((p) => p.type === 'data-query')
+    expect(queries.map((q) => q.data.query)).toEqual([
+      '2024 Nobel Prize Chemistry winners',
+      'AlphaFold protein structure prediction Nobel',
+      'David Baker computational protein design',
+    ])
+    expect(queries.every((q) => (q.data.results?.length ?? 0) > 0)).toBe(true)
+    // The bare "2024" fact is kept but marked as replaced by the full sentence.
+    const facts = message.parts.filter((p) => p.type === 'data-fact')
+    const live = facts.filter((f) => f.data.supersededBy === undefined)
+    expect(live).toHaveLength(3)
+    expect(facts.find((f) => f.data.fact.text === '2024')?.data.supersededBy).toBeDefined()
+    // One cost part, holding the final cost.
+    const costs = message.parts.filter((p) => p.type === 'data-cost')
+    expect(costs).toHaveLength(1)
+    expect(costs[0]?.data.total.searches).toBe(3)
+    // Progress-only parts went by without being kept.
+    expect(chunks.some((c) => c.type === 'data-llm-call')).toBe(true)
+    expect(message.parts.some((p) => p.type === 'data-llm-call' || p.type === 'data-knowledge')).toBe(false)
+
+    expect(message.metadata).toMatchObject({ strategy: 'graph-reader', reason: 'answered' })
+    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: expect.objectContaining({ reason: 'answered' }) })
+  })
+
+  it('ends a run that fails with an error chunk the chat reports, keeping what came before', async () => {
+    const { message, errors, chunks } = await readAsChat(toUIMessageStreamResponse(failingAgent().research('anything')))
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('the index is corrupt')])
+    expect(chunks.find((c) => c.type === 'error')).toEqual({ type: 'error', errorText: expect.stringContaining('the index is corrupt') })
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' })
+    expect(message.parts.some((p) => p.type === 'data-plan')).toBe(true)
+  })
+
+  it('ends an aborted run cleanly: the text part closed, an abort chunk, then [DONE]', async () => {
+    const agent = demoAgent({ tokenDelayMs: 0 })
+    const run = agent.research('Who won?')
+    const body = toUIMessageStreamResponse(run).body!.pipeThrough(new TextDecoderStream())
+    let text = ''
+    for await (const piece of body) {
+      text += piece
+      if (text.includes('"text-delta"')) run.abort()
+    }
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true)
+    const chunks = text
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: {'))
+      .map((frame) => JSON.parse(frame.slice(6)) as { type: string })
+    const types = chunks.map((c) => c.type)
+    expect(types.at(-1)).toBe('abort')
+    expect(types.lastIndexOf('text-end')).toBeGreaterThan(types.indexOf('text-start'))
+    expect((await run.result).reason).toBe('aborted')
+  })
+
+  it('aborts the run when the reader cancels the stream', async () => {
+    const run = demoAgent({ tokenDelayMs: 0 }).research('Who won?')
+    const reader = toUIMessageStream(run).getReader()
+    expect((await reader.read()).value).toMatchObject({ type: 'start' })
+    await reader.cancel('the tab closed')
+    expect((await run.result).reason).toBe('aborted')
+  })
+
+  it('reports a source that fails or stops early as an error, and stays lazy until read', async () => {
+    const pulled = gate()
+    let started = false
+    async function* broken(): AsyncGenerator<ResearchEvent> {
+      started = true
+      pulled.open()
+      throw new Error('subscriber cut off')
+    }
+    const stream = toUIMessageStream(broken())
+    expect(started).toBe(false)
+    const chunks = await collect(stream)
+    await pulled.promise
+    expect(chunks.map((c) => c.type)).toEqual(['start', 'error', 'finish'])
+    expect(chunks[1]).toEqual({ type: 'error', errorText: 'subscriber cut off' })
+    const ended = await collect(toUIMessageStream((async function* () {})()))
+    expect(ended.map((c) => c.type)).toEqual(['start', 'error', 'finish'])
+  })
+
+  it('any run becomes chunks the AI SDK schema accepts, with the streamed answer as its one text', async () => {
+    await fc.assert(
+      fc.asyncProperty(answeredRun, async ({ events, answer }) => {
+        const { message, chunks, errors } = await readAsChat(toUIMessageStreamResponse(fromArray(events), { heartbeatMs: 0 }))
+        const end = events.at(-1)
+        const texts = message.parts.filter((p) => p.type === 'text')
+        expect(texts.map((p) => p.text)).toEqual(answer ? [answer] : [])
+        expect(chunks.filter((c) => c.type === 'text-start').length).toBe(chunks.filter((c) => c.type === 'text-end').length)
+        expect(chunks.at(-1)?.type).toBe(end?.type === 'run-end' && end.reason === 'aborted' ? 'abort' : 'finish')
+        expect(errors.length).toBe(end?.type === 'run-end' && end.reason === 'error' ? 1 : 0)
+      }),
+      { numRuns: 40 },
+    )
+  })
+})
+
+/** Any run whose answer is streamed as tokens (none, some) and then given whole, as the runtime promises. */
+const answeredRun = fc.tuple(researchRun, fc.array(trickyText, { maxLength: 5 }), fc.boolean()).map(([run, tokens, answered]) => {
+  const [start, ...rest] = run
+  const end = rest.pop()!
+  const middle = rest.filter((e) => e.type !== 'answer' && e.type !== 'answer-token')
+  const answer = tokens.join('')
+  const tail = [
+    ...tokens.map((text) => ({ type: 'answer-token' as const, text })),
+    ...(answered ? [{ type: 'answer' as const, text: answer, citations: [] }] : []),
+  ]
+  const events = [start!, ...middle, ...tail, end].map((event, seq) => ({ ...event, seq })) as ResearchEvent[]
+  return { events, answer }
+})
+
+function fromArray(events: readonly ResearchEvent[]): EventStream {
+  return (async function* () {
+    yield* events
+  })()
+}
+
+describe('types', () => {
+  it('our chunks are AI SDK UI message chunks of our message type', () => {
+    expectTypeOf<ResearchUIChunk>().toExtend<UIMessageChunk<ResearchMessageMetadata, ResearchDataParts>>()
+    expectTypeOf(toUIMessageStream).returns.toEqualTypeOf<ReadableStream<ResearchUIChunk>>()
+    expectTypeOf(toUIMessageStreamResponse).parameters.toEqualTypeOf<[EventStream, (UIMessageStreamResponseInit | undefined)?]>()
+    expectTypeOf(toUIMessageStreamResponse).returns.toEqualTypeOf<Response>()
+    expectTypeOf(UI_MESSAGE_STREAM_HEADERS).toEqualTypeOf<Readonly<Record<string, string>>>()
+  })
+})
