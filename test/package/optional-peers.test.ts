@@ -1,0 +1,37 @@
+/**
+ * The optional peers (`ai`, `@ai-sdk/*`, `@modelcontextprotocol/sdk`, `@opentelemetry/api`) stay
+ * optional: with every one of them made unresolvable, the entries that do not need them import.
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { expect, test } from 'vitest'
+
+const run = promisify(execFile)
+
+// A resolve hook that fails for the optional peers exactly as a missing package would.
+const HOOKS = `
+export async function resolve(specifier, context, next) {
+  if (/^(ai|zod)(\\/|$)|^@ai-sdk\\/|^@modelcontextprotocol\\/|^@opentelemetry\\//.test(specifier)) {
+    throw Object.assign(new Error('Cannot find package ' + specifier), { code: 'ERR_MODULE_NOT_FOUND' })
+  }
+  return next(specifier, context)
+}`
+const REGISTER = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`
+
+test('the root, adapters, streams, testing and node entries import without any optional peer', { timeout: 60_000 }, async () => {
+  const script = `
+    const entries = ['./src/index.ts', './src/adapters/index.ts', './src/streams/index.ts', './src/testing/index.ts', './src/node/index.ts', './src/strategy.ts']
+    const loaded = []
+    for (const entry of entries) loaded.push(Object.keys(await import(entry)).length)
+    let blocked = 'no'
+    try { await import('ai') } catch (error) { blocked = error.code }
+    console.log(JSON.stringify({ loaded, blocked, aiSdkModel: typeof (await import('./src/adapters/index.ts')).aiSdkModel }))
+  `
+  const { stdout } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: new URL('../../', import.meta.url),
+  })
+  const out = JSON.parse(stdout) as { loaded: number[]; blocked: string; aiSdkModel: string }
+  expect(out.blocked).toBe('ERR_MODULE_NOT_FOUND')
+  expect(out.loaded.every((n) => n > 0)).toBe(true)
+  expect(out.aiSdkModel).toBe('function')
+})
