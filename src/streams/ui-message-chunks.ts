@@ -49,11 +49,15 @@ export type ResearchUIChunk =
   | DataChunk
   | { type: 'error'; errorText: string }
   | { type: 'abort'; reason?: string }
-  | { type: 'finish'; finishReason: 'stop' | 'length' | 'error'; messageMetadata: ResearchMessageMetadata }
+  | { type: 'finish'; finishReason: 'stop' | 'length' | 'other' | 'error'; messageMetadata: ResearchMessageMetadata }
 
 const ANSWER_ID = 'answer'
 
-const FINISH_REASONS = { answered: 'stop', 'max-iterations': 'length', error: 'error' } as const
+/** The AI SDK's finish reason for each way a run ends (an aborted run sends `abort` instead). */
+const FINISH_REASONS = { answered: 'stop', 'max-iterations': 'length', paused: 'other', error: 'error' } as const satisfies Record<
+  Exclude<RunEndReason, 'aborted'>,
+  string
+>
 
 /**
  * Turns research events into UI message chunks, one event at a time. It keeps what the
