@@ -13,7 +13,32 @@ import { percentile, round } from './stats.js'
 
 const SUBJECTS = ['llama', 'alpaca', 'vicuña', 'guanaco', 'camel', 'yak', 'reindeer', 'bison', 'tapir', 'okapi', 'quokka', 'wombat']
 const TOPICS = ['diet', 'habitat', 'migration', 'breeding', 'wool', 'altitude', 'water', 'predators', 'herds', 'domestication', 'disease', 'climate']
-const WORDS = ['grass', 'hay', 'minerals', 'selenium', 'valley', 'plateau', 'winter', 'summer', 'calf', 'fibre', 'market', 'farmers', 'survey', 'census', 'tracking', 'collar', 'study', 'report', 'river', 'desert', 'forest', 'ridge', 'season', 'growth']
+const WORDS = [
+  'grass',
+  'hay',
+  'minerals',
+  'selenium',
+  'valley',
+  'plateau',
+  'winter',
+  'summer',
+  'calf',
+  'fibre',
+  'market',
+  'farmers',
+  'survey',
+  'census',
+  'tracking',
+  'collar',
+  'study',
+  'report',
+  'river',
+  'desert',
+  'forest',
+  'ridge',
+  'season',
+  'growth',
+]
 
 /** mulberry32: every run indexes and queries the same corpus. */
 function random(seed: number): () => number {
@@ -81,12 +106,22 @@ export async function run(): Promise<{ name: string; rows: Record<string, unknow
   const realistic = Array.from({ length: 1_000 }, () =>
     [pick(SUBJECTS, rand), ...Array.from({ length: 1 + Math.floor(rand() * 2) }, () => words[50 + Math.floor(rand() * 1950)] as string)].join(' '),
   )
-  const worst = Array.from({ length: 1_000 }, () => [pick(SUBJECTS, rand), pick(TOPICS, rand), pick(WORDS, rand)].slice(0, 2 + Math.floor(rand() * 2)).join(' '))
+  const worst = Array.from({ length: 1_000 }, () =>
+    [pick(SUBJECTS, rand), pick(TOPICS, rand), pick(WORDS, rand)].slice(0, 2 + Math.floor(rand() * 2)).join(' '),
+  )
   return {
     name: 'local-corpus',
     rows: [
-      await measure('zipf vocabulary (5,000 words)', generate(10_000, rand, () => zipf(words, rand)), realistic),
-      await measure('worst case (48 words)', generate(10_000, rand, () => pick(WORDS, rand)), worst),
+      await measure(
+        'zipf vocabulary (5,000 words)',
+        generate(10_000, rand, () => zipf(words, rand)),
+        realistic,
+      ),
+      await measure(
+        'worst case (48 words)',
+        generate(10_000, rand, () => pick(WORDS, rand)),
+        worst,
+      ),
     ],
   }
 }

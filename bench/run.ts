@@ -41,7 +41,14 @@ async function main(): Promise<void> {
       console.log(`== ${result.name} (${seconds} s)`)
       console.table(result.rows)
       console.log()
-      const record = { name: result.name, date: new Date().toISOString(), ...machine, seconds, rows: result.rows, ...(result.details !== undefined ? { details: result.details } : {}) }
+      const record = {
+        name: result.name,
+        date: new Date().toISOString(),
+        ...machine,
+        seconds,
+        rows: result.rows,
+        ...(result.details !== undefined ? { details: result.details } : {}),
+      }
       await writeFile(`${resultsDir}${result.name}.json`, `${JSON.stringify(record, null, 2)}\n`)
     } catch (error) {
       failed++

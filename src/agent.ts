@@ -73,7 +73,10 @@ export function createAgent(options: AgentOptions): Agent {
       throw new LaconicError('the question is empty', { code: 'config', hint: 'pass the question to research as a non-empty string' })
     }
     if (researchOptions.pauseAfterPlan && !researchOptions.checkpoints) {
-      throw new LaconicError('pauseAfterPlan needs a checkpoint store', { code: 'config', hint: 'pass `checkpoints` (e.g. memoryCheckpoints()) so the paused run can be resumed' })
+      throw new LaconicError('pauseAfterPlan needs a checkpoint store', {
+        code: 'config',
+        hint: 'pass `checkpoints` (e.g. memoryCheckpoints()) so the paused run can be resumed',
+      })
     }
     const strategy = registry.resolve(options.strategy, options)
     return createRun({ strategy, question: question.trim(), options, input: researchOptions, ...(onEnd ? { onEnd } : {}) })
@@ -90,7 +93,12 @@ export function createAgent(options: AgentOptions): Agent {
       // Checked again here: a store of the user's own may hand back anything.
       const checkpoint = parseCheckpoint(loaded, `the checkpoint of run ${runId}`)
       const strategy = registry.resolve(options.strategy, options)
-      assertResumable(checkpoint, { runId, strategy: strategy.name, options, ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}) })
+      assertResumable(checkpoint, {
+        runId,
+        strategy: strategy.name,
+        options,
+        ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}),
+      })
       const lock = await store.acquire(runId)
       if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
       try {
@@ -110,9 +118,7 @@ export function createAgent(options: AgentOptions): Agent {
   }
 }
 
-function createSession(
-  research: (question: string, options: ResearchOptions, onEnd: (r: ResearchResult) => void) => ResearchRun,
-): Session {
+function createSession(research: (question: string, options: ResearchOptions, onEnd: (r: ResearchResult) => void) => ResearchRun): Session {
   const priorAnswers: PriorAnswer[] = []
   const citations = new Map<number, Citation>()
   let knowledge = ''

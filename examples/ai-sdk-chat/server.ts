@@ -31,7 +31,10 @@ interface ChatBody {
 /** The text of the last user message in a `useChat` request body. */
 export function lastUserText(body: ChatBody): string {
   const user = body.messages?.findLast((m) => m.role === 'user')
-  return (user?.parts ?? []).flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : [])).join('\n').trim()
+  return (user?.parts ?? [])
+    .flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : []))
+    .join('\n')
+    .trim()
 }
 
 /** The chat server, not yet listening; it answers loopback requests from its own page only. */

@@ -17,9 +17,21 @@ const ALPHAFOLD = 'https://deepmind.google/technologies/alphafold/'
 const BAKER = 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/'
 
 const CORPUS = [
-  { title: 'The Nobel Prize in Chemistry 2024', url: NOBEL, snippet: 'The 2024 Nobel Prize in Chemistry was awarded to David Baker, Demis Hassabis and John Jumper.' },
-  { title: 'AlphaFold – Google DeepMind', url: ALPHAFOLD, snippet: 'AlphaFold predicts protein structures; Hassabis and Jumper shared the 2024 chemistry prize for protein structure prediction.' },
-  { title: 'David Baker wins Nobel Prize', url: BAKER, snippet: 'Baker was honoured for computational protein design: building entirely new kinds of proteins.' },
+  {
+    title: 'The Nobel Prize in Chemistry 2024',
+    url: NOBEL,
+    snippet: 'The 2024 Nobel Prize in Chemistry was awarded to David Baker, Demis Hassabis and John Jumper.',
+  },
+  {
+    title: 'AlphaFold – Google DeepMind',
+    url: ALPHAFOLD,
+    snippet: 'AlphaFold predicts protein structures; Hassabis and Jumper shared the 2024 chemistry prize for protein structure prediction.',
+  },
+  {
+    title: 'David Baker wins Nobel Prize',
+    url: BAKER,
+    snippet: 'Baker was honoured for computational protein design: building entirely new kinds of proteins.',
+  },
 ]
 
 /** The number a prompt gives a URL (`[2] Title\nurl` or `[2] Title — url`), as a model would read it. */

@@ -5,13 +5,9 @@
 import type { AgentOptions, FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
 
-export function agentOptions(
-  options: CliOptions,
-  providers: { llm: LLMProvider; search: SearchProvider; fetch: FetchProvider | undefined },
-): AgentOptions {
+export function agentOptions(options: CliOptions, providers: { llm: LLMProvider; search: SearchProvider; fetch: FetchProvider | undefined }): AgentOptions {
   const { maxIterations, graphMaxSteps, concurrency } = options
-  const defined = <T extends object>(o: T): T =>
-    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
+  const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
   return {
     llm: providers.llm,
     search: providers.search,

@@ -164,10 +164,12 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
   return value
 }
 
+const parseOptions = (args: string[]) => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true })
+
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  let parsed
+  let parsed: ReturnType<typeof parseOptions>
   try {
-    parsed = parseArgs({ args: normalizeServe(argv), options: OPTIONS, allowPositionals: true, strict: true })
+    parsed = parseOptions(normalizeServe(argv))
   } catch (error) {
     throw translateParseError(error)
   }

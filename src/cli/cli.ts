@@ -60,7 +60,15 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const sources = await buildSources(options, io.env)
   const built = await buildLLM(options, io.env, io.fetch)
   if (built.notice) io.stderr.write(`laconic: ${built.notice}\n`)
-  const secrets = [options.apiKey, io.env.OPENAI_API_KEY, io.env.ANTHROPIC_API_KEY, options.braveKey, options.tavilyKey, io.env.BRAVE_API_KEY, io.env.TAVILY_API_KEY]
+  const secrets = [
+    options.apiKey,
+    io.env.OPENAI_API_KEY,
+    io.env.ANTHROPIC_API_KEY,
+    options.braveKey,
+    options.tavilyKey,
+    io.env.BRAVE_API_KEY,
+    io.env.TAVILY_API_KEY,
+  ]
   const llm = options.debug ? debugLLM(built.llm, io.stderr, secrets) : built.llm
   const agent = createAgent(agentOptions(options, { llm, ...sources }))
 

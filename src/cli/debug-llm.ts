@@ -20,10 +20,7 @@ export function debugLLM(llm: LLMProvider, sink: DebugSink, secrets: ReadonlyArr
     async *stream(req) {
       const n = ++calls
       const name = llm.model ?? 'model'
-      say(
-        (req.system ? block(`#${n} ${name} system`, req.system) : '') +
-          block(`#${n} ${name} prompt${req.json ? ' (json)' : ''}`, req.prompt),
-      )
+      say((req.system ? block(`#${n} ${name} system`, req.system) : '') + block(`#${n} ${name} prompt${req.json ? ' (json)' : ''}`, req.prompt))
       let reply = ''
       let reasoning = ''
       // Stays so when the run stops reading mid-reply (an abort, a consumer that left).

@@ -57,7 +57,7 @@ export function createContext({ signal, newId: runNewId, resumed, ...init }: Con
     if (options.llm) return options.llm
     throw new LaconicError(`no model for the \`${role}\` role`, {
       code: 'config',
-      hint: 'pass `llm` (used for every role) or `models.' + role + '` to createAgent',
+      hint: `pass \`llm\` (used for every role) or \`models.${role}\` to createAgent`,
     })
   }
   const newId =
@@ -208,9 +208,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       const retries = retryNotices(`search "${query}"`)
       const limit = opts.limit ?? options.searchLimit ?? 5
       // Start the search before announcing it, so it is in flight while consumers see `query`.
-      const pending = searchProvider
-        ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry }))
-        : undefined
+      const pending = searchProvider ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry })) : undefined
       pending?.catch(() => undefined)
       yield {
         type: 'query',

@@ -89,7 +89,10 @@ export function deferredRun(runId: string, prepare: (onEnd: (result: ResearchRes
     result,
     abort(reason?: unknown) {
       abortReason ??= { reason }
-      void prepared?.then((run) => run.abort(reason), () => undefined)
+      void prepared?.then(
+        (run) => run.abort(reason),
+        () => undefined,
+      )
     },
     [Symbol.asyncIterator]: iterate,
     toReadableStream() {

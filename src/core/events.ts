@@ -78,10 +78,7 @@ export type EventOf<T extends EventType> = Extract<ResearchEvent, { type: T }>
  * `run-start`/`run-end` itself and computes `cost.total`, so strategies yield cost deltas only.
  */
 export type StrategyEvent =
-  | { [T in Exclude<EventType, 'run-start' | 'run-end' | 'cost'>]: { type: T } & EventPayloads[T] }[Exclude<
-      EventType,
-      'run-start' | 'run-end' | 'cost'
-    >]
+  | { [T in Exclude<EventType, 'run-start' | 'run-end' | 'cost'>]: { type: T } & EventPayloads[T] }[Exclude<EventType, 'run-start' | 'run-end' | 'cost'>]
   | { type: 'cost'; delta: Cost }
   /** A step ended: the runtime saves this state in the run's checkpoint (made by `ctx.checkpoint`); never shown to consumers. */
   | { type: 'checkpoint'; state: JsonValue }

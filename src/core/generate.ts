@@ -34,11 +34,7 @@ export async function generate(llm: LLMProvider, req: LLMRequest): Promise<Gener
   return cost === undefined ? { text, reasoning, usage } : { text, reasoning, usage, cost }
 }
 
-export type GenerateFunction = (
-  system: string,
-  prompt: string,
-  options: { signal?: AbortSignal },
-) => Promise<string | { text: string; cost?: number }>
+export type GenerateFunction = (system: string, prompt: string, options: { signal?: AbortSignal }) => Promise<string | { text: string; cost?: number }>
 
 /**
  * Wraps a plain `(system, prompt) => text` function (as laconic's Go LLMProvider was) into an

@@ -32,7 +32,14 @@ export function editedQueries(queries: unknown): string[] {
   if (!Array.isArray(queries)) {
     throw new LaconicError('approvePlan must return true, false or an array of queries', { code: 'config' })
   }
-  const kept = [...new Set(queries.filter((q): q is string => typeof q === 'string').map((q) => q.trim()).filter(Boolean))]
+  const kept = [
+    ...new Set(
+      queries
+        .filter((q): q is string => typeof q === 'string')
+        .map((q) => q.trim())
+        .filter(Boolean),
+    ),
+  ]
   if (!kept.length) throw new LaconicError('the approved plan has no queries', { code: 'config', hint: 'return false to stop instead' })
   return kept
 }

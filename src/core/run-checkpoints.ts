@@ -110,7 +110,10 @@ export function runCheckpoints(args: {
  * strategy options and (when the caller names one) question. Anything else is a `config` error
  * naming the difference; nothing runs and the checkpoint stays as it is.
  */
-export function assertResumable(checkpoint: Checkpoint, expected: { runId: string; strategy: string; options: Readonly<AgentOptions>; question?: string }): void {
+export function assertResumable(
+  checkpoint: Checkpoint,
+  expected: { runId: string; strategy: string; options: Readonly<AgentOptions>; question?: string },
+): void {
   const fail = (problem: string) =>
     new LaconicError(`run ${expected.runId} cannot be resumed: ${problem}`, { code: 'config', hint: 'the checkpoint is left as it is; nothing was run' })
   if (checkpoint.runId !== expected.runId) throw fail(`its checkpoint is for run ${checkpoint.runId}`)

@@ -101,6 +101,7 @@ export function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<
     static override get [Symbol.species]() {
       return Promise
     }
+    // biome-ignore lint/suspicious/noThenProperty: a Promise subclass overrides then; that is the point of it
     override then<A = T, B = never>(
       onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
       onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
@@ -113,6 +114,7 @@ export function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<
 }
 
 /** A finished run resumed: nothing to call, it ends as it ended (its result is in the fold). */
+// biome-ignore lint/correctness/useYield: a strategy with no events, only an outcome
 async function* replayEnd(checkpoint: Checkpoint): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const reason = checkpoint.result?.reason
   return { reason: reason === 'max-iterations' ? 'max-iterations' : 'answered' }
@@ -192,6 +194,7 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
    * `run-end`; `return()` (the consumer left) aborts everything.
    */
   function events(): RunIterator {
+    // biome-ignore lint/suspicious/noConfusingVoidType: a strategy's return type, as Strategy.run declares it
     type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
     const DONE: IteratorResult<ResearchEvent> = { done: true, value: undefined }
     let phase: 'start' | 'running' | 'done' = 'start'
@@ -239,8 +242,14 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     const onStep = (taken: Step): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
       if (taken.done) {
         const reason = signal.aborted ? 'aborted' : (taken.value?.reason ?? 'answered')
-        if (!checkpoints) return ((busy = false), end(reason))
-        return checkpoints.end(reason, fold.result(reason), seq + 1, gathered()).then(() => ((busy = false), end(reason)))
+        if (!checkpoints) {
+          busy = false
+          return end(reason)
+        }
+        return checkpoints.end(reason, fold.result(reason), seq + 1, gathered()).then(() => {
+          busy = false
+          return end(reason)
+        })
       }
       const event = taken.value
       if (event.type === 'checkpoint') {

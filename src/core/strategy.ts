@@ -189,10 +189,7 @@ export interface StrategyContext {
    * One search: yields `query`, then `result` (or a `warning` when it failed) and `cost`.
    * A failing search never throws (unless the run was aborted).
    */
-  runSearch(
-    query: string,
-    opts?: { parentId?: string; depth?: number; schedule?: Schedule; limit?: number },
-  ): Step<SearchOutcome>
+  runSearch(query: string, opts?: { parentId?: string; depth?: number; schedule?: Schedule; limit?: number }): Step<SearchOutcome>
   /** Deep-reads one page: yields `page` and `cost`, or a `warning` and returns undefined. */
   readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
   /** A `warning` event. */
@@ -224,6 +221,7 @@ export interface ScopedContext extends StrategyContext {
 
 export interface Strategy {
   readonly name: string
+  // biome-ignore lint/suspicious/noConfusingVoidType: a generator without a `return` is inferred as returning void; undefined would reject it
   run(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome | void, undefined>
 }
 

@@ -139,6 +139,7 @@ export function normalizeText(text: string): string {
     .trim()
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/
 /** ASCII punctuation, symbols, whitespace and control characters: everything but letters and digits. */
 const ASCII_NOT_WORD = /[^a-z0-9]+/g

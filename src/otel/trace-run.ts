@@ -26,10 +26,7 @@ export interface TraceRunOptions {
  * closes the source too (a `ResearchRun` aborts) and ends the open spans, marked incomplete.
  * With nothing else to do with the events, drain it: `for await (const _ of traceRun(run));`.
  */
-export async function* traceRun(
-  events: AsyncIterable<ResearchEvent>,
-  options: TraceRunOptions = {},
-): AsyncGenerator<ResearchEvent, void, undefined> {
+export async function* traceRun(events: AsyncIterable<ResearchEvent>, options: TraceRunOptions = {}): AsyncGenerator<ResearchEvent, void, undefined> {
   const { tracerProvider = trace.getTracerProvider(), agentName = 'laconic', captureContent = false } = options
   const settings = {
     tracer: options.tracer ?? tracerProvider.getTracer('laconic'),

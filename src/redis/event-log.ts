@@ -142,9 +142,7 @@ export function createEventLog(redis: Redis, options: RedisEventLogOptions = {})
         while (!stop.signal.aborted) {
           let reply: [string, [string, string[]][]][] | null
           try {
-            const read = lastPass
-              ? client.xread('COUNT', 1000, 'STREAMS', key, cursor)
-              : client.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, cursor)
+            const read = lastPass ? client.xread('COUNT', 1000, 'STREAMS', key, cursor) : client.xread('COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', key, cursor)
             reply = (await withDeadline(read, BLOCK_MS + unavailableMs, `reading run ${runId}`)) as [string, [string, string[]][]][] | null
           } catch (error) {
             if (stop.signal.aborted) return

@@ -1,6 +1,15 @@
 // `laconic-research/redis`: scale out on Redis. Needs the optional peer dependencies `ioredis` and `bullmq`.
 export { redisEventLog, type RedisEventLog, type RedisEventLogOptions, type ReadOptions, type EventLogReader } from './event-log.js'
 export { redisStore, type RedisStoreOptions } from './store.js'
-export { createResearchQueue, type ResearchQueue, type ResearchQueueOptions, type SubmitOptions, type RunStatus, type RunState, type QueuedResearchOptions, type ResearchEventsOptions } from './queue.js'
+export {
+  createResearchQueue,
+  type ResearchQueue,
+  type ResearchQueueOptions,
+  type SubmitOptions,
+  type RunStatus,
+  type RunState,
+  type QueuedResearchOptions,
+  type ResearchEventsOptions,
+} from './queue.js'
 export { createResearchWorker, type ResearchWorker, type ResearchWorkerOptions, type WorkerAgent } from './worker.js'
 export type { RedisConnection } from './connection.js'

@@ -88,10 +88,7 @@ export function createResearchQueue(options: ResearchQueueOptions): ResearchQueu
 
   async function get(runId: string): Promise<RunStatus | undefined> {
     // The state first: a job read before it completes would lack the result its state promises.
-    const [state, cancelled] = await bounded(
-      Promise.all([queue.getJobState(runId), redis.exists(runKeys(prefix, runId).cancelled)]),
-      `reading run ${runId}`,
-    )
+    const [state, cancelled] = await bounded(Promise.all([queue.getJobState(runId), redis.exists(runKeys(prefix, runId).cancelled)]), `reading run ${runId}`)
     const job = await bounded(queue.getJob(runId), `reading run ${runId}`)
     if (!job || state === 'unknown') return undefined
     const status: RunStatus = {

@@ -5,10 +5,7 @@ import type { EventOf, EventType, ResearchEvent } from '../core/index.js'
  * `for await (const e of filter(run, 'query', 'fact'))` gives `EventOf<'query' | 'fact'>`.
  * Stopping early stops (and so aborts) the source.
  */
-export async function* filter<T extends EventType>(
-  events: AsyncIterable<ResearchEvent>,
-  ...types: T[]
-): AsyncGenerator<EventOf<T>> {
+export async function* filter<T extends EventType>(events: AsyncIterable<ResearchEvent>, ...types: T[]): AsyncGenerator<EventOf<T>> {
   const wanted: ReadonlySet<EventType> = new Set(types)
   for await (const event of events) {
     if (wanted.has(event.type)) yield event as EventOf<T>

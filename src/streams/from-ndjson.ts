@@ -39,9 +39,7 @@ export async function* fromNDJSON(
 }
 
 // Node 20's ReadableStream is async-iterable but the DOM typings do not say so.
-async function* chunksOf(
-  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<string>,
-): AsyncGenerator<Uint8Array | string> {
+async function* chunksOf(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<string>): AsyncGenerator<Uint8Array | string> {
   if (!(source instanceof ReadableStream)) {
     yield* source
     return

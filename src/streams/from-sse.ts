@@ -95,11 +95,7 @@ function bodyOf(source: Response | ReadableStream<Uint8Array>): ReadableStream<U
 }
 
 /** A body to read, `retry` for a failure worth reconnecting after, `stop` for HTTP 204. */
-async function connect(
-  url: string | URL,
-  lastEventId: string | undefined,
-  options: FromSSEOptions,
-): Promise<ReadableStream<Uint8Array> | 'retry' | 'stop'> {
+async function connect(url: string | URL, lastEventId: string | undefined, options: FromSSEOptions): Promise<ReadableStream<Uint8Array> | 'retry' | 'stop'> {
   const headers = new Headers(options.headers)
   headers.set('accept', 'text/event-stream')
   if (lastEventId !== undefined) headers.set('last-event-id', lastEventId)

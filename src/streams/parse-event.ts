@@ -5,19 +5,51 @@ type Kind = 'string' | 'number' | 'object' | 'array'
 // The payload fields a consumer may read without checking, per type. Deeper shapes are the
 // producer's contract; this check makes sure a `switch (event.type)` never meets a stranger.
 const REQUIRED: Record<EventType, ReadonlyArray<readonly [string, Kind]>> = {
-  'run-start': [['question', 'string'], ['strategy', 'string']],
+  'run-start': [
+    ['question', 'string'],
+    ['strategy', 'string'],
+  ],
   plan: [['text', 'string']],
-  query: [['queryId', 'string'], ['query', 'string']],
-  result: [['queryId', 'string'], ['results', 'array']],
-  page: [['url', 'string'], ['chars', 'number']],
+  query: [
+    ['queryId', 'string'],
+    ['query', 'string'],
+  ],
+  result: [
+    ['queryId', 'string'],
+    ['results', 'array'],
+  ],
+  page: [
+    ['url', 'string'],
+    ['chars', 'number'],
+  ],
   fact: [['fact', 'object']],
-  'knowledge-update': [['knowledge', 'string'], ['iteration', 'number']],
-  'llm-call': [['role', 'string'], ['latencyMs', 'number'], ['inputTokens', 'number'], ['outputTokens', 'number']],
-  cost: [['delta', 'object'], ['total', 'object']],
+  'knowledge-update': [
+    ['knowledge', 'string'],
+    ['iteration', 'number'],
+  ],
+  'llm-call': [
+    ['role', 'string'],
+    ['latencyMs', 'number'],
+    ['inputTokens', 'number'],
+    ['outputTokens', 'number'],
+  ],
+  cost: [
+    ['delta', 'object'],
+    ['total', 'object'],
+  ],
   'answer-token': [['text', 'string']],
-  answer: [['text', 'string'], ['citations', 'array']],
-  warning: [['message', 'string'], ['code', 'string']],
-  'run-end': [['reason', 'string'], ['cost', 'object']],
+  answer: [
+    ['text', 'string'],
+    ['citations', 'array'],
+  ],
+  warning: [
+    ['message', 'string'],
+    ['code', 'string'],
+  ],
+  'run-end': [
+    ['reason', 'string'],
+    ['cost', 'object'],
+  ],
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES)

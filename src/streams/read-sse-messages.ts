@@ -11,10 +11,7 @@ export interface ReadSSEOptions {
  * Ends when the body ends or the signal aborts; stopping early cancels the body, which
  * closes the connection.
  */
-export async function* readSSEMessages(
-  body: ReadableStream<Uint8Array>,
-  options: ReadSSEOptions = {},
-): AsyncGenerator<EventSourceMessage> {
+export async function* readSSEMessages(body: ReadableStream<Uint8Array>, options: ReadSSEOptions = {}): AsyncGenerator<EventSourceMessage> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const ready: EventSourceMessage[] = []

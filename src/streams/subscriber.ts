@@ -62,7 +62,10 @@ export class Subscriber implements AsyncIterableIterator<ResearchEvent> {
   push(event: ResearchEvent): void {
     if (this.ended || event.seq < this.fromSeq) return
     const waiter = this.waiters.shift()
-    if (waiter) return waiter.resolve({ done: false, value: event })
+    if (waiter) {
+      waiter.resolve({ done: false, value: event })
+      return
+    }
     if (this.queue.length < this.maxBuffer) {
       this.queue.push(event)
       return

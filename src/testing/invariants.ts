@@ -25,8 +25,7 @@ function survivesJson(value: unknown): boolean {
  */
 export function assertEventInvariants(events: readonly ResearchEvent[]): readonly ResearchEvent[] {
   const problems: string[] = []
-  const fail = (event: ResearchEvent | undefined, message: string) =>
-    problems.push(event ? `seq ${event.seq} (${event.type}): ${message}` : message)
+  const fail = (event: ResearchEvent | undefined, message: string) => problems.push(event ? `seq ${event.seq} (${event.type}): ${message}` : message)
 
   if (events.length === 0) fail(undefined, 'no events')
   const first = events[0]

@@ -6,7 +6,9 @@ export interface MockSearchOptions {
    * Results by exact query, a function of the query, or an in-memory corpus searched by the
    * words of the query (most matching words first).
    */
-  results?: Readonly<Record<string, readonly SearchResult[]>> | ((query: string, callIndex: number) => readonly SearchResult[] | Promise<readonly SearchResult[]>)
+  results?:
+    | Readonly<Record<string, readonly SearchResult[]>>
+    | ((query: string, callIndex: number) => readonly SearchResult[] | Promise<readonly SearchResult[]>)
   corpus?: readonly SearchResult[]
   /** Per-call latency (abortable). */
   delayMs?: number | ((query: string) => number)
@@ -23,7 +25,9 @@ export interface MockSearch extends SearchProvider {
 }
 
 function searchCorpus(corpus: readonly SearchResult[], query: string, limit: number): SearchResult[] {
-  const words = normalizeText(query).split(' ').filter((w) => w.length > 2)
+  const words = normalizeText(query)
+    .split(' ')
+    .filter((w) => w.length > 2)
   return corpus
     .map((doc) => {
       const haystack = normalizeText(`${doc.title} ${doc.snippet}`)

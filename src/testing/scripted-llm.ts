@@ -13,9 +13,7 @@ export interface ScriptedReply {
   error?: Error
 }
 
-export type Script =
-  | readonly (string | ScriptedReply)[]
-  | ((req: LLMRequest, callIndex: number) => string | ScriptedReply | Promise<string | ScriptedReply>)
+export type Script = readonly (string | ScriptedReply)[] | ((req: LLMRequest, callIndex: number) => string | ScriptedReply | Promise<string | ScriptedReply>)
 
 export interface ScriptedLLMOptions {
   /** Replies by call order, or a function of the request. */

@@ -150,7 +150,9 @@ describe('checkpoints through the runtime', () => {
       const agent = createAgent({ ...world(), strategy: counting(1), ...agentOptions })
       await expect(agent.resume(run.runId, { checkpoints }).result).rejects.toMatchObject({ code: 'config', message: expect.stringMatching(message) })
     }
-    await expect(createAgent({ ...world(), strategy: counting(1) }).resume(run.runId, { checkpoints: store, question: 'another' }).result).rejects.toMatchObject({
+    await expect(
+      createAgent({ ...world(), strategy: counting(1) }).resume(run.runId, { checkpoints: store, question: 'another' }).result,
+    ).rejects.toMatchObject({
       code: 'config',
       message: expect.stringMatching(/question "q"/),
     })

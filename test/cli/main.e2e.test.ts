@@ -83,7 +83,10 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
   test('--format ndjson: one event per line, and the stream passes every invariant', async () => {
     const out = await runCli([...against(backend), '--format', 'ndjson', 'Why is the sky blue?'])
     expect(out.code).toBe(0)
-    const events = out.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as ResearchEvent)
+    const events = out.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ResearchEvent)
     assertEventInvariants(events)
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['run-start', 'query', 'result', 'knowledge-update', 'answer-token', 'answer', 'run-end']))
     expect(events.find((e) => e.type === 'answer')).toMatchObject({ text: ANSWER })
@@ -100,7 +103,20 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
 
   test('--search searxng queries the instance given by --searxng-url', async () => {
     const searched = backend.searches.length
-    const out = await runCli(['--backend', 'openai', '--endpoint', `${backend.url}/v1`, '-m', 'fake-model', '--search', 'searxng', '--searxng-url', backend.url, '--no-fetch', 'Why is the sky blue?'])
+    const out = await runCli([
+      '--backend',
+      'openai',
+      '--endpoint',
+      `${backend.url}/v1`,
+      '-m',
+      'fake-model',
+      '--search',
+      'searxng',
+      '--searxng-url',
+      backend.url,
+      '--no-fetch',
+      'Why is the sky blue?',
+    ])
     expect(out.code).toBe(0)
     expect(out.stdout).toBe(`${ANSWER}\n`)
     expect(backend.searches.slice(searched)).toEqual(['why is the sky blue'])
@@ -193,7 +209,19 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
 
   test('an unreachable OpenAI-compatible backend exits 1 with its URL in one line, no stack trace', async () => {
     const port = await closedPort()
-    const out = await runCli(['--backend', 'openai', '--endpoint', `http://127.0.0.1:${port}/v1`, '-m', 'x', '--search', 'searxng', '--searxng-url', `http://127.0.0.1:${port}`, 'q'])
+    const out = await runCli([
+      '--backend',
+      'openai',
+      '--endpoint',
+      `http://127.0.0.1:${port}/v1`,
+      '-m',
+      'x',
+      '--search',
+      'searxng',
+      '--searxng-url',
+      `http://127.0.0.1:${port}`,
+      'q',
+    ])
     expect(out.code).toBe(1)
     const errors = out.stderr.split('\n').filter((line) => line.startsWith('laconic: error:'))
     expect(errors).toHaveLength(1)

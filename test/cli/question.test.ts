@@ -22,9 +22,13 @@ describe('substituteVars', () => {
 
   test('text without placeholders is unchanged, whatever the vars', () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => !s.includes('{{')), fc.dictionary(fc.string({ minLength: 1 }), fc.string()), (text, vars) => {
-        expect(substituteVars(text, vars)).toBe(text)
-      }),
+      fc.property(
+        fc.string().filter((s) => !s.includes('{{')),
+        fc.dictionary(fc.string({ minLength: 1 }), fc.string()),
+        (text, vars) => {
+          expect(substituteVars(text, vars)).toBe(text)
+        },
+      ),
     )
   })
 })

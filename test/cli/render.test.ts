@@ -20,7 +20,9 @@ function sink(isTTY: boolean, columns = 80): Output & { text: string } {
 
 /** A real scratchpad run on the testing kit: one search, then the answer. */
 async function scriptedRun(): Promise<{ events: ResearchEvent[]; result: ResearchResult }> {
-  const llm = scriptedLLM({ replies: ['Action: Search\nQuery: sky colour', 'Air scatters blue light most.', 'Action: Answer', 'Blue, because air scatters blue light most.'] })
+  const llm = scriptedLLM({
+    replies: ['Action: Search\nQuery: sky colour', 'Air scatters blue light most.', 'Action: Answer', 'Blue, because air scatters blue light most.'],
+  })
   const search = mockSearch({ results: () => [{ title: 'Sky', url: 'https://example.org/sky', snippet: 'blue light scatters' }] })
   const run = createAgent({ llm, search }).research('Why is the sky blue?')
   const events: ResearchEvent[] = []
@@ -38,7 +40,12 @@ describe('renderers', () => {
     const { events, result } = await scriptedRun()
     const out = sink(false)
     feed(ndjsonRenderer(out), events, result)
-    expect(out.text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(events)
+    expect(
+      out.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(events)
   })
 
   test('json writes only the result, once the run ended', async () => {
@@ -67,7 +74,16 @@ describe('renderers', () => {
   test('pretty prints citations after the answer', () => {
     const stdout = sink(false)
     const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })
-    const result = { answer: 'A [1].', citations: [{ index: 1, url: 'https://a.example', title: 'A' }, { index: 2, url: 'https://b.example' }], facts: [], knowledge: '', reason: 'answered' } as unknown as ResearchResult
+    const result = {
+      answer: 'A [1].',
+      citations: [
+        { index: 1, url: 'https://a.example', title: 'A' },
+        { index: 2, url: 'https://b.example' },
+      ],
+      facts: [],
+      knowledge: '',
+      reason: 'answered',
+    } as unknown as ResearchResult
     renderer.event({ type: 'answer', text: 'A [1].', citations: result.citations, runId: 'r', seq: 1, time: 0 })
     renderer.end({ ...result, cost: createStats(0).stats.cost }, { interrupted: false })
     expect(stdout.text).toBe('A [1].\n\nSources:\n[1] A — https://a.example\n[2] https://b.example\n')
@@ -89,7 +105,15 @@ describe('renderers', () => {
     const stdout = sink(true)
     const stderr = sink(true)
     const ticks: (() => void)[] = []
-    const renderer = prettyRenderer({ stdout, stderr, now: () => 0, every: (_ms, fn) => (ticks.push(fn), () => ticks.splice(0)) })
+    const renderer = prettyRenderer({
+      stdout,
+      stderr,
+      now: () => 0,
+      every: (_ms, fn) => {
+        ticks.push(fn)
+        return () => ticks.splice(0)
+      },
+    })
     const firstToken = events.findIndex((e) => e.type === 'answer-token')
     for (const event of events.slice(0, firstToken)) renderer.event(event)
     ticks[0]?.() // the clock redraws on its own too
@@ -162,11 +186,14 @@ describe('terminal safety', () => {
     lines.event({ ...stamp, seq: 1, type: 'fact', fact: { id: 'f1', text: hostile, sources: [`https://e.org/${hostile}`] } })
     const cited = [{ index: 1, url: `https://e.org/${hostile}`, title: hostile }]
 
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this test looks for
+    const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
     // The status area's own escapes (cursor moves, erase) are CSI sequences with no OSC, BEL, C1 or NUL.
-    expect(stderr.text.replace(/\r|\u001b\[(\d+A|J|2m|22m)/g, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
-    expect(plain.text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matches the status area's own escape sequences
+    expect(stderr.text.replace(/\r|\u001b\[(\d+A|J|2m|22m)/g, '')).not.toMatch(control)
+    expect(plain.text).not.toMatch(control)
     expect(plain.text).toContain('evil]0;pwned [2Jtitle31mend')
-    expect(formatCitations(cited)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(formatCitations(cited)).not.toMatch(control)
   })
 
   test('the streamed answer is cleaned on a terminal and passed verbatim to a pipe', () => {

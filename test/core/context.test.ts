@@ -61,7 +61,10 @@ describe('model calls under a limiter', () => {
     const llm = scriptedLLM({ replies: () => 'one two three four five', tokenDelayMs: 2 })
     const ctx = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { llm }, input: {} })
     const schedule = pLimit(1)
-    const [a, b] = await Promise.all([drain(ctx.complete('planner', { prompt: 'a' }, { schedule })), drain(ctx.complete('planner', { prompt: 'b' }, { schedule }))])
+    const [a, b] = await Promise.all([
+      drain(ctx.complete('planner', { prompt: 'a' }, { schedule })),
+      drain(ctx.complete('planner', { prompt: 'b' }, { schedule })),
+    ])
     expect([a.value, b.value]).toEqual(['one two three four five', 'one two three four five'])
     // Scheduling each chunk instead would let the two streams interleave (two in flight).
     expect(llm.inFlight.peak).toBe(1)

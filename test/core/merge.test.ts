@@ -45,6 +45,7 @@ describe('merge', () => {
         stopped = true
       }
     })()
+    // biome-ignore lint/correctness/useYield: a source that fails before its first event
     const failing = (async function* () {
       await sleep(1)
       throw new Error('boom')

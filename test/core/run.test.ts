@@ -119,10 +119,9 @@ describe('the run runtime', () => {
 
   it('turns a provider-less cost into dollars through the pricing table', async () => {
     const llm = scriptedLLM({ model: 'small', replies: [{ text: 'Action: Answer', usage: { inputTokens: 1_000_000, outputTokens: 0 } }, 'ok'] })
-    const result = await createAgent({ llm, search: mockSearch({ corpus }), pricing: { small: { inputPerMillion: 0.5, outputPerMillion: 2 } } }).answer(
-      'q?',
-      { knowledge: 'known' },
-    )
+    const result = await createAgent({ llm, search: mockSearch({ corpus }), pricing: { small: { inputPerMillion: 0.5, outputPerMillion: 2 } } }).answer('q?', {
+      knowledge: 'known',
+    })
     expect(result.cost.llm).toBeGreaterThanOrEqual(0.5)
   })
 
@@ -227,6 +226,7 @@ describe('the run runtime', () => {
         const merge = createMerge<StrategyEvent>()
         merge.add(ctx.runSearch('slow search'))
         merge.add(
+          // biome-ignore lint/correctness/useYield: a branch that fails before its first event
           (async function* (): AsyncGenerator<StrategyEvent> {
             await started
             throw new Error('branch bug')
@@ -261,7 +261,12 @@ describe('the run runtime', () => {
         return { reason: 'max-iterations' }
       },
     }
-    const search = { search: (_q: string, opts?: { signal?: AbortSignal }) => ((searchSignal = opts?.signal), new Promise<never>(() => undefined)) }
+    const search = {
+      search: (_q: string, opts?: { signal?: AbortSignal }) => {
+        searchSignal = opts?.signal
+        return new Promise<never>(() => undefined)
+      },
+    }
     const events = await collect(createAgent({ llm: scriptedLLM({ replies: [] }), search, strategy: capped }).research('q?'))
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'max-iterations' })
     expect(searchSignal?.aborted).toBe(true)
@@ -304,12 +309,19 @@ describe('the run runtime', () => {
 
   it('streams the run as a ReadableStream', async () => {
     const llm = scriptedLLM({ replies: ['Action: Answer', 'Streamed answer.'] })
-    const stream = createAgent({ llm, search: mockSearch({ corpus }) }).research('q?', { knowledge: 'k' }).toReadableStream()
+    const stream = createAgent({ llm, search: mockSearch({ corpus }) })
+      .research('q?', { knowledge: 'k' })
+      .toReadableStream()
     const events: ResearchEvent[] = []
     const reader = stream.getReader()
     for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(r.value)
     assertEventInvariants(events)
-    expect(events.filter((e) => e.type === 'answer-token').map((e) => (e.type === 'answer-token' ? e.text : '')).join('')).toBe('Streamed answer.')
+    expect(
+      events
+        .filter((e) => e.type === 'answer-token')
+        .map((e) => (e.type === 'answer-token' ? e.text : ''))
+        .join(''),
+    ).toBe('Streamed answer.')
   })
 
   it('turns provider retries into warnings', async () => {
@@ -363,7 +375,9 @@ describe('scratchpad never runs the same search twice', () => {
 describe('the run iterator', () => {
   it('serves next() calls made without waiting one after another: in order, one run-end, then done', async () => {
     const llm = scriptedLLM({ replies: ['Action: Answer', 'One two three four five six.'] })
-    const iterator = createAgent({ llm, search: mockSearch({ corpus }) }).research('q?', { knowledge: 'k' })[Symbol.asyncIterator]()
+    const iterator = createAgent({ llm, search: mockSearch({ corpus }) })
+      .research('q?', { knowledge: 'k' })
+      [Symbol.asyncIterator]()
     const steps = await Promise.all(Array.from({ length: 100 }, () => iterator.next()))
     const events = steps.filter((s) => !s.done).map((s) => s.value as ResearchEvent)
     assertEventInvariants(events)

@@ -6,7 +6,9 @@ import type { ResearchEvent } from '../../src/index.js'
 describe('a scratchpad run end to end', () => {
   it('plans, searches, rewrites the knowledge and streams the answer', async () => {
     const planner = scriptedLLM({ replies: ['Action: Search\nQuery: sky colour', 'Action: Answer'] })
-    const synthesizer = scriptedLLM({ replies: ['Rayleigh scattering makes the sky blue (https://a.example).', 'The sky is blue because of Rayleigh scattering.'] })
+    const synthesizer = scriptedLLM({
+      replies: ['Rayleigh scattering makes the sky blue (https://a.example).', 'The sky is blue because of Rayleigh scattering.'],
+    })
     const search = mockSearch({ corpus: [{ title: 'Why the sky is blue', url: 'https://a.example', snippet: 'Rayleigh scattering of sunlight: sky colour' }] })
     const agent = createAgent({ models: { planner, synthesizer }, search })
     const run = agent.research('Why is the sky blue?')

@@ -40,7 +40,25 @@ function runSplit(text: string, cuts: number[]): string {
   return out + filter.flush()
 }
 
-const pieces = fc.constantFrom('<think>', '</think>', '<THINK>', '</Think>', '<thinking>', '</thinking>', '<', '>', 'think', ' ', '\n', 'The answer', ' is 42.', 'é', '🙂', '</', '<th')
+const pieces = fc.constantFrom(
+  '<think>',
+  '</think>',
+  '<THINK>',
+  '</Think>',
+  '<thinking>',
+  '</thinking>',
+  '<',
+  '>',
+  'think',
+  ' ',
+  '\n',
+  'The answer',
+  ' is 42.',
+  'é',
+  '🙂',
+  '</',
+  '<th',
+)
 
 describe('think stripping on a token stream', () => {
   it('removes a block split across chunks', () => {
@@ -99,7 +117,12 @@ describe('normalizeText', () => {
 
 describe('normalizeText on ASCII and Unicode alike', () => {
   it('gives ASCII text the same key as the general Unicode path', () => {
-    const general = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\p{Cc}\s]+/gu, ' ').trim()
+    const general = (text: string) =>
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{P}\p{S}\p{Cc}\s]+/gu, ' ')
+        .trim()
     fc.assert(
       fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), (text) => {
         expect(normalizeText(text)).toBe(general(text))

@@ -20,7 +20,10 @@ describe('the examples run as written', () => {
 
   it('logging writes one JSON line per meaningful event, tokens summarised', async () => {
     const { stdout } = await example('logging')
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; seq: number })
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; seq: number })
     expect(lines[0]?.event).toBe('run-start')
     expect(lines.at(-1)?.event).toBe('run-end')
     expect(lines.some((l) => l.event === 'answer-token')).toBe(false)

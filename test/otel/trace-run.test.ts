@@ -39,7 +39,9 @@ describe('traceRun on a real run', () => {
     const out = await drain(traceRun(stream, { tracerProvider: provider }))
     expect(out.length).toBeGreaterThan(5)
     expect(out).toHaveLength(seen.length)
-    out.forEach((event, i) => expect(event).toBe(seen[i]))
+    out.forEach((event, i) => {
+      expect(event).toBe(seen[i])
+    })
     expect(JSON.parse(JSON.stringify(out))).toEqual(JSON.parse(JSON.stringify(seen)))
   })
 
@@ -94,7 +96,10 @@ describe('traceRun on a real run', () => {
     const opted = memoryTracing()
     await drain(traceRun(probeAgent().agent.research(QUESTION), { tracerProvider: opted.provider, captureContent: true }))
     expect(only(opted.spans(), 'invoke_agent laconic').attributes['laconic.question']).toBe(QUESTION)
-    const queries = opted.spans().filter((s) => s.name === 'execute_tool search').map((s) => s.attributes['laconic.query'])
+    const queries = opted
+      .spans()
+      .filter((s) => s.name === 'execute_tool search')
+      .map((s) => s.attributes['laconic.query'])
     expect(queries.sort()).toEqual(['broken query', 'sky colour'])
   })
 
@@ -258,8 +263,26 @@ describe('traceRun options and edges', () => {
 
   it('ignores events of a run whose run-start it never saw', async () => {
     const { provider, spans } = memoryTracing()
-    const call: ResearchEvent = { type: 'llm-call', runId: 'r9', seq: 4, time: 1_700_000_000_000, role: 'planner', latencyMs: 3, inputTokens: 1, outputTokens: 1 }
-    expect(await drain(traceRun((async function* () { yield call })(), { tracerProvider: provider }))).toEqual([call])
+    const call: ResearchEvent = {
+      type: 'llm-call',
+      runId: 'r9',
+      seq: 4,
+      time: 1_700_000_000_000,
+      role: 'planner',
+      latencyMs: 3,
+      inputTokens: 1,
+      outputTokens: 1,
+    }
+    expect(
+      await drain(
+        traceRun(
+          (async function* () {
+            yield call
+          })(),
+          { tracerProvider: provider },
+        ),
+      ),
+    ).toEqual([call])
     expect(spans()).toEqual([])
   })
 })

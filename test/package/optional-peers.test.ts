@@ -27,9 +27,13 @@ test('the root, adapters, streams, testing and node entries import without any o
     try { await import('ai') } catch (error) { blocked = error.code }
     console.log(JSON.stringify({ loaded, blocked, aiSdkModel: typeof (await import('./src/adapters/index.ts')).aiSdkModel }))
   `
-  const { stdout } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: new URL('../../', import.meta.url),
-  })
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', '--input-type=module', '-e', script],
+    {
+      cwd: new URL('../../', import.meta.url),
+    },
+  )
   const out = JSON.parse(stdout) as { loaded: number[]; blocked: string; aiSdkModel: string }
   expect(out.blocked).toBe('ERR_MODULE_NOT_FOUND')
   expect(out.loaded.every((n) => n > 0)).toBe(true)

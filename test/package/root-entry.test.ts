@@ -1,7 +1,17 @@
 /** The root entry is a promise to users: it holds what an agent's user needs and nothing else. */
 import { expect, expectTypeOf, test } from 'vitest'
 import * as root from '../../src/index.js'
-import type { Checkpoint, CheckpointStore, EventOf, ReleaseLock, ResearchEvent, ResearchRun, ResumeOptions, StrategyContext, StrategyOutcome } from '../../src/index.js'
+import type {
+  Checkpoint,
+  CheckpointStore,
+  EventOf,
+  ReleaseLock,
+  ResearchEvent,
+  ResearchRun,
+  ResumeOptions,
+  StrategyContext,
+  StrategyOutcome,
+} from '../../src/index.js'
 import * as kit from '../../src/strategy.js'
 
 test('the root entry exports only the agent, its registry, fromGenerate and the error classes', () => {

@@ -3,7 +3,18 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { CacheStore } from '../../src/adapters/cache/index.js'
 import type { ResearchEvent, ResearchResult } from '../../src/core/index.js'
 import { createAgent } from '../../src/index.js'
-import { createResearchQueue, createResearchWorker, redisEventLog, redisStore, type ResearchQueue, type ResearchWorker, type RunStatus, type EventLogReader, type RedisEventLog, type RedisEventLogOptions } from '../../src/redis/index.js'
+import {
+  createResearchQueue,
+  createResearchWorker,
+  redisEventLog,
+  redisStore,
+  type ResearchQueue,
+  type ResearchWorker,
+  type RunStatus,
+  type EventLogReader,
+  type RedisEventLog,
+  type RedisEventLogOptions,
+} from '../../src/redis/index.js'
 import type { EventStream } from '../../src/streams/index.js'
 
 describe('laconic-research/redis types', () => {

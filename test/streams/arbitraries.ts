@@ -31,20 +31,13 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
     { text: trickyText, keyElements: fc.array(trickyText, { maxLength: 3 }), queries: fc.array(trickyText, { maxLength: 3 }) },
     { requiredKeys: ['text'] },
   ),
-  query: fc.record(
-    { queryId: id, query: trickyText, parentId: id, depth: fc.nat({ max: 5 }) },
-    { requiredKeys: ['queryId', 'query'] },
-  ),
+  query: fc.record({ queryId: id, query: trickyText, parentId: id, depth: fc.nat({ max: 5 }) }, { requiredKeys: ['queryId', 'query'] }),
   result: fc.record(
     {
       queryId: id,
-      results: fc.array(
-        fc.record(
-          { title: trickyText, url: fc.webUrl(), snippet: trickyText, score: money },
-          { requiredKeys: ['title', 'url', 'snippet'] },
-        ),
-        { maxLength: 3 },
-      ),
+      results: fc.array(fc.record({ title: trickyText, url: fc.webUrl(), snippet: trickyText, score: money }, { requiredKeys: ['title', 'url', 'snippet'] }), {
+        maxLength: 3,
+      }),
       cached: fc.boolean(),
     },
     { requiredKeys: ['queryId', 'results'] },
@@ -52,10 +45,7 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
   page: fc.record({ url: fc.webUrl(), queryId: id, chars: count, title: trickyText }, { requiredKeys: ['url', 'chars'] }),
   fact: fc.record(
     {
-      fact: fc.record(
-        { id, text: trickyText, sources: fc.array(fc.webUrl(), { maxLength: 2 }), queryId: id },
-        { requiredKeys: ['id', 'text', 'sources'] },
-      ),
+      fact: fc.record({ id, text: trickyText, sources: fc.array(fc.webUrl(), { maxLength: 2 }), queryId: id }, { requiredKeys: ['id', 'text', 'sources'] }),
       supersedes: fc.array(id, { maxLength: 2 }),
     },
     { requiredKeys: ['fact'] },
@@ -105,9 +95,7 @@ export function stamp(events: readonly Unstamped[], runId = 'run-1', startTime =
 /** A whole run: `run-start`, any events, `run-end`, stamped. */
 export const researchRun: fc.Arbitrary<ResearchEvent[]> = fc
   .tuple(payloads['run-start'], fc.array(middleEvent, { maxLength: 25 }), payloads['run-end'], fc.string({ minLength: 1, maxLength: 12 }))
-  .map(([start, middle, end, runId]) =>
-    stamp([{ type: 'run-start', ...start }, ...middle, { type: 'run-end', ...end }], runId),
-  )
+  .map(([start, middle, end, runId]) => stamp([{ type: 'run-start', ...start }, ...middle, { type: 'run-end', ...end }], runId))
 
 /** Any events at all, stamped but with no run-start/run-end framing. */
 export const eventSequence: fc.Arbitrary<ResearchEvent[]> = fc.array(middleEvent, { maxLength: 25 }).map((events) => stamp(events))

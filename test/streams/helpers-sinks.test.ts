@@ -89,7 +89,17 @@ describe('logEvents', () => {
     await logEvents(scriptedRun(run), { info: at('info'), warn: at('warn'), debug: at('debug') })
 
     expect(lines.map((l) => l.fields.event)).toEqual([
-      'run-start', 'plan', 'query', 'result', 'page', 'fact', 'knowledge-update', 'llm-call', 'answer', 'warning', 'run-end',
+      'run-start',
+      'plan',
+      'query',
+      'result',
+      'page',
+      'fact',
+      'knowledge-update',
+      'llm-call',
+      'answer',
+      'warning',
+      'run-end',
     ])
     expect(lines.every((l) => l.fields.runId === 'run-1' && typeof l.fields.seq === 'number')).toBe(true)
     expect(lines.find((l) => l.fields.event === 'answer')?.fields).toMatchObject({ tokens: 3, citations: 1 })

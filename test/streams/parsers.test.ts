@@ -9,9 +9,16 @@ const encoder = new TextEncoder()
 describe('parseResearchEvent', () => {
   it('never throws, whatever the text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (text) => {
-        expect(() => parseResearchEvent(text)).not.toThrow()
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          expect(() => parseResearchEvent(text)).not.toThrow()
+        },
+      ),
     )
   })
 

@@ -38,7 +38,10 @@ describe('resume over a dropped connection', () => {
           lastEventIds.push(typeof header === 'string' ? header : undefined)
           const subscription = hub.subscribe(fromSeqOf(header))
           const dropAt = drops[connection++]
-          const source = dropAt === undefined ? subscription : dropAfter(subscription, dropAt, () => {
+          const source =
+            dropAt === undefined
+              ? subscription
+              : dropAfter(subscription, dropAt, () => {
                   dropped += 1
                   res.destroy()
                 })
@@ -59,7 +62,10 @@ describe('resume over a dropped connection', () => {
   })
 
   it('a frame cut in half by the drop is discarded, then received whole after resuming', async () => {
-    const events = await fc.sample(researchRun.filter((run) => run.length >= 4), { numRuns: 1, seed: 7 })[0]!
+    const events = await fc.sample(
+      researchRun.filter((run) => run.length >= 4),
+      { numRuns: 1, seed: 7 },
+    )[0]!
     const hub = broadcast(scriptedRun(events), { finishWithoutSubscribers: true })
     let first = true
     const server = await startServer(async (req, res) => {

@@ -4,9 +4,7 @@ import { encodeSSEComment, encodeSSEFrame } from '../../src/streams/index.js'
 
 describe('encodeSSEFrame', () => {
   it('writes id, event, retry and data lines, then the blank line', () => {
-    expect(encodeSSEFrame({ id: '3', event: 'fact', retry: 1500, data: '{"a":1}' })).toBe(
-      'id: 3\nevent: fact\nretry: 1500\ndata: {"a":1}\n\n',
-    )
+    expect(encodeSSEFrame({ id: '3', event: 'fact', retry: 1500, data: '{"a":1}' })).toBe('id: 3\nevent: fact\nretry: 1500\ndata: {"a":1}\n\n')
   })
 
   it.each([

@@ -2,7 +2,10 @@ import { delimiter } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findChromium } from './find-chromium.js'
 
-const only = (...paths: string[]) => (path: string) => paths.includes(path)
+const only =
+  (...paths: string[]) =>
+  (path: string) =>
+    paths.includes(path)
 
 describe('findChromium', () => {
   it('takes CHROMIUM_PATH first, even with a browser on PATH', () => {

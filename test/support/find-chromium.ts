@@ -7,9 +7,7 @@ import { delimiter, join } from 'node:path'
 
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'] as const
 
-export type ChromiumLookup =
-  | { found: true; path: string }
-  | { found: false; notice: string; mustFail: boolean }
+export type ChromiumLookup = { found: true; path: string } | { found: false; notice: string; mustFail: boolean }
 
 function isExecutable(path: string): boolean {
   try {
@@ -24,12 +22,12 @@ export function findChromium(
   env: Readonly<Record<string, string | undefined>> = process.env,
   executable: (path: string) => boolean = isExecutable,
 ): ChromiumLookup {
-  const explicit = env['CHROMIUM_PATH']
+  const explicit = env.CHROMIUM_PATH
   if (explicit) {
     if (executable(explicit)) return { found: true, path: explicit }
     return missing(env, `CHROMIUM_PATH is set to ${explicit}, which is not an executable file`)
   }
-  const dirs = (env['PATH'] ?? '').split(delimiter).filter(Boolean)
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean)
   for (const name of CHROMIUM_NAMES) {
     for (const dir of dirs) {
       const candidate = join(dir, name)
@@ -40,8 +38,6 @@ export function findChromium(
 }
 
 function missing(env: Readonly<Record<string, string | undefined>>, why: string): ChromiumLookup {
-  const notice =
-    `Chromium not found (${why}). ` +
-    'Install it (`apt-get install chromium`) or point CHROMIUM_PATH at a Chromium or Chrome binary to run it.'
-  return { found: false, notice, mustFail: Boolean(env['CI']) }
+  const notice = `Chromium not found (${why}). Install it (\`apt-get install chromium\`) or point CHROMIUM_PATH at a Chromium or Chrome binary to run it.`
+  return { found: false, notice, mustFail: Boolean(env.CI) }
 }

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 
-const stamp = (events: object[]): ResearchEvent[] =>
-  events.map((e, seq) => ({ ...e, runId: 'r', seq, time: 1 }) as ResearchEvent)
+const stamp = (events: object[]): ResearchEvent[] => events.map((e, seq) => ({ ...e, runId: 'r', seq, time: 1 }) as ResearchEvent)
 
 const start = { type: 'run-start', question: 'q', strategy: 's' }
 const end = { type: 'run-end', reason: 'answered', cost: zeroCost() }
@@ -33,9 +32,18 @@ describe('assertEventInvariants', () => {
 
   it('starts the answer afresh where a later attempt joined the log (a resumed warning)', () => {
     const resumed = { type: 'warning', code: 'resumed', message: 'the worker stopped' }
-    const events = stamp([start, { type: 'answer-token', text: 'Half' }, resumed, { type: 'answer-token', text: 'Whole' }, { type: 'answer', text: 'Whole', citations: [] }, end])
+    const events = stamp([
+      start,
+      { type: 'answer-token', text: 'Half' },
+      resumed,
+      { type: 'answer-token', text: 'Whole' },
+      { type: 'answer', text: 'Whole', citations: [] },
+      end,
+    ])
     expect(assertEventInvariants(events)).toBe(events)
     const other = { type: 'warning', code: 'search-failed', message: 'x' }
-    expect(() => assertEventInvariants(stamp([start, { type: 'answer-token', text: 'Half' }, other, { type: 'answer', text: 'Whole', citations: [] }, end]))).toThrow(/differ/)
+    expect(() =>
+      assertEventInvariants(stamp([start, { type: 'answer-token', text: 'Half' }, other, { type: 'answer', text: 'Whole', citations: [] }, end])),
+    ).toThrow(/differ/)
   })
 })

@@ -44,7 +44,12 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
     }
   }
 
-  async function through<T extends object>(key: string, valid: (value: unknown) => value is T, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async function through<T extends object>(
+    key: string,
+    valid: (value: unknown) => value is T,
+    signal: AbortSignal | undefined,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const hit = await lookup(key, valid)
     if (hit) return markCached(structuredClone(hit))
     const { joined, result } = flights.run(key, signal, async (flightSignal) => {
@@ -66,9 +71,7 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
   const fetch = (provider as Partial<FetchProvider>).fetch
   if (typeof search === 'function') {
     wrapper.search = (query: string, opts: SearchOptions = {}) =>
-      through(`${namespace}search:${opts.limit ?? ''}:${query}`, isSearchResults, opts.signal, (signal) =>
-        search.call(provider, query, { ...opts, signal }),
-      )
+      through(`${namespace}search:${opts.limit ?? ''}:${query}`, isSearchResults, opts.signal, (signal) => search.call(provider, query, { ...opts, signal }))
   }
   if (typeof fetch === 'function') {
     wrapper.fetch = (url: string, opts: FetchOptions = {}) =>

@@ -40,9 +40,7 @@ const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\
 function decodeWindows1252(bytes: Uint8Array): string {
   let out = ''
   for (let start = 0; start < bytes.length; start += 8192) {
-    const codes = Array.from(bytes.subarray(start, start + 8192), (byte) =>
-      byte >= 0x80 && byte <= 0x9f ? (WINDOWS_1252_HIGH.charCodeAt(byte - 0x80)) : byte,
-    )
+    const codes = Array.from(bytes.subarray(start, start + 8192), (byte) => (byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH.charCodeAt(byte - 0x80) : byte))
     out += String.fromCharCode(...codes)
   }
   return out

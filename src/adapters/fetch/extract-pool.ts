@@ -25,7 +25,10 @@ export interface ExtractRequest {
 
 /** Why a job ended without a page; the caller decides what to fall back on. */
 export class ExtractFailure extends Error {
-  constructor(readonly reason: 'timeout' | 'crashed', message: string) {
+  constructor(
+    readonly reason: 'timeout' | 'crashed',
+    message: string,
+  ) {
     super(message)
     this.name = 'ExtractFailure'
   }
@@ -62,7 +65,11 @@ function startWorker(): Worker {
   const here = import.meta.url
   if (!here.endsWith('.ts')) return new Worker(new URL('./extract-worker.js', here), options)
   // A worker does not inherit the parent's TypeScript loader: register tsx in it first.
-  const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const tsx = pathToFileURL(
+    createRequire(here)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href
   const entry = new URL('./extract-worker.ts', here).href
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}) })`
   return new Worker(boot, { ...options, eval: true })
@@ -158,8 +165,14 @@ export function createExtractPool(size = POOL_SIZE): { run(request: ExtractReque
         }
         signal?.addEventListener('abort', onAbort, { once: true })
         const settle = () => signal?.removeEventListener('abort', onAbort)
-        pending.resolve = (page) => (settle(), resolve(page))
-        pending.reject = (error) => (settle(), reject(error))
+        pending.resolve = (page) => {
+          settle()
+          resolve(page)
+        }
+        pending.reject = (error) => {
+          settle()
+          reject(error)
+        }
         queue.push(pending)
         pump()
       })

@@ -74,7 +74,7 @@ export function parseIPv6(text: string): Uint8Array | undefined {
     groups.push(...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail)
   } else {
     const all = words(body)
-    if (!all || all.length !== 8) return undefined
+    if (all?.length !== 8) return undefined
     groups.push(...all)
   }
 

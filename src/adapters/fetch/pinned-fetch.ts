@@ -52,6 +52,5 @@ export async function pinnedFetch(resolveHost: ResolveHost): Promise<typeof glob
   }
   const dispatcher = new undici.Agent({ connect: { lookup: guardedLookup(resolveHost) } })
   type UndiciInit = Parameters<typeof undici.fetch>[1]
-  return ((input: string | URL, init?: RequestInit) =>
-    undici.fetch(input, { ...(init as UndiciInit), dispatcher })) as unknown as typeof globalThis.fetch
+  return ((input: string | URL, init?: RequestInit) => undici.fetch(input, { ...(init as UndiciInit), dispatcher })) as unknown as typeof globalThis.fetch
 }

@@ -75,8 +75,7 @@ export function statusError(ctx: FailureContext, status: number, headers: Header
   const providerMessage = raw === undefined ? undefined : redact(raw, ctx.secrets)
   const url = redact(ctx.url, ctx.secrets)
   const hint =
-    ctx.hint?.({ kind: 'status', status, url, ...(providerMessage !== undefined && { providerMessage }) }) ??
-    defaultStatusHint(status, isHtml, hostOf(ctx.url))
+    ctx.hint?.({ kind: 'status', status, url, ...(providerMessage !== undefined && { providerMessage }) }) ?? defaultStatusHint(status, isHtml, hostOf(ctx.url))
   const requestId = headers.get('x-request-id') ?? headers.get('request-id') ?? requestIdFromBody(body)
   const message = `${ctx.provider}: HTTP ${status} from ${where(ctx)}${providerMessage ? `: ${providerMessage}` : ''}`
   return new ProviderError(message, {
@@ -115,8 +114,7 @@ export function networkError(ctx: FailureContext, cause: unknown, phase: 'connec
 export function timeoutError(ctx: FailureContext, phase: 'first-byte' | 'idle', ms: number): ProviderError {
   const url = redact(ctx.url, ctx.secrets)
   const option = phase === 'first-byte' ? 'timeouts.firstByteMs' : 'timeouts.idleMs'
-  const hint =
-    ctx.hint?.({ kind: 'timeout', url }) ?? `${hostOf(ctx.url)} is slow or stuck; raise \`${option}\` if it is just slow`
+  const hint = ctx.hint?.({ kind: 'timeout', url }) ?? `${hostOf(ctx.url)} is slow or stuck; raise \`${option}\` if it is just slow`
   const what = phase === 'first-byte' ? `no response within ${ms} ms` : `no data for ${ms} ms`
   return new ProviderError(`${ctx.provider}: ${what} (${where(ctx)})`, {
     code: 'timeout',

@@ -22,8 +22,7 @@ export async function* readLines(chunks: AsyncIterable<Uint8Array>): AsyncGenera
   let pending = ''
   for await (const text of decodeUtf8(chunks)) {
     pending += text
-    let newline: number
-    while ((newline = pending.indexOf('\n')) !== -1) {
+    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n')) {
       yield pending.slice(0, newline).replace(/\r$/, '')
       pending = pending.slice(newline + 1)
     }

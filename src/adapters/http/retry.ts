@@ -40,10 +40,7 @@ export async function withRetries<T>(options: RetryOptions, attempt: (n: number)
  * Yield what `attempt` yields; on a retryable failure before the first item, start over.
  * After an item went out, a failure is final and says so.
  */
-export async function* streamWithRetries<T>(
-  options: RetryOptions,
-  attempt: (n: number) => AsyncIterable<T>,
-): AsyncGenerator<T, void, undefined> {
+export async function* streamWithRetries<T>(options: RetryOptions, attempt: (n: number) => AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
   for (let n = 1; ; n++) {
     let delivered = false
     try {
@@ -90,4 +87,3 @@ function final(error: unknown): unknown {
     ...(error.url !== undefined && { url: error.url }),
   })
 }
-

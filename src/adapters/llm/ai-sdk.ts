@@ -20,9 +20,7 @@ import {
 import { streamWithRetries, type Backoff } from '../http/index.js'
 
 /** The prompt of one call, in the AI SDK's language model message format. */
-export type AiSdkPrompt = Array<
-  { role: 'system'; content: string } | { role: 'user'; content: Array<{ type: 'text'; text: string }> }
->
+export type AiSdkPrompt = Array<{ role: 'system'; content: string } | { role: 'user'; content: Array<{ type: 'text'; text: string }> }>
 
 /** The call options this adapter sends to `doStream` (a subset of the AI SDK's). */
 export interface AiSdkCallOptions {

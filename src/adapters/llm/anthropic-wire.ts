@@ -33,15 +33,15 @@ export function parseAnthropicData(data: string): WireStep[] {
   const frame = parseFrame(data)
   if ('malformed' in frame) return [frame.malformed]
   const event = frame.json
-  switch (event['type']) {
+  switch (event.type) {
     case 'message_start': {
       const usage = objectAt(objectAt(event, 'message'), 'usage')
       return usage ? usageStep(inputTokensOf(usage), countAt(usage, 'output_tokens')) : []
     }
     case 'content_block_delta': {
       const delta = objectAt(event, 'delta')
-      if (delta?.['type'] === 'text_delta') return textStep('text', stringAt(delta, 'text'))
-      if (delta?.['type'] === 'thinking_delta') return textStep('reasoning', stringAt(delta, 'thinking'))
+      if (delta?.type === 'text_delta') return textStep('text', stringAt(delta, 'text'))
+      if (delta?.type === 'thinking_delta') return textStep('reasoning', stringAt(delta, 'thinking'))
       return []
     }
     case 'message_delta': {

@@ -27,7 +27,8 @@ export function anthropic(options: AnthropicOptions): LLMProvider {
       hint: 'pass it as `anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, model })`',
     })
   }
-  if (!model) throw new LaconicError('anthropic: `model` is required', { code: 'config', hint: 'pass it as `anthropic({ apiKey, model: "claude-haiku-4-5" })`' })
+  if (!model)
+    throw new LaconicError('anthropic: `model` is required', { code: 'config', hint: 'pass it as `anthropic({ apiKey, model: "claude-haiku-4-5" })`' })
   const url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`
   const headers = { ...options.headers, 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' }
   const hint: HintFor = (failure) => (failure.status === 404 ? `choose a model your key can use (\`${model}\` was not found)` : undefined)

@@ -14,10 +14,7 @@ export interface OllamaBodyOptions {
 }
 
 export function ollamaBody(model: string, req: LLMRequest, defaults: OllamaBodyOptions): Record<string, unknown> {
-  const messages = [
-    ...(req.system ? [{ role: 'system', content: req.system }] : []),
-    { role: 'user', content: req.prompt },
-  ]
+  const messages = [...(req.system ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.prompt }]
   const format = req.json === true ? 'json' : req.json ? req.json : defaults.format
   const options = {
     ...defaults.options,
@@ -49,7 +46,7 @@ export function parseOllamaLine(line: string): WireStep[] {
   if (thinking) steps.push({ type: 'reasoning', text: thinking })
   const content = stringAt(message, 'content') ?? stringAt(chunk, 'response')
   if (content) steps.push({ type: 'text', text: content })
-  if (chunk['done'] === true) {
+  if (chunk.done === true) {
     steps.push(...usageStep(countAt(chunk, 'prompt_eval_count') ?? 0, countAt(chunk, 'eval_count') ?? 0))
     steps.push({ type: 'done' })
   }

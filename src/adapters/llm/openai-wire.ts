@@ -13,10 +13,7 @@ export function isReasoningModel(model: string): boolean {
 }
 
 export function openaiBody(model: string, req: LLMRequest, reasoning = isReasoningModel(model)): Record<string, unknown> {
-  const messages = [
-    ...(req.system ? [{ role: 'system', content: req.system }] : []),
-    { role: 'user', content: req.prompt },
-  ]
+  const messages = [...(req.system ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.prompt }]
   return {
     model,
     messages,
@@ -30,9 +27,9 @@ export function openaiBody(model: string, req: LLMRequest, reasoning = isReasoni
 
 function responseFormat(json: true | JsonSchema): Record<string, unknown> {
   if (json === true) return { type: 'json_object' }
-  const title = typeof json['title'] === 'string' ? json['title'].replace(/[^\w-]/g, '_').slice(0, 64) : ''
+  const title = typeof json.title === 'string' ? json.title.replace(/[^\w-]/g, '_').slice(0, 64) : ''
   // Strict mode rejects schemas that allow extra properties, so ask for it only when they do not.
-  const strict = json['additionalProperties'] === false
+  const strict = json.additionalProperties === false
   return { type: 'json_schema', json_schema: { name: title || 'response', schema: json, ...(strict && { strict }) } }
 }
 
@@ -41,15 +38,15 @@ export function parseOpenAIData(data: string): WireStep[] {
   const frame = parseFrame(data)
   if ('malformed' in frame) return [frame.malformed]
   const chunk = frame.json
-  const error = chunk['error']
+  const error = chunk.error
   if (error !== undefined && error !== null) {
     const message = typeof error === 'string' ? error : (stringAt(error, 'message') ?? JSON.stringify(error))
-    const kind = isObject(error) ? (error['code'] ?? error['type']) : undefined
+    const kind = isObject(error) ? (error.code ?? error.type) : undefined
     const kindText = typeof kind === 'string' || typeof kind === 'number' ? kind : undefined
     return [{ type: 'error', message, ...(kindText !== undefined && { kind: String(kindText) }), retryable: isTransientKind(kindText) }]
   }
   const steps: WireStep[] = []
-  const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : []
+  const choices = Array.isArray(chunk.choices) ? chunk.choices : []
   const delta = objectAt(choices[0], 'delta') ?? objectAt(choices[0], 'message')
   const reasoning = stringAt(delta, 'reasoning_content') ?? stringAt(delta, 'reasoning')
   if (reasoning) steps.push({ type: 'reasoning', text: reasoning })

@@ -14,4 +14,3 @@ export interface LLMAdapterOptions {
   backoff?: Backoff | undefined
   fetch?: typeof globalThis.fetch | undefined
 }
-

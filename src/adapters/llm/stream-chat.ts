@@ -25,17 +25,12 @@ export interface ChatWire {
 type Usage = { inputTokens?: number; outputTokens?: number; cost?: number }
 
 export function streamChat(wire: ChatWire, options: LLMAdapterOptions, req: LLMRequest): AsyncGenerator<LLMChunk> {
-  return streamWithRetries(
-    { maxRetries: options.maxRetries, backoff: options.backoff, onRetry: req.onRetry, signal: req.signal },
-    () => attempt(wire, options, req.signal),
+  return streamWithRetries({ maxRetries: options.maxRetries, backoff: options.backoff, onRetry: req.onRetry, signal: req.signal }, () =>
+    attempt(wire, options, req.signal),
   )
 }
 
-async function* attempt(
-  wire: ChatWire,
-  options: LLMAdapterOptions,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<LLMChunk> {
+async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: AbortSignal | undefined): AsyncGenerator<LLMChunk> {
   const response = await attemptRequest({
     url: wire.url,
     method: 'POST',

@@ -32,7 +32,10 @@ export function parseBraveResponse(body: unknown): SearchResult[] {
 export function brave(options: BraveOptions = {}): SearchProvider {
   const apiKey = keyFrom(options.apiKey, 'BRAVE_API_KEY')
   if (!apiKey) {
-    throw new LaconicError('brave: no API key', { code: 'config', hint: 'pass `apiKey` to brave() or set BRAVE_API_KEY; get one at https://api-dashboard.search.brave.com' })
+    throw new LaconicError('brave: no API key', {
+      code: 'config',
+      hint: 'pass `apiKey` to brave() or set BRAVE_API_KEY; get one at https://api-dashboard.search.brave.com',
+    })
   }
   const { baseURL = 'https://api.search.brave.com/res/v1', searchCost = 0.005 } = options
 
@@ -54,7 +57,9 @@ export function brave(options: BraveOptions = {}): SearchProvider {
         provider: 'brave',
         ...transport(options, opts, apiKey),
         hint: ({ status }) =>
-          status === 401 || status === 403 || status === 422 ? 'Brave refused the subscription token: check `apiKey` (BRAVE_API_KEY) and that the plan includes web search' : undefined,
+          status === 401 || status === 403 || status === 422
+            ? 'Brave refused the subscription token: check `apiKey` (BRAVE_API_KEY) and that the plan includes web search'
+            : undefined,
       })
       return parseBraveResponse(body).slice(0, count)
     },

@@ -6,6 +6,7 @@
 import { ProviderError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { attemptRequest, withRetries } from '../http/index.js'
+import type { HttpResponse } from '../http/index.js'
 import { parseDuckDuckGoPage } from './duckduckgo-parse.js'
 import { duckDuckGoPacer } from './pacer.js'
 import type { Pacer } from './pacer.js'
@@ -49,7 +50,7 @@ export function duckduckgo(options: DuckDuckGoOptions = {}): SearchProvider {
     const form = new URLSearchParams({ q: query })
     if (options.region) form.set('kl', options.region)
     if (options.timeRange) form.set('df', options.timeRange)
-    let response
+    let response: HttpResponse
     try {
       response = await attemptRequest({
         url: endpoint,

@@ -9,7 +9,6 @@ import type { HttpRequestOptions } from '../http/index.js'
 /** JSON answers from search APIs are small; anything bigger is not the API talking. */
 const MAX_JSON_BYTES = 5_000_000
 
-
 export async function requestJson(options: HttpRequestOptions): Promise<unknown> {
   const response = await httpRequest({ ...options, headers: { accept: 'application/json', ...options.headers } })
   const text = await response.text({ maxBytes: MAX_JSON_BYTES })
@@ -20,13 +19,13 @@ export async function requestJson(options: HttpRequestOptions): Promise<unknown>
     const start = text.replace(/\s+/g, ' ').trim().slice(0, 120)
     const where = new URL(options.url)
     throw new ProviderError(`${options.provider}: the response is not JSON`, {
-        code: 'bad-response',
-        provider: options.provider,
-        status: response.status,
-        url: redact(where.origin + where.pathname, secrets),
-        providerMessage: redact(start, secrets),
-        hint: 'check that the base URL points at the API itself, not at a web page or a proxy login',
-        cause,
-      })
+      code: 'bad-response',
+      provider: options.provider,
+      status: response.status,
+      url: redact(where.origin + where.pathname, secrets),
+      providerMessage: redact(start, secrets),
+      hint: 'check that the base URL points at the API itself, not at a web page or a proxy login',
+      cause,
+    })
   }
 }

@@ -18,13 +18,11 @@ const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quo
 
 /** Remove highlight markup (`<strong>`, `<b>`) and decode the entities APIs leave in snippets. */
 export function stripMarkup(value: string): string {
-  return value
-    .replace(/<\/?[a-z][^<>]*>/gi, '')
-    .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]+);/gi, (entity, name: string) => {
-      if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? entity
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1))
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity
-    })
+  return value.replace(/<\/?[a-z][^<>]*>/gi, '').replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]+);/gi, (entity, name: string) => {
+    if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? entity
+    const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1))
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity
+  })
 }
 
 function isWebUrl(value: string): boolean {

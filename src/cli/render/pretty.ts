@@ -144,7 +144,7 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
       for (const line of deferred) stderr.write(`${line}\n`)
       const ending: RunStats = { ...stats, cost: result.cost }
       const confidence = result.confidence !== undefined ? ` · confidence ${result.confidence}` : ''
-      stderr.write(dim(`[done] ${ENDINGS[result.reason]} · ${statsLine(ending, now())} · ${usageLine(result.cost)}${confidence}`) + '\n')
+      stderr.write(`${dim(`[done] ${ENDINGS[result.reason]} · ${statsLine(ending, now())} · ${usageLine(result.cost)}${confidence}`)}\n`)
     },
   }
 }

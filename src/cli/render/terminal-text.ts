@@ -3,6 +3,7 @@
  * in a page title or a query would otherwise be a terminal escape sequence: it could clear the
  * screen, retitle the window or hide text. Line breaks and tabs are left to the caller.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this regex's job
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g
 
 export function printable(text: string): string {

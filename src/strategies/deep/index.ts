@@ -60,7 +60,14 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   for (let step = 1; step <= settings.maxIterations; step++) {
     const reply = yield* ctx.complete('planner', {
       system: planSystem,
-      prompt: planPrompt({ question, background, findings: numberFindings(findings, titles).shown, hasPrior: prior.length > 0, step, maxSteps: settings.maxIterations }),
+      prompt: planPrompt({
+        question,
+        background,
+        findings: numberFindings(findings, titles).shown,
+        hasPrior: prior.length > 0,
+        step,
+        maxSteps: settings.maxIterations,
+      }),
       maxTokens: 300,
       temperature: 0,
     })

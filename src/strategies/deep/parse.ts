@@ -50,7 +50,10 @@ export function readConfidence(value: unknown): number | undefined {
 }
 
 function cleanQuestion(text: string): string {
-  return text.replace(/^["'`\s]+|["'`\s]+$/g, '').slice(0, MAX_QUESTION_CHARS).trim()
+  return text
+    .replace(/^["'`\s]+|["'`\s]+$/g, '')
+    .slice(0, MAX_QUESTION_CHARS)
+    .trim()
 }
 
 /**

@@ -97,4 +97,3 @@ Cite sources as [n] using only the listed numbers. Keep every item to one senten
 export function reportPrompt(args: { question: string; findings: readonly ShownFinding[]; sources: readonly { url: string; title: string }[] }): string {
   return findingsPrompt(args).replace(/Answer:$/, 'JSON:')
 }
-

@@ -85,16 +85,20 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
 }
 
 /** Runs the searches at once under the run's limiter; their results, in query order. */
-async function* searchConcurrently(queries: readonly string[], ctx: StrategyContext, schedule: Schedule): AsyncGenerator<StrategyEvent, { queryId: string; results: SearchResult[] }[]> {
+async function* searchConcurrently(
+  queries: readonly string[],
+  ctx: StrategyContext,
+  schedule: Schedule,
+): AsyncGenerator<StrategyEvent, { queryId: string; results: SearchResult[] }[]> {
   const found: { queryId: string; results: SearchResult[] }[] = queries.map(() => ({ queryId: '', results: [] }))
   const merge = createMerge<StrategyEvent>()
-  queries.forEach((query, i) =>
+  queries.forEach((query, i) => {
     merge.add(
       (async function* () {
         found[i] = yield* ctx.runSearch(query, { schedule })
       })(),
-    ),
-  )
+    )
+  })
   yield* merge
   return found
 }

@@ -121,35 +121,39 @@ export async function* explore(
         snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS),
         ...(pages.has(r.url) ? { page: pages.get(r.url)!.text } : {}),
       }))
-      const reply = yield* nodeCtx.complete(
-        'extractor',
-        { system: extractorSystem, prompt: extractorPrompt({ question: ctx.question, keyElements, query: node.query, sources }), json: true, temperature: 0 },
-      )
+      const reply = yield* nodeCtx.complete('extractor', {
+        system: extractorSystem,
+        prompt: extractorPrompt({ question: ctx.question, keyElements, query: node.query, sources }),
+        json: true,
+        temperature: 0,
+      })
       const extraction = parseExtraction(reply)
       if (!extraction.readable) yield ctx.warning(`could not read facts from the extractor for "${node.query}"; none kept`, 'unparseable-output')
       const seen = [...usable.map((r) => r.url), ...[...pages.values()].map((p) => p.url)]
-      yield* addFacts(extraction.facts.slice(0, FACTS_PER_NODE), usable.map((r) => r.url), seen, queryId)
+      yield* addFacts(
+        extraction.facts.slice(0, FACTS_PER_NODE),
+        usable.map((r) => r.url),
+        seen,
+        queryId,
+      )
     }
     if (answered) return
 
     const view = notebookView(notebook)
-    const reply = yield* nodeCtx.complete(
-      'neighbor',
-      {
-        system: neighborSystem,
-        prompt: neighborPrompt({
-          question: ctx.question,
-          keyElements,
-          notebook: view.facts,
-          hiddenFacts: view.hidden,
-          query: node.query,
-          searched,
-          canSearchMore: explored < settings.maxSteps,
-        }),
-        json: true,
-        temperature: 0,
-      },
-    )
+    const reply = yield* nodeCtx.complete('neighbor', {
+      system: neighborSystem,
+      prompt: neighborPrompt({
+        question: ctx.question,
+        keyElements,
+        notebook: view.facts,
+        hiddenFacts: view.hidden,
+        query: node.query,
+        searched,
+        canSearchMore: explored < settings.maxSteps,
+      }),
+      json: true,
+      temperature: 0,
+    })
     const check = parseNodeCheck(reply)
     if (!check.readable) yield ctx.warning(`could not read the answer check after "${node.query}"; exploring on`, 'unparseable-output')
     if (answered) return
@@ -197,7 +201,12 @@ export async function* explore(
   }
 
   /** Checks each fact's sources against what the node saw, then files it in the notebook. */
-  async function* addFacts(facts: readonly ExtractedFact[], numbered: readonly string[], seen: readonly string[], queryId: string): AsyncGenerator<StrategyEvent> {
+  async function* addFacts(
+    facts: readonly ExtractedFact[],
+    numbered: readonly string[],
+    seen: readonly string[],
+    queryId: string,
+  ): AsyncGenerator<StrategyEvent> {
     let corrected = 0
     let dropped = 0
     for (const extracted of facts) {

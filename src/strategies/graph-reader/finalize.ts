@@ -24,7 +24,8 @@ function numberSources(facts: readonly NoteFact[]): { urls: string[]; numbered: 
           let n = index.get(key)
           if (n === undefined) {
             urls.push(url)
-            index.set(key, (n = urls.length))
+            n = urls.length
+            index.set(key, n)
           }
           return n
         }),
@@ -50,7 +51,7 @@ export async function* condense(
     for (let i = 0; i < current.length; i += args.batch) batches.push(current.slice(i, i + args.batch))
     const condensed = [...batches]
     const merge = createMerge<StrategyEvent>()
-    batches.forEach((batch, i) =>
+    batches.forEach((batch, i) => {
       merge.add(
         (async function* () {
           const { urls, numbered } = numberSources(batch)
@@ -72,8 +73,8 @@ export async function* condense(
             }),
           }))
         })(),
-      ),
-    )
+      )
+    })
     yield* merge
     const next = condensed.flat()
     if (next.length >= current.length) break

@@ -27,7 +27,6 @@ interface Settings extends ExploreSettings {
 const KNOWLEDGE_CHARS = 4000
 const PLAN_KNOWLEDGE_CHARS = 1000
 
-
 function settingsOf(options: GraphReaderOptions = {}): Settings {
   return {
     maxSteps: wholeNumberOption('graphReader', options, 'maxSteps', 8, 0),
@@ -68,9 +67,8 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
     const prior = ctx.input.knowledge?.trim()
     yield { type: 'knowledge-update', knowledge: fitLines(prior ? [...lines, prior] : lines, KNOWLEDGE_CHARS), iteration: exploration.explored }
   }
-  const shown = facts.length > settings.condenseAbove
-    ? yield* condense(facts, ctx, { above: settings.condenseAbove, batch: settings.condenseBatch, schedule })
-    : facts
+  const shown =
+    facts.length > settings.condenseAbove ? yield* condense(facts, ctx, { above: settings.condenseAbove, batch: settings.condenseBatch, schedule }) : facts
   yield* answerFromNotebook(shown, ctx, { titles: exploration.titles, bestEffort: !exploration.answered })
   return { reason: budgetSpent ? 'max-iterations' : 'answered' }
 }
@@ -78,7 +76,13 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
 /** The rational plan and the initial nodes; unreadable → the question itself is the only node. */
 async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, RationalPlan> {
   const knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', PLAN_KNOWLEDGE_CHARS)
-  const reply = yield* ctx.complete('planner', { system: plannerSystem, prompt: plannerPrompt({ question, knowledge }), json: true, maxTokens: 500, temperature: 0 })
+  const reply = yield* ctx.complete('planner', {
+    system: plannerSystem,
+    prompt: plannerPrompt({ question, knowledge }),
+    json: true,
+    maxTokens: 500,
+    temperature: 0,
+  })
   let plan = parsePlan(reply)
   if (!plan) {
     yield ctx.warning('could not read queries from the rational plan; searching the question itself', 'unparseable-output')

@@ -99,7 +99,9 @@ export class Notebook {
     for (const serial of this.findContained(padded, words, pairs)) {
       const contained = this.entries.get(serial)
       if (!contained) continue // found twice (a repeated gram), already removed
-      contained.fact.sources.forEach((url, i) => addSource(entry, contained.sourceKeys[i]!, url))
+      contained.fact.sources.forEach((url, i) => {
+        addSource(entry, contained.sourceKeys[i]!, url)
+      })
       supersedes.push(contained.fact.id)
       this.entries.delete(serial)
       this.replacedBy.set(serial, entry.serial)
@@ -180,7 +182,10 @@ export class Notebook {
     const ids = new Array<number>(words.length)
     for (let i = 0; i < words.length; i++) {
       let id = this.vocabulary.get(words[i]!)
-      if (id === undefined) this.vocabulary.set(words[i]!, (id = this.vocabulary.size))
+      if (id === undefined) {
+        id = this.vocabulary.size
+        this.vocabulary.set(words[i]!, id)
+      }
       ids[i] = id
     }
     return ids
@@ -198,7 +203,10 @@ export class Notebook {
 
   private urlKey(source: string): string {
     let key = this.urlKeys.get(source)
-    if (key === undefined) this.urlKeys.set(source, (key = normalizeUrl(source)))
+    if (key === undefined) {
+      key = normalizeUrl(source)
+      this.urlKeys.set(source, key)
+    }
     return key
   }
 

@@ -29,9 +29,7 @@ Reply with JSON only: {"facts": [{"text": "<fact>", "source": <result number>}]}
 If nothing helps, reply {"facts": []}.`
 
 export function extractorPrompt(args: { question: string; keyElements: readonly string[]; query: string; sources: readonly SourceView[] }): string {
-  const sources = args.sources
-    .map((s, i) => `[${i + 1}] ${s.title}\n${s.url}\n${s.snippet}${s.page ? `\nPage text:\n${s.page}` : ''}`)
-    .join('\n\n')
+  const sources = args.sources.map((s, i) => `[${i + 1}] ${s.title}\n${s.url}\n${s.snippet}${s.page ? `\nPage text:\n${s.page}` : ''}`).join('\n\n')
   const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
   return `Question: ${args.question}${elements}
 
@@ -96,9 +94,7 @@ export function finalizerPrompt(args: {
   knowledge: string
   bestEffort: boolean
 }): string {
-  const facts = args.facts.length
-    ? args.facts.map((f) => `- ${f.text}${f.sources.map((n) => ` [${n}]`).join('')}`).join('\n')
-    : '(no facts were gathered)'
+  const facts = args.facts.length ? args.facts.map((f) => `- ${f.text}${f.sources.map((n) => ` [${n}]`).join('')}`).join('\n') : '(no facts were gathered)'
   const sources = args.sources.map((s) => `[${s.number}] ${s.title ? `${s.title} — ` : ''}${s.url}`).join('\n')
   const known = args.knowledge ? `\nEarlier findings (uncited):\n${args.knowledge}\n` : ''
   const caveat = args.bestEffort

@@ -91,7 +91,12 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     reflection = yield* reflectOn(question, queriesRun, sources, ctx)
     const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
     const goOn = reflection.needMore && unseen.length > 0
-    yield { type: 'plan', text: describe(reflection, goOn ? unseen : []), keyElements: reflection.slots.map((s) => s.name), ...(goOn ? { queries: unseen } : {}) }
+    yield {
+      type: 'plan',
+      text: describe(reflection, goOn ? unseen : []),
+      keyElements: reflection.slots.map((s) => s.name),
+      ...(goOn ? { queries: unseen } : {}),
+    }
     if (!goOn) break
     if (round >= settings.maxIterations) {
       capped = true
@@ -112,19 +117,29 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
 async function* searchAll(queries: readonly string[], ctx: StrategyContext, schedule: Schedule): AsyncGenerator<StrategyEvent, SearchResult[][]> {
   const results: SearchResult[][] = queries.map(() => [])
   const merge = createMerge<StrategyEvent>()
-  queries.forEach((query, i) =>
+  queries.forEach((query, i) => {
     merge.add(
       (async function* () {
         results[i] = (yield* ctx.runSearch(query, { schedule })).results
       })(),
-    ),
-  )
+    )
+  })
   yield* merge
   return results
 }
 
-async function* reflectOn(question: string, searched: readonly string[], sources: readonly SearchResult[], ctx: StrategyContext): AsyncGenerator<StrategyEvent, Reflection> {
-  const reply = yield* ctx.complete('planner', { system: reflectSystem, prompt: reflectPrompt({ question, searched, sources }), maxTokens: 400, temperature: 0 })
+async function* reflectOn(
+  question: string,
+  searched: readonly string[],
+  sources: readonly SearchResult[],
+  ctx: StrategyContext,
+): AsyncGenerator<StrategyEvent, Reflection> {
+  const reply = yield* ctx.complete('planner', {
+    system: reflectSystem,
+    prompt: reflectPrompt({ question, searched, sources }),
+    maxTokens: 400,
+    temperature: 0,
+  })
   const parsed = parseReflection(reply)
   if (parsed) return parsed
   // The design's fallback: decide on the result count alone, with no new queries to run.
@@ -150,7 +165,13 @@ function describe(reflection: Reflection, next: readonly string[]): string {
   return next.length ? `${head} Need more: ${next.join(' | ')}` : `${head} Enough to answer.`
 }
 
-async function* synthesize(question: string, slots: readonly Slot[], sources: readonly SearchResult[], ctx: StrategyContext, maxWords: number): AsyncGenerator<StrategyEvent> {
+async function* synthesize(
+  question: string,
+  slots: readonly Slot[],
+  sources: readonly SearchResult[],
+  ctx: StrategyContext,
+  maxWords: number,
+): AsyncGenerator<StrategyEvent> {
   const registry = new CitationRegistry(ctx.input.citations)
   if (!sources.length) {
     yield ctx.warning('no search results were retrieved; nothing to answer from', 'no-sources')

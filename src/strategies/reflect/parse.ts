@@ -22,7 +22,10 @@ export function cleanQueries(queries: readonly string[], limit: number): string[
   const seen = new Set<string>()
   const out: string[] = []
   for (const raw of queries) {
-    const query = raw.replace(/^["'`\s]+|["'`\s]+$/g, '').slice(0, MAX_QUERY_CHARS).trim()
+    const query = raw
+      .replace(/^["'`\s]+|["'`\s]+$/g, '')
+      .slice(0, MAX_QUERY_CHARS)
+      .trim()
     const key = normalizeText(query)
     if (!key || seen.has(key)) continue
     seen.add(key)
@@ -40,7 +43,11 @@ export function parseQueries(reply: unknown, limit = 5): string[] {
   const array = parseLooseJson(reply, 'array')
   if (Array.isArray(array)) {
     const items = array.map((item: unknown) =>
-      typeof item === 'string' ? item : item && typeof item === 'object' && typeof (item as { query?: unknown }).query === 'string' ? (item as { query: string }).query : '',
+      typeof item === 'string'
+        ? item
+        : item && typeof item === 'object' && typeof (item as { query?: unknown }).query === 'string'
+          ? (item as { query: string }).query
+          : '',
     )
     const queries = cleanQueries(items, limit)
     if (queries.length) return queries

@@ -12,7 +12,7 @@ export function interleaveResults(perQuery: readonly (readonly SearchResult[])[]
   for (let rank = 0; rank < depth && out.length < max; rank++) {
     for (const results of perQuery) {
       const result = results[rank]
-      if (!result || !result.url || isAdUrl(result.url)) continue
+      if (!result?.url || isAdUrl(result.url)) continue
       const key = normalizeUrl(result.url)
       if (seen.has(key)) continue
       seen.add(key)

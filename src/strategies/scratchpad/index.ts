@@ -1,20 +1,6 @@
-import {
-  normalizeText,
-  truncateAtSentence,
-  type Strategy,
-  type StrategyContext,
-  type StrategyEvent,
-  type StrategyOutcome,
-} from '../../core/index.js'
+import { normalizeText, truncateAtSentence, type Strategy, type StrategyContext, type StrategyEvent, type StrategyOutcome } from '../../core/index.js'
 import { parsePlannerDecision, type PlannerDecision } from './parse.js'
-import {
-  finalizerPrompt,
-  finalizerSystem,
-  plannerPrompt,
-  plannerSystem,
-  synthesizerPrompt,
-  synthesizerSystem,
-} from './prompts.js'
+import { finalizerPrompt, finalizerSystem, plannerPrompt, plannerSystem, synthesizerPrompt, synthesizerSystem } from './prompts.js'
 
 export { parsePlannerDecision, type PlannerDecision } from './parse.js'
 

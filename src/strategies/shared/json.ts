@@ -51,7 +51,10 @@ function balancedFrom(text: string, start: number): string {
     }
   }
   // Cut off mid-output (token limit): drop a dangling partial element and close what is open.
-  const body = text.slice(start).replace(/,\s*("[^"]*)?$/, '').replace(/:\s*$/, ': null')
+  const body = text
+    .slice(start)
+    .replace(/,\s*("[^"]*)?$/, '')
+    .replace(/:\s*$/, ': null')
   return (quote ? `${body}${quote}` : body) + closers.reverse().join('')
 }
 

@@ -48,12 +48,15 @@ describe('cached', () => {
 
   it('makes one upstream call per distinct request, whatever the mix of concurrent requests', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.constantFrom(undefined, 3, 5)), { minLength: 1, maxLength: 20 }), async (requests) => {
-        const upstream = countingSearch()
-        const search = cached(upstream)
-        await Promise.all(requests.map(([query, limit]) => search.search(query, limit === undefined ? {} : { limit })))
-        expect(upstream.count).toBe(new Set(requests.map(([query, limit]) => `${query}/${limit}`)).size)
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.constantFrom(undefined, 3, 5)), { minLength: 1, maxLength: 20 }),
+        async (requests) => {
+          const upstream = countingSearch()
+          const search = cached(upstream)
+          await Promise.all(requests.map(([query, limit]) => search.search(query, limit === undefined ? {} : { limit })))
+          expect(upstream.count).toBe(new Set(requests.map(([query, limit]) => `${query}/${limit}`)).size)
+        },
+      ),
     )
   })
 

@@ -79,13 +79,16 @@ describe('hostile pages', () => {
 
   it('the fallback text is the same whatever its batches (whitespace collapsed once, across batches)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom('<p>', '</p>', ' ', 'word', '&amp;', '<script>', '</script>', '\n', '<b>', 'x'.repeat(40_000)), { maxLength: 12 }), async (parts) => {
-        const html = parts.join('')
-        const text = await taglessText(html)
-        expect(text).toBe(text.trim())
-        expect(text).not.toMatch(/\s\s/)
-        expect(text.replace(/ /g, '')).toBe(taglessTextSync(html).replace(/ /g, ''))
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('<p>', '</p>', ' ', 'word', '&amp;', '<script>', '</script>', '\n', '<b>', 'x'.repeat(40_000)), { maxLength: 12 }),
+        async (parts) => {
+          const html = parts.join('')
+          const text = await taglessText(html)
+          expect(text).toBe(text.trim())
+          expect(text).not.toMatch(/\s\s/)
+          expect(text.replace(/ /g, '')).toBe(taglessTextSync(html).replace(/ /g, ''))
+        },
+      ),
       { numRuns: 100 },
     )
   })

@@ -19,10 +19,12 @@ async function serve(handler: Handler): Promise<string> {
   return server.url
 }
 
-const send = (status: number, headers: Record<string, string>, body: string | Uint8Array = ''): Handler => (_req, res) => {
-  res.writeHead(status, headers)
-  res.end(body)
-}
+const send =
+  (status: number, headers: Record<string, string>, body: string | Uint8Array = ''): Handler =>
+  (_req, res) => {
+    res.writeHead(status, headers)
+    res.end(body)
+  }
 
 describe('httpFetch: reading', () => {
   it('returns the article text and title, however the page is chunked', async () => {
@@ -49,13 +51,17 @@ describe('httpFetch: reading', () => {
   })
 
   it('falls back to the whole page as text when there is no article', async () => {
-    const base = await serve(send(200, { 'content-type': 'text/html' }, '<html><head><title>Tiny</title></head><body><p>Just one line.</p><script>x()</script></body></html>'))
+    const base = await serve(
+      send(200, { 'content-type': 'text/html' }, '<html><head><title>Tiny</title></head><body><p>Just one line.</p><script>x()</script></body></html>'),
+    )
     await expect(httpFetch(local).fetch(base)).resolves.toEqual({ url: `${base}/`, title: 'Tiny', text: 'Just one line.' })
   })
 
   it('returns plain text and JSON as they are', async () => {
     const base = await serve((req, res) =>
-      req.url === '/t' ? send(200, { 'content-type': 'text/plain' }, 'line one\r\nline two')(req, res, 1) : send(200, { 'content-type': 'application/json' }, '{"a":[1,2]}')(req, res, 1),
+      req.url === '/t'
+        ? send(200, { 'content-type': 'text/plain' }, 'line one\r\nline two')(req, res, 1)
+        : send(200, { 'content-type': 'application/json' }, '{"a":[1,2]}')(req, res, 1),
     )
     await expect(httpFetch(local).fetch(`${base}/t`)).resolves.toEqual({ url: `${base}/t`, text: 'line one\nline two' })
     await expect(httpFetch(local).fetch(`${base}/j`)).resolves.toEqual({ url: `${base}/j`, text: '{"a":[1,2]}' })
@@ -63,7 +69,11 @@ describe('httpFetch: reading', () => {
 
   it('honours the charset from the header, from a meta tag, and from a byte-order mark', async () => {
     const latin1 = Buffer.from('<p>Caf\xe9 cr\xe8me, \xa33</p>', 'latin1')
-    const meta = Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><title>T</title></head><body>'), Buffer.from('<p>\x93quoted\x94 na\xefve</p>', 'latin1'), Buffer.from('</body></html>')])
+    const meta = Buffer.concat([
+      Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><title>T</title></head><body>'),
+      Buffer.from('<p>\x93quoted\x94 na\xefve</p>', 'latin1'),
+      Buffer.from('</body></html>'),
+    ])
     const bom = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo wörld', 'utf16le')])
     const base = await serve((req, res) => {
       if (req.url === '/header') return send(200, { 'content-type': 'text/html; charset=ISO-8859-1' }, latin1)(req, res, 1)
@@ -94,7 +104,10 @@ describe('httpFetch: reading', () => {
       for (let i = 0; i < 2000 && !res.destroyed; i++) await writePieces(res, ['%PDF'.repeat(250)])
       res.end()
     })
-    await expect(httpFetch(local).fetch(`${base}/doc.pdf`)).rejects.toMatchObject({ code: 'unsupported-content', message: expect.stringContaining('application/pdf') })
+    await expect(httpFetch(local).fetch(`${base}/doc.pdf`)).rejects.toMatchObject({
+      code: 'unsupported-content',
+      message: expect.stringContaining('application/pdf'),
+    })
     await server?.closedEarly
     await expect(httpFetch(local).fetch(`${base}/sniffed`)).rejects.toMatchObject({ code: 'unsupported-content' })
   })
@@ -125,7 +138,10 @@ describe('httpFetch: redirects and the SSRF guard', () => {
     const base = await serve(send(200, { 'content-type': 'text/plain' }, 'secret'))
     const port = new URL(base).port
     for (const url of [base, `http://localhost:${port}/`, `http://0x7f.1:${port}/`, `http://2130706433:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
-      await expect(httpFetch({ maxRetries: 0 }).fetch(url), url).rejects.toMatchObject({ code: 'blocked-url', hint: expect.stringContaining('allowPrivateNetwork') })
+      await expect(httpFetch({ maxRetries: 0 }).fetch(url), url).rejects.toMatchObject({
+        code: 'blocked-url',
+        hint: expect.stringContaining('allowPrivateNetwork'),
+      })
     }
     expect(server?.requests).toHaveLength(0)
   })
@@ -152,13 +168,19 @@ describe('httpFetch: redirects and the SSRF guard', () => {
       return new Response('')
     }
     const fetcher = httpFetch({ fetch, resolveHost: async () => ['93.184.216.34'] })
-    await expect(fetcher.fetch('https://duckduckgo.com/y.js?ad_domain=x.example')).rejects.toMatchObject({ code: 'blocked-url', message: expect.stringContaining('ad or tracker') })
+    await expect(fetcher.fetch('https://duckduckgo.com/y.js?ad_domain=x.example')).rejects.toMatchObject({
+      code: 'blocked-url',
+      message: expect.stringContaining('ad or tracker'),
+    })
     await expect(fetcher.fetch('https://ad.doubleclick.net/click')).rejects.toMatchObject({ code: 'blocked-url' })
     expect(called).toBe(false)
   })
 
   it('reports an unknown host as a network error', async () => {
-    const fetcher = httpFetch({ maxRetries: 0, resolveHost: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nope.test'), { code: 'ENOTFOUND' })) })
+    const fetcher = httpFetch({
+      maxRetries: 0,
+      resolveHost: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nope.test'), { code: 'ENOTFOUND' })),
+    })
     await expect(fetcher.fetch('http://nope.test/')).rejects.toMatchObject({ code: 'network', message: expect.stringContaining('nope.test') })
   })
 })

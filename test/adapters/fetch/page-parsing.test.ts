@@ -9,7 +9,33 @@ import { readableText } from '../../../src/adapters/fetch/readable-text.js'
 const bytes = (text: string) => new TextEncoder().encode(text)
 const htmlish = fc.oneof(
   fc.string(),
-  fc.array(fc.oneof(fc.constantFrom('<p>', '</p>', '<h2>', '<li>', '<pre>', '</pre>', '<script>', '<title>', '<html>', '<body>', '<div>', '</div>', '&amp;', '&#x', '<br>', '<!--', '<article>'), fc.string()), { maxLength: 40 }).map((parts) => parts.join('')),
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(
+          '<p>',
+          '</p>',
+          '<h2>',
+          '<li>',
+          '<pre>',
+          '</pre>',
+          '<script>',
+          '<title>',
+          '<html>',
+          '<body>',
+          '<div>',
+          '</div>',
+          '&amp;',
+          '&#x',
+          '<br>',
+          '<!--',
+          '<article>',
+        ),
+        fc.string(),
+      ),
+      { maxLength: 40 },
+    )
+    .map((parts) => parts.join('')),
 )
 
 describe('readableText and htmlToText', () => {
@@ -31,7 +57,9 @@ describe('readableText and htmlToText', () => {
   })
 
   it('keeps structure: headings, list items, paragraphs, preformatted text', async () => {
-    const document = await parseHtml('<h1>Top</h1><p>One <b>two</b>\n three</p><h3><span>Deep</span></h3><ul><li>a</li><li>b</li></ul><pre>  x\n    y</pre><script>no()</script>')
+    const document = await parseHtml(
+      '<h1>Top</h1><p>One <b>two</b>\n three</p><h3><span>Deep</span></h3><ul><li>a</li><li>b</li></ul><pre>  x\n    y</pre><script>no()</script>',
+    )
     expect(htmlToText(document.body)).toBe('# Top\n\nOne two three\n\n### Deep\n\n- a\n\n- b\n\n  x\n    y')
   })
 

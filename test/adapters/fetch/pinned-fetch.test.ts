@@ -6,9 +6,7 @@ import { guardedLookup } from '../../../src/adapters/fetch/pinned-fetch.js'
 
 type Looked = { error: Error | null; address: unknown; family?: number | undefined }
 function lookup(addresses: string[], options: { all?: boolean; family?: number } = {}): Promise<Looked> {
-  return new Promise((resolve) =>
-    guardedLookup(async () => addresses)('host.test', options, (error, address, family) => resolve({ error, address, family })),
-  )
+  return new Promise((resolve) => guardedLookup(async () => addresses)('host.test', options, (error, address, family) => resolve({ error, address, family })))
 }
 
 describe('the connection-time guard (DNS pinning)', () => {

@@ -19,7 +19,15 @@ const internalV4 = fc.oneof(
 
 /** First octets that sit outside every internal range. */
 const publicV4 = quad(
-  fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 11, max: 99 }), fc.integer({ min: 101, max: 126 }), fc.integer({ min: 128, max: 168 }), fc.integer({ min: 173, max: 191 }), fc.integer({ min: 193, max: 197 }), fc.integer({ min: 199, max: 223 })),
+  fc.oneof(
+    fc.integer({ min: 1, max: 9 }),
+    fc.integer({ min: 11, max: 99 }),
+    fc.integer({ min: 101, max: 126 }),
+    fc.integer({ min: 128, max: 168 }),
+    fc.integer({ min: 173, max: 191 }),
+    fc.integer({ min: 193, max: 197 }),
+    fc.integer({ min: 199, max: 223 }),
+  ),
 )
 
 const toInt = ([a, b, c, d]: number[]) => (((a as number) * 256 + (b as number)) * 256 + (c as number)) * 256 + (d as number)
@@ -115,7 +123,15 @@ describe('SSRF guard: addresses', () => {
 
 describe('SSRF guard: URLs', () => {
   it('refuses other schemes, credentials and local names', () => {
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://x/', 'http://user:pw@example.com/', 'http://localhost/', 'http://api.localhost./', 'not a url']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/',
+      'gopher://x/',
+      'http://user:pw@example.com/',
+      'http://localhost/',
+      'http://api.localhost./',
+      'not a url',
+    ]) {
       expect(() => checkUrlSyntax(url), url).toThrow(expect.objectContaining({ code: 'blocked-url' }))
     }
     expect(checkUrlSyntax('https://example.com/a').hostname).toBe('example.com')
@@ -123,7 +139,10 @@ describe('SSRF guard: URLs', () => {
 
   it('refuses a host when any resolved address is internal', async () => {
     const resolve = async (host: string) => (host === 'evil.test' ? ['93.184.216.34', '::ffff:169.254.169.254'] : ['93.184.216.34'])
-    await expect(assertPublicUrl('http://evil.test/', resolve)).rejects.toMatchObject({ code: 'blocked-url', hint: expect.stringContaining('allowPrivateNetwork') })
+    await expect(assertPublicUrl('http://evil.test/', resolve)).rejects.toMatchObject({
+      code: 'blocked-url',
+      hint: expect.stringContaining('allowPrivateNetwork'),
+    })
     await expect(assertPublicUrl('http://good.test/', resolve)).resolves.toBeInstanceOf(URL)
   })
 

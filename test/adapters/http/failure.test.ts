@@ -7,7 +7,10 @@ test.each([
   ['{"error":"model \'x\' not found"}', "model 'x' not found"],
   ['{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_1"}', 'Overloaded'],
   ['{"detail":{"error":"Unauthorized: missing or invalid API key."}}', 'Unauthorized: missing or invalid API key.'],
-  ['{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":422}}', 'The provided subscription token is invalid.'],
+  [
+    '{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":422}}',
+    'The provided subscription token is invalid.',
+  ],
   ['{"detail":"Not Found"}', 'Not Found'],
   ['upstream connect error or disconnect/reset before headers', 'upstream connect error or disconnect/reset before headers'],
   ['   ', undefined],

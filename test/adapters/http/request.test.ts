@@ -34,7 +34,7 @@ test('a form POST is resent whole on retry', async () => {
 test('text() honours the charset and stops at maxBytes', async () => {
   const server = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' })
-    res.end(Buffer.from('<p>Zürich</p>' + 'x'.repeat(1000), 'latin1'))
+    res.end(Buffer.from(`<p>Zürich</p>${'x'.repeat(1000)}`, 'latin1'))
   })
   const res = await httpRequest({ url: server.url, provider: 'fetch' })
   expect(await res.text({ maxBytes: 13 })).toBe('<p>Zürich</p>')
@@ -51,7 +51,13 @@ test('the hint hook replaces the default hint of a status', async () => {
     hint: (f) => (f.status === 422 ? 'check the Brave subscription token' : undefined),
   }).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(ProviderError)
-  expect(error).toMatchObject({ code: 'http', status: 422, retryable: false, hint: 'check the Brave subscription token', providerMessage: 'The provided subscription token is invalid.' })
+  expect(error).toMatchObject({
+    code: 'http',
+    status: 422,
+    retryable: false,
+    hint: 'check the Brave subscription token',
+    providerMessage: 'The provided subscription token is invalid.',
+  })
   expect(server.requests).toHaveLength(1)
 })
 

@@ -36,10 +36,13 @@ describe('retryDelayFromHeaders', () => {
     ).toBe(1000))
   test('x-ratelimit-reset: the longest when none says it is exhausted', () =>
     expect(delay({ 'x-ratelimit-reset-requests': '250ms', 'x-ratelimit-reset-tokens': '2s' })).toBe(2000))
-  test.each<Record<string, string>>([{ 'retry-after': '120' }, { 'retry-after-ms': '-5' }, { 'x-ratelimit-reset-tokens': '6m0s' }, { 'retry-after': 'later' }, {}])(
-    'no usable hint outside 0–60 s: %j',
-    (headers) => expect(delay(headers)).toBeUndefined(),
-  )
+  test.each<Record<string, string>>([
+    { 'retry-after': '120' },
+    { 'retry-after-ms': '-5' },
+    { 'x-ratelimit-reset-tokens': '6m0s' },
+    { 'retry-after': 'later' },
+    {},
+  ])('no usable hint outside 0–60 s: %j', (headers) => expect(delay(headers)).toBeUndefined())
   test('is total over header values', () =>
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.string(), (a, b, c) => {

@@ -72,7 +72,9 @@ describe('aiSdkModel with the AI SDK mock model', () => {
 
   it('prices the usage by model id when asked', async () => {
     const model = mockModel([{ type: 'finish', usage, finishReason: { unified: 'stop', raw: undefined } }])
-    const chunks = await collect(aiSdkModel(model, { pricing: { 'mock-model': { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } } }).stream({ prompt: 'Q' }))
+    const chunks = await collect(
+      aiSdkModel(model, { pricing: { 'mock-model': { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } } }).stream({ prompt: 'Q' }),
+    )
     expect(chunks).toEqual([{ type: 'usage', inputTokens: 12, outputTokens: 5, cost: 22 }])
   })
 
@@ -81,7 +83,12 @@ describe('aiSdkModel with the AI SDK mock model', () => {
       specificationVersion: 'v2',
       provider: 'old',
       modelId: 'm',
-      doStream: async () => ({ stream: convertArrayToReadableStream([{ type: 'text-delta', id: '1', delta: 'hi' }, { type: 'finish', usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 } }]) }),
+      doStream: async () => ({
+        stream: convertArrayToReadableStream([
+          { type: 'text-delta', id: '1', delta: 'hi' },
+          { type: 'finish', usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 } },
+        ]),
+      }),
     }
     expect(await collect(aiSdkModel(v2).stream({ prompt: 'Q' }))).toEqual([
       { type: 'text', text: 'hi' },
@@ -161,7 +168,9 @@ describe('aiSdkModel with the AI SDK mock model', () => {
 
   it('refuses what is not a language model object', () => {
     expect(() => aiSdkModel('openai/gpt-4o' as unknown as AiSdkLanguageModel)).toThrow(/doStream/)
-    expect(() => aiSdkModel({ specificationVersion: 'v1', provider: 'p', modelId: 'm', doStream: async () => ({ stream: new ReadableStream() }) })).toThrow(/v2 and v3/)
+    expect(() => aiSdkModel({ specificationVersion: 'v1', provider: 'p', modelId: 'm', doStream: async () => ({ stream: new ReadableStream() }) })).toThrow(
+      /v2 and v3/,
+    )
   })
 })
 
@@ -214,7 +223,9 @@ describe('aiSdkModel with @ai-sdk/openai-compatible against a loopback server', 
     const llm = aiSdkModel(provider(true).chatModel('fake-model'))
     bodies.length = 0
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }
-    const text = (await collect(llm.stream({ system: 'Reply in JSON.', prompt: 'ok?', json: schema }))).flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('')
+    const text = (await collect(llm.stream({ system: 'Reply in JSON.', prompt: 'ok?', json: schema })))
+      .flatMap((c) => (c.type === 'text' ? [c.text] : []))
+      .join('')
     expect(JSON.parse(text)).toEqual({ ok: true })
     expect(bodies[0]).toMatchObject({
       model: 'fake-model',

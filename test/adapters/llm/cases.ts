@@ -74,8 +74,7 @@ export async function collect(llm: LLMProvider, req: LLMRequest = { prompt: 'Is 
 }
 
 export function summarize(chunks: LLMChunk[]): Collected {
-  const join = (type: 'text' | 'reasoning') =>
-    chunks.map((c) => (c.type === type ? c.text : '')).join('')
+  const join = (type: 'text' | 'reasoning') => chunks.map((c) => (c.type === type ? c.text : '')).join('')
   return { chunks, text: join('text'), reasoning: join('reasoning'), usage: chunks.filter((c) => c.type === 'usage') }
 }
 

@@ -22,7 +22,9 @@ const replies: Record<AdapterCase['name'], (pieces: string[]) => string[]> = {
   ],
   anthropic: (pieces) => [
     'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":40,"output_tokens":1}}}\n\n',
-    ...pieces.map((p) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(p)}}}\n\n`),
+    ...pieces.map(
+      (p) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(p)}}}\n\n`,
+    ),
     'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":10}}\n\n',
     'event: message_stop\ndata: {"type":"message_stop"}\n\n',
   ],

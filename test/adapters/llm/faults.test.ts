@@ -45,7 +45,10 @@ describe.each(cases)('$name faults', (c) => {
     const { seen, onRetry } = retries()
     const got = await collect(c.make(server.url, { backoff: { initialMs: 4, maxMs: 8 } }), { prompt: 'q', onRetry })
     expect(got.text).toBe(expectedText)
-    expect(seen.map((r) => [r.attempt, r.status])).toEqual([[1, 500], [2, 500]])
+    expect(seen.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 500],
+      [2, 500],
+    ])
     expect(seen.every((r) => r.delayMs > 0 && r.delayMs <= 8)).toBe(true)
   })
 
@@ -210,11 +213,7 @@ test('anthropic: an overloaded error event before any text is retried', async ()
   const c = cases.find((x) => x.name === 'anthropic')!
   const server = await serve((_req, res, attempt) => {
     res.writeHead(200, { 'content-type': c.contentType })
-    res.end(
-      attempt === 1
-        ? 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
-        : c.transcript,
-    )
+    res.end(attempt === 1 ? 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n' : c.transcript)
   })
   const seen: RetryInfo[] = []
   const got = await collect(c.make(server.url, { backoff: { initialMs: 1, maxMs: 1 } }), { prompt: 'q', onRetry: (i) => seen.push(i) })

@@ -41,7 +41,7 @@ test('openai: chat completions with usage requested, JSON mode and schema mapped
     response_format: { type: 'json_object' },
   })
   await collect(llm, { prompt: 'Hi', json: schema })
-  expect(last().json['response_format']).toEqual({ type: 'json_schema', json_schema: { name: 'Plan_step', schema, strict: true } })
+  expect(last().json.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'Plan_step', schema, strict: true } })
 })
 
 test('openai reasoning models get max_completion_tokens and no temperature; others keep max_tokens', async () => {
@@ -53,9 +53,13 @@ test('openai reasoning models get max_completion_tokens and no temperature; othe
     ['my-o1-finetune', true, true],
     ['o1-lookalike-local', false, false],
   ] as const) {
-    await collect(openai({ baseURL: `${server.url}/v1`, model, ...(override !== undefined && { reasoningModel: override }) }), { prompt: 'Hi', maxTokens: 64, temperature: 0 })
+    await collect(openai({ baseURL: `${server.url}/v1`, model, ...(override !== undefined && { reasoningModel: override }) }), {
+      prompt: 'Hi',
+      maxTokens: 64,
+      temperature: 0,
+    })
     const body = last().json
-    expect([model, body['max_completion_tokens'], body['max_tokens'], body['temperature']]).toEqual(
+    expect([model, body.max_completion_tokens, body.max_tokens, body.temperature]).toEqual(
       reasoning ? [model, 64, undefined, undefined] : [model, undefined, 64, 0],
     )
   }
@@ -80,7 +84,7 @@ test('ollama: /api/chat with format, think, options and keep_alive', async () =>
     keep_alive: '5m',
   })
   await collect(ollama({ host: server.url, model: 'qwen3:4b', format: 'json' }), { prompt: 'Hi' })
-  expect(last().json['format']).toBe('json')
+  expect(last().json.format).toBe('json')
 })
 
 test('anthropic: messages with version header, max_tokens default and JSON asked in the system prompt', async () => {
@@ -91,7 +95,7 @@ test('anthropic: messages with version header, max_tokens default and JSON asked
   expect(req.headers['x-api-key']).toBe(API_KEY)
   expect(req.headers['anthropic-version']).toBe('2023-06-01')
   expect(req.json).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'Hi' }], stream: true })
-  expect(req.json['system']).toMatch(/^Be brief\.\n\nReply with a single JSON value/)
+  expect(req.json.system).toMatch(/^Be brief\.\n\nReply with a single JSON value/)
 })
 
 test('missing required options fail at construction with a hint', () => {
@@ -105,5 +109,5 @@ test('anthropic extended thinking: budget sent, max_tokens above it, no temperat
   const llm = anthropic({ baseURL: server.url, apiKey: API_KEY, model: 'claude-sonnet-4-5', maxTokens: 512, thinkingBudget: 2048 })
   await collect(llm, { prompt: 'Hi', temperature: 0 })
   expect(last().json).toMatchObject({ max_tokens: 2560, thinking: { type: 'enabled', budget_tokens: 2048 } })
-  expect(last().json['temperature']).toBeUndefined()
+  expect(last().json.temperature).toBeUndefined()
 })

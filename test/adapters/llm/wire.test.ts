@@ -8,9 +8,18 @@ const parsers = { openai: parseOpenAIData, ollama: parseOllamaLine, anthropic: p
 
 describe.each(Object.entries(parsers))('%s frame parser', (_name, parse) => {
   test('is total over arbitrary text and arbitrary JSON', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ choices: [v], message: v, delta: v, type: 'content_block_delta', usage: v }))), (frame) => {
-      expect(Array.isArray(parse(frame))).toBe(true)
-    }))
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ choices: [v], message: v, delta: v, type: 'content_block_delta', usage: v })),
+        ),
+        (frame) => {
+          expect(Array.isArray(parse(frame))).toBe(true)
+        },
+      ),
+    )
   })
   test('a truncated object is malformed, not an exception', () => {
     expect(parse('{"message":{"content":"x"').map((s) => s.type)).toEqual(['malformed'])

@@ -8,7 +8,7 @@ const ink = (text: string) => text.replace(/\s+/g, '')
 
 describe('chunkText', () => {
   it('starts a chunk at each heading and groups paragraphs up to the size limit', () => {
-    const text = '# A\n\npara one\n\npara two\n\n## B  ##\n\n' + 'word '.repeat(30)
+    const text = `# A\n\npara one\n\npara two\n\n## B  ##\n\n${'word '.repeat(30)}`
     expect(chunkText(text, 60)).toEqual([
       { heading: 'A', anchor: 'a', text: 'para one\n\npara two' },
       { heading: 'B', anchor: 'b', text: expect.stringMatching(/^word( word)*$/) },
@@ -59,9 +59,14 @@ describe('snippetAround', () => {
 
   it('never throws and never exceeds the limit (plus ellipses)', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 600 }), fc.array(fc.string({ maxLength: 8 }), { maxLength: 4 }), fc.integer({ min: 20, max: 300 }), (text, terms, max) => {
-        expect(snippetAround(text, terms, max).length).toBeLessThanOrEqual(max + 2)
-      }),
+      fc.property(
+        fc.string({ maxLength: 600 }),
+        fc.array(fc.string({ maxLength: 8 }), { maxLength: 4 }),
+        fc.integer({ min: 20, max: 300 }),
+        (text, terms, max) => {
+          expect(snippetAround(text, terms, max).length).toBeLessThanOrEqual(max + 2)
+        },
+      ),
     )
   })
 })

@@ -11,7 +11,11 @@ describe('parseDuckDuckGoPage', () => {
     expect(page).toEqual({
       kind: 'results',
       results: [
-        { title: 'Llama - Wikipedia', url: 'https://en.wikipedia.org/wiki/Llama#Diet', snippet: "Llamas are herbivores & graze on grasses; they're efficient eaters." },
+        {
+          title: 'Llama - Wikipedia',
+          url: 'https://en.wikipedia.org/wiki/Llama#Diet',
+          snippet: "Llamas are herbivores & graze on grasses; they're efficient eaters.",
+        },
         { title: 'What do llamas eat? — FAO', url: 'https://www.fao.org/camelids/diet?lang=en&x=1', snippet: '' },
         { title: 'Étude sur les lamas', url: 'https://example.org/%C3%A9tude?q=lama&p=2', snippet: "Les lamas mangent de l'herbe." },
       ],
@@ -37,13 +41,35 @@ describe('parseDuckDuckGoPage', () => {
   })
 
   it('never throws, whatever the input', async () => {
-    const fragments = fc.constantFrom('<div class="result">', '<a class="result__a" href="', '//duckduckgo.com/l/?uddg=', '%', '"', '>', '</a>', '<b>', '&amp;', '&#x', '<tr>', "<a class='result-link' href=", '</div>', 'y.js', 'no results')
+    const fragments = fc.constantFrom(
+      '<div class="result">',
+      '<a class="result__a" href="',
+      '//duckduckgo.com/l/?uddg=',
+      '%',
+      '"',
+      '>',
+      '</a>',
+      '<b>',
+      '&amp;',
+      '&#x',
+      '<tr>',
+      "<a class='result-link' href=",
+      '</div>',
+      'y.js',
+      'no results',
+    )
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.array(fc.oneof(fragments, fc.string()), { maxLength: 30 }).map((parts) => parts.join(''))), async (html) => {
-        const page = await parseDuckDuckGoPage(html)
-        expect(['results', 'no-results', 'blocked']).toContain(page.kind)
-        if (page.kind === 'results') for (const result of page.results) expect(result.url).toMatch(/^https?:\/\//)
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.array(fc.oneof(fragments, fc.string()), { maxLength: 30 }).map((parts) => parts.join('')),
+        ),
+        async (html) => {
+          const page = await parseDuckDuckGoPage(html)
+          expect(['results', 'no-results', 'blocked']).toContain(page.kind)
+          if (page.kind === 'results') for (const result of page.results) expect(result.url).toMatch(/^https?:\/\//)
+        },
+      ),
       { numRuns: 300 },
     )
   })

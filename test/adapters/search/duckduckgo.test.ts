@@ -20,10 +20,12 @@ async function serve(handler: Handler): Promise<string> {
   return `${server.url}/html/`
 }
 
-const html = (body: Uint8Array | string, status = 200): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'text/html; charset=UTF-8' })
-  res.end(body)
-}
+const html =
+  (body: Uint8Array | string, status = 200): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=UTF-8' })
+    res.end(body)
+  }
 
 describe('duckduckgo', () => {
   it('posts the query as a form and parses results, however the page is chunked', async () => {
@@ -67,7 +69,9 @@ describe('duckduckgo', () => {
     ['a malformed 200 body', 200, '\u0000<<<>garbage'],
   ])('reports %s as a retryable rate-limit error, not as no results', async (_name, status, body) => {
     const endpoint = await serve(html(body, status))
-    const error = await duckduckgo({ endpoint, pacer: noPacing(), maxRetries: 0 }).search('llama').catch((e: unknown) => e)
+    const error = await duckduckgo({ endpoint, pacer: noPacing(), maxRetries: 0 })
+      .search('llama')
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ name: 'ProviderError', code: 'rate-limit', provider: 'duckduckgo', status, retryable: true })
     expect((error as Error).message).toContain('wait a few minutes')
   })
@@ -85,7 +89,9 @@ describe('duckduckgo', () => {
 
   it('gives up after maxRetries', async () => {
     const endpoint = await serve(html('', 202))
-    await expect(duckduckgo({ endpoint, pacer: noPacing(), maxRetries: 2, backoff: { initialMs: 1, maxMs: 1 } }).search('llama')).rejects.toMatchObject({ code: 'rate-limit' })
+    await expect(duckduckgo({ endpoint, pacer: noPacing(), maxRetries: 2, backoff: { initialMs: 1, maxMs: 1 } }).search('llama')).rejects.toMatchObject({
+      code: 'rate-limit',
+    })
     expect(server?.requests).toHaveLength(3)
   })
 

@@ -27,7 +27,11 @@ const cases: Case[] = [
     make: (baseURL, overrides) => brave({ apiKey: KEY, baseURL, ...fast, ...overrides }),
     fixture: fixture('brave.json'),
     expected: [
-      { title: 'Llama - Wikipedia', url: 'https://en.wikipedia.org/wiki/Llama', snippet: "The llama (Lama glama) is a domesticated South American camelid & a pack animal. Llamas eat grasses — they're herbivores." },
+      {
+        title: 'Llama - Wikipedia',
+        url: 'https://en.wikipedia.org/wiki/Llama',
+        snippet: "The llama (Lama glama) is a domesticated South American camelid & a pack animal. Llamas eat grasses — they're herbivores.",
+      },
       { title: 'Lamas: Ernährung und Pflege', url: 'https://tiere.example.de/lama-ernährung', snippet: 'Was fressen Lamas? Heu, Gras & Mineralien.' },
     ],
     empty: '{"query":{"original":"zxqv"},"mixed":{"type":"mixed","main":[]},"type":"search"}',
@@ -45,8 +49,18 @@ const cases: Case[] = [
     make: (baseURL, overrides) => tavily({ apiKey: KEY, baseURL, ...fast, ...overrides }),
     fixture: fixture('tavily.json'),
     expected: [
-      { title: 'Llama - Wikipedia', url: 'https://en.wikipedia.org/wiki/Llama', snippet: 'Llamas are herbivores that graze on grasses and browse on shrubs.', score: 0.91837 },
-      { title: 'What do llamas eat? — FAO', url: 'https://www.fao.org/camelids/diet', snippet: 'Hay, pasture and mineral supplements; 2–4% of body weight daily.', score: 0.7712 },
+      {
+        title: 'Llama - Wikipedia',
+        url: 'https://en.wikipedia.org/wiki/Llama',
+        snippet: 'Llamas are herbivores that graze on grasses and browse on shrubs.',
+        score: 0.91837,
+      },
+      {
+        title: 'What do llamas eat? — FAO',
+        url: 'https://www.fao.org/camelids/diet',
+        snippet: 'Hay, pasture and mineral supplements; 2–4% of body weight daily.',
+        score: 0.7712,
+      },
     ],
     empty: '{"query":"zxqv","answer":null,"images":[],"results":[],"response_time":0.5}',
     checkRequest: (request) => {
@@ -85,10 +99,12 @@ async function serve(handler: Handler): Promise<string> {
   return server.url
 }
 
-const json = (body: string | Uint8Array, status = 200, headers: Record<string, string> = {}): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers })
-  res.end(body)
-}
+const json =
+  (body: string | Uint8Array, status = 200, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers })
+    res.end(body)
+  }
 
 describe.each(cases)('$name', ({ name, make, fixture: body, expected, empty, checkRequest }) => {
   it('sends the documented request and reads results, however the body is chunked', async () => {
@@ -137,7 +153,9 @@ describe.each(cases)('$name', ({ name, make, fixture: body, expected, empty, che
 
   it.each([401, 422, 432])('explains HTTP %i without leaking the key', async (status) => {
     const baseURL = await serve(json(`{"type":"ErrorResponse","error":{"code":"E","detail":"bad token ${KEY}","status":${status}}}`, status))
-    const error = (await make(baseURL).search('llama').catch((e: unknown) => e)) as Error & { status?: number; hint?: string }
+    const error = (await make(baseURL)
+      .search('llama')
+      .catch((e: unknown) => e)) as Error & { status?: number; hint?: string }
     expect(error).toMatchObject({ name: 'ProviderError', provider: name, status })
     expect(error.message).not.toContain(KEY)
     expect(JSON.stringify({ ...error })).not.toContain(KEY)
@@ -149,7 +167,11 @@ describe.each(cases)('$name', ({ name, make, fixture: body, expected, empty, che
       res.writeHead(200, { 'content-type': 'text/html' })
       res.end('<html><title>Sign in</title></html>')
     })
-    await expect(make(baseURL).search('llama')).rejects.toMatchObject({ code: 'bad-response', provider: name, providerMessage: '<html><title>Sign in</title></html>' })
+    await expect(make(baseURL).search('llama')).rejects.toMatchObject({
+      code: 'bad-response',
+      provider: name,
+      providerMessage: '<html><title>Sign in</title></html>',
+    })
   })
 
   it('times out a silent server', async () => {
@@ -176,7 +198,9 @@ describe('provider-specific errors and options', () => {
   })
 
   it('brave explains a refused token (422)', async () => {
-    const baseURL = await serve(json('{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":422}}', 422))
+    const baseURL = await serve(
+      json('{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":422}}', 422),
+    )
     await expect(brave({ apiKey: KEY, baseURL }).search('q')).rejects.toMatchObject({
       status: 422,
       providerMessage: 'The provided subscription token is invalid.',
@@ -217,7 +241,16 @@ describe('provider-specific errors and options', () => {
 
 describe('JSON result parsers', () => {
   it('never throw and only return well-formed web results, whatever the JSON', () => {
-    const entry = fc.record({ url: fc.oneof(fc.webUrl(), fc.string(), fc.constant(null)), title: fc.oneof(fc.string(), fc.integer()), content: fc.anything(), description: fc.string(), score: fc.oneof(fc.double(), fc.string()) }, { requiredKeys: [] })
+    const entry = fc.record(
+      {
+        url: fc.oneof(fc.webUrl(), fc.string(), fc.constant(null)),
+        title: fc.oneof(fc.string(), fc.integer()),
+        content: fc.anything(),
+        description: fc.string(),
+        score: fc.oneof(fc.double(), fc.string()),
+      },
+      { requiredKeys: [] },
+    )
     const body = fc.oneof(
       fc.jsonValue(),
       fc.record({ results: fc.oneof(fc.array(entry), fc.anything()) }),

@@ -77,7 +77,14 @@ describe('localCorpus({ documents })', () => {
   it('refuses ambiguous options and duplicate ids, saying how to fix them', async () => {
     expect(() => localCorpus({} as never)).toThrow(/either `dir` or `documents`/)
     expect(() => localCorpus({ dir: 'x', documents: [] } as never)).toThrow(/either/)
-    await expect(localCorpus({ documents: [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }] }).search('x')).rejects.toMatchObject({ code: 'config' })
+    await expect(
+      localCorpus({
+        documents: [
+          { id: 'a', text: 'x' },
+          { id: 'a', text: 'y' },
+        ],
+      }).search('x'),
+    ).rejects.toMatchObject({ code: 'config' })
   })
 })
 
@@ -89,7 +96,10 @@ describe('localCorpus({ dir })', () => {
     await mkdir(join(dir, '.git'))
     await writeFile(join(dir, 'care.md'), `---\ntitle: "Caring for llamas"\ntags: [x]\n---\n${guide}`)
     await writeFile(join(dir, 'sub', 'notes.txt'), 'Quokkas live on Rottnest Island.\n\nThey are marsupials.')
-    await writeFile(join(dir, 'sub', 'page.html'), '<html><head><title>Vicuña facts</title><script>var quokka = 1</script></head><body><h1>Vicuñas</h1><p>Vicuñas grow the finest wool of any camelid.</p></body></html>')
+    await writeFile(
+      join(dir, 'sub', 'page.html'),
+      '<html><head><title>Vicuña facts</title><script>var quokka = 1</script></head><body><h1>Vicuñas</h1><p>Vicuñas grow the finest wool of any camelid.</p></body></html>',
+    )
     await writeFile(join(dir, '.git', 'secret.md'), 'quokka credentials')
     await writeFile(join(dir, 'data.json'), '{"quokka": true}')
   })
@@ -100,7 +110,14 @@ describe('localCorpus({ dir })', () => {
   it('indexes .md, .txt and .html files with file: URLs, skipping dot-folders and other types', async () => {
     const corpus = localCorpus({ dir })
     const quokka = await corpus.search('quokka')
-    expect(quokka).toEqual([{ title: 'notes', url: pathToFileURL(join(dir, 'sub', 'notes.txt')).href, snippet: 'Quokkas live on Rottnest Island. They are marsupials.', score: expect.any(Number) }])
+    expect(quokka).toEqual([
+      {
+        title: 'notes',
+        url: pathToFileURL(join(dir, 'sub', 'notes.txt')).href,
+        snippet: 'Quokkas live on Rottnest Island. They are marsupials.',
+        score: expect.any(Number),
+      },
+    ])
     const [wool] = await corpus.search('finest wool')
     expect(wool).toMatchObject({ title: 'Vicuña facts › Vicuñas', url: `${pathToFileURL(join(dir, 'sub', 'page.html')).href}#vicuñas` })
     const [feeding] = await corpus.search('selenium')

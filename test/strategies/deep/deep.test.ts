@@ -36,7 +36,17 @@ describe('deep', () => {
     const search = mockSearch({ results: { 'What is A?': [doc('a')], 'What is B?': [doc('b'), doc('a')] } })
     const m = models({
       planner: [next('What is A?'), next('What is B?'), done],
-      extractor: [sub('A is x [1].', [{ text: 'A is x', sources: [1] }], 0.9), sub('B is y [1].', [{ text: 'B is y', sources: [1] }, { text: 'made up', sources: [7] }], 0.7)],
+      extractor: [
+        sub('A is x [1].', [{ text: 'A is x', sources: [1] }], 0.9),
+        sub(
+          'B is y [1].',
+          [
+            { text: 'B is y', sources: [1] },
+            { text: 'made up', sources: [7] },
+          ],
+          0.7,
+        ),
+      ],
       finalizer: ['A is x [1] and B is y [2].'],
       synthesizer: [report],
     })
@@ -154,7 +164,9 @@ describe('deep', () => {
     const search = mockSearch({ results: () => [doc('z')] })
     const m = models({ planner: [done], finalizer: ['JWT and OAuth2 [1].'], synthesizer: [report] })
     const citations = [{ index: 3, url: 'https://auth.example/docs', title: 'Auth docs' }]
-    const priorAnswers = [{ query: 'What authentication methods are supported?', answer: 'JWT and OAuth2 [3].', confidence: 0.95, sources: ['https://auth.example/docs'] }]
+    const priorAnswers = [
+      { query: 'What authentication methods are supported?', answer: 'JWT and OAuth2 [3].', confidence: 0.95, sources: ['https://auth.example/docs'] },
+    ]
     const { result } = await collect(agentWith(m, search, { deep: { mode: 'conversational' } }), 'How does it authenticate?', { priorAnswers, citations })
     expect(search.calls).toEqual([])
     expect(m.extractor.calls).toHaveLength(0)
@@ -165,7 +177,7 @@ describe('deep', () => {
     expect(result.confidence).toBe(0.95)
   })
 
-  it('reads a caller\'s prior confidence like a model\'s: junk falls back, percentages scale', async () => {
+  it("reads a caller's prior confidence like a model's: junk falls back, percentages scale", async () => {
     for (const [given, expected] of [
       [Number.NaN, 0.5],
       [80, 0.8],

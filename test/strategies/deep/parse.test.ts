@@ -2,12 +2,19 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parsePlanNext, parseReport, parseSubAnswer, readConfidence } from '../../../src/strategies/deep/parse.js'
 
-const anyReply = fc.oneof(fc.string(), fc.json(), fc.anything().map((v) => JSON.stringify(v) ?? ''))
+const anyReply = fc.oneof(
+  fc.string(),
+  fc.json(),
+  fc.anything().map((v) => JSON.stringify(v) ?? ''),
+)
 
 describe('parsePlanNext', () => {
   it.each([
     ['{"is_complete": true, "reasoning": "done"}', { kind: 'complete', reasoning: 'done' }],
-    ['```json\n{"is_complete": false, "next_question": "What does X cost?", "reasoning": "price"}\n```', { kind: 'next', question: 'What does X cost?', reasoning: 'price' }],
+    [
+      '```json\n{"is_complete": false, "next_question": "What does X cost?", "reasoning": "price"}\n```',
+      { kind: 'next', question: 'What does X cost?', reasoning: 'price' },
+    ],
     ["{is_complete: 'no', nextQuestion: '\"Who founded X?\"'}", { kind: 'next', question: 'Who founded X?', reasoning: '' }],
     ['{"is_complete": false}', { kind: 'next', question: '', reasoning: '' }],
     ['**Next question:** When was X released?', { kind: 'next', question: 'When was X released?', reasoning: '' }],
@@ -29,7 +36,8 @@ describe('parsePlanNext', () => {
 
 describe('parseSubAnswer', () => {
   it('reads the answer, confidence, facts with source numbers and follow-up queries', () => {
-    const reply = '{"answer": "X costs $5 [2].", "confidence": "85%", "facts": [{"text": "X costs $5", "sources": [2, "[3]", "x"]}, "bare fact", {"sources": [1]}], "need_more": "yes", "queries": ["x price 2024"]}'
+    const reply =
+      '{"answer": "X costs $5 [2].", "confidence": "85%", "facts": [{"text": "X costs $5", "sources": [2, "[3]", "x"]}, "bare fact", {"sources": [1]}], "need_more": "yes", "queries": ["x price 2024"]}'
     expect(parseSubAnswer(reply)).toEqual({
       answer: 'X costs $5 [2].',
       confidence: 0.85,

@@ -13,7 +13,10 @@ const text = fc
     return upper ? t.toUpperCase() : t
   })
 const source = fc.constantFrom('https://a.example/1', 'https://www.a.example/1/', 'https://b.example/2', 'https://c.example/3')
-const fact = fc.record({ text: fc.oneof({ weight: 9, arbitrary: text }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }), sources: fc.array(source, { maxLength: 2 }) })
+const fact = fc.record({
+  text: fc.oneof({ weight: 9, arbitrary: text }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }),
+  sources: fc.array(source, { maxLength: 2 }),
+})
 const facts = fc.array(fact, { maxLength: 30 })
 
 const key = (t: string) => normalizeText(t)
@@ -64,11 +67,20 @@ describe('Notebook', () => {
 
   it('stores the same texts whatever the insertion order', () => {
     fc.assert(
-      fc.property(facts.chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length }))), ([list, shuffled]) => {
-        const a = fill(list).facts().map((f) => key(f.text)).sort()
-        const b = fill(shuffled).facts().map((f) => key(f.text)).sort()
-        expect(b).toEqual(a)
-      }),
+      fc.property(
+        facts.chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length }))),
+        ([list, shuffled]) => {
+          const a = fill(list)
+            .facts()
+            .map((f) => key(f.text))
+            .sort()
+          const b = fill(shuffled)
+            .facts()
+            .map((f) => key(f.text))
+            .sort()
+          expect(b).toEqual(a)
+        },
+      ),
     )
   })
 
@@ -83,7 +95,11 @@ describe('Notebook', () => {
       supersedes: ['f1'],
     })
     expect(notebook.add('nobel PRIZE went', ['https://www.b.example/2/'])).toMatchObject({ kind: 'duplicate', sourcesAdded: false, fact: { id: 'f2' } })
-    expect(notebook.add('Nobel prize', ['https://c.example/3'])).toMatchObject({ kind: 'duplicate', sourcesAdded: true, fact: { id: 'f2', sources: ['https://b.example/2', 'https://a.example/1', 'https://c.example/3'] } })
+    expect(notebook.add('Nobel prize', ['https://c.example/3'])).toMatchObject({
+      kind: 'duplicate',
+      sourcesAdded: true,
+      fact: { id: 'f2', sources: ['https://b.example/2', 'https://a.example/1', 'https://c.example/3'] },
+    })
     expect(notebook.add('?!', [])).toEqual({ kind: 'empty' })
     // Containment is by whole words: "2024" does not contain "202".
     expect(notebook.add('202').kind).toBe('added')

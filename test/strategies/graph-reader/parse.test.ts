@@ -6,7 +6,15 @@ const anyReply = fc.oneof(
   fc.string(),
   fc.json(),
   fc.anything().map((v) => JSON.stringify(v) ?? ''),
-  fc.array(fc.oneof(fc.constantFrom('{', '}', '[', ']', '"', "'", ',', ':', '```', '<think>', '</think>', '- ', '\n', 'facts', 'queries', 'answerable', 'true', '1.'), fc.string({ maxLength: 5 })), { maxLength: 30 }).map((parts) => parts.join('')),
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('{', '}', '[', ']', '"', "'", ',', ':', '```', '<think>', '</think>', '- ', '\n', 'facts', 'queries', 'answerable', 'true', '1.'),
+        fc.string({ maxLength: 5 }),
+      ),
+      { maxLength: 30 },
+    )
+    .map((parts) => parts.join('')),
 )
 
 describe('graph-reader parsers are total', () => {
@@ -41,7 +49,11 @@ describe('graph-reader parsers are total', () => {
 describe('parsePlan', () => {
   it.each([
     ['JSON in fences', '```json\n{"goal": "g", "steps": ["a", "b"], "key_elements": ["x"], "queries": ["q1", "q2", "q3"]}\n```', ['q1', 'q2', 'q3']],
-    ['JSON after Step 1 … Step 2 prose', 'Step 1 [1]: find the winner.\nStep 2 [2]: find the year.\n{"queries": ["nobel 2024 winner", "nobel 2024 year"]}', ['nobel 2024 winner', 'nobel 2024 year']],
+    [
+      'JSON after Step 1 … Step 2 prose',
+      'Step 1 [1]: find the winner.\nStep 2 [2]: find the year.\n{"queries": ["nobel 2024 winner", "nobel 2024 year"]}',
+      ['nobel 2024 winner', 'nobel 2024 year'],
+    ],
     ['think blocks', '<think>{"queries": ["wrong"]}</think>{"queries": ["right"]}', ['right']],
     ['trailing commas', '{"queries": ["a", "b",],}', ['a', 'b']],
     ['single quotes', "{'queries': ['a b', 'c d']}", ['a b', 'c d']],
@@ -53,7 +65,12 @@ describe('parsePlan', () => {
   })
 
   it('reads goal, steps and key elements', () => {
-    expect(parsePlan('{"goal": "G", "steps": ["s1"], "keyElements": ["Baker", "2024"], "queries": ["q"]}')).toEqual({ goal: 'G', steps: ['s1'], keyElements: ['Baker', '2024'], queries: ['q'] })
+    expect(parsePlan('{"goal": "G", "steps": ["s1"], "keyElements": ["Baker", "2024"], "queries": ["q"]}')).toEqual({
+      goal: 'G',
+      steps: ['s1'],
+      keyElements: ['Baker', '2024'],
+      queries: ['q'],
+    })
   })
 
   it.each(['', 'I cannot help.', '{"goal": "no queries"}', '[1], [2]', '{"queries": ["<query>", "..."]}'])('gives up on %j', (reply) => {
@@ -64,12 +81,31 @@ describe('parsePlan', () => {
 describe('parseExtraction', () => {
   it.each([
     ['JSON in fences', '```json\n{"facts": [{"text": "A", "source": 1}]}\n```', [{ text: 'A', sources: [1] }]],
-    ['JSON after Step prose', 'Step 1: read [1].\nStep 2: extract.\n{"facts": [{"fact": "B", "url": "https://x.example/b"}]}', [{ text: 'B', sources: ['https://x.example/b'] }]],
+    [
+      'JSON after Step prose',
+      'Step 1: read [1].\nStep 2: extract.\n{"facts": [{"fact": "B", "url": "https://x.example/b"}]}',
+      [{ text: 'B', sources: ['https://x.example/b'] }],
+    ],
     ['think blocks', '<think>{"facts": [{"text": "no"}]}</think>{"facts": [{"text": "yes", "source": "[2]"}]}', [{ text: 'yes', sources: [2] }]],
     ['trailing commas', '{"facts": [{"text": "C", "sources": [1, 2,],},],}', [{ text: 'C', sources: [1, 2] }]],
     ['single quotes', "{'facts': [{'text': 'D', 'source': 3}]}", [{ text: 'D', sources: [3] }]],
-    ['a top-level array of strings', '["E [1]", "F (source: https://f.example/x)"]', [{ text: 'E', sources: [1] }, { text: 'F', sources: ['https://f.example/x'] }]],
-    ['a bare list', 'Facts:\n- G happened in 2024 [1][2]\n- H is true — https://h.example/page.\n* I', [{ text: 'G happened in 2024', sources: [1, 2] }, { text: 'H is true', sources: ['https://h.example/page'] }, { text: 'I', sources: [] }]],
+    [
+      'a top-level array of strings',
+      '["E [1]", "F (source: https://f.example/x)"]',
+      [
+        { text: 'E', sources: [1] },
+        { text: 'F', sources: ['https://f.example/x'] },
+      ],
+    ],
+    [
+      'a bare list',
+      'Facts:\n- G happened in 2024 [1][2]\n- H is true — https://h.example/page.\n* I',
+      [
+        { text: 'G happened in 2024', sources: [1, 2] },
+        { text: 'H is true', sources: ['https://h.example/page'] },
+        { text: 'I', sources: [] },
+      ],
+    ],
   ])('reads %s', (_name, reply, facts) => {
     expect(parseExtraction(reply)).toEqual({ facts, readable: true })
   })
@@ -84,12 +120,24 @@ describe('parseExtraction', () => {
 
 describe('parseNodeCheck', () => {
   it.each([
-    ['JSON in fences', '```json\n{"answerable": false, "missing": "the year", "queries": ["nobel year"]}\n```', { answerable: false, missing: 'the year', queries: ['nobel year'], readable: true }],
+    [
+      'JSON in fences',
+      '```json\n{"answerable": false, "missing": "the year", "queries": ["nobel year"]}\n```',
+      { answerable: false, missing: 'the year', queries: ['nobel year'], readable: true },
+    ],
     ['a yes string', '{"answerable": "yes"}', { answerable: true, queries: [], readable: true }],
-    ['JSON after Step prose', 'Step 1: check [1].\nStep 2: plan.\n{"sufficient": false, "next_queries": ["a b", "A B"]}', { answerable: false, queries: ['a b'], readable: true }],
+    [
+      'JSON after Step prose',
+      'Step 1: check [1].\nStep 2: plan.\n{"sufficient": false, "next_queries": ["a b", "A B"]}',
+      { answerable: false, queries: ['a b'], readable: true },
+    ],
     ['think blocks', '<think>{"answerable": true}</think>{"answerable": false, "queries": ["x"]}', { answerable: false, queries: ['x'], readable: true }],
     ['trailing commas and single quotes', "{'answerable': False, 'queries': ['p', 'q',],}", { answerable: false, queries: ['p', 'q'], readable: true }],
-    ['labelled lines and a bare list', 'Answerable: No\nNext queries:\n1. first gap\n2. second gap', { answerable: false, queries: ['first gap', 'second gap'], readable: true }],
+    [
+      'labelled lines and a bare list',
+      'Answerable: No\nNext queries:\n1. first gap\n2. second gap',
+      { answerable: false, queries: ['first gap', 'second gap'], readable: true },
+    ],
     ['a bold yes line', '**Answerable:** yes', { answerable: true, queries: [], readable: true }],
   ])('reads %s', (_name, reply, check) => {
     expect(parseNodeCheck(reply)).toEqual(check)

@@ -83,7 +83,11 @@ describe('graph-reader', () => {
     expect(search.signals.slice(1).every((s) => s?.aborted)).toBe(true)
     // Every query still gets its one result: the cut-short ones say they were aborted.
     const results = ofType(events, 'result')
-    expect(results.map((e) => e.queryId).sort()).toEqual(ofType(events, 'query').map((e) => e.queryId).sort())
+    expect(results.map((e) => e.queryId).sort()).toEqual(
+      ofType(events, 'query')
+        .map((e) => e.queryId)
+        .sort(),
+    )
     expect(results.map((e) => e.error?.code ?? 'ok')).toEqual(['ok', 'aborted', 'aborted'])
     expect((await run.result).answer).toBe('The answer [1].')
   })
@@ -180,13 +184,16 @@ describe('graph-reader', () => {
   it('supersedes a stored fact with a longer one that contains it', async () => {
     const llm = graphModel({
       plan: '{"queries": ["one", "two"]}',
-      extract: (req) => (queryOf(req) === 'one' ? '{"facts": [{"text": "2024", "source": 1}]}' : '{"facts": [{"text": "The 2024 Nobel Prize went to Baker", "source": 1}]}'),
+      extract: (req) =>
+        queryOf(req) === 'one' ? '{"facts": [{"text": "2024", "source": 1}]}' : '{"facts": [{"text": "The 2024 Nobel Prize went to Baker", "source": 1}]}',
     })
     const search = mockSearch({ results: (q) => (q === 'one' ? [hassabis] : [baker]) })
     const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
     const facts = ofType(await collect(run), 'fact')
     expect(facts[1]!.supersedes).toEqual([facts[0]!.fact.id])
-    expect((await run.result).facts).toEqual([{ id: facts[1]!.fact.id, text: 'The 2024 Nobel Prize went to Baker', sources: [baker.url, hassabis.url], queryId: 'q2' }])
+    expect((await run.result).facts).toEqual([
+      { id: facts[1]!.fact.id, text: 'The 2024 Nobel Prize went to Baker', sources: [baker.url, hassabis.url], queryId: 'q2' },
+    ])
   })
 
   it('runs searches concurrently at concurrency 4 and strictly one at a time at concurrency 1', async () => {
@@ -255,7 +262,8 @@ describe('graph-reader', () => {
       replies: (req) => {
         const role = roleOf(req)
         if (role === 'planner') return '{"queries": ["bad", "good"]}'
-        if (role === 'extractor' && queryOf(req) === 'bad') return { text: '', error: new ProviderError('model overloaded', { code: 'http', provider: 'mock', status: 503 }) }
+        if (role === 'extractor' && queryOf(req) === 'bad')
+          return { text: '', error: new ProviderError('model overloaded', { code: 'http', provider: 'mock', status: 503 }) }
         if (role === 'extractor') return '{"facts": [{"text": "Good fact", "source": 1}]}'
         if (role === 'neighbor') return '{"answerable": false}'
         return 'Answer [1].'

@@ -17,18 +17,27 @@ describe('parseQueries', () => {
 
   it('never throws and returns at most five non-empty strings', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.anything().map((v) => JSON.stringify(v) ?? '')), (reply) => {
-        const queries = parseQueries(reply)
-        expect(queries.length).toBeLessThanOrEqual(5)
-        for (const q of queries) expect(q.trim()).not.toBe('')
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.anything().map((v) => JSON.stringify(v) ?? ''),
+        ),
+        (reply) => {
+          const queries = parseQueries(reply)
+          expect(queries.length).toBeLessThanOrEqual(5)
+          for (const q of queries) expect(q.trim()).not.toBe('')
+        },
+      ),
     )
   })
 })
 
 describe('parseReflection', () => {
   it('reads slots as an object of evidence', () => {
-    expect(parseReflection('{"slots": {"winner": "Argentina [1]", "score": null, "date": "unknown"}, "need_more": true, "new_queries": ["final score"]}')).toEqual({
+    expect(
+      parseReflection('{"slots": {"winner": "Argentina [1]", "score": null, "date": "unknown"}, "need_more": true, "new_queries": ["final score"]}'),
+    ).toEqual({
       slots: [{ name: 'winner', evidence: 'Argentina [1]' }, { name: 'score' }, { name: 'date' }],
       needMore: true,
       newQueries: ['final score'],
@@ -36,7 +45,9 @@ describe('parseReflection', () => {
   })
 
   it('reads the design document shape: slot names and the filled ones', () => {
-    expect(parseReflection('{"slots": ["winner", "score", "date"], "filled": ["winner"], "need_more": true, "new_queries": ["argentina goals 2022 final"]}')).toEqual({
+    expect(
+      parseReflection('{"slots": ["winner", "score", "date"], "filled": ["winner"], "need_more": true, "new_queries": ["argentina goals 2022 final"]}'),
+    ).toEqual({
       slots: [{ name: 'winner', evidence: 'found' }, { name: 'score' }, { name: 'date' }],
       needMore: true,
       newQueries: ['argentina goals 2022 final'],
@@ -59,13 +70,20 @@ describe('parseReflection', () => {
 
   it('never throws on any string', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.anything().map((v) => JSON.stringify(v) ?? '')), (reply) => {
-        const reflection = parseReflection(reply)
-        if (reflection) {
-          expect(typeof reflection.needMore).toBe('boolean')
-          for (const q of reflection.newQueries) expect(typeof q).toBe('string')
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.anything().map((v) => JSON.stringify(v) ?? ''),
+        ),
+        (reply) => {
+          const reflection = parseReflection(reply)
+          if (reflection) {
+            expect(typeof reflection.needMore).toBe('boolean')
+            for (const q of reflection.newQueries) expect(typeof q).toBe('string')
+          }
+        },
+      ),
     )
   })
 })

@@ -186,7 +186,11 @@ describe('reflect', () => {
 
   it('answers with the top result, cited, when the synthesizer writes nothing', async () => {
     const search = mockSearch({ results: { q: [doc('a', 'Argentina won the final on penalties.'), doc('b')] } })
-    const agent = createAgent({ models: { planner: planner('["q"]', () => enough), finalizer: scriptedLLM({ replies: ['<think>hmm</think>'] }) }, search, strategy: reflect({ reflect: { maxWords: 4 } }) })
+    const agent = createAgent({
+      models: { planner: planner('["q"]', () => enough), finalizer: scriptedLLM({ replies: ['<think>hmm</think>'] }) },
+      search,
+      strategy: reflect({ reflect: { maxWords: 4 } }),
+    })
     const { events, result } = await collect(agent, 'Who won?')
     expect(ofType(events, 'warning').map((w) => w.code)).toContain('empty-output')
     expect(result.answer).toBe('Argentina won the [1]')
@@ -196,7 +200,11 @@ describe('reflect', () => {
   it('answers plainly when no search returned anything', async () => {
     const search = mockSearch({ results: () => [] })
     const finalizer = scriptedLLM({ replies: [] })
-    const agent = createAgent({ models: { planner: planner('["q"]', () => '{"need_more": true, "new_queries": []}'), finalizer }, search, strategy: reflect({}) })
+    const agent = createAgent({
+      models: { planner: planner('["q"]', () => '{"need_more": true, "new_queries": []}'), finalizer },
+      search,
+      strategy: reflect({}),
+    })
     const { events, result } = await collect(agent, 'Q?')
     expect(finalizer.calls).toHaveLength(0)
     expect(result.citations).toEqual([])

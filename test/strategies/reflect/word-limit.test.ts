@@ -25,7 +25,12 @@ const token = fc.oneof(
   fc.constantFrom('[1]', '[2][3].', '[4],', '[1, 2]'),
 )
 const space = fc.constantFrom(' ', '  ', '\n', ' \n\n')
-const answer = fc.array(fc.tuple(token, space), { maxLength: 40 }).map((parts) => parts.map(([t, s]) => t + s).join('').trim())
+const answer = fc.array(fc.tuple(token, space), { maxLength: 40 }).map((parts) =>
+  parts
+    .map(([t, s]) => t + s)
+    .join('')
+    .trim(),
+)
 
 describe('wordLimitFilter', () => {
   it('keeps the citations and punctuation of the last word, and nothing after it', () => {

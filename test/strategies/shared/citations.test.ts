@@ -14,7 +14,10 @@ describe('citations', () => {
   })
 
   it('numbers new sources past the highest seeded number', () => {
-    const registry = new CitationRegistry([{ index: 2, url: 'https://two.example' }, { index: 4, url: 'https://four.example' }])
+    const registry = new CitationRegistry([
+      { index: 2, url: 'https://two.example' },
+      { index: 4, url: 'https://four.example' },
+    ])
     expect([registry.indexOf('https://new-a.example'), registry.indexOf('https://new-b.example')]).toEqual([5, 6])
   })
 

@@ -35,7 +35,10 @@ describe('parseLooseJson', () => {
       { numRuns: 1000 },
     )
     const token = fc.constantFrom('{', '}', '[', ']', '"', "'", ',', ':', 'a', '1', 'True', '\\', ' ', '\n', '```')
-    fc.assert(fc.property(fc.array(token, { maxLength: 40 }), (tokens) => void parseLooseJson(tokens.join(''))), { numRuns: 1000 })
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (tokens) => void parseLooseJson(tokens.join(''))),
+      { numRuns: 1000 },
+    )
   })
 })
 

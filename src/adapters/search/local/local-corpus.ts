@@ -113,7 +113,10 @@ async function build(options: LocalCorpusOptions): Promise<Corpus> {
 
 export function localCorpus(options: LocalCorpusOptions): SearchProvider & FetchProvider {
   if (!options || (options.dir === undefined) === (options.documents === undefined)) {
-    throw new LaconicError('localCorpus: pass either `dir` or `documents`', { code: 'config', hint: "e.g. localCorpus({ dir: './notes' }) or localCorpus({ documents: [{ text }] })" })
+    throw new LaconicError('localCorpus: pass either `dir` or `documents`', {
+      code: 'config',
+      hint: "e.g. localCorpus({ dir: './notes' }) or localCorpus({ documents: [{ text }] })",
+    })
   }
   const snippetChars = options.snippetChars ?? 240
   let corpus: Promise<Corpus> | undefined
@@ -139,7 +142,12 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
         const chunk = chunks[hit.id as number]
         if (!chunk || seen.has(chunk.url)) continue
         seen.add(chunk.url)
-        results.push({ title: chunk.title, url: chunk.url, snippet: snippetAround(chunk.text, [...hit.terms, ...hit.queryTerms], snippetChars), score: hit.score })
+        results.push({
+          title: chunk.title,
+          url: chunk.url,
+          snippet: snippetAround(chunk.text, [...hit.terms, ...hit.queryTerms], snippetChars),
+          score: hit.score,
+        })
       }
       return results
     },
@@ -149,7 +157,12 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
       const position = byUrl.get(withoutFragment(url))
       const doc = position === undefined ? undefined : docs[position]
       if (!doc) {
-        throw new ProviderError(`localCorpus: no document at ${url}`, { code: 'not-found', provider: 'local', url, hint: 'fetch a URL that this corpus returned from search' })
+        throw new ProviderError(`localCorpus: no document at ${url}`, {
+          code: 'not-found',
+          provider: 'local',
+          url,
+          hint: 'fetch a URL that this corpus returned from search',
+        })
       }
       return { url: doc.url, title: doc.title, text: doc.text }
     },

@@ -3,13 +3,13 @@
  * cut at word boundaries, with `…` where text was left out.
  */
 
-const escape = (term: string) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (term: string) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 export function snippetAround(text: string, terms: readonly string[], maxChars = 240): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   if (flat.length <= maxChars) return flat
   const usable = terms.filter((term) => term.length > 0)
-  const pattern = usable.length > 0 ? new RegExp(usable.map(escape).join('|'), 'iu') : undefined
+  const pattern = usable.length > 0 ? new RegExp(usable.map(escapeRegExp).join('|'), 'iu') : undefined
   const hit = pattern ? flat.search(pattern) : -1
   // Start a little before the match so the reader sees what leads up to it.
   let start = Math.max(0, Math.min(hit < 0 ? 0 : hit - Math.floor(maxChars / 4), flat.length - maxChars))
