@@ -146,6 +146,7 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
   it('reports a source that fails or stops early as an error, and stays lazy until read', async () => {
     const pulled = gate()
     let started = false
+    // biome-ignore lint/correctness/useYield: a source that fails before its first event
     async function* broken(): AsyncGenerator<ResearchEvent> {
       started = true
       pulled.open()
