@@ -4,9 +4,10 @@ import type { StrategyEvent } from './events.js'
 import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
 import { wasCached } from './providers.js'
 import { toJson } from './checkpoint.js'
+import { type Generation, modelCall } from './model-call.js'
 import { reviewPlan } from './plan-review.js'
 import type { AgentOptions, ModelRole, ResearchOptions, Resumption, Schedule, Step, StrategyContext } from './strategy.js'
-import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
+import type { TextFilter } from './text.js'
 
 /** Which role a role falls back to when the agent sets no model for it. */
 const ROLE_FALLBACK: Readonly<Record<string, ModelRole>> = {
@@ -16,6 +17,17 @@ const ROLE_FALLBACK: Readonly<Record<string, ModelRole>> = {
 }
 
 const runNow: Schedule = (work) => work()
+
+/**
+ * Waits for a slot of `schedule` and holds it until the returned function is called, so a call
+ * can stream its events while it holds the slot.
+ */
+function holdSlot(schedule: Schedule): Promise<() => void> {
+  if (schedule === runNow) return Promise.resolve(() => undefined)
+  return new Promise((granted, refused) => {
+    schedule(() => new Promise<void>((release) => granted(release))).catch(refused)
+  })
+}
 
 type ModelRequest = Omit<LLMRequest, 'signal' | 'onRetry'>
 
@@ -92,16 +104,9 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     return { pending, onRetry }
   }
 
-  /** The visible text of one model call, and the usage it reported. */
-  interface Reply {
-    text: string
-    usage: { inputTokens: number; outputTokens: number; cost?: number } | undefined
-  }
-
   /** The `llm-call` and `cost` events of a finished call. */
-  function* accounting(role: ModelRole, llm: LLMProvider, req: ModelRequest, reply: Reply, started: number): Generator<StrategyEvent> {
-    const inputTokens = reply.usage?.inputTokens ?? estimateTokens((req.system ?? '') + req.prompt)
-    const outputTokens = reply.usage?.outputTokens ?? estimateTokens(reply.text)
+  function* accounting(role: ModelRole, llm: LLMProvider, generation: Generation, started: number): Generator<StrategyEvent> {
+    const { inputTokens, outputTokens } = generation.usage
     yield {
       type: 'llm-call',
       role,
@@ -110,53 +115,41 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       inputTokens,
       outputTokens,
     }
-    const reported = reply.usage?.cost !== undefined ? { cost: reply.usage.cost } : {}
+    const reported = generation.cost !== undefined ? { cost: generation.cost } : {}
     const dollars = llmDollars({ inputTokens, outputTokens, ...reported }, llm.model, options.pricing)
     yield { type: 'cost', delta: costDelta({ llm: dollars, inputTokens, outputTokens, llmCalls: 1 }) }
   }
 
-  /** A call whose text is only needed whole: under a limiter it holds one slot from request to last byte. */
-  async function* complete(role: ModelRole, req: ModelRequest, schedule: Schedule): Step<string> {
+  /**
+   * Every model call of the run, through `modelCall`: reasoning is yielded as `reasoning-token`s
+   * as it arrives, the visible text as `answer-token`s when `answer` is set; then `llm-call` and
+   * `cost`. Under a limiter the call holds one slot from its request to its last byte.
+   */
+  async function* callModel(
+    role: ModelRole,
+    req: ModelRequest,
+    { schedule = runNow, answer = false, filter }: { schedule?: Schedule | undefined; answer?: boolean; filter?: TextFilter | undefined },
+  ): Step<string> {
     const llm = model(role)
     const retries = retryNotices(`${role} model`)
-    const started = Date.now()
-    const reply = await schedule(async () => {
-      const filter = createThinkFilter()
-      const read: Reply = { text: '', usage: undefined }
-      for await (const chunk of llm.stream({ ...req, signal, onRetry: retries.onRetry })) {
-        if (chunk.type === 'text') read.text += filter.push(chunk.text)
-        else if (chunk.type === 'usage') read.usage = chunk
-      }
-      read.text += filter.flush()
-      return read
-    })
-    yield* retries.pending.splice(0)
-    yield* accounting(role, llm, req, reply, started)
-    return reply.text
-  }
-
-  /** A call streamed to the user: each visible piece is an `answer-token`, yielded as it arrives. */
-  async function* streamAnswer(role: ModelRole, req: ModelRequest, filter: TextFilter): Step<string> {
-    const llm = model(role)
-    const retries = retryNotices(`${role} model`)
-    const started = Date.now()
-    const reply: Reply = { text: '', usage: undefined }
-    const token = (visible: string): StrategyEvent[] => {
-      if (!visible) return []
-      reply.text += visible
-      return [{ type: 'answer-token', text: visible }]
-    }
-    for await (const chunk of llm.stream({ ...req, signal, onRetry: retries.onRetry })) {
-      if (chunk.type === 'text') {
-        const tokens = token(filter.push(chunk.text))
+    const release = await holdSlot(schedule)
+    try {
+      const started = Date.now()
+      const call = modelCall(llm, { ...req, signal, onRetry: retries.onRetry }, filter)
+      for (;;) {
+        const step = await call.next()
         yield* retries.pending.splice(0)
-        yield* tokens
-      } else if (chunk.type === 'usage') reply.usage = chunk
+        if (step.done) {
+          yield* accounting(role, llm, step.value, started)
+          return step.value.text
+        }
+        const piece = step.value
+        if (piece.type === 'reasoning') yield { type: 'reasoning-token', role, text: piece.text }
+        else if (answer) yield { type: 'answer-token', text: piece.text }
+      }
+    } finally {
+      release()
     }
-    yield* token(filter.flush())
-    yield* retries.pending.splice(0)
-    yield* accounting(role, llm, req, reply, started)
-    return reply.text
   }
 
   const rethrowIfAborted = (error: unknown): void => {
@@ -198,10 +191,10 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       return reviewPlan(plan, { input, signal, review })
     },
     complete(role, req, opts) {
-      return complete(role, req, opts?.schedule ?? runNow)
+      return callModel(role, req, { schedule: opts?.schedule })
     },
     streamAnswer(role, req, opts) {
-      return streamAnswer(role, req, opts?.filter ? chainFilters(createThinkFilter(), opts.filter) : createThinkFilter())
+      return callModel(role, req, { answer: true, filter: opts?.filter })
     },
     async *runSearch(query, opts = {}) {
       const queryId = newId('q')

@@ -51,6 +51,8 @@ export interface EventPayloads {
   'knowledge-update': { knowledge: string; iteration: number }
   'llm-call': { role: string; model?: string; latencyMs: number; inputTokens: number; outputTokens: number }
   cost: { delta: Cost; total: Cost }
+  /** Reasoning a model produced on the way (out-of-band or a think block): show it as "thinking", never as the answer. */
+  'reasoning-token': { role: string; text: string }
   'answer-token': { text: string }
   answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
   warning: { message: string; code: string; queryId?: string }
@@ -93,6 +95,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'knowledge-update',
   'llm-call',
   'cost',
+  'reasoning-token',
   'answer-token',
   'answer',
   'warning',

@@ -1,37 +1,16 @@
+import { modelCall, type Generation } from './model-call.js'
 import type { LLMProvider, LLMRequest } from './providers.js'
-import { createThinkFilter, estimateTokens } from './text.js'
+import { estimateTokens } from './text.js'
 
-export interface Generation {
-  /** The visible text, think blocks removed. */
-  text: string
-  /** Reasoning the backend delivered out of band, if any. */
-  reasoning: string
-  usage: { inputTokens: number; outputTokens: number }
-  /** Dollars, when the provider reported them. */
-  cost?: number
-}
+export type { Generation } from './model-call.js'
 
-/** Runs one model call to the end and returns its text, usage and cost. */
+/** Runs one model call to the end and returns its text, reasoning, usage and cost. */
 export async function generate(llm: LLMProvider, req: LLMRequest): Promise<Generation> {
-  const filter = createThinkFilter()
-  let text = ''
-  let reasoning = ''
-  let usage: Generation['usage'] | undefined
-  let cost: number | undefined
-  for await (const chunk of llm.stream(req)) {
-    if (chunk.type === 'text') text += filter.push(chunk.text)
-    else if (chunk.type === 'reasoning') reasoning += chunk.text
-    else {
-      usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens }
-      if (chunk.cost !== undefined) cost = chunk.cost
-    }
+  const call = modelCall(llm, req)
+  for (;;) {
+    const step = await call.next()
+    if (step.done) return step.value
   }
-  text += filter.flush()
-  usage ??= {
-    inputTokens: estimateTokens((req.system ?? '') + req.prompt),
-    outputTokens: estimateTokens(text),
-  }
-  return cost === undefined ? { text, reasoning, usage } : { text, reasoning, usage, cost }
 }
 
 export type GenerateFunction = (system: string, prompt: string, options: { signal?: AbortSignal }) => Promise<string | { text: string; cost?: number }>

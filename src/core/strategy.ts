@@ -178,11 +178,12 @@ export interface StrategyContext {
    * stop a branch early while the run goes on. `close()` the scope when its work is over.
    */
   scope(): ScopedContext
-  /** One model call to the end; yields `llm-call` and `cost`; returns the visible text. */
+  /** One model call to the end; yields `reasoning-token`s as they stream, then `llm-call` and `cost`; returns the visible text. */
   complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { schedule?: Schedule }): Step<string>
   /**
    * A model call streamed to the user as `answer-token`s (think blocks removed, then `filter`
-   * if given); returns the streamed text, which the strategy then reports in its `answer` event.
+   * if given; reasoning as `reasoning-token`s); returns the streamed text, which the strategy
+   * then reports in its `answer` event.
    */
   streamAnswer(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { filter?: TextFilter }): Step<string>
   /**

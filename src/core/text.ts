@@ -36,11 +36,15 @@ function partialTagSuffix(lower: string, tags: readonly string[]): number {
  * chunks. An unclosed block is dropped until it closes or the stream ends; a stray closing tag
  * is removed; whitespace before the first visible text is trimmed (models put a blank line
  * after `</think>`). The output is the same for every way of splitting the same input.
+ * `onThink` receives the removed reasoning as it arrives (tags excluded), e.g. to show it apart.
  */
-export function createThinkFilter(): TextFilter {
+export function createThinkFilter(onThink?: (reasoning: string) => void): TextFilter {
   let inside = false
   let held = ''
   let started = false
+  const think = (text: string) => {
+    if (text && onThink) onThink(text)
+  }
 
   const emit = (text: string): string => {
     if (started) return text
@@ -59,11 +63,14 @@ export function createThinkFilter(): TextFilter {
         if (inside) {
           const close = findTag(lower, CLOSE_TAGS)
           if (close) {
+            think(buffer.slice(0, close.index))
             buffer = buffer.slice(close.index + close.length)
             inside = false
             continue
           }
-          held = buffer.slice(buffer.length - partialTagSuffix(lower, CLOSE_TAGS))
+          const partial = partialTagSuffix(lower, CLOSE_TAGS)
+          think(buffer.slice(0, buffer.length - partial))
+          held = buffer.slice(buffer.length - partial)
           break
         }
         const open = findTag(lower, OPEN_TAGS)
@@ -83,6 +90,7 @@ export function createThinkFilter(): TextFilter {
       return emit(out)
     },
     flush() {
+      if (inside) think(held)
       const rest = inside ? '' : held
       held = ''
       inside = false

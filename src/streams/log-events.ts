@@ -91,6 +91,8 @@ function describe(event: ResearchEvent, tokens: number): LogLine | undefined {
       })
     case 'cost':
     case 'answer-token':
+    // Model text, possibly long: a UI shows it; a log line would only repeat it.
+    case 'reasoning-token':
       return undefined
   }
 }

@@ -37,6 +37,10 @@ const REQUIRED: Record<EventType, ReadonlyArray<readonly [string, Kind]>> = {
     ['delta', 'object'],
     ['total', 'object'],
   ],
+  'reasoning-token': [
+    ['role', 'string'],
+    ['text', 'string'],
+  ],
   'answer-token': [['text', 'string']],
   answer: [
     ['text', 'string'],

@@ -79,6 +79,11 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         }
         if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
         break
+      case 'reasoning-token':
+        // Reasoning is shown apart ("thinking"): it has a model role and text, and is never folded into the answer.
+        if (typeof event.role !== 'string' || !event.role) fail(event, 'reasoning-token without a role')
+        if (typeof event.text !== 'string' || !event.text) fail(event, 'reasoning-token without text')
+        break
       case 'answer-token':
         if (answerText !== undefined) fail(event, 'answer-token after the answer event')
         tokens += event.text

@@ -56,6 +56,7 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
     { requiredKeys: ['role', 'latencyMs', 'inputTokens', 'outputTokens'] },
   ),
   cost: fc.record({ delta: cost, total: cost }),
+  'reasoning-token': fc.record({ role: trickyText, text: trickyText }),
   'answer-token': fc.record({ text: trickyText }),
   answer: fc.record(
     {

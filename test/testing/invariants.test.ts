@@ -46,4 +46,17 @@ describe('assertEventInvariants', () => {
       assertEventInvariants(stamp([start, { type: 'answer-token', text: 'Half' }, other, { type: 'answer', text: 'Whole', citations: [] }, end])),
     ).toThrow(/differ/)
   })
+
+  it('accepts reasoning beside the answer tokens, and rejects a reasoning-token without role or text', () => {
+    const ok = stamp([
+      start,
+      { type: 'reasoning-token', role: 'finalizer', text: 'hmm' },
+      { type: 'answer-token', text: 'A' },
+      { type: 'answer', text: 'A', citations: [] },
+      end,
+    ])
+    expect(assertEventInvariants(ok)).toBe(ok)
+    const bad = stamp([start, { type: 'reasoning-token', role: '', text: 'hmm' }, { type: 'reasoning-token', role: 'planner', text: '' }, end])
+    expect(() => assertEventInvariants(bad)).toThrow(/reasoning-token without a role[\s\S]*reasoning-token without text/)
+  })
 })

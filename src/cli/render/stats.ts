@@ -53,6 +53,9 @@ export function createStats(startedAt: number): { readonly stats: RunStats; add(
         case 'answer-token':
           stats.step = 'writing the answer'
           break
+        case 'reasoning-token':
+          stats.step = `the ${event.role} is thinking`
+          break
         case 'cost':
           stats.cost = event.total
           break

@@ -1,0 +1,59 @@
+import type { LLMProvider, LLMRequest } from './providers.js'
+import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
+
+/** A piece of a model's reply as it streams: visible text, or reasoning (never part of the answer). */
+export type ModelPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string }
+
+export interface Generation {
+  /** The visible text, think blocks removed. */
+  text: string
+  /** The reasoning: what the backend delivered out of band, and the think blocks taken out of the text. */
+  reasoning: string
+  /** As reported by the backend, else estimated (4 characters a token). */
+  usage: { inputTokens: number; outputTokens: number }
+  /** Dollars, when the provider reported them. */
+  cost?: number
+}
+
+/**
+ * The one path of every model call (`generate()` and the run context's helpers): streams the
+ * reply as visible text and reasoning pieces, as they arrive, and returns the whole generation.
+ * Think blocks in the text become reasoning; `filter` (if given) then runs on the visible text.
+ */
+export async function* modelCall(llm: LLMProvider, req: LLMRequest, filter?: TextFilter): AsyncGenerator<ModelPiece, Generation, undefined> {
+  let thought = ''
+  const visible = createThinkFilter((text) => (thought += text))
+  const textFilter = filter ? chainFilters(visible, filter) : visible
+  const generation: Generation = { text: '', reasoning: '', usage: { inputTokens: 0, outputTokens: 0 } }
+  let reported = false
+
+  // Reasoning first: a think block that closes in a chunk comes before the text after it.
+  function* pieces(text: string): Generator<ModelPiece> {
+    if (thought) {
+      generation.reasoning += thought
+      yield { type: 'reasoning', text: thought }
+      thought = ''
+    }
+    if (text) {
+      generation.text += text
+      yield { type: 'text', text }
+    }
+  }
+
+  for await (const chunk of llm.stream(req)) {
+    if (chunk.type === 'text') yield* pieces(textFilter.push(chunk.text))
+    else if (chunk.type === 'reasoning') {
+      thought += chunk.text
+      yield* pieces('')
+    } else {
+      reported = true
+      generation.usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens }
+      if (chunk.cost !== undefined) generation.cost = chunk.cost
+    }
+  }
+  yield* pieces(textFilter.flush())
+  if (!reported) {
+    generation.usage = { inputTokens: estimateTokens((req.system ?? '') + req.prompt), outputTokens: estimateTokens(generation.text) }
+  }
+  return generation
+}
