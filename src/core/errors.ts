@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'strategy'
   /** A run's lock is held elsewhere (a second resume of one run). */
   | 'locked'
+  /** The model declined to answer; its words are in the message. */
+  | 'refusal'
   | (string & {})
 
 export class LaconicError extends Error {

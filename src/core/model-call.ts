@@ -1,4 +1,4 @@
-import type { LLMProvider, LLMRequest } from './providers.js'
+import type { LLMChunk, LLMProvider, LLMRequest } from './providers.js'
 import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
 
 /** A piece of a model's reply as it streams: visible text, or reasoning (never part of the answer). */
@@ -9,8 +9,11 @@ export interface Generation {
   text: string
   /** The reasoning: what the backend delivered out of band, and the think blocks taken out of the text. */
   reasoning: string
-  /** As reported by the backend, else estimated (4 characters a token). */
-  usage: { inputTokens: number; outputTokens: number }
+  /**
+   * Each count as reported by the backend, else estimated (4 characters a token); the cached
+   * parts of `inputTokens` when the backend named them.
+   */
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number }
   /** Dollars, when the provider reported them. */
   cost?: number
 }
@@ -25,7 +28,7 @@ export async function* modelCall(llm: LLMProvider, req: LLMRequest, filter?: Tex
   const visible = createThinkFilter((text) => (thought += text))
   const textFilter = filter ? chainFilters(visible, filter) : visible
   const generation: Generation = { text: '', reasoning: '', usage: { inputTokens: 0, outputTokens: 0 } }
-  let reported = false
+  let reported: Omit<Extract<LLMChunk, { type: 'usage' }>, 'type'> = {}
 
   // Reasoning first: a think block that closes in a chunk comes before the text after it.
   function* pieces(text: string): Generator<ModelPiece> {
@@ -46,14 +49,18 @@ export async function* modelCall(llm: LLMProvider, req: LLMRequest, filter?: Tex
       thought += chunk.text
       yield* pieces('')
     } else {
-      reported = true
-      generation.usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens }
+      reported = chunk
       if (chunk.cost !== undefined) generation.cost = chunk.cost
     }
   }
   yield* pieces(textFilter.flush())
-  if (!reported) {
-    generation.usage = { inputTokens: estimateTokens((req.system ?? '') + req.prompt), outputTokens: estimateTokens(generation.text) }
+  // Only reported counts are trusted; a count the backend left out is estimated, never zero.
+  const { cachedInputTokens, cacheWriteTokens } = reported
+  generation.usage = {
+    inputTokens: reported.inputTokens ?? estimateTokens((req.system ?? '') + req.prompt),
+    outputTokens: reported.outputTokens ?? estimateTokens(generation.text),
+    ...(cachedInputTokens !== undefined && { cachedInputTokens }),
+    ...(cacheWriteTokens !== undefined && { cacheWriteTokens }),
   }
   return generation
 }

@@ -34,7 +34,19 @@ export type LLMChunk =
   | { type: 'text'; text: string }
   /** Reasoning a backend delivers out of band; never part of the answer. */
   | { type: 'reasoning'; text: string }
-  | { type: 'usage'; inputTokens: number; outputTokens: number; cost?: number }
+  /**
+   * What the call consumed, as the backend reported it. A count the backend did not report is
+   * absent (the run then estimates it), never 0. `cachedInputTokens` and `cacheWriteTokens` are
+   * parts of `inputTokens`; `cost` is in dollars.
+   */
+  | {
+      type: 'usage'
+      inputTokens?: number
+      outputTokens?: number
+      cachedInputTokens?: number
+      cacheWriteTokens?: number
+      cost?: number
+    }
 
 export interface LLMProvider {
   readonly model?: string

@@ -71,3 +71,20 @@ describe('model calls under a limiter', () => {
     expect(a.events.map((e) => e.type)).toEqual(['llm-call', 'cost'])
   })
 })
+
+describe('usage a backend reports in part', () => {
+  it('estimates the counts it left out instead of taking them as zero', async () => {
+    const llm = {
+      model: 'partial',
+      async *stream() {
+        yield { type: 'text' as const, text: 'An answer of some length, long enough to count.' }
+        yield { type: 'usage' as const, outputTokens: 11 }
+      },
+    }
+    const ctx = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { llm }, input: {} })
+    const { events } = await drain(ctx.complete('planner', { prompt: 'A prompt that is long enough to be more than zero tokens.' }))
+    const call = events.find((e) => e.type === 'llm-call')
+    expect(call).toMatchObject({ outputTokens: 11 })
+    expect(call && 'inputTokens' in call ? call.inputTokens : 0).toBeGreaterThan(0)
+  })
+})

@@ -36,7 +36,7 @@ export function parseAnthropicData(data: string): WireStep[] {
   switch (event.type) {
     case 'message_start': {
       const usage = objectAt(objectAt(event, 'message'), 'usage')
-      return usage ? usageStep(inputTokensOf(usage), countAt(usage, 'output_tokens')) : []
+      return usage ? usageSteps(usage) : []
     }
     case 'content_block_delta': {
       const delta = objectAt(event, 'delta')
@@ -46,7 +46,12 @@ export function parseAnthropicData(data: string): WireStep[] {
     }
     case 'message_delta': {
       const usage = objectAt(event, 'usage')
-      return usage ? usageStep(inputTokensOf(usage), countAt(usage, 'output_tokens')) : []
+      const delta = objectAt(event, 'delta')
+      const refusal: WireStep[] =
+        stringAt(delta, 'stop_reason') === 'refusal'
+          ? [{ type: 'refusal', text: stringAt(objectAt(delta, 'stop_details'), 'explanation') ?? '' }]
+          : []
+      return [...(usage ? usageSteps(usage) : []), ...refusal]
     }
     case 'message_stop':
       return [{ type: 'done' }]
@@ -60,10 +65,21 @@ export function parseAnthropicData(data: string): WireStep[] {
   }
 }
 
-/** Cached prompt tokens are reported apart from `input_tokens`; they are input all the same. */
-function inputTokensOf(usage: Record<string, unknown>): number | undefined {
-  const parts = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'].map((key) => countAt(usage, key))
-  return parts.every((part) => part === undefined) ? undefined : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0)
+/**
+ * Cached prompt tokens are reported apart from `input_tokens`; they are input all the same, so
+ * `inputTokens` is the sum and the cached parts are named within it.
+ */
+function usageSteps(usage: Record<string, unknown>): WireStep[] {
+  const read = countAt(usage, 'cache_read_input_tokens')
+  const write = countAt(usage, 'cache_creation_input_tokens')
+  const parts = [countAt(usage, 'input_tokens'), read, write]
+  const inputTokens = parts.every((part) => part === undefined) ? undefined : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0)
+  return usageStep({
+    inputTokens,
+    outputTokens: countAt(usage, 'output_tokens'),
+    cachedInputTokens: read || undefined,
+    cacheWriteTokens: write || undefined,
+  })
 }
 
 function textStep(type: 'text' | 'reasoning', text: string | undefined): WireStep[] {

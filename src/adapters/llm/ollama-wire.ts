@@ -47,7 +47,8 @@ export function parseOllamaLine(line: string): WireStep[] {
   const content = stringAt(message, 'content') ?? stringAt(chunk, 'response')
   if (content) steps.push({ type: 'text', text: content })
   if (chunk.done === true) {
-    steps.push(...usageStep(countAt(chunk, 'prompt_eval_count') ?? 0, countAt(chunk, 'eval_count') ?? 0))
+    // Absent counts stay absent (the run estimates them); a missing count is not a free call.
+    steps.push(...usageStep({ inputTokens: countAt(chunk, 'prompt_eval_count'), outputTokens: countAt(chunk, 'eval_count') }))
     steps.push({ type: 'done' })
   }
   return steps

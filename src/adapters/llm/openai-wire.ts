@@ -50,9 +50,50 @@ export function parseOpenAIData(data: string): WireStep[] {
   const delta = objectAt(choices[0], 'delta') ?? objectAt(choices[0], 'message')
   const reasoning = stringAt(delta, 'reasoning_content') ?? stringAt(delta, 'reasoning')
   if (reasoning) steps.push({ type: 'reasoning', text: reasoning })
-  const content = stringAt(delta, 'content')
-  if (content) steps.push({ type: 'text', text: content })
-  const usage = objectAt(chunk, 'usage')
-  if (usage) steps.push(...usageStep(countAt(usage, 'prompt_tokens'), countAt(usage, 'completion_tokens'), countAt(usage, 'cost')))
+  steps.push(...contentSteps(delta?.['content']))
+  const refusal = stringAt(delta, 'refusal')
+  if (refusal) steps.push({ type: 'refusal', text: refusal })
+  // Groq has sent its counts under `x_groq.usage`, alone or beside the standard `usage`.
+  const usage = objectAt(chunk, 'usage') ?? objectAt(objectAt(chunk, 'x_groq'), 'usage')
+  if (usage) {
+    steps.push(
+      ...usageStep({
+        inputTokens: countAt(usage, 'prompt_tokens'),
+        outputTokens: countAt(usage, 'completion_tokens'),
+        // OpenAI nests it; Moonshot and some proxies put it beside the other counts.
+        cachedInputTokens: nonZero(countAt(objectAt(usage, 'prompt_tokens_details'), 'cached_tokens') ?? countAt(usage, 'cached_tokens')),
+        cost: countAt(usage, 'cost'),
+      }),
+    )
+  }
   return steps
 }
+
+/**
+ * `delta.content` is a string, or (Mistral's reasoning models) an array of parts: `text` parts
+ * are the answer, `thinking` parts (themselves a string or a list of text parts) are reasoning.
+ */
+function contentSteps(content: unknown): WireStep[] {
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
+  if (!Array.isArray(content)) return []
+  const steps: WireStep[] = []
+  for (const part of content) {
+    const kind = stringAt(part, 'type')
+    if (kind === 'text') {
+      const text = stringAt(part, 'text')
+      if (text) steps.push({ type: 'text', text })
+    } else if (kind === 'thinking') {
+      const text = thinkingText(isObject(part) ? part['thinking'] : undefined)
+      if (text) steps.push({ type: 'reasoning', text })
+    }
+  }
+  return steps
+}
+
+function thinkingText(thinking: unknown): string {
+  if (typeof thinking === 'string') return thinking
+  if (!Array.isArray(thinking)) return ''
+  return thinking.map((inner) => (typeof inner === 'string' ? inner : (stringAt(inner, 'text') ?? ''))).join('')
+}
+
+const nonZero = (count: number | undefined): number | undefined => (count ? count : undefined)

@@ -5,7 +5,7 @@
 import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
 import { attemptRequest, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
-import type { WireStep } from './wire-step.js'
+import type { UsageCounts, WireStep } from './wire-step.js'
 
 /** One adapter's side of a call: where it goes, and how the response reads. */
 export interface ChatWire {
@@ -21,8 +21,6 @@ export interface ChatWire {
   /** A total parser of one frame. */
   parse(frame: string): WireStep[]
 }
-
-type Usage = { inputTokens?: number; outputTokens?: number; cost?: number }
 
 export function streamChat(wire: ChatWire, options: LLMAdapterOptions, req: LLMRequest): AsyncGenerator<LLMChunk> {
   return streamWithRetries({ maxRetries: options.maxRetries, backoff: options.backoff, onRetry: req.onRetry, signal: req.signal }, () =>
@@ -43,7 +41,8 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
     hint: wire.hint,
     fetch: options.fetch,
   })
-  let usage: Usage | undefined
+  let usage: UsageCounts | undefined
+  let refusal: string | undefined
   for await (const frame of wire.frames(response)) {
     for (const step of wire.parse(frame)) {
       switch (step.type) {
@@ -54,6 +53,9 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
         case 'usage':
           usage = { ...usage, ...withoutType(step) }
           break
+        case 'refusal':
+          refusal = (refusal ?? '') + step.text
+          break
         case 'error':
           throw streamError(wire, step)
         case 'malformed':
@@ -63,26 +65,41 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
             hint: 'the server sent something that is not the expected JSON; check that the base URL points at the right API',
           })
         case 'done':
+          if (refusal !== undefined) throw refusalError(wire, refusal)
           if (usage) yield usageChunk(usage, wire.model, options)
           return
       }
     }
   }
   // Some servers end without a terminator; what arrived is still the answer.
+  if (refusal !== undefined) throw refusalError(wire, refusal)
   if (usage) yield usageChunk(usage, wire.model, options)
 }
 
-function withoutType(step: WireStep & { type: 'usage' }): Usage {
+function withoutType(step: WireStep & { type: 'usage' }): UsageCounts {
   const { type: _type, ...counts } = step
   return counts
 }
 
-function usageChunk(usage: Usage, model: string, options: LLMAdapterOptions): LLMChunk {
-  const counts = { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }
-  const priced = usage.cost !== undefined || options.pricing?.[model] !== undefined
-  if (!priced) return { type: 'usage', ...counts }
-  const reported = usage.cost !== undefined ? { cost: usage.cost } : {}
-  return { type: 'usage', ...counts, cost: llmDollars({ ...counts, ...reported }, model, options.pricing) }
+/** The reported counts, priced with the adapter's `pricing` only when both counts are known. */
+function usageChunk(usage: UsageCounts, model: string, options: LLMAdapterOptions): LLMChunk {
+  const { inputTokens, outputTokens } = usage
+  const price = options.pricing?.[model]
+  if (usage.cost !== undefined || price === undefined || inputTokens === undefined || outputTokens === undefined) {
+    return { type: 'usage', ...usage }
+  }
+  return { type: 'usage', ...usage, cost: llmDollars({ ...usage, inputTokens, outputTokens }, model, options.pricing) }
+}
+
+/** A refusal is an outcome the caller must see, not an empty answer. */
+function refusalError(wire: ChatWire, words: string): ProviderError {
+  const said = redact(words.trim(), wire.secrets)
+  return new ProviderError(`${wire.provider}: the model refused to answer${said ? `: ${said}` : ''}`, {
+    code: 'refusal',
+    provider: wire.provider,
+    ...(said && { providerMessage: said }),
+    hint: 'rephrase the question or use another model',
+  })
 }
 
 function streamError(wire: ChatWire, step: WireStep & { type: 'error' }): ProviderError {

@@ -7,11 +7,24 @@ export type WireStep =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   /** Token counts seen so far; later values replace earlier ones field by field. */
-  | { type: 'usage'; inputTokens?: number; outputTokens?: number; cost?: number }
+  | ({ type: 'usage' } & UsageCounts)
+  /** The model declined to answer; `text` is its explanation when it gave one. */
+  | { type: 'refusal'; text: string }
   | { type: 'done' }
   /** The provider reported an error inside the stream. */
   | { type: 'error'; message: string; kind?: string; retryable: boolean }
   | { type: 'malformed'; sample: string }
+
+/** Counts a provider reported. Absent means not reported, never zero. */
+export interface UsageCounts {
+  inputTokens?: number
+  outputTokens?: number
+  /** Part of `inputTokens` read from the provider's prompt cache. */
+  cachedInputTokens?: number
+  /** Part of `inputTokens` written to the prompt cache (Anthropic bills these apart). */
+  cacheWriteTokens?: number
+  cost?: number
+}
 
 export type JsonObject = Record<string, unknown>
 
@@ -51,15 +64,8 @@ export function isTransientKind(kind: string | number | undefined): boolean {
   return kind !== undefined && /overload|rate.?limit|server|internal|unavailable|timeout|api_error/i.test(kind)
 }
 
-/** A usage step with only the counts that are present. */
-export function usageStep(inputTokens: number | undefined, outputTokens: number | undefined, cost?: number): WireStep[] {
-  if (inputTokens === undefined && outputTokens === undefined && cost === undefined) return []
-  return [
-    {
-      type: 'usage',
-      ...(inputTokens !== undefined && { inputTokens }),
-      ...(outputTokens !== undefined && { outputTokens }),
-      ...(cost !== undefined && { cost }),
-    },
-  ]
+/** A usage step with only the counts that are present (none present: no step). */
+export function usageStep(counts: { [K in keyof UsageCounts]: number | undefined }): WireStep[] {
+  const present = Object.fromEntries(Object.entries(counts).filter(([, value]) => value !== undefined)) as UsageCounts
+  return Object.keys(present).length === 0 ? [] : [{ type: 'usage', ...present }]
 }

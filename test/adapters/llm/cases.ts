@@ -3,7 +3,7 @@
  */
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/core/index.js'
 import { anthropic, ollama, openai, type LLMAdapterOptions } from '../../../src/adapters/llm/index.js'
-import { anthropicTranscript, ollamaTranscript, openaiTranscript } from './fixtures.js'
+import { anthropicTranscript, expectedUsage, ollamaTranscript, openaiTranscript } from './fixtures.js'
 
 export const API_KEY = 'sk-test-9f8e7d6c5b4a3210SECRET'
 
@@ -14,6 +14,8 @@ export interface AdapterCase {
   transcript: string
   /** The reasoning text the transcript carries out of band. */
   reasoning: string
+  /** The one usage chunk the transcript ends with. */
+  usage: LLMChunk
   make(url: string, extra?: LLMAdapterOptions): LLMProvider
   /** One frame that delivers `text`. */
   textFrame(text: string): string
@@ -30,6 +32,7 @@ export const cases: AdapterCase[] = [
     contentType: 'text/event-stream; charset=utf-8',
     transcript: openaiTranscript,
     reasoning: 'Zürich is in Switzerland…',
+    usage: expectedUsage,
     make: (url, extra) => openai({ baseURL: `${url}/v1`, apiKey: API_KEY, model: 'gpt-4o-mini', ...extra }),
     textFrame: (text) => `data: {"choices":[{"index":0,"delta":{"content":${JSON.stringify(text)}}}]}\n\n`,
     errorFrame: (message) => `data: {"error":{"message":${JSON.stringify(message)},"type":"invalid_request_error","code":"bad"}}\n\n`,
@@ -41,6 +44,7 @@ export const cases: AdapterCase[] = [
     contentType: 'application/x-ndjson',
     transcript: ollamaTranscript,
     reasoning: 'Zürich > Bern?',
+    usage: expectedUsage,
     make: (url, extra) => ollama({ host: url, model: 'qwen3:4b', headers: { authorization: `Bearer ${API_KEY}` }, ...extra }),
     textFrame: (text) => `{"model":"qwen3:4b","message":{"role":"assistant","content":${JSON.stringify(text)}},"done":false}\n`,
     errorFrame: (message) => `{"error":${JSON.stringify(message)}}\n`,
@@ -52,6 +56,8 @@ export const cases: AdapterCase[] = [
     contentType: 'text/event-stream',
     transcript: anthropicTranscript,
     reasoning: 'Zürich is in Switzerland…',
+    // Four of the 19 input tokens were read from the prompt cache.
+    usage: { ...expectedUsage, cachedInputTokens: 4 },
     make: (url, extra) => anthropic({ baseURL: url, apiKey: API_KEY, model: 'claude-haiku-4-5', ...extra }),
     textFrame: (text) =>
       `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
 import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
+import { openai } from '../../../src/adapters/llm/index.js'
 import { API_KEY, cases, collect, collectUntilError } from './cases.js'
 import { expectedText } from './fixtures.js'
 
@@ -219,4 +220,22 @@ test('anthropic: an overloaded error event before any text is retried', async ()
   const got = await collect(c.make(server.url, { backoff: { initialMs: 1, maxMs: 1 } }), { prompt: 'q', onRetry: (i) => seen.push(i) })
   expect(got.text).toBe(expectedText)
   expect(seen[0]?.reason).toContain('Overloaded')
+})
+
+describe('refusals', () => {
+  test('openai: a streamed delta.refusal ends the call with a typed refusal error carrying the words', async () => {
+    const server = await serve(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(
+        'data: {"choices":[{"delta":{"role":"assistant","content":null,"refusal":""}}]}\n\n' +
+          'data: {"choices":[{"delta":{"refusal":"I\'m sorry, "}}]}\n\n' +
+          'data: {"choices":[{"delta":{"refusal":"I can\'t help with that."}}]}\n\n' +
+          'data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+      )
+    })
+    const { error } = await collectUntilError(openai({ baseURL: `${server.url}/v1`, model: 'gpt-4o', maxRetries: 0 }), { prompt: 'q' })
+    expect(error).toBeInstanceOf(ProviderError)
+    expect(error).toMatchObject({ code: 'refusal', retryable: false })
+    expect((error as Error).message).toContain("I'm sorry, I can't help with that.")
+  })
 })

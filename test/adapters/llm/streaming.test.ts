@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { cutAt, startLoopback, writePieces, type Loopback } from '../http/loopback.js'
 import { cases, collect } from './cases.js'
-import { expectedText, expectedUsage } from './fixtures.js'
+import { expectedText } from './fixtures.js'
 
 describe.each(cases)('$name streams the transcript', (c) => {
   let server: Loopback
@@ -21,8 +21,8 @@ describe.each(cases)('$name streams the transcript', (c) => {
     const got = await collect(c.make(server.url))
     expect(got.text).toBe(expectedText)
     expect(got.reasoning).toBe(c.reasoning)
-    expect(got.usage).toEqual([expectedUsage])
-    expect(got.chunks.at(-1)).toEqual(expectedUsage)
+    expect(got.usage).toEqual([c.usage])
+    expect(got.chunks.at(-1)).toEqual(c.usage)
   })
 
   test('cut anywhere (inside characters and lines), the same text and usage', async () => {
@@ -33,7 +33,7 @@ describe.each(cases)('$name streams the transcript', (c) => {
         const got = await collect(c.make(server.url))
         expect(got.text).toBe(expectedText)
         expect(got.reasoning).toBe(c.reasoning)
-        expect(got.usage).toEqual([expectedUsage])
+        expect(got.usage).toEqual([c.usage])
       }),
       { numRuns: 30 },
     )
@@ -63,6 +63,6 @@ describe.each(cases)('$name streams the transcript', (c) => {
     pieces = [new TextEncoder().encode(c.transcript)]
     const model = c.make(server.url).model ?? ''
     const got = await collect(c.make(server.url, { pricing: { [model]: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } } }))
-    expect(got.usage).toEqual([{ ...expectedUsage, cost: 19 + 14 }])
+    expect(got.usage).toEqual([{ ...c.usage, cost: 19 + 14 }])
   })
 })

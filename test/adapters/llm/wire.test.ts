@@ -48,9 +48,52 @@ test('ollama: /api/generate lines (response, thinking) read the same way', () =>
 
 test('anthropic: input tokens include cached ones; message_delta updates output', () => {
   expect(parseAnthropicData('{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":1}}}')).toEqual([
-    { type: 'usage', inputTokens: 15, outputTokens: 1 },
+    { type: 'usage', inputTokens: 15, outputTokens: 1, cachedInputTokens: 10 },
   ])
   expect(parseAnthropicData('{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":42}}')).toEqual([
     { type: 'usage', outputTokens: 42 },
   ])
+})
+
+describe('provider quirks seen in recorded streams', () => {
+  test('openai: array content parts (Mistral) split into text and reasoning', () => {
+    const frame = JSON.stringify({
+      choices: [{ delta: { content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Two plus two.' }] }, { type: 'text', text: '4' }, { type: 'image_url', image_url: 'x' }] } }],
+    })
+    expect(parseOpenAIData(frame)).toEqual([
+      { type: 'reasoning', text: 'Two plus two.' },
+      { type: 'text', text: '4' },
+    ])
+    expect(parseOpenAIData('{"choices":[{"delta":{"content":[{"type":"thinking","thinking":"plain"}]}}]}')).toEqual([{ type: 'reasoning', text: 'plain' }])
+  })
+
+  test('openai: delta.refusal is a refusal step, not text', () => {
+    expect(parseOpenAIData('{"choices":[{"delta":{"content":null,"refusal":"I can\'t help with that."}}]}')).toEqual([
+      { type: 'refusal', text: "I can't help with that." },
+    ])
+  })
+
+  test('openai: usage under x_groq alone is read, and cached prompt tokens are kept', () => {
+    expect(parseOpenAIData('{"choices":[],"x_groq":{"id":"req_1","usage":{"prompt_tokens":45,"completion_tokens":662}}}')).toEqual([
+      { type: 'usage', inputTokens: 45, outputTokens: 662 },
+    ])
+    expect(parseOpenAIData('{"choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":300,"prompt_tokens_details":{"cached_tokens":1920}}}')).toEqual([
+      { type: 'usage', inputTokens: 2006, outputTokens: 300, cachedInputTokens: 1920 },
+    ])
+  })
+
+  test('anthropic: cache writes are named within the input tokens; stop_reason refusal is a refusal', () => {
+    expect(parseAnthropicData('{"type":"message_start","message":{"usage":{"input_tokens":3,"cache_creation_input_tokens":2000,"cache_read_input_tokens":0,"output_tokens":1}}}')).toEqual([
+      { type: 'usage', inputTokens: 2003, outputTokens: 1, cacheWriteTokens: 2000 },
+    ])
+    expect(parseAnthropicData('{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"explanation":"Blocked under the usage policy."}},"usage":{"output_tokens":5}}')).toEqual([
+      { type: 'usage', outputTokens: 5 },
+      { type: 'refusal', text: 'Blocked under the usage policy.' },
+    ])
+  })
+
+  test('ollama: a done line without counts reports no counts (not zero)', () => {
+    expect(parseOllamaLine('{"model":"m","message":{"content":""},"done":true,"done_reason":"stop"}')).toEqual([{ type: 'done' }])
+    expect(parseOllamaLine('{"model":"m","response":"","done":true,"eval_count":12}')).toEqual([{ type: 'usage', outputTokens: 12 }, { type: 'done' }])
+  })
 })
