@@ -187,7 +187,10 @@ function expectOllama(payloads) {
     else if (typeof line.response === 'string') out.text += line.response
     if (typeof line.error === 'string') out.error ??= line.error
     if (line.done === true && (line.prompt_eval_count !== undefined || line.eval_count !== undefined)) {
-      out.usage = { ...(line.prompt_eval_count !== undefined && { inputTokens: line.prompt_eval_count }), ...(line.eval_count !== undefined && { outputTokens: line.eval_count }) }
+      out.usage = {
+        ...(line.prompt_eval_count !== undefined && { inputTokens: line.prompt_eval_count }),
+        ...(line.eval_count !== undefined && { outputTokens: line.eval_count }),
+      }
     }
   }
   return out
@@ -208,23 +211,51 @@ const counts = { 'openai-compatible': 0, anthropic: 0, ollama: 0 }
 
 for (const path of OPENAI) {
   const found = newest('vercel/ai', path)
-  if (!found) { skipped.push(`${path} (absent)`); continue }
+  if (!found) {
+    skipped.push(`${path} (absent)`)
+    continue
+  }
   const { commit, text } = found
   const payloads = lines(text).map((line) => JSON.parse(line))
-  if (looksHandWritten(payloads)) { skipped.push(path); continue }
-  const name = `${path.split('/')[1]}--${path.split('/').at(-1).replace(/\.chunks\.txt$/, '')}`
-  const body = `${lines(text).map((line) => `data: ${line}\n\n`).join('')}data: [DONE]\n\n`
-  save('openai-compatible', name, body, { repo: 'vercel/ai', path, commit }, 'each recorded payload line sent as one SSE `data:` event, then `data: [DONE]`', expectOpenAI(payloads), 'sse')
+  if (looksHandWritten(payloads)) {
+    skipped.push(path)
+    continue
+  }
+  const name = `${path.split('/')[1]}--${path
+    .split('/')
+    .at(-1)
+    .replace(/\.chunks\.txt$/, '')}`
+  const body = `${lines(text)
+    .map((line) => `data: ${line}\n\n`)
+    .join('')}data: [DONE]\n\n`
+  save(
+    'openai-compatible',
+    name,
+    body,
+    { repo: 'vercel/ai', path, commit },
+    'each recorded payload line sent as one SSE `data:` event, then `data: [DONE]`',
+    expectOpenAI(payloads),
+    'sse',
+  )
   counts['openai-compatible']++
 }
 
 for (const path of ANTHROPIC) {
   const found = newest('vercel/ai', path)
-  if (!found) { skipped.push(`${path} (absent)`); continue }
+  if (!found) {
+    skipped.push(`${path} (absent)`)
+    continue
+  }
   const { commit, text } = found
   const payloads = lines(text).map((line) => JSON.parse(line))
-  if (looksHandWritten(payloads)) { skipped.push(path); continue }
-  const base = path.split('/').at(-1).replace(/\.chunks\.txt$/, '')
+  if (looksHandWritten(payloads)) {
+    skipped.push(path)
+    continue
+  }
+  const base = path
+    .split('/')
+    .at(-1)
+    .replace(/\.chunks\.txt$/, '')
   // Some recordings hold several responses back to back (one per step of a tool loop): one fixture each.
   const responses = []
   for (const line of lines(text)) {
@@ -245,7 +276,11 @@ const OLLAMA_DEMO = 'demos/ollama_generate_stream_json.md'
 const seenModels = new Map()
 for (const commit of git('attogram/ollama-bash-lib', 'log', '--all', '--format=%H', '--', OLLAMA_DEMO).split('\n').filter(Boolean)) {
   let markdown
-  try { markdown = git('attogram/ollama-bash-lib', 'show', `${commit}:${OLLAMA_DEMO}`) } catch { continue }
+  try {
+    markdown = git('attogram/ollama-bash-lib', 'show', `${commit}:${OLLAMA_DEMO}`)
+  } catch {
+    continue
+  }
   const block = /```json\n([\s\S]*?)```/.exec(markdown)?.[1]
   if (!block) continue
   const objects = []
@@ -253,18 +288,24 @@ for (const commit of git('attogram/ollama-bash-lib', 'log', '--all', '--format=%
     // The demo pretty-prints one JSON object per streamed line.
     let rest = block.trim()
     while (rest) {
-      let end = 0, depth = 0, inString = false
+      let end = 0,
+        depth = 0,
+        inString = false
       for (; end < rest.length; end++) {
         const c = rest[end]
-        if (inString) { if (c === '\\') end++; else if (c === '"') inString = false }
-        else if (c === '"') inString = true
+        if (inString) {
+          if (c === '\\') end++
+          else if (c === '"') inString = false
+        } else if (c === '"') inString = true
         else if (c === '{') depth++
         else if (c === '}' && --depth === 0) break
       }
       objects.push(JSON.parse(rest.slice(0, end + 1)))
       rest = rest.slice(end + 1).trim()
     }
-  } catch { continue }
+  } catch {
+    continue
+  }
   const done = objects.at(-1)
   if (!done?.done || objects.length < 3) continue
   const model = done.model
@@ -273,7 +314,15 @@ for (const commit of git('attogram/ollama-bash-lib', 'log', '--all', '--format=%
   seenModels.set(model, taken + 1)
   const name = `${model.replace(/[^\w.-]+/g, '_')}--${commit.slice(0, 7)}`
   const body = objects.map((object) => `${JSON.stringify(object)}\n`).join('')
-  save('ollama', name, body, { repo: 'attogram/ollama-bash-lib', path: OLLAMA_DEMO, commit }, 'the demo prints each streamed NDJSON line pretty-printed; re-serialised one object per line', expectOllama(objects), 'ndjson')
+  save(
+    'ollama',
+    name,
+    body,
+    { repo: 'attogram/ollama-bash-lib', path: OLLAMA_DEMO, commit },
+    'the demo prints each streamed NDJSON line pretty-printed; re-serialised one object per line',
+    expectOllama(objects),
+    'ndjson',
+  )
   counts.ollama++
 }
 

@@ -48,9 +48,7 @@ export function parseAnthropicData(data: string): WireStep[] {
       const usage = objectAt(event, 'usage')
       const delta = objectAt(event, 'delta')
       const refusal: WireStep[] =
-        stringAt(delta, 'stop_reason') === 'refusal'
-          ? [{ type: 'refusal', text: stringAt(objectAt(delta, 'stop_details'), 'explanation') ?? '' }]
-          : []
+        stringAt(delta, 'stop_reason') === 'refusal' ? [{ type: 'refusal', text: stringAt(objectAt(delta, 'stop_details'), 'explanation') ?? '' }] : []
       return [...(usage ? usageSteps(usage) : []), ...refusal]
     }
     case 'message_stop':

@@ -58,7 +58,17 @@ test('anthropic: input tokens include cached ones; message_delta updates output'
 describe('provider quirks seen in recorded streams', () => {
   test('openai: array content parts (Mistral) split into text and reasoning', () => {
     const frame = JSON.stringify({
-      choices: [{ delta: { content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Two plus two.' }] }, { type: 'text', text: '4' }, { type: 'image_url', image_url: 'x' }] } }],
+      choices: [
+        {
+          delta: {
+            content: [
+              { type: 'thinking', thinking: [{ type: 'text', text: 'Two plus two.' }] },
+              { type: 'text', text: '4' },
+              { type: 'image_url', image_url: 'x' },
+            ],
+          },
+        },
+      ],
     })
     expect(parseOpenAIData(frame)).toEqual([
       { type: 'reasoning', text: 'Two plus two.' },
@@ -83,10 +93,16 @@ describe('provider quirks seen in recorded streams', () => {
   })
 
   test('anthropic: cache writes are named within the input tokens; stop_reason refusal is a refusal', () => {
-    expect(parseAnthropicData('{"type":"message_start","message":{"usage":{"input_tokens":3,"cache_creation_input_tokens":2000,"cache_read_input_tokens":0,"output_tokens":1}}}')).toEqual([
-      { type: 'usage', inputTokens: 2003, outputTokens: 1, cacheWriteTokens: 2000 },
-    ])
-    expect(parseAnthropicData('{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"explanation":"Blocked under the usage policy."}},"usage":{"output_tokens":5}}')).toEqual([
+    expect(
+      parseAnthropicData(
+        '{"type":"message_start","message":{"usage":{"input_tokens":3,"cache_creation_input_tokens":2000,"cache_read_input_tokens":0,"output_tokens":1}}}',
+      ),
+    ).toEqual([{ type: 'usage', inputTokens: 2003, outputTokens: 1, cacheWriteTokens: 2000 }])
+    expect(
+      parseAnthropicData(
+        '{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"explanation":"Blocked under the usage policy."}},"usage":{"output_tokens":5}}',
+      ),
+    ).toEqual([
       { type: 'usage', outputTokens: 5 },
       { type: 'refusal', text: 'Blocked under the usage policy.' },
     ])
