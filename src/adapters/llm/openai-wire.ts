@@ -50,7 +50,7 @@ export function parseOpenAIData(data: string): WireStep[] {
   const delta = objectAt(choices[0], 'delta') ?? objectAt(choices[0], 'message')
   const reasoning = stringAt(delta, 'reasoning_content') ?? stringAt(delta, 'reasoning')
   if (reasoning) steps.push({ type: 'reasoning', text: reasoning })
-  steps.push(...contentSteps(delta?.['content']))
+  steps.push(...contentSteps(delta?.content))
   const refusal = stringAt(delta, 'refusal')
   if (refusal) steps.push({ type: 'refusal', text: refusal })
   // Groq has sent its counts under `x_groq.usage`, alone or beside the standard `usage`.
@@ -83,7 +83,7 @@ function contentSteps(content: unknown): WireStep[] {
       const text = stringAt(part, 'text')
       if (text) steps.push({ type: 'text', text })
     } else if (kind === 'thinking') {
-      const text = thinkingText(isObject(part) ? part['thinking'] : undefined)
+      const text = thinkingText(isObject(part) ? part.thinking : undefined)
       if (text) steps.push({ type: 'reasoning', text })
     }
   }
