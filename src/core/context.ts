@@ -4,6 +4,7 @@ import type { StrategyEvent } from './events.js'
 import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
 import { wasCached } from './providers.js'
 import { toJson } from './checkpoint.js'
+import { createIdSource, type IdSource } from './ids.js'
 import { type Generation, modelCall } from './model-call.js'
 import { reviewPlan } from './plan-review.js'
 import type { AgentOptions, ModelRole, ResearchOptions, Resumption, Schedule, Step, StrategyContext } from './strategy.js'
@@ -37,8 +38,8 @@ export interface ContextInit {
   signal: AbortSignal
   options: Readonly<AgentOptions>
   input: Readonly<ResearchOptions>
-  /** The run's id source (a resumed run's counters go on from its checkpoint). @defaultValue counters from 1 */
-  newId?: (prefix: string) => string
+  /** The run's ids (a resumed run's counters go on from its checkpoint). @defaultValue counters from 1 */
+  ids?: IdSource
   /** What a resumed run restores. */
   resumed?: Resumption
 }
@@ -51,14 +52,14 @@ interface RunShared {
   input: Readonly<ResearchOptions>
   model(role: ModelRole): LLMProvider
   newId(prefix: string): string
+  ids: IdSource
   resumed: Resumption | undefined
   /** The plan is put to the caller once per run, and never after a resume: true once that is settled. */
   planReviewed: boolean
 }
 
-export function createContext({ signal, newId: runNewId, resumed, ...init }: ContextInit): StrategyContext {
+export function createContext({ signal, ids = createIdSource(), resumed, ...init }: ContextInit): StrategyContext {
   const { options } = init
-  const counters = new Map<string, number>()
   const model = (role: ModelRole): LLMProvider => {
     const seen = new Set<string>()
     for (let r: ModelRole | undefined = role; r !== undefined && !seen.has(r); r = ROLE_FALLBACK[r]) {
@@ -72,14 +73,7 @@ export function createContext({ signal, newId: runNewId, resumed, ...init }: Con
       hint: `pass \`llm\` (used for every role) or \`models.${role}\` to createAgent`,
     })
   }
-  const newId =
-    runNewId ??
-    ((prefix: string): string => {
-      const n = (counters.get(prefix) ?? 0) + 1
-      counters.set(prefix, n)
-      return `${prefix}${n}`
-    })
-  return scopedContext({ ...init, model, newId, resumed, planReviewed: resumed !== undefined }, signal)
+  return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined }, signal)
 }
 
 /**
@@ -182,8 +176,11 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       return { type: 'warning', message, code }
     },
     resumed: run.resumed,
-    checkpoint(state) {
-      return { type: 'checkpoint', state: toJson(state) }
+    async *checkpoint(state) {
+      let saved!: () => void
+      const done = new Promise<void>((resolve) => (saved = resolve))
+      yield { type: 'checkpoint', state: toJson(state), ids: run.ids.counters(), saved }
+      await done
     },
     reviewPlan(plan) {
       const review = !run.planReviewed

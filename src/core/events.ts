@@ -82,8 +82,11 @@ export type EventOf<T extends EventType> = Extract<ResearchEvent, { type: T }>
 export type StrategyEvent =
   | { [T in Exclude<EventType, 'run-start' | 'run-end' | 'cost'>]: { type: T } & EventPayloads[T] }[Exclude<EventType, 'run-start' | 'run-end' | 'cost'>]
   | { type: 'cost'; delta: Cost }
-  /** A step ended: the runtime saves this state in the run's checkpoint (made by `ctx.checkpoint`); never shown to consumers. */
-  | { type: 'checkpoint'; state: JsonValue }
+  /**
+   * A step ended (made by `ctx.checkpoint`; never shown to consumers): the runtime saves `state`
+   * with the id counters as they were when it was made, then calls `saved`.
+   */
+  | { type: 'checkpoint'; state: JsonValue; ids?: { [prefix: string]: number }; saved?: () => void }
 
 export const EVENT_TYPES: readonly EventType[] = [
   'run-start',

@@ -32,7 +32,7 @@ export interface Gathered {
 
 export interface RunCheckpoints {
   /** Saves a step's state; returns a `warning` when the store failed (the run goes on). */
-  step(state: JsonValue, seq: number, gathered: Gathered): Promise<StrategyEvent | undefined>
+  step(state: JsonValue, seq: number, gathered: Gathered, ids?: Checkpoint['ids']): Promise<StrategyEvent | undefined>
   /** At the run's end: a paused run saves its last state as `paused`, a finished one its result as `final`. */
   end(reason: RunEndReason, result: ResearchResult, nextSeq: number, gathered: Gathered): Promise<void>
   /** Gives the run's lock back (once). */
@@ -59,7 +59,7 @@ export function runCheckpoints(args: {
   let refused = false
   let released = false
 
-  const checkpoint = (status: Checkpoint['status'], seq: number, gathered: Gathered, result?: ResearchResult): Checkpoint => ({
+  const checkpoint = (status: Checkpoint['status'], seq: number, gathered: Gathered, result?: ResearchResult, counters = ids.counters()): Checkpoint => ({
     version: CHECKPOINT_VERSION,
     ...base,
     status,
@@ -68,7 +68,7 @@ export function runCheckpoints(args: {
     seq,
     facts: gathered.facts,
     knowledge: gathered.knowledge,
-    ids: ids.counters(),
+    ids: counters,
     ...(result ? { result: toJson(result) as unknown as ResearchResult } : {}),
     savedAt: Date.now(),
   })
@@ -89,9 +89,9 @@ export function runCheckpoints(args: {
   }
 
   return {
-    step(next, seq, gathered) {
+    step(next, seq, gathered, counters) {
       state = next
-      return save(checkpoint('running', seq, gathered))
+      return save(checkpoint('running', seq, gathered, undefined, counters))
     },
     async end(reason, result, nextSeq, gathered) {
       if (reason === 'paused') await save(checkpoint('paused', nextSeq, gathered))

@@ -165,8 +165,17 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       signal,
       options,
       input,
-      newId: ids.newId,
-      ...(restore ? { resumed: { state: restore.checkpoint.state, paused: restore.checkpoint.status === 'paused', options: restore.options } } : {}),
+      ids,
+      ...(restore
+        ? {
+            resumed: {
+              state: restore.checkpoint.state,
+              paused: restore.checkpoint.status === 'paused',
+              facts: restore.checkpoint.facts,
+              options: restore.options,
+            },
+          }
+        : {}),
     })
   const settled = deferred<ResearchResult>()
   let started = false
@@ -253,9 +262,13 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       }
       const event = taken.value
       if (event.type === 'checkpoint') {
-        // Not an event for consumers: save it, then go on to the strategy's next event.
-        if (!checkpoints) return step()
-        return checkpoints.step(event.state, seq, gathered()).then((warning) => (warning ? onStep({ done: false, value: warning }) : step()))
+        // Not an event for consumers: save it, let the strategy go on (unless the run was
+        // aborted meanwhile), then take its next event.
+        const saving = checkpoints ? checkpoints.step(event.state, seq, gathered(), event.ids) : Promise.resolve(undefined)
+        return saving.then((warning) => {
+          if (!signal.aborted) event.saved?.()
+          return warning ? onStep({ done: false, value: warning }) : step()
+        })
       }
       busy = false
       fold.add(event)

@@ -126,6 +126,8 @@ export interface Resumption {
   readonly state: JsonValue
   /** The run had ended `paused` (waiting for approval) and this resume continues it. */
   readonly paused: boolean
+  /** The facts the run had emitted by the checkpoint (superseded ones removed): the notebook to start from. */
+  readonly facts: readonly Fact[]
   readonly options: Readonly<ResumeOptions>
 }
 
@@ -196,11 +198,12 @@ export interface StrategyContext {
   /** A `warning` event. */
   warning(message: string, code: string): StrategyEvent
   /**
-   * Ends a step: yield the returned event and the runtime saves `state` (copied as JSON now) in
-   * the run's checkpoint, if it has a store. Yield it where `state` and the events already
+   * Ends a step: `yield* ctx.checkpoint(state)` copies `state` as JSON now, and returns once the
+   * runtime has saved it in the run's checkpoint (if the run has a store), so nothing after it
+   * runs ahead of the save, even inside a merge. Call it where `state` and the events already
    * yielded agree: every change in `state` has had its events yielded.
    */
-  checkpoint(state: unknown): StrategyEvent
+  checkpoint(state: unknown): Step<void>
   /** Set when the run resumes from a checkpoint: start from this state instead of from scratch. */
   readonly resumed: Resumption | undefined
   /**

@@ -14,7 +14,7 @@ function counting(steps: number): Strategy {
         const { results } = yield* ctx.runSearch(`${question} ${i}`)
         found.push(results[0]?.title ?? '-')
         yield { type: 'fact', fact: { id: ctx.newId('f'), text: `step ${i}: ${found.at(-1)}`, sources: [] } }
-        yield ctx.checkpoint({ done: i + 1, found })
+        yield* ctx.checkpoint({ done: i + 1, found })
       }
       const text = yield* ctx.streamAnswer('finalizer', { prompt: found.join(', ') })
       yield { type: 'answer', text, citations: [] }
@@ -97,7 +97,7 @@ describe('checkpoints through the runtime', () => {
       name: 'pausing',
       async *run(_question, ctx) {
         if (!ctx.resumed) {
-          yield ctx.checkpoint({ waiting: 'tool' })
+          yield* ctx.checkpoint({ waiting: 'tool' })
           return { reason: 'paused' }
         }
         expect(ctx.resumed).toMatchObject({ paused: true, state: { waiting: 'tool' } })

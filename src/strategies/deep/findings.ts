@@ -31,8 +31,15 @@ export function priorFindings(priors: readonly PriorAnswer[] = []): Finding[] {
 export class SourceTitles {
   private readonly titles = new Map<string, string>()
 
-  constructor(citations: readonly Citation[] = []) {
+  /** `saved`: the entries of a checkpoint (`entries()`), when the run resumes. */
+  constructor(citations: readonly Citation[] = [], saved: readonly (readonly [string, string])[] = []) {
     for (const c of citations) if (c.title) this.titles.set(normalizeUrl(c.url), c.title)
+    for (const [key, title] of saved) this.titles.set(key, title)
+  }
+
+  /** Every title by normalised URL, for a checkpoint. */
+  entries(): [string, string][] {
+    return [...this.titles]
   }
 
   note(url: string, title: string | undefined): void {

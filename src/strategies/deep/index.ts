@@ -9,6 +9,7 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
+import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
 import { parsePlanNext, type PlanDecision } from './parse.js'
 import { planPrompt, planSystem } from './prompts.js'
@@ -48,40 +49,91 @@ export function deep(options: Readonly<AgentOptions> = {}): Strategy {
   return { name: 'deep', run: (question, ctx) => runDeep(question, ctx, settings) }
 }
 
+/** What a deep checkpoint holds: taken after each sub-question is answered. */
+interface DeepState {
+  /** The next step (1-based). */
+  step: number
+  findings: Finding[]
+  asked: string[]
+  titles: [string, string][]
+  /** Approved sub-questions still to research, without asking the planner. */
+  queued: string[]
+  /** The run paused for approval of this plan. */
+  pendingPlan?: string[]
+}
+
+const isFinding = (f: unknown): boolean => {
+  const x = f as Finding
+  return typeof x?.query === 'string' && typeof x.answer === 'string' && typeof x.confidence === 'number' && isStringArray(x.sources)
+}
+const isDeepState = (v: unknown): boolean => {
+  const s = v as DeepState
+  return (
+    isCount(s.step) &&
+    Array.isArray(s.findings) &&
+    s.findings.every(isFinding) &&
+    isStringArray(s.asked) &&
+    Array.isArray(s.titles) &&
+    s.titles.every((t) => isStringArray(t) && t.length === 2) &&
+    isStringArray(s.queued) &&
+    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
+  )
+}
+
 async function* runDeep(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const schedule = pLimit(settings.concurrency)
-  const titles = new SourceTitles(ctx.input.citations)
+  const saved = restoredState<DeepState>(ctx, 'deep', isDeepState)
+  const titles = new SourceTitles(ctx.input.citations, saved?.titles)
   const prior = priorFindings(ctx.input.priorAnswers)
-  const findings: Finding[] = [...prior]
-  const asked = new Set(findings.map((f) => normalizeText(f.query)))
+  const findings: Finding[] = saved ? saved.findings.map((f) => ({ ...f, sources: [...f.sources] })) : [...prior]
+  const asked = new Set(saved?.asked ?? findings.map((f) => normalizeText(f.query)))
   const background = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', BACKGROUND_CHARS)
+  let queued = [...(saved?.queued ?? [])]
+  if (saved?.pendingPlan && ctx.resumed?.paused) queued = yield* approvedAfterPause(ctx, saved.pendingPlan)
+  const state = (step: number, pendingPlan?: string[]): DeepState => ({
+    step,
+    findings,
+    asked: [...asked],
+    titles: titles.entries(),
+    queued,
+    ...(pendingPlan ? { pendingPlan } : {}),
+  })
   let complete = false
 
-  for (let step = 1; step <= settings.maxIterations; step++) {
-    const reply = yield* ctx.complete('planner', {
-      system: planSystem,
-      prompt: planPrompt({
-        question,
-        background,
-        findings: numberFindings(findings, titles).shown,
-        hasPrior: prior.length > 0,
-        step,
-        maxSteps: settings.maxIterations,
-      }),
-      maxTokens: 300,
-      temperature: 0,
-    })
-    const next = yield* nextSubQuestion(parsePlanNext(reply), { question, findings, asked, ctx })
-    if (next.kind === 'complete') {
-      complete = true
-      yield { type: 'plan', text: `Complete${next.reasoning ? `: ${next.reasoning}` : '.'}` }
-      break
+  for (let step = saved?.step ?? 1; step <= settings.maxIterations; step++) {
+    let subQuestion = queued.shift()
+    if (subQuestion === undefined) {
+      const reply = yield* ctx.complete('planner', {
+        system: planSystem,
+        prompt: planPrompt({
+          question,
+          background,
+          findings: numberFindings(findings, titles).shown,
+          hasPrior: prior.length > 0,
+          step,
+          maxSteps: settings.maxIterations,
+        }),
+        maxTokens: 300,
+        temperature: 0,
+      })
+      const next = yield* nextSubQuestion(parsePlanNext(reply), { question, findings, asked, ctx })
+      if (next.kind === 'complete') {
+        complete = true
+        yield { type: 'plan', text: `Complete${next.reasoning ? `: ${next.reasoning}` : '.'}` }
+        break
+      }
+      const approved = yield* ctx.reviewPlan({ text: `Next: ${next.question}${next.reasoning ? ` (${next.reasoning})` : ''}`, queries: [next.question] })
+      if (!approved) {
+        yield* ctx.checkpoint(state(step, [next.question]))
+        return { reason: 'paused' }
+      }
+      ;[subQuestion, ...queued] = approved as [string, ...string[]]
     }
-    yield { type: 'plan', text: `Next: ${next.question}${next.reasoning ? ` (${next.reasoning})` : ''}`, queries: [next.question] }
-    asked.add(normalizeText(next.question))
-    const finding = yield* searchOne(next.question, ctx, { ...settings, schedule, titles })
+    asked.add(normalizeText(subQuestion))
+    const finding = yield* searchOne(subQuestion, ctx, { ...settings, schedule, titles })
     findings.push(finding)
     yield { type: 'knowledge-update', knowledge: knowledgeOf(findings), iteration: step }
+    yield* ctx.checkpoint(state(step + 1))
   }
 
   if (!complete) yield ctx.warning(`reached maxIterations (${settings.maxIterations}) before the planner called the research complete`, 'max-iterations')

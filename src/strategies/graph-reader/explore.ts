@@ -27,6 +27,17 @@ export interface Node {
   depth: number
 }
 
+/** Where exploration stands, for a checkpoint: taken when a node finishes. */
+export interface ExploreState {
+  frontier: Node[]
+  visited: string[]
+  searched: string[]
+  readUrls: string[]
+  titles: [string, string][]
+  explored: number
+  answered: boolean
+}
+
 /** How exploration ended. */
 export interface Exploration {
   explored: number
@@ -58,20 +69,52 @@ const NOTEBOOK_VIEW_CHARS = 3000
 export async function* explore(
   start: readonly Node[],
   ctx: StrategyContext,
-  args: { settings: ExploreSettings; schedule: Schedule; notebook: Notebook; keyElements: readonly string[] },
+  args: {
+    settings: ExploreSettings
+    schedule: Schedule
+    notebook: Notebook
+    keyElements: readonly string[]
+    /** Where a resumed run's exploration stood. */
+    restored?: ExploreState
+    /** Saves a checkpoint after each node. */
+    save?: (state: ExploreState) => AsyncGenerator<StrategyEvent, void>
+  },
 ): AsyncGenerator<StrategyEvent, Exploration> {
-  const { settings, schedule, notebook, keyElements } = args
+  const { settings, schedule, notebook, keyElements, restored } = args
   // Node work runs in a child scope: its own signal, the run's ids and cost.
   const nodeCtx = ctx.scope()
 
-  const frontier = [...start]
-  const visited = new Set(start.map((n) => normalizeText(n.query)))
-  const searched: string[] = []
-  const readUrls = new Set<string>()
-  const titles = new Map<string, string>()
-  let explored = 0
+  const frontier = restored ? restored.frontier.map((n) => ({ ...n })) : [...start]
+  const visited = new Set(restored?.visited ?? start.map((n) => normalizeText(n.query)))
+  const searched: string[] = [...(restored?.searched ?? [])]
+  const readUrls = new Set<string>(restored?.readUrls)
+  const titles = new Map<string, string>(restored?.titles)
+  let explored = restored?.explored ?? 0
   let active = 0
-  let answered = false
+  let answered = restored?.answered ?? false
+  /** Nodes being explored, with the page URLs each reserved. */
+  const inFlight = new Map<Node, string[]>()
+
+  /**
+   * The state after a node: nodes still in flight go back to the front of the frontier (a resume
+   * explores them again), and what they already changed is left out. The notebook is not here:
+   * a resume rebuilds it from the facts the run had emitted (`ctx.resumed.facts`), which is
+   * exactly what consumers saw, whatever nodes were in flight.
+   */
+  const snapshot = (): ExploreState => {
+    const running = [...inFlight.keys()]
+    const runningQueries = new Set(running.map((n) => n.query))
+    const reserved = new Set([...inFlight.values()].flat())
+    return {
+      frontier: [...running, ...frontier],
+      visited: [...visited],
+      searched: searched.filter((q) => !runningQueries.has(q)),
+      readUrls: [...readUrls].filter((u) => !reserved.has(u)),
+      titles: [...titles],
+      explored: explored - running.length,
+      answered,
+    }
+  }
   const merge = createMerge<StrategyEvent>()
 
   // Work still queued in the limiter is not cleared (its promise would never settle): it starts
@@ -86,6 +129,7 @@ export async function* explore(
       const node = frontier.shift()!
       explored++
       active++
+      inFlight.set(node, [])
       merge.add(guarded(node))
     }
   }
@@ -99,7 +143,9 @@ export async function* explore(
       if (!nodeCtx.signal.aborted) yield ctx.warning(`exploring "${node.query}" failed: ${(error as Error).message}`, 'node-failed')
     } finally {
       active--
+      inFlight.delete(node)
     }
+    if (args.save) yield* args.save(snapshot())
     startNodes()
   }
 
@@ -114,7 +160,7 @@ export async function* explore(
     for (const r of usable) if (!titles.has(r.url)) titles.set(r.url, r.title)
 
     if (usable.length) {
-      const pages = yield* deepRead(usable, queryId)
+      const pages = yield* deepRead(usable, queryId, inFlight.get(node) ?? [])
       const sources: SourceView[] = usable.map((r) => ({
         title: r.title,
         url: r.url,
@@ -176,7 +222,11 @@ export async function* explore(
   }
 
   /** Reads the node's best-ranked results not read before in this run (ads never), in parallel. */
-  async function* deepRead(results: readonly SearchResult[], queryId: string): AsyncGenerator<StrategyEvent, Map<string, { url: string; text: string }>> {
+  async function* deepRead(
+    results: readonly SearchResult[],
+    queryId: string,
+    reserved: string[],
+  ): AsyncGenerator<StrategyEvent, Map<string, { url: string; text: string }>> {
     const pages = new Map<string, { url: string; text: string }>()
     if (!nodeCtx.fetch || settings.maxPagesPerNode <= 0) return pages
     const chosen: string[] = []
@@ -185,6 +235,7 @@ export async function* explore(
       const key = normalizeUrl(url)
       if (readUrls.has(key) || !/^https?:\/\//i.test(url)) continue
       readUrls.add(key) // reserved now, so a concurrent node does not read it too
+      reserved.push(key)
       chosen.push(url)
     }
     const reads = createMerge<StrategyEvent>()

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit'
 import { wholeNumberOption } from '../shared/options.js'
 import {
+  normalizeText,
   truncateAtSentence,
   type AgentOptions,
   type GraphReaderOptions,
@@ -9,7 +10,8 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
-import { explore, type ExploreSettings, type Node } from './explore.js'
+import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { explore, type ExploreSettings, type ExploreState } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
 import { Notebook } from './notebook.js'
 import { parsePlan, type RationalPlan } from './parse.js'
@@ -49,14 +51,67 @@ export function graphReader(options: Readonly<AgentOptions> = {}): Strategy {
   return { name: 'graph-reader', run: (question, ctx) => runGraphReader(question, ctx, settings) }
 }
 
+/** What a graph-reader checkpoint holds: taken after the plan, then after each node. */
+interface GraphReaderState {
+  keyElements: string[]
+  explore: ExploreState
+  /** The run paused for approval of these queries. */
+  pendingPlan?: string[]
+}
+
+const isGraphReaderState = (v: unknown): boolean => {
+  const s = v as GraphReaderState
+  const e = s.explore as ExploreState | undefined
+  return (
+    isStringArray(s.keyElements) &&
+    typeof e === 'object' &&
+    e !== null &&
+    Array.isArray(e.frontier) &&
+    e.frontier.every((n) => typeof n?.query === 'string' && isCount(n.depth)) &&
+    isStringArray(e.visited) &&
+    isStringArray(e.searched) &&
+    isStringArray(e.readUrls) &&
+    Array.isArray(e.titles) &&
+    isCount(e.explored) &&
+    typeof e.answered === 'boolean' &&
+    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
+  )
+}
+
+/** Exploration before any node: the plan's queries at depth 0. */
+function startingAt(queries: readonly string[]): ExploreState {
+  return {
+    frontier: queries.map((query) => ({ query, depth: 0 })),
+    visited: [...new Set(queries.map(normalizeText))],
+    searched: [],
+    readUrls: [],
+    titles: [],
+    explored: 0,
+    answered: false,
+  }
+}
+
 async function* runGraphReader(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   // One limiter for the whole run: searches, page fetches and the exploration's model calls.
   const schedule = pLimit(settings.concurrency)
   const notebook = new Notebook(() => ctx.newId('f'))
+  const saved = restoredState<GraphReaderState>(ctx, 'graph-reader', isGraphReaderState)
+  if (ctx.resumed) notebook.restore(ctx.resumed.facts)
 
-  const plan = yield* makePlan(question, ctx)
-  const start: Node[] = plan.queries.map((query) => ({ query, depth: 0 }))
-  const exploration = yield* explore(start, ctx, { settings, schedule, notebook, keyElements: plan.keyElements })
+  let state: GraphReaderState
+  if (!saved) {
+    const plan = yield* makePlan(question, ctx)
+    const approved = yield* ctx.reviewPlan({ text: plan.text, queries: plan.queries, ...(plan.keyElements.length ? { keyElements: plan.keyElements } : {}) })
+    state = { keyElements: plan.keyElements, explore: startingAt(approved ?? plan.queries), ...(approved ? {} : { pendingPlan: plan.queries }) }
+    yield* ctx.checkpoint(state)
+    if (!approved) return { reason: 'paused' }
+  } else if (saved.pendingPlan && ctx.resumed?.paused) {
+    state = { keyElements: saved.keyElements, explore: startingAt(yield* approvedAfterPause(ctx, saved.pendingPlan)) }
+  } else state = saved
+
+  const { keyElements } = state
+  const save = (explored: ExploreState) => ctx.checkpoint({ keyElements, explore: explored })
+  const exploration = yield* explore([], ctx, { settings, schedule, notebook, keyElements, restored: state.explore, save })
 
   const budgetSpent = !exploration.answered && exploration.explored >= settings.maxSteps
   if (budgetSpent) yield ctx.warning(`explored maxSteps (${settings.maxSteps}) nodes; answering with what was found`, 'max-iterations')
@@ -73,8 +128,8 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   return { reason: budgetSpent ? 'max-iterations' : 'answered' }
 }
 
-/** The rational plan and the initial nodes; unreadable → the question itself is the only node. */
-async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, RationalPlan> {
+/** The rational plan and the initial nodes; unreadable → the question itself is the only node. Its `plan` event is the caller's to yield (`reviewPlan`). */
+async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, RationalPlan & { text: string }> {
   const knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', PLAN_KNOWLEDGE_CHARS)
   const reply = yield* ctx.complete('planner', {
     system: plannerSystem,
@@ -91,13 +146,7 @@ async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator
   // Sentences end once, whether or not the model ended them.
   const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`)
   const steps = plan.steps.length ? ` Steps: ${sentence(plan.steps.join('; '))}` : ''
-  yield {
-    type: 'plan',
-    text: `${plan.goal ? `Goal: ${sentence(plan.goal)}` : `Research: ${question}`}${steps}`,
-    ...(plan.keyElements.length ? { keyElements: plan.keyElements } : {}),
-    queries: plan.queries,
-  }
-  return plan
+  return { ...plan, text: `${plan.goal ? `Goal: ${sentence(plan.goal)}` : `Research: ${question}`}${steps}` }
 }
 
 /** Whole lines, in order, while they fit in `maxChars`. */

@@ -76,6 +76,18 @@ export class Notebook {
   }
 
   add(text: string, sources: readonly string[] = [], queryId?: string): AddOutcome {
+    return this.file(text, sources, queryId, undefined)
+  }
+
+  /**
+   * Files facts that were in a notebook before (a resumed run's), keeping their ids and sources.
+   * Stored facts never contain each other, so each is filed as it was.
+   */
+  restore(facts: readonly Fact[]): void {
+    for (const fact of facts) this.file(fact.text, fact.sources, fact.queryId, fact.id)
+  }
+
+  private file(text: string, sources: readonly string[], queryId: string | undefined, id: string | undefined): AddOutcome {
     const raw = typeof text === 'string' ? text : ''
     const key = normalizeText(raw)
     if (!key) return { kind: 'empty' }
@@ -90,7 +102,7 @@ export class Notebook {
       return { kind: 'duplicate', fact: copyFact(covering.fact), sourcesAdded }
     }
 
-    const fact: Fact = { id: this.newId(), text: raw.trim(), sources: [], ...(queryId !== undefined ? { queryId } : {}) }
+    const fact: Fact = { id: id ?? this.newId(), text: raw.trim(), sources: [], ...(queryId !== undefined ? { queryId } : {}) }
     // A repeated word or pair files the fact twice under it: harmless, and cheaper than a Set.
     const pairs = words.length === 1 ? [] : own
     const entry: Entry = { serial: this.serial++, fact, padded, anchor: this.rarest(own), sourceKeys: [] }

@@ -14,6 +14,7 @@ import {
   type StrategyOutcome,
 } from '../../core/index.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
+import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
 import { queriesPrompt, queriesSystem, reflectPrompt, reflectSystem, synthesizePrompt, synthesizeSystem } from './prompts.js'
 import { interleaveResults } from './sources.js'
@@ -48,24 +49,114 @@ interface Settings {
   concurrency: number
 }
 
+/** What a reflect checkpoint holds: taken once the queries are planned, then after each round. */
+interface ReflectState {
+  /** The next round (1-based). */
+  round: number
+  /** The queries that round searches. */
+  queries: string[]
+  searched: string[]
+  resultsPerQuery: SearchResult[][]
+  queriesRun: string[]
+  /** The rounds are over: synthesise from `reflection`. */
+  done: boolean
+  capped: boolean
+  reflection: Reflection
+  /** The run paused for approval of this plan. */
+  pendingPlan?: string[]
+}
+
+const isReflectState = (v: unknown): boolean => {
+  const s = v as ReflectState
+  return (
+    isCount(s.round) &&
+    isStringArray(s.queries) &&
+    isStringArray(s.searched) &&
+    Array.isArray(s.resultsPerQuery) &&
+    s.resultsPerQuery.every(Array.isArray) &&
+    isStringArray(s.queriesRun) &&
+    typeof s.done === 'boolean' &&
+    typeof s.capped === 'boolean' &&
+    typeof s.reflection === 'object' &&
+    s.reflection !== null &&
+    Array.isArray(s.reflection.slots) &&
+    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
+  )
+}
+
 async function* runReflect(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const schedule = pLimit(settings.concurrency)
-  const searched = new Set<string>()
-  const resultsPerQuery: SearchResult[][] = []
-  const queriesRun: string[] = []
+  const saved = restoredState<ReflectState>(ctx, 'reflect', isReflectState)
+  const state: ReflectState = saved ? structuredClone(saved) : yield* planQueries(question, ctx)
+  if (!saved && state.pendingPlan) {
+    yield* ctx.checkpoint(state)
+    return { reason: 'paused' }
+  }
+  if (saved?.pendingPlan && ctx.resumed?.paused) {
+    state.queries = yield* approvedAfterPause(ctx, saved.pendingPlan)
+    delete state.pendingPlan
+  }
+  if (!saved && !state.done) yield* ctx.checkpoint(state)
 
+  while (!state.done) {
+    for (const q of state.queries) state.searched.push(normalizeText(q))
+    state.queriesRun.push(...state.queries)
+    state.resultsPerQuery.push(...(yield* searchAll(state.queries, ctx, schedule)))
+    const sources = interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
+
+    const reflection = yield* reflectOn(question, state.queriesRun, sources, ctx)
+    const searched = new Set(state.searched)
+    const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
+    const goOn = reflection.needMore && unseen.length > 0
+    yield {
+      type: 'plan',
+      text: describe(reflection, goOn ? unseen : []),
+      keyElements: reflection.slots.map((s) => s.name),
+      ...(goOn ? { queries: unseen } : {}),
+    }
+    state.reflection = reflection
+    if (!goOn) state.done = true
+    else if (state.round >= settings.maxIterations) {
+      state.done = state.capped = true
+      yield ctx.warning(`reached maxIterations (${settings.maxIterations}) with slots still empty; answering with what was found`, 'max-iterations')
+    } else {
+      state.round++
+      state.queries = unseen
+    }
+    yield* ctx.checkpoint(state)
+  }
+
+  yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
+  return { reason: state.capped ? 'max-iterations' : 'answered' }
+}
+
+/**
+ * The first queries: from earlier answers when they leave gaps (or no search at all when they
+ * fill every slot), else from the model. Returns the state of round 1, `done` when the earlier
+ * answers suffice, with `pendingPlan` when the run must pause for approval.
+ */
+async function* planQueries(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, ReflectState> {
+  const state: ReflectState = {
+    round: 1,
+    queries: [],
+    searched: [],
+    resultsPerQuery: [],
+    queriesRun: [],
+    done: false,
+    capped: false,
+    reflection: { slots: [], needMore: false, newQueries: [] },
+  }
   // Earlier answers in the conversation are results too: when they already fill every slot,
   // the run answers from them without searching.
   const prior = priorResults(ctx)
   let gaps: string[] = []
   if (prior.length) {
-    resultsPerQuery.push(prior)
-    const sources = interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
-    const covered = yield* reflectOn(question, queriesRun, sources, ctx)
+    state.resultsPerQuery.push(prior)
+    const sources = interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
+    const covered = yield* reflectOn(question, state.queriesRun, sources, ctx)
     if (!covered.needMore) {
       yield { type: 'plan', text: `${describe(covered, [])} (from earlier answers)`, keyElements: covered.slots.map((s) => s.name) }
-      yield* synthesize(question, covered.slots, sources, ctx, settings.maxWords)
-      return { reason: 'answered' }
+      return { ...state, done: true, reflection: covered }
     }
     // The reflection already named what is missing: search that instead of asking again.
     gaps = covered.newQueries
@@ -78,36 +169,8 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     yield ctx.warning('could not read search queries from the model; searching the question itself', 'unparseable-output')
     queries = [question]
   }
-  yield { type: 'plan', text: `Search: ${queries.join(' | ')}`, queries }
-
-  let reflection: Reflection = { slots: [], needMore: false, newQueries: [] }
-  let capped = false
-  for (let round = 1; ; round++) {
-    for (const q of queries) searched.add(normalizeText(q))
-    queriesRun.push(...queries)
-    resultsPerQuery.push(...(yield* searchAll(queries, ctx, schedule)))
-    const sources = interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
-
-    reflection = yield* reflectOn(question, queriesRun, sources, ctx)
-    const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
-    const goOn = reflection.needMore && unseen.length > 0
-    yield {
-      type: 'plan',
-      text: describe(reflection, goOn ? unseen : []),
-      keyElements: reflection.slots.map((s) => s.name),
-      ...(goOn ? { queries: unseen } : {}),
-    }
-    if (!goOn) break
-    if (round >= settings.maxIterations) {
-      capped = true
-      yield ctx.warning(`reached maxIterations (${settings.maxIterations}) with slots still empty; answering with what was found`, 'max-iterations')
-      break
-    }
-    queries = unseen
-  }
-
-  yield* synthesize(question, reflection.slots, interleaveResults(resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
-  return { reason: capped ? 'max-iterations' : 'answered' }
+  const approved = yield* ctx.reviewPlan({ text: `Search: ${queries.join(' | ')}`, queries })
+  return approved ? { ...state, queries: approved } : { ...state, queries, pendingPlan: queries }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { normalizeText, truncateAtSentence, type Strategy, type StrategyContext, type StrategyEvent, type StrategyOutcome } from '../../core/index.js'
+import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { parsePlannerDecision, type PlannerDecision } from './parse.js'
 import { finalizerPrompt, finalizerSystem, plannerPrompt, plannerSystem, synthesizerPrompt, synthesizerSystem } from './prompts.js'
 
@@ -16,63 +17,117 @@ export function scratchpad(): Strategy {
   return { name: 'scratchpad', run: runScratchpad }
 }
 
+/** What a scratchpad checkpoint holds: where the loop is and everything its prompts depend on. */
+interface ScratchpadState {
+  /** The next iteration to run. */
+  iteration: number
+  knowledge: string
+  pastQueries: string[]
+  searched: string[]
+  /** Approved queries still to search, one per iteration, without asking the planner. */
+  queued: string[]
+  /** The run paused for approval of this plan. */
+  pendingPlan?: string[]
+}
+
+const isScratchpadState = (v: unknown): boolean => {
+  const s = v as ScratchpadState
+  return (
+    isCount(s.iteration) &&
+    typeof s.knowledge === 'string' &&
+    isStringArray(s.pastQueries) &&
+    isStringArray(s.searched) &&
+    isStringArray(s.queued) &&
+    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
+  )
+}
+
 async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const maxIterations = Math.max(0, ctx.options.maxIterations ?? 5)
   const budget = ctx.options.scratchpad?.knowledgeChars ?? 1500
   const historySize = ctx.options.scratchpad?.historySize ?? 8
   const hadPriorKnowledge = Boolean(ctx.input.knowledge?.trim())
-  let knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', budget)
-  const pastQueries: string[] = []
-  const searched = new Set<string>()
+  const saved = restoredState<ScratchpadState>(ctx, 'scratchpad', isScratchpadState)
+  let knowledge = saved?.knowledge ?? truncateAtSentence(ctx.input.knowledge?.trim() ?? '', budget)
+  const pastQueries = [...(saved?.pastQueries ?? [])]
+  const searched = new Set(saved?.searched ?? [])
+  let queued = [...(saved?.queued ?? [])]
+  if (saved?.pendingPlan && ctx.resumed?.paused) queued = yield* approvedAfterPause(ctx, saved.pendingPlan)
+  // A step is one iteration; its checkpoint says where the next one starts.
+  const state = (iteration: number, pendingPlan?: string[]): ScratchpadState => ({
+    iteration,
+    knowledge,
+    pastQueries,
+    searched: [...searched],
+    queued,
+    ...(pendingPlan ? { pendingPlan } : {}),
+  })
 
-  for (let iteration = 0; iteration < maxIterations; iteration++) {
-    const reply = yield* ctx.complete('planner', {
-      system: plannerSystem,
-      prompt: plannerPrompt({
-        question,
-        knowledge,
-        pastQueries: pastQueries.slice(-historySize).map((q) => q.slice(0, QUERY_CHARS)),
-        iteration,
-        maxIterations,
-      }),
-      maxTokens: 200,
-      temperature: 0,
-    })
-    const decision = yield* decide(parsePlannerDecision(reply), { question, knowledge, hadPriorKnowledge, searched, ctx })
-    if (decision.action === 'answer') {
-      yield { type: 'plan', text: 'Answer: the knowledge covers the question.' }
-      yield* finalize(question, knowledge, false, ctx)
-      return { reason: 'answered' }
+  for (let iteration = saved?.iteration ?? 0; iteration < maxIterations; iteration++) {
+    let query = queued.shift()
+    if (query === undefined) {
+      const reply = yield* ctx.complete('planner', {
+        system: plannerSystem,
+        prompt: plannerPrompt({
+          question,
+          knowledge,
+          pastQueries: pastQueries.slice(-historySize).map((q) => q.slice(0, QUERY_CHARS)),
+          iteration,
+          maxIterations,
+        }),
+        maxTokens: 200,
+        temperature: 0,
+      })
+      const decision = yield* decide(parsePlannerDecision(reply), { question, knowledge, hadPriorKnowledge, searched, ctx })
+      if (decision.action === 'answer') {
+        yield { type: 'plan', text: 'Answer: the knowledge covers the question.' }
+        yield* finalize(question, knowledge, false, ctx)
+        return { reason: 'answered' }
+      }
+      const approved = yield* ctx.reviewPlan({ text: `Search: ${decision.query}`, queries: [decision.query] })
+      if (!approved) {
+        yield* ctx.checkpoint(state(iteration, [decision.query]))
+        return { reason: 'paused' }
+      }
+      ;[query, ...queued] = approved as [string, ...string[]]
     }
-    yield { type: 'plan', text: `Search: ${decision.query}`, queries: [decision.query] }
-    pastQueries.push(decision.query)
-    searched.add(normalizeText(decision.query))
-
-    const { results, error } = yield* ctx.runSearch(decision.query)
-    if (error || results.length === 0) continue
-
-    const rewritten = yield* ctx.complete('synthesizer', {
-      system: synthesizerSystem,
-      prompt: synthesizerPrompt({
-        question,
-        knowledge,
-        query: decision.query,
-        results: results.map((r) => ({ ...r, snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS) })),
-        budgetChars: budget,
-      }),
-      temperature: 0,
-    })
-    if (!rewritten.trim()) {
-      yield ctx.warning('the synthesizer returned nothing; the knowledge is unchanged', 'empty-output')
-      continue
-    }
-    knowledge = truncateAtSentence(rewritten.trim(), budget)
-    yield { type: 'knowledge-update', knowledge, iteration: iteration + 1 }
+    pastQueries.push(query)
+    searched.add(normalizeText(query))
+    knowledge = yield* searchAndRewrite(query, { question, knowledge, budget, iteration, ctx })
+    yield* ctx.checkpoint(state(iteration + 1))
   }
 
   yield ctx.warning(`reached maxIterations (${maxIterations}); answering with what was found`, 'max-iterations')
   yield* finalize(question, knowledge, true, ctx)
   return { reason: 'max-iterations' }
+}
+
+/** One search, and the knowledge rewritten from its results (unchanged when it found nothing). */
+async function* searchAndRewrite(
+  query: string,
+  args: { question: string; knowledge: string; budget: number; iteration: number; ctx: StrategyContext },
+): AsyncGenerator<StrategyEvent, string> {
+  const { question, knowledge, budget, iteration, ctx } = args
+  const { results, error } = yield* ctx.runSearch(query)
+  if (error || results.length === 0) return knowledge
+  const rewritten = yield* ctx.complete('synthesizer', {
+    system: synthesizerSystem,
+    prompt: synthesizerPrompt({
+      question,
+      knowledge,
+      query,
+      results: results.map((r) => ({ ...r, snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS) })),
+      budgetChars: budget,
+    }),
+    temperature: 0,
+  })
+  if (!rewritten.trim()) {
+    yield ctx.warning('the synthesizer returned nothing; the knowledge is unchanged', 'empty-output')
+    return knowledge
+  }
+  const next = truncateAtSentence(rewritten.trim(), budget)
+  yield { type: 'knowledge-update', knowledge: next, iteration: iteration + 1 }
+  return next
 }
 
 /**
