@@ -95,9 +95,9 @@ for (const { entry, config } of configs) {
     compilerState,
     messageCallback(message) {
       if (message.messageId === 'ae-forgotten-export') {
-        const symbol = /The symbol "([^"]+)"/.exec(message.text)?.[1]
-        if (symbol && !forgotten.has(symbol.replace(/_\d+$/, '')))
-          forgotten.set(symbol.replace(/_\d+$/, ''), `${message.sourceFilePath?.slice(root.length + 1)}:${message.sourceFileLine}`)
+        // API Extractor renames a symbol that clashes with another (`Report` → `Report_2`).
+        const symbol = /The symbol "([^"]+)"/.exec(message.text)?.[1]?.replace(/_\d+$/, '')
+        if (symbol && !forgotten.has(symbol)) forgotten.set(symbol, `${relative(root, message.sourceFilePath ?? '')}:${message.sourceFileLine}`)
         message.handled = true
       }
       // This script says itself which reports changed; the bundled TypeScript being older than
@@ -110,20 +110,12 @@ for (const { entry, config } of configs) {
 }
 
 // A type some signature uses that no entry point exports: users can meet it but not name it.
+// Every run writes the current reports to the temp folder, so the names are read from there.
 const exported = new Set()
 for (const { entry } of configs) {
-  const report = join(write ? reportFolder : tempFolder, `${entry.name}.api.md`)
-  const text = existsSync(report) ? readFileSync(report, 'utf8') : readFileSync(join(reportFolder, `${entry.name}.api.md`), 'utf8')
-  for (const match of text.matchAll(/^export (?:declare )?(?:abstract )?(?:function|class|interface|type|const|let|enum|namespace) (\w+)/gm))
-    exported.add(match[1])
-  for (const match of text.matchAll(/^export \{ ([^}]+) \}/gm))
-    for (const name of match[1].split(','))
-      exported.add(
-        name
-          .trim()
-          .split(/\s+as\s+/)
-          .pop(),
-      )
+  const report = readFileSync(join(tempFolder, `${entry.name}.api.md`), 'utf8')
+  for (const [, name] of report.matchAll(/^export (?:abstract )?(?:function|class|interface|type|const|let|enum|namespace) (\w+)/gm)) exported.add(name)
+  for (const [, names] of report.matchAll(/^export \{ ([^}]+) \}/gm)) for (const name of names.split(',')) exported.add(name.split(' as ').at(-1).trim())
 }
 const unexported = [...forgotten].filter(([symbol]) => !exported.has(symbol))
 if (unexported.length) {
