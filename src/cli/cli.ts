@@ -14,6 +14,7 @@ import { buildLLM, type Env } from './llm.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
 import { buildSources } from './search.js'
+import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { packageVersion } from './version.js'
@@ -90,6 +91,7 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
 export async function runCli(io: CliIO): Promise<number> {
   let debug = io.argv.includes('--debug')
   try {
+    if (isScaleOutCommand(io.argv)) return await runScaleOut(io)
     const command = parseCliArgs(io.argv)
     if (command.kind === 'help') {
       io.stdout.write(helpText(strategyNames()))

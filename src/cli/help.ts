@@ -8,6 +8,8 @@ Usage:
   laconic [options] QUESTION...
   laconic [options] --prompt FILE [--var KEY=VALUE ...]
   laconic [options] --serve [PORT]
+  laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md)
+  laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
 
 Question:
   --prompt FILE            read the question from FILE (- for stdin)

@@ -8,10 +8,22 @@
 /** Where `livePage` puts the label banner. */
 const LABEL_SLOT = '<!--label-->'
 
+/** Where `livePage` puts the runs API token. */
+const TOKEN_SLOT = '<!--runs-token-->'
+
+export interface LivePageOptions {
+  /**
+   * Start runs with `POST /runs` (sending this token in `x-laconic-token`) and read them from
+   * `GET /runs/:id/events`, as the scale-out web node serves them, instead of `GET /research`.
+   */
+  runsToken?: string | undefined
+}
+
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
-export function livePage(label?: string): string {
+export function livePage(label?: string, options: LivePageOptions = {}): string {
   const banner = label ? `<p class="banner" id="label">${escapeHtml(label)}</p>` : ''
-  return PAGE.replace(LABEL_SLOT, banner)
+  const token = options.runsToken === undefined ? '' : `<meta name="laconic-runs-token" content="${escapeHtml(options.runsToken)}">`
+  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token)
 }
 
 function escapeHtml(text: string): string {
@@ -24,6 +36,7 @@ const PAGE = String.raw`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>laconic · live research</title>
+<!--runs-token-->
 <style>
   :root { --ink: #1d2330; --muted: #6b7280; --line: #e5e7eb; --accent: #2563eb; --bg: #f8fafc; }
   * { box-sizing: border-box; }
@@ -165,13 +178,35 @@ const handlers = {
   },
 }
 
-function start(question) {
+// Where the run's events stream from: a web node of the scale-out (its token in a meta tag)
+// starts the run with a POST first; the single-process server starts it on the GET itself.
+async function eventsUrl(question) {
+  const token = document.querySelector('meta[name=laconic-runs-token]')
+  if (!token) return '/research?q=' + encodeURIComponent(question) + '&run=' + crypto.randomUUID()
+  const response = await fetch('/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-laconic-token': token.content },
+    body: JSON.stringify({ question }),
+  })
+  if (!response.ok) throw new Error(await response.text())
+  const { runId } = await response.json()
+  return '/runs/' + encodeURIComponent(runId) + '/events'
+}
+
+async function start(question) {
   if (source) source.close()
   reset()
   document.body.dataset.state = 'running'
   status('Connecting…')
-  const run = crypto.randomUUID()
-  source = new EventSource('/research?q=' + encodeURIComponent(question) + '&run=' + run)
+  let url
+  try {
+    url = await eventsUrl(question)
+  } catch (error) {
+    document.body.dataset.state = 'ended'
+    status('Could not start: ' + error.message)
+    return
+  }
+  source = new EventSource(url)
   for (const [type, handle] of Object.entries(handlers)) {
     source.addEventListener(type, (message) => {
       const event = JSON.parse(message.data)

@@ -51,10 +51,19 @@ export interface RedisEventLog {
   history(runId: string): Promise<ResearchEvent[]>
 }
 
-/** Append one event; with a fence token, only while that token owns the run. */
+/**
+ * Append one event; with a fence token, only while that token owns the run. The same event
+ * appended twice is appended once: a client resends a command whose reply a restarting Redis
+ * never sent, though the command itself was done.
+ */
 const APPEND = `
 if ARGV[4] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[4] then
   return redis.error_reply('FENCED another attempt owns this run')
+end
+local existing = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
+if #existing > 0 then
+  if existing[1][2][2] == ARGV[2] then return 0 end
+  return redis.error_reply('CONFLICT equal or smaller')
 end
 redis.call('XADD', KEYS[1], ARGV[1], 'e', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])

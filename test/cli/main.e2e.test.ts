@@ -141,7 +141,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     })
     expect(out.code).toBe(130)
     expect(page).toContain('<title>laconic · live research</title>')
-    expect(page).toContain("new EventSource('/research?q='")
+    expect(page).toContain("'/research?q=' + encodeURIComponent(question)")
     expect(body).toContain('event: run-start')
     expect(body).toContain('event: answer\n')
     expect(body).toContain('event: run-end')

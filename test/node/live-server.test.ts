@@ -92,7 +92,9 @@ describe('createLiveServer', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
     const html = await response.text()
     expect(html).toContain('<p class="banner" id="label">Scripted &#60;b&#62;demo&#60;/b&#62; &#38; co</p>')
-    expect(html).toContain("new EventSource('/research?q='")
+    expect(html).toContain("'/research?q=' + encodeURIComponent(question)")
+    // No runs token: the page starts runs with GET /research, not the web node's POST /runs.
+    expect(html).not.toContain('name="laconic-runs-token"')
   })
 
   test('without a label the page has no banner', async () => {

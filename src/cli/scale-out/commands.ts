@@ -1,0 +1,169 @@
+/**
+ * `laconic worker` and `laconic serve`: the two processes of the scale-out on Redis. A worker
+ * runs research jobs with the agent the usual flags configure; a web node takes runs from
+ * browsers and streams any run's events. Both stop on Ctrl-C (a worker finishes its runs first;
+ * a second Ctrl-C exits at once, and the runs move to another worker).
+ */
+import type { AddressInfo } from 'node:net'
+import { parseArgs } from 'node:util'
+import { createAgent } from '../../index.js'
+import type { CliOptions } from '../args.js'
+import { parseCliArgs } from '../args.js'
+import { agentOptions } from '../agent-options.js'
+import type { CliIO } from '../cli.js'
+import { EXIT } from '../exit-codes.js'
+import { buildLLM } from '../llm.js'
+import { buildSources } from '../search.js'
+import { UsageError } from '../usage-error.js'
+
+export const SCALE_OUT_COMMANDS = ['worker', 'serve'] as const
+const LOOPBACK = '127.0.0.1'
+
+export function isScaleOutCommand(argv: readonly string[]): boolean {
+  return (SCALE_OUT_COMMANDS as readonly string[]).includes(argv[0] ?? '')
+}
+
+interface ScaleOutFlags {
+  redis: string
+  host: string
+  port: number
+  concurrency: number
+  queue: string | undefined
+  /** The flags left for the agent (worker only). */
+  rest: string[]
+}
+
+/** Takes the scale-out flags out of argv; what is left configures the agent as for a question. */
+export function parseScaleOutFlags(command: string, argv: readonly string[], env: CliIO['env']): ScaleOutFlags {
+  const { values, tokens } = parseArgs({
+    args: [...argv],
+    options: { redis: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, concurrency: { type: 'string' }, queue: { type: 'string' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  })
+  const mine = new Set(['redis', 'host', 'port', 'concurrency', 'queue'])
+  const rest: string[] = []
+  for (const token of tokens) {
+    if (token.kind === 'option' && mine.has(token.name)) continue
+    if (token.kind === 'option') rest.push(token.inlineValue ? `${token.rawName}=${token.value ?? ''}` : token.rawName)
+    else if (token.kind === 'positional') rest.push(token.value)
+    else rest.push('--')
+  }
+  for (const token of tokens) {
+    if (token.kind === 'option' && mine.has(token.name) && typeof values[token.name] !== 'string') throw new UsageError(`--${token.name} needs a value`)
+  }
+  const text = (name: string) => values[name] as string | undefined
+  const redis = text('redis') ?? env.REDIS_URL
+  if (!redis) throw new UsageError(`laconic ${command} needs --redis URL (or REDIS_URL), e.g. --redis redis://127.0.0.1:6379`)
+  if (!/^rediss?:\/\//.test(redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL; got "${redis}"`)
+  if (command === 'serve' && rest.length > 0) throw new UsageError(`laconic serve takes --redis, --port, --host and --queue only; got ${rest.join(' ')}`)
+  if (command === 'worker' && text('port') !== undefined) throw new UsageError('laconic worker serves nothing: --port is for laconic serve')
+  return {
+    redis,
+    host: text('host') ?? LOOPBACK,
+    port: whole('port', text('port'), 0, 65_535) ?? 3000,
+    concurrency: whole('concurrency', text('concurrency'), 1, 10_000) ?? 1,
+    queue: text('queue'),
+    rest,
+  }
+}
+
+function whole(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}; got "${value}"`)
+  return n
+}
+
+/** The URL without its password, for messages. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return 'redis'
+  }
+}
+
+async function loadRedis() {
+  try {
+    return await import('../../redis/index.js')
+  } catch (error) {
+    throw new UsageError(
+      `the scale-out needs the packages bullmq and ioredis: npm install bullmq ioredis (${error instanceof Error ? error.message : String(error)})`,
+    )
+  }
+}
+
+export async function runScaleOut(io: CliIO): Promise<number> {
+  const [command, ...argv] = io.argv as [string, ...string[]]
+  const flags = parseScaleOutFlags(command, argv, io.env)
+  return command === 'worker' ? worker(flags, io) : serve(flags, io)
+}
+
+async function worker(flags: ScaleOutFlags, io: CliIO): Promise<number> {
+  const parsed = parseCliArgs(flags.rest)
+  if (parsed.kind !== 'run') throw new UsageError('laconic worker: see laconic --help')
+  const options: CliOptions = parsed.options
+  if (options.words.length > 0 || options.prompt !== undefined) throw new UsageError('laconic worker takes its questions from the queue, not the command line')
+  const sources = await buildSources(options, io.env)
+  const built = await buildLLM(options, io.env, io.fetch)
+  if (built.notice) io.stderr.write(`laconic: ${built.notice}\n`)
+  const base = agentOptions(options, { llm: built.llm, ...sources })
+  const agents = new Map<string, ReturnType<typeof createAgent>>()
+  // One agent per strategy a run asks for; unknown names fail that run (createAgent says why).
+  const agentFor = (strategy: string | undefined) => {
+    const name = strategy ?? options.strategy ?? ''
+    let agent = agents.get(name)
+    if (!agent) {
+      agent = createAgent(name ? { ...base, strategy: name } : base)
+      agents.set(name, agent)
+    }
+    return agent
+  }
+  const { createResearchWorker } = await loadRedis()
+  const running = createResearchWorker({
+    connection: flags.redis,
+    agent: agentFor,
+    concurrency: flags.concurrency,
+    ...(flags.queue ? { name: flags.queue } : {}),
+  })
+  await running.ready()
+  io.stderr.write(`laconic: worker on ${shown(flags.redis)}, ${flags.concurrency} run${flags.concurrency === 1 ? '' : 's'} at once (Ctrl-C to stop)\n`)
+  await untilAborted(io.interrupt)
+  io.stderr.write(`laconic: stopping; waiting for ${running.running} run${running.running === 1 ? '' : 's'} to end\n`)
+  await running.close()
+  return EXIT.interrupted
+}
+
+async function serve(flags: ScaleOutFlags, io: CliIO): Promise<number> {
+  const { createResearchQueue } = await loadRedis()
+  const { createWebNode } = await import('./web-node.js')
+  const queue = createResearchQueue({ connection: flags.redis, ...(flags.queue ? { name: flags.queue } : {}) })
+  // Nodes behind one load balancer share a token (a page from one node posts to another).
+  const token = io.env.LACONIC_WEB_TOKEN
+  const server = createWebNode({
+    queue,
+    ...(token ? { token } : {}),
+    ...(flags.host === LOOPBACK || flags.host === 'localhost' ? { host: flags.host } : {}),
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(flags.port, flags.host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const base = `http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}`
+  io.stderr.write(`laconic: web node on ${base}/ (runs on ${shown(flags.redis)}; Ctrl-C to stop)\n`)
+  await untilAborted(io.interrupt)
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await queue.close()
+  return EXIT.interrupted
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+}
