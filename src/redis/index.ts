@@ -13,3 +13,4 @@ export {
 } from './queue.js'
 export { createResearchWorker, type ResearchWorker, type ResearchWorkerOptions, type WorkerAgent } from './worker.js'
 export type { RedisConnection } from './connection.js'
+export { redisCheckpoints, type RedisCheckpointsOptions } from './checkpoints.js'

@@ -11,11 +11,13 @@ export interface RunKeys {
   owner: string
   /** Set when the run was cancelled, for a worker that picks the job up afterwards. */
   cancelled: string
+  /** The id the agent gave the run (its checkpoints are saved under it), for a later attempt's resume. */
+  agentRun: string
 }
 
 export function runKeys(prefix: string, runId: string): RunKeys {
   const base = `${prefix}run:{${runId}}`
-  return { events: `${base}:events`, owner: `${base}:owner`, cancelled: `${base}:cancelled` }
+  return { events: `${base}:events`, owner: `${base}:owner`, cancelled: `${base}:cancelled`, agentRun: `${base}:agent-run` }
 }
 
 /** The pub/sub channel that carries cancellations (the run id) to every worker. */

@@ -42,6 +42,8 @@ export function joinLog(runId: string, logged: readonly ResearchEvent[], how: st
     map(event) {
       switch (event.type) {
         case 'run-start':
+          // A resumed run starts from its checkpoint's cost.
+          if (event.resumed) base = event.resumed.cost
           return [
             {
               type: 'warning',

@@ -6,7 +6,19 @@
  */
 import { Worker, type WorkerOptions } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { describeError, LaconicError, zeroCost, type ResearchEvent, type ResearchOptions, type ResearchResult, type ResearchRun } from '../core/index.js'
+import {
+  describeError,
+  LaconicError,
+  sleep,
+  zeroCost,
+  type CheckpointStore,
+  type ResearchEvent,
+  type ResearchOptions,
+  type ResearchResult,
+  type ResearchRun,
+  type ResumeOptions,
+} from '../core/index.js'
+import { redisCheckpoints } from './checkpoints.js'
 import { openConnection, withDeadline, type RedisConnection } from './connection.js'
 import { createEventLog, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
@@ -14,9 +26,10 @@ import { joinLog } from './log-join.js'
 import { DEFAULT_QUEUE_NAME, type ResearchJobData } from './queue.js'
 import { resultOfEvents } from './result-of-events.js'
 
-/** What the worker needs of an agent: `createAgent(...)` fits. */
+/** What the worker needs of an agent: `createAgent(...)` fits. Without `resume`, a run whose worker died starts again. */
 export interface WorkerAgent {
   research(question: string, options?: ResearchOptions): ResearchRun
+  resume?(runId: string, options: ResumeOptions): ResearchRun
 }
 
 export interface ResearchWorkerOptions {
@@ -34,6 +47,12 @@ export interface ResearchWorkerOptions {
   /** Prefix of laconic's own keys; the same as the queue's. @defaultValue 'laconic:' */
   prefix?: string
   log?: RedisEventLogOptions
+  /**
+   * Where runs save their checkpoints, so a run whose worker died resumes from its last step on
+   * another worker instead of starting again; `false` turns them off. @defaultValue `redisCheckpoints` on the same Redis, its
+   * lock expiring after BullMQ's `lockDuration`
+   */
+  checkpoints?: CheckpointStore | false
   /**
    * BullMQ worker settings, e.g. `lockDuration` and `stalledInterval` (how soon a dead worker's
    * job moves to another worker, 30 s by default) or `maxStalledCount`.
@@ -61,6 +80,8 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
   const unavailableMs = options.log?.unavailableMs ?? 30_000
   const ownerSeconds = options.log?.idleTtlSeconds ?? 604_800
   const running = new Map<string, AbortController>()
+  const lockMs = options.bullmq?.lockDuration ?? 30_000
+  const checkpoints = options.checkpoints === false ? undefined : (options.checkpoints ?? redisCheckpoints(redis, { prefix, lockMs }))
 
   // Cancellations reach every worker on one channel; the worker running that run aborts it.
   const subscriber: Redis = redis.duplicate()
@@ -81,6 +102,13 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
     return options.agent
   }
 
+  /** The agent's id of the run, when an earlier attempt left a checkpoint to resume from. */
+  async function resumable(agentRunKey: string, store: CheckpointStore): Promise<string | undefined> {
+    const agentRunId = await redis.get(agentRunKey)
+    if (!agentRunId) return undefined
+    return (await store.load(agentRunId)) ? agentRunId : undefined
+  }
+
   async function runJob(runId: string, data: ResearchJobData, jobSignal: AbortSignal | undefined): Promise<ResearchResult> {
     const keys = runKeys(prefix, runId)
     // This attempt owns the log from now on: an earlier attempt still writing (a worker thought
@@ -96,29 +124,40 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
     const stop = (reason: unknown) => controller.abort(reason)
     jobSignal?.addEventListener('abort', () => stop(jobSignal.reason), { once: true })
     if (cancelled) stop(new DOMException('the run was cancelled', 'AbortError'))
-    const join = joinLog(runId, logged, 'restarted it from the start')
     let lastSeq = logged.at(-1)?.seq ?? -1
 
     const append = async (event: ResearchEvent) => {
       await log.appendFenced(event, fence)
       lastSeq = event.seq
     }
+    let join = joinLog(runId, logged, 'restarted it from the start')
     try {
-      let run: ResearchRun
+      let started: Started
       try {
-        run = agentFor(data.strategy).research(data.question, { ...data.options, signal: controller.signal })
+        const agent = agentFor(data.strategy)
+        const from = logged.length > 0 && checkpoints && agent.resume ? await bounded(resumable(keys.agentRun, checkpoints)) : undefined
+        if (from && checkpoints) {
+          join = joinLog(runId, logged, 'resumed it from its last checkpoint')
+          started = await resumeWhenUnlocked(agent, from, checkpoints, controller.signal, lockMs)
+        } else {
+          const run = agent.research(data.question, { ...data.options, signal: controller.signal, ...(checkpoints ? { checkpoints } : {}) })
+          await bounded(redis.set(keys.agentRun, run.runId, 'EX', ownerSeconds))
+          started = await begin(run)
+        }
       } catch (error) {
-        // A job the agent refuses (a bad strategy, an empty question) still ends in the log.
+        // A job that cannot start (a bad strategy, an unreadable checkpoint) still ends in the log.
         await endWithError(logged, data, runId, error, append)
         throw error
       }
-      for await (const event of run) {
-        for (const out of join.map(event)) {
+      const { run, events } = started
+      for (let step = started.first; !step.done; step = await events.next()) {
+        for (const out of join.map(step.value)) {
           try {
             await append(out)
           } catch (error) {
             // Nobody can see this run any more (Redis is gone, or another attempt owns it): stop spending.
             stop(error)
+            await events.return?.()
             throw error
           }
         }
@@ -155,6 +194,35 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
       if (owned) redis.disconnect()
     },
     bullmq: worker,
+  }
+}
+
+interface Started {
+  run: ResearchRun
+  events: AsyncIterator<ResearchEvent>
+  /** The run's first event, read to learn whether it could start (a resume may find its lock held). */
+  first: IteratorResult<ResearchEvent>
+}
+
+async function begin(run: ResearchRun): Promise<Started> {
+  const events = run[Symbol.asyncIterator]()
+  return { run, events, first: await events.next() }
+}
+
+/**
+ * Resumes the run, waiting while its lock is held: the dead worker's lock lives on until it
+ * expires (`lockMs`), and a worker thought dead but alive gives it back once it finds itself
+ * fenced off the log.
+ */
+async function resumeWhenUnlocked(agent: WorkerAgent, agentRunId: string, checkpoints: CheckpointStore, signal: AbortSignal, lockMs: number): Promise<Started> {
+  const giveUp = Date.now() + 2 * lockMs
+  for (;;) {
+    try {
+      return await begin((agent.resume as NonNullable<WorkerAgent['resume']>)(agentRunId, { checkpoints, signal }))
+    } catch (error) {
+      if (!(error instanceof LaconicError && error.code === 'locked') || Date.now() > giveUp) throw error
+      await sleep(Math.min(500, lockMs / 4), signal)
+    }
   }
 }
 

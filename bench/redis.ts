@@ -1,0 +1,95 @@
+/**
+ * The scale-out on Redis (docs/scale-out.md), with a real `redis-server` on loopback:
+ * - throughput: 200 scripted runs (model calls 50 ms, searches 30 ms) through 1, 2 and 4 worker
+ *   processes of 4 runs each; runs per minute and the ratio to one worker;
+ * - relay latency: an event made by a worker process → received by an SSE client of a
+ *   `laconic serve` web node (a third process), p50/p99 over every event of 20 runs.
+ */
+import { QueueEvents } from 'bullmq'
+import { Redis } from 'ioredis'
+import { createResearchQueue } from '../src/redis/index.js'
+import { fromSSE } from '../src/streams/index.js'
+import { startWebNode, startWorker, submit, type Child } from '../test/redis/processes.js'
+import { REDIS_SERVER, startRedis } from '../test/redis/redis-server.js'
+import { percentile } from './stats.js'
+
+const RUNS = 200
+const PER_WORKER = 4
+
+async function throughput(url: string, workers: number): Promise<{ runsPerMinute: number; seconds: number }> {
+  const name = `bench-${workers}`
+  const children: Child[] = []
+  const queue = createResearchQueue({ connection: url, name })
+  const connection = new Redis(url, { maxRetriesPerRequest: null })
+  const events = new QueueEvents(name, { connection })
+  try {
+    for (let i = 0; i < workers; i++) {
+      children.push(startWorker(url, name, { LATENCY_MS: '50', SEARCH_LATENCY_MS: '30', CONCURRENCY: String(PER_WORKER) }))
+    }
+    await Promise.all(children.map((child) => child.waitFor(/^ready$/m)))
+    await events.waitUntilReady()
+    let completed = 0
+    const allDone = new Promise<void>((resolve) =>
+      events.on('completed', () => {
+        if (++completed === RUNS) resolve()
+      }),
+    )
+    const started = performance.now()
+    await Promise.all(Array.from({ length: RUNS }, (_, i) => queue.submit(`Why is the sky blue? (${i})`)))
+    await allDone
+    const seconds = (performance.now() - started) / 1000
+    return { runsPerMinute: Math.round((RUNS / seconds) * 60), seconds: Math.round(seconds * 10) / 10 }
+  } finally {
+    await Promise.all(children.map((child) => child.kill()))
+    await events.close()
+    connection.disconnect()
+    await queue.close()
+  }
+}
+
+async function relay(url: string): Promise<number[]> {
+  const name = 'bench-relay'
+  const worker = startWorker(url, name, { LATENCY_MS: '5', CONCURRENCY: '4' })
+  const node = await startWebNode(url, name)
+  const latencies: number[] = []
+  try {
+    await worker.waitFor(/^ready$/m)
+    for (let i = 0; i < 20; i++) {
+      const runId = await submit(node, `Why is the sky blue? (${i})`)
+      const response = await fetch(`${node.url}/runs/${runId}/events`)
+      for await (const event of fromSSE(response.body!)) latencies.push(Date.now() - event.time)
+    }
+    return latencies
+  } finally {
+    await Promise.all([worker.kill(), node.kill()])
+  }
+}
+
+export async function run() {
+  const server = await startRedis()
+  try {
+    const rows: Record<string, string | number | boolean>[] = []
+    const base = await throughput(server.url, 1)
+    rows.push({ measure: 'throughput, 1 worker', value: `${base.runsPerMinute} runs/min`, seconds: base.seconds, target: '', met: '' })
+    for (const workers of [2, 4]) {
+      const result = await throughput(server.url, workers)
+      const ratio = Math.round((result.runsPerMinute / base.runsPerMinute) * 100) / 100
+      const target = workers === 2 ? 1.6 : 2.5
+      rows.push({
+        measure: `throughput, ${workers} workers`,
+        value: `${result.runsPerMinute} runs/min (x${ratio})`,
+        seconds: result.seconds,
+        target: `>= x${target}`,
+        met: ratio >= target,
+      })
+    }
+    const latencies = await relay(server.url)
+    const p50 = percentile(latencies, 50)
+    const p99 = percentile(latencies, 99)
+    rows.push({ measure: 'relay worker → SSE client, p50', value: `${p50} ms`, seconds: '', target: '<= 20 ms', met: p50 <= 20 })
+    rows.push({ measure: 'relay worker → SSE client, p99', value: `${p99} ms`, seconds: '', target: '<= 100 ms', met: p99 <= 100 })
+    return { name: 'redis', rows, details: { redisServer: REDIS_SERVER, runs: RUNS, perWorker: PER_WORKER, relayEvents: latencies.length } }
+  } finally {
+    await server.close()
+  }
+}
