@@ -21,6 +21,7 @@ export interface RedisCheckpointsOptions {
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`
 
+/** A `CheckpointStore` on Redis, shared by every worker: a run saved by one resumes on another. */
 export function redisCheckpoints(redis: Redis, options: RedisCheckpointsOptions = {}): CheckpointStore {
   const prefix = options.prefix ?? DEFAULT_PREFIX
   const lockMs = options.lockMs ?? 30_000

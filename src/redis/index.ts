@@ -10,6 +10,7 @@ export {
   type RunState,
   type QueuedResearchOptions,
   type ResearchEventsOptions,
+  type ResearchJobData,
 } from './queue.js'
 export { createResearchWorker, type ResearchWorker, type ResearchWorkerOptions, type WorkerAgent } from './worker.js'
 export type { RedisConnection } from './connection.js'

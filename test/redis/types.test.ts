@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { CacheStore } from '../../src/adapters/cache/index.js'
-import type { ResearchEvent, ResearchResult } from '../../src/core/index.js'
+import type { CheckpointStore, ResearchEvent, ResearchResult } from '../../src/core/index.js'
 import { createAgent } from '../../src/index.js'
 import {
   createResearchQueue,
   createResearchWorker,
+  redisCheckpoints,
   redisEventLog,
   redisStore,
   type ResearchQueue,
@@ -26,8 +27,9 @@ describe('laconic-research/redis types', () => {
     expectTypeOf<ReturnType<RedisEventLog['read']>>().toEqualTypeOf<EventLogReader>()
   })
 
-  it('redisStore is a CacheStore', () => {
+  it('redisStore is a CacheStore and redisCheckpoints a CheckpointStore', () => {
     expectTypeOf(redisStore).returns.toEqualTypeOf<CacheStore>()
+    expectTypeOf(redisCheckpoints).returns.toEqualTypeOf<CheckpointStore>()
   })
 
   it('the queue submits, cancels and reports; the worker takes an agent or a function of the strategy', () => {
