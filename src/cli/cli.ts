@@ -6,14 +6,14 @@ import { createAgent, strategyNames } from '../index.js'
 import type { ResearchOptions } from '../core/index.js'
 import { parseCliArgs, type CliOptions } from './args.js'
 import { agentOptions } from './agent-options.js'
-import { debugLLM } from './debug-llm.js'
+import { configuredProviders } from './build-agent.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import { helpText } from './help.js'
+import { mcpCommand } from './mcp.js'
 import { readKnowledge, writeKnowledge } from './knowledge-file.js'
-import { buildLLM, type Env } from './llm.js'
+import type { Env } from './llm.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
-import { buildSources } from './search.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
@@ -58,20 +58,7 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const question = serving ? '' : await questionFrom(options, io.readStdin)
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
-  const sources = await buildSources(options, io.env)
-  const built = await buildLLM(options, io.env, io.fetch)
-  if (built.notice) io.stderr.write(`laconic: ${built.notice}\n`)
-  const secrets = [
-    options.apiKey,
-    io.env.OPENAI_API_KEY,
-    io.env.ANTHROPIC_API_KEY,
-    options.braveKey,
-    options.tavilyKey,
-    io.env.BRAVE_API_KEY,
-    io.env.TAVILY_API_KEY,
-  ]
-  const llm = options.debug ? debugLLM(built.llm, io.stderr, secrets) : built.llm
-  const agent = createAgent(agentOptions(options, { llm, ...sources }))
+  const agent = createAgent(agentOptions(options, await configuredProviders(options, io)))
 
   if (serving) return serve(agent, { port: options.servePort as number, stderr: io.stderr, interrupt: io.interrupt })
 
@@ -92,6 +79,8 @@ export async function runCli(io: CliIO): Promise<number> {
   let debug = io.argv.includes('--debug')
   try {
     if (isScaleOutCommand(io.argv)) return await runScaleOut(io)
+    // A subcommand of its own: `laconic mcp ...` (its module parses the rest).
+    if (io.argv[0] === 'mcp') return await mcpCommand(io.argv.slice(1), io)
     const command = parseCliArgs(io.argv)
     if (command.kind === 'help') {
       io.stdout.write(helpText(strategyNames()))

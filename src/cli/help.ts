@@ -10,6 +10,7 @@ Usage:
   laconic [options] --serve [PORT]
   laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
+  laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
 
 Question:
   --prompt FILE            read the question from FILE (- for stdin)

@@ -20,6 +20,9 @@ import { toNDJSON, fromNDJSON } from 'laconic-research/streams'
 import { scriptedLLM, assertEventInvariants } from 'laconic-research/testing'
 import { createLiveServer } from 'laconic-research/node'
 import { Notebook } from 'laconic-research/strategy'
+import { createMcpServer } from 'laconic-research/mcp'
+import { toUIMessageStream } from 'laconic-research/streams'
+import { aiSdkModel } from 'laconic-research/adapters'
 
 const corpus = localCorpus({ documents: [{ title: 'Sky', text: 'The sky is blue because air scatters blue light most (Rayleigh scattering).' }] })
 const llm = scriptedLLM({ replies: ['Action: Search\\nQuery: why is the sky blue', 'Air scatters blue light most.', 'Action: Answer', 'Because air scatters blue light most.'] })
@@ -27,7 +30,7 @@ const agent = createAgent({ llm, search: cached(corpus), fetch: corpus })
 const events = []
 for await (const event of fromNDJSON(toNDJSON(agent.research('Why is the sky blue?')))) events.push(event)
 assertEventInvariants(events)
-console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, notebook: typeof Notebook }))
+console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, notebook: typeof Notebook, mcp: typeof createMcpServer, ui: typeof toUIMessageStream, aiSdk: typeof aiSdkModel }))
 `
 
 test('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
@@ -47,7 +50,22 @@ test('every entry point imports by name from the build, with types, and runs', {
   }
   await writeFile(join(root, 'user.mjs'), USER_CODE)
   const { stdout } = await run(process.execPath, ['user.mjs'], { cwd: root })
-  const output = JSON.parse(stdout) as { end: { type: string; reason: string; answer: string }; openai: string; live: string; notebook: string }
+  const output = JSON.parse(stdout) as {
+    end: { type: string; reason: string; answer: string }
+    openai: string
+    live: string
+    notebook: string
+    mcp: string
+    ui: string
+    aiSdk: string
+  }
   expect(output.end).toMatchObject({ type: 'run-end', reason: 'answered', answer: 'Because air scatters blue light most.' })
-  expect([output.openai, output.live, output.notebook]).toEqual(['function', 'function', 'function'])
+  expect([output.openai, output.live, output.notebook, output.mcp, output.ui, output.aiSdk]).toEqual([
+    'function',
+    'function',
+    'function',
+    'function',
+    'function',
+    'function',
+  ])
 })

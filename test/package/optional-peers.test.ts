@@ -18,9 +18,9 @@ export async function resolve(specifier, context, next) {
 }`
 const REGISTER = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`
 
-test('the root, adapters, streams, testing and node entries import without any optional peer', { timeout: 60_000 }, async () => {
+test('the root, adapters, streams, testing, node and CLI modules import without any optional peer', { timeout: 60_000 }, async () => {
   const script = `
-    const entries = ['./src/index.ts', './src/adapters/index.ts', './src/streams/index.ts', './src/testing/index.ts', './src/node/index.ts', './src/strategy.ts']
+    const entries = ['./src/index.ts', './src/adapters/index.ts', './src/streams/index.ts', './src/testing/index.ts', './src/node/index.ts', './src/strategy.ts', './src/cli/cli.ts']
     const loaded = []
     for (const entry of entries) loaded.push(Object.keys(await import(entry)).length)
     let blocked = 'no'
@@ -38,4 +38,15 @@ test('the root, adapters, streams, testing and node entries import without any o
   expect(out.blocked).toBe('ERR_MODULE_NOT_FOUND')
   expect(out.loaded.every((n) => n > 0)).toBe(true)
   expect(out.aiSdkModel).toBe('function')
+})
+
+test('laconic mcp without the MCP SDK says what to install, as a usage error', { timeout: 60_000 }, async () => {
+  const failure = await run(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', 'src/cli/main.ts', 'mcp'],
+    {
+      cwd: new URL('../../', import.meta.url),
+    },
+  ).catch((error: { code: number; stderr: string }) => error)
+  expect(failure).toMatchObject({ code: 2, stderr: 'laconic: laconic mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk zod\n' })
 })

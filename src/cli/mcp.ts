@@ -1,0 +1,202 @@
+/**
+ * `laconic mcp [--http PORT] [flags]`: the `research` tool of `laconic-research/mcp` for MCP
+ * clients (Claude Desktop, editors), with the agent the usual flags configure. Over stdio by
+ * default (stdout carries the protocol, so notices go to stderr); with `--http PORT`, Streamable
+ * HTTP on 127.0.0.1 at `/mcp`, refusing any request addressed to another host or sent from
+ * another origin, since every run spends the configured keys.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createAgent, type Agent } from '../index.js'
+import type { ResearchResult } from '../core/index.js'
+import type { McpServerOptions } from '../mcp/index.js'
+import { hostAllowed } from '../node/index.js'
+import { agentOptions } from './agent-options.js'
+import { parseCliArgs, type CliOptions } from './args.js'
+import { configuredProviders } from './build-agent.js'
+import type { CliIO } from './cli.js'
+import { EXIT } from './exit-codes.js'
+import { UsageError } from './usage-error.js'
+
+const LOOPBACK = '127.0.0.1'
+/** Sessions of the HTTP transport held at once; each holds an MCP server. */
+const MAX_SESSIONS = 32
+
+export const MCP_HELP = `laconic mcp: research as an MCP tool
+
+  laconic mcp [flags]              serve over stdio (for Claude Desktop, editors)
+  laconic mcp --http PORT [flags]  serve Streamable HTTP on http://127.0.0.1:PORT/mcp
+
+The flags that choose the model, search and strategy are those of \`laconic\` (see laconic --help).
+`
+
+/** Runs `laconic mcp` until the client leaves (stdio) or Ctrl-C; resolves with the exit code. */
+export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { httpPort, rest } = takeHttpFlag(argv)
+  const command = parseCliArgs(rest)
+  if (command.kind === 'help') {
+    io.stdout.write(MCP_HELP)
+    return EXIT.answered
+  }
+  if (command.kind === 'version') throw new UsageError('laconic mcp takes no --version; run laconic --version')
+  const options = command.options
+  if (options.words.length > 0 || options.prompt !== undefined) {
+    throw new UsageError(`laconic mcp takes no question (the client asks them); got "${options.words.join(' ') || options.prompt}"`)
+  }
+  if (options.servePort !== undefined) throw new UsageError('laconic mcp and --serve are two servers: choose one')
+
+  const mcp = await loadMcp()
+  const agentFor = await strategyAgents(options, io)
+  const serverOptions: McpServerOptions = { agent: agentFor, onRunEnd: (question, result) => io.stderr.write(`laconic mcp: ${summary(question, result)}\n`) }
+  if (httpPort === undefined) return serveStdio(mcp, serverOptions, io)
+  return serveHttp(mcp, serverOptions, httpPort, io)
+}
+
+/** `--http PORT` or `--http=PORT`, taken out so the shared parser sees only its own flags. */
+function takeHttpFlag(argv: readonly string[]): { httpPort: number | undefined; rest: string[] } {
+  const rest: string[] = []
+  let httpPort: number | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string
+    if (token === '--') {
+      rest.push(...argv.slice(i))
+      break
+    }
+    if (token !== '--http' && !token.startsWith('--http=')) {
+      rest.push(token)
+      continue
+    }
+    const value = token === '--http' ? argv[++i] : token.slice('--http='.length)
+    if (value === undefined || !/^\d+$/.test(value) || Number(value) > 65535) {
+      throw new UsageError(`--http takes a port from 0 to 65535 (0 picks a free one); got ${value === undefined ? 'nothing' : `"${value}"`}`)
+    }
+    httpPort = Number(value)
+  }
+  return { httpPort, rest }
+}
+
+type McpModules = Awaited<ReturnType<typeof loadMcp>>
+
+/** The MCP SDK is an optional peer dependency: loaded only here, with a clear error when missing. */
+async function loadMcp() {
+  try {
+    const [{ createMcpServer }, { StdioServerTransport }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import('../mcp/index.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    ])
+    return { createMcpServer, StdioServerTransport, StreamableHTTPServerTransport }
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new UsageError('laconic mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk zod')
+    }
+    throw error
+  }
+}
+
+/** One agent per strategy a client asks for, sharing the configured model and sources. */
+async function strategyAgents(options: CliOptions, io: CliIO): Promise<(strategy: string | undefined) => Agent> {
+  const providers = await configuredProviders(options, io)
+  const agents = new Map<string, Agent>()
+  return (strategy) => {
+    const key = strategy ?? options.strategy ?? ''
+    let agent = agents.get(key)
+    if (!agent) {
+      agent = createAgent(agentOptions({ ...options, ...(strategy !== undefined ? { strategy } : {}) }, providers))
+      agents.set(key, agent)
+    }
+    return agent
+  }
+}
+
+function summary(question: string, result: ResearchResult): string {
+  const q = question.length > 80 ? `${question.slice(0, 79)}…` : question
+  const error = result.error ? ` (${result.error.message.replace(/\s+/g, ' ')})` : ''
+  return `"${q}" ${result.reason}${error} · $${result.cost.total.toFixed(4)} · ${result.cost.llmCalls} model calls · ${result.cost.searches} searches`
+}
+
+async function serveStdio(mcp: McpModules, serverOptions: McpServerOptions, io: CliIO): Promise<number> {
+  const server = mcp.createMcpServer(serverOptions)
+  const transport = new mcp.StdioServerTransport(process.stdin, process.stdout)
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve()
+  })
+  await server.connect(transport)
+  io.stderr.write('laconic mcp: serving the research tool over stdio\n')
+  // The client closing our stdin is how a stdio session ends.
+  const leave = () => void server.close()
+  process.stdin.once('end', leave)
+  io.interrupt.addEventListener('abort', leave, { once: true })
+  await closed
+  return io.interrupt.aborted ? EXIT.interrupted : EXIT.answered
+}
+
+async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port: number, io: CliIO): Promise<number> {
+  type Transport = InstanceType<McpModules['StreamableHTTPServerTransport']>
+  const sessions = new Map<string, Transport>()
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, ownPort: number): Promise<void> => {
+    if (!sameOrigin(req, ownPort)) return text(res, 403, 'refused: requests must be addressed to this loopback server from its own origin')
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') return text(res, 404, 'the MCP endpoint is /mcp')
+    const sessionId = req.headers['mcp-session-id']
+    if (typeof sessionId === 'string') {
+      const transport = sessions.get(sessionId)
+      if (!transport) return jsonRpcError(res, 404, -32001, 'session not found: initialize a new one')
+      return transport.handleRequest(req, res)
+    }
+    if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'no session: start with an initialize request (POST)')
+    if (sessions.size >= MAX_SESSIONS) return jsonRpcError(res, 503, -32000, `too many sessions (${MAX_SESSIONS}); close one`)
+    const transport: Transport = new mcp.StreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    })
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId)
+    }
+    await mcp.createMcpServer(serverOptions).connect(transport)
+    await transport.handleRequest(req, res)
+  }
+
+  const server = createServer((req, res) => {
+    const { port: ownPort } = server.address() as AddressInfo
+    handle(req, res, ownPort).catch(() => {
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'internal error')
+      else res.destroy()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, LOOPBACK, () => resolve())
+  })
+  const { port: bound } = server.address() as AddressInfo
+  io.stderr.write(`laconic mcp: Streamable HTTP on http://${LOOPBACK}:${bound}/mcp (Ctrl-C to stop)\n`)
+  if (!io.interrupt.aborted) await new Promise<void>((resolve) => io.interrupt.addEventListener('abort', () => resolve(), { once: true }))
+  await Promise.all([...sessions.values()].map((transport) => transport.close()))
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return EXIT.interrupted
+}
+
+/**
+ * Only requests a local client addresses to this server: the `Host` must name loopback (against
+ * DNS rebinding), and a browser's `Origin`, when sent, must be this server's own.
+ */
+function sameOrigin(req: IncomingMessage, port: number): boolean {
+  if (!hostAllowed(req.headers.host, LOOPBACK)) return false
+  const origin = req.headers.origin
+  if (origin === undefined) return true
+  try {
+    const url = new URL(origin)
+    return url.protocol === 'http:' && hostAllowed(url.host, LOOPBACK) && url.port === String(port)
+  } catch {
+    return false
+  }
+}
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${body}\n`)
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+}

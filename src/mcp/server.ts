@@ -1,0 +1,127 @@
+/**
+ * `createMcpServer({ agent })`: research as an MCP tool, on the official SDK. One tool,
+ * `research`, returns the cited answer (text, then each source as a resource link), reports
+ * the run as progress notifications while it goes, and stops the run when the client cancels.
+ * Connect it to any transport: `StdioServerTransport` (what `laconic mcp` does), or
+ * `StreamableHTTPServerTransport` (`laconic mcp --http PORT`).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { strategyNames, type Agent } from '../agent.js'
+import type { ResearchEvent, ResearchResult } from '../core/index.js'
+import { packageVersion } from '../cli/version.js'
+
+export interface McpServerOptions {
+  /**
+   * The agent every call uses. Or a function of a strategy name giving the agent for it: then
+   * the tool takes an optional `strategy` argument (undefined when the client gives none).
+   */
+  agent: Agent | ((strategy: string | undefined) => Agent)
+  /** The strategies the tool offers when `agent` is a function. @defaultValue every registered strategy */
+  strategies?: readonly string[] | undefined
+  /** The server's name in the MCP handshake. @defaultValue `laconic` */
+  name?: string | undefined
+  /** Called when a call ends (for a log line): the question and the run's result. */
+  onRunEnd?: ((question: string, result: ResearchResult) => void) | undefined
+}
+
+/** The longest question the tool takes (the same bound as the live server). */
+export const MAX_MCP_QUESTION_CHARS = 2000
+
+const DESCRIPTION =
+  'Research a question on the web (or the configured corpus) and answer it with numbered citations. ' +
+  'Takes from seconds to minutes; sends progress notifications (plan, searches, facts) as it goes.'
+
+/** A new MCP server with the `research` tool; connect it to a transport with `server.connect(transport)`. */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: options.name ?? 'laconic', version: packageVersion() }, { capabilities: { tools: {} } })
+  const question = z.string().trim().min(1).max(MAX_MCP_QUESTION_CHARS).describe('The question to research, in plain words')
+  const agentFor = options.agent
+
+  const research = async (args: { question: string; strategy?: string | undefined }, extra: ToolExtra): Promise<CallToolResult> => {
+    const agent = typeof agentFor === 'function' ? agentFor(args.strategy) : agentFor
+    const run = agent.research(args.question, { signal: extra.signal })
+    const progressToken = extra._meta?.progressToken
+    let progress = 0
+    for await (const event of run) {
+      const message = progressMessage(event)
+      if (message === undefined || progressToken === undefined) continue
+      progress += 1
+      // A client that went away cannot be told; the run goes on to its end (or its abort).
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => {})
+    }
+    const result = await run.result
+    options.onRunEnd?.(args.question, result)
+    return toolResult(result)
+  }
+
+  if (typeof agentFor === 'function') {
+    const names = [...(options.strategies ?? strategyNames())]
+    const strategy = z
+      .enum(names as [string, ...string[]])
+      .optional()
+      .describe('How to research: a strategy name (leave it out for the default)')
+    server.registerTool('research', { title: 'Research', description: DESCRIPTION, inputSchema: { question, strategy } }, research)
+  } else {
+    server.registerTool('research', { title: 'Research', description: DESCRIPTION, inputSchema: { question } }, research)
+  }
+  return server
+}
+
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
+
+/** A short line for a progress notification, or undefined for events too fine to report. */
+export function progressMessage(event: ResearchEvent): string | undefined {
+  switch (event.type) {
+    case 'run-start':
+      return `researching with ${event.strategy}`
+    case 'plan':
+      return `plan: ${clip(event.text)}`
+    case 'query':
+      return `searching: ${clip(event.query)}`
+    case 'result':
+      return event.error ? `search failed: ${clip(event.error.message)}` : `${event.results.length} result${event.results.length === 1 ? '' : 's'}`
+    case 'fact':
+      return `fact: ${clip(event.fact.text)}`
+    case 'answer':
+      return 'answer written'
+    case 'warning':
+      return `warning: ${clip(event.message)}`
+    default:
+      return undefined
+  }
+}
+
+function clip(text: string, max = 200): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** The answer as text with its numbered sources, and each source as a resource link. */
+export function toolResult(result: ResearchResult): CallToolResult {
+  if (result.reason === 'error' || result.reason === 'aborted' || result.reason === 'paused') {
+    const why =
+      result.reason === 'aborted'
+        ? 'the research was cancelled'
+        : result.reason === 'paused'
+          ? 'the research paused to wait for an approval, which this tool cannot give (use an agent without plan review)'
+          : `the research failed: ${result.error?.message ?? 'unknown error'}`
+    const partial = result.answer ? `\n\nWhat it had so far:\n${result.answer}` : ''
+    return { isError: true, content: [{ type: 'text', text: `${why}${partial}` }] }
+  }
+  const sources = result.citations.map((c) => `[${c.index}] ${c.title ? `${c.title} ` : ''}${c.url}`)
+  const text = [result.answer || '(no answer)', ...(sources.length ? ['', 'Sources:', ...sources] : [])].join('\n')
+  return {
+    content: [
+      { type: 'text', text },
+      ...result.citations.map((c) => ({
+        type: 'resource_link' as const,
+        uri: c.url,
+        name: c.title || c.url,
+        description: `source [${c.index}] of the answer`,
+      })),
+    ],
+  }
+}

@@ -1,0 +1,102 @@
+/** `createMcpServer` in process, through the SDK's in-memory transport and its real `Client`. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { demoAgent } from '../../examples/sse-server/demo.js'
+import type { Strategy } from '../../src/core/index.js'
+import { createAgent, type Agent } from '../../src/index.js'
+import { createMcpServer, MAX_MCP_QUESTION_CHARS, type McpServerOptions } from '../../src/mcp/index.js'
+import { scriptedLLM } from '../../src/testing/index.js'
+
+async function connected(options: McpServerOptions): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(options).connect(serverSide)
+  const client = new Client({ name: 'test', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+type Content = { type: string; text?: string; uri?: string; name?: string; description?: string }
+
+describe('createMcpServer', () => {
+  it('with one agent: the tool takes only a question, and answers with numbered sources and resource links', async () => {
+    const client = await connected({ agent: demoAgent({ tokenDelayMs: 0 }) })
+    const { tools } = await client.listTools()
+    expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(['question'])
+    const result = await client.callTool({ name: 'research', arguments: { question: 'Who won the 2024 Nobel Prize in Chemistry?' } })
+    const content = result.content as Content[]
+    expect(content[0]?.text).toContain('went to David Baker, Demis Hassabis and John Jumper [1]')
+    expect(content[0]?.text).toContain('\n\nSources:\n[1] The Nobel Prize in Chemistry 2024 https://www.nobelprize.org/prizes/chemistry/2024/summary/')
+    expect(content.slice(1)).toEqual([
+      {
+        type: 'resource_link',
+        uri: 'https://www.nobelprize.org/prizes/chemistry/2024/summary/',
+        name: 'The Nobel Prize in Chemistry 2024',
+        description: 'source [1] of the answer',
+      },
+      {
+        type: 'resource_link',
+        uri: 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/',
+        name: 'David Baker wins Nobel Prize',
+        description: 'source [2] of the answer',
+      },
+      {
+        type: 'resource_link',
+        uri: 'https://deepmind.google/technologies/alphafold/',
+        name: 'AlphaFold – Google DeepMind',
+        description: 'source [3] of the answer',
+      },
+    ])
+    // No progress token asked for: none sent, and the call still works.
+    await client.close()
+  })
+
+  it('with a function of the strategy: the tool offers the strategies, and the chosen one runs', async () => {
+    const asked: (string | undefined)[] = []
+    const client = await connected({
+      agent: (strategy) => {
+        asked.push(strategy)
+        return demoAgent({ tokenDelayMs: 0 })
+      },
+      strategies: ['graph-reader', 'deep'],
+    })
+    const { tools } = await client.listTools()
+    expect(tools[0]?.inputSchema.properties?.strategy).toMatchObject({ enum: ['graph-reader', 'deep'] })
+    await client.callTool({ name: 'research', arguments: { question: 'Q?', strategy: 'deep' } })
+    await client.callTool({ name: 'research', arguments: { question: 'Q?' } })
+    const refused = await client.callTool({ name: 'research', arguments: { question: 'Q?', strategy: 'nope' } })
+    expect(refused.isError).toBe(true)
+    expect(asked).toEqual(['deep', undefined])
+    await client.close()
+  })
+
+  it('a run that fails is a tool error naming why, with what it had', async () => {
+    const strategy: Strategy = {
+      name: 'failing',
+      async *run() {
+        yield { type: 'answer-token', text: 'Partly: ' }
+        throw new Error('the index is corrupt')
+      },
+    }
+    const client = await connected({ agent: createAgent({ llm: scriptedLLM({ replies: [] }), strategy }) })
+    const result = await client.callTool({ name: 'research', arguments: { question: 'Q?' } })
+    expect(result.isError).toBe(true)
+    expect((result.content as Content[])[0]?.text).toMatch(/^the research failed: .*the index is corrupt.*\n\nWhat it had so far:\nPartly: $/s)
+    await client.close()
+  })
+
+  it('refuses a question over the limit', async () => {
+    const client = await connected({ agent: demoAgent({ tokenDelayMs: 0 }) })
+    const result = await client.callTool({ name: 'research', arguments: { question: 'x'.repeat(MAX_MCP_QUESTION_CHARS + 1) } })
+    expect(result.isError).toBe(true)
+    await client.close()
+  })
+
+  it('types', () => {
+    expectTypeOf(createMcpServer).parameters.toEqualTypeOf<[McpServerOptions]>()
+    expectTypeOf(createMcpServer).returns.toEqualTypeOf<McpServer>()
+    expectTypeOf<Agent>().toExtend<McpServerOptions['agent']>()
+    expectTypeOf<(strategy: string | undefined) => Agent>().toExtend<McpServerOptions['agent']>()
+  })
+})
