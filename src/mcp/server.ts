@@ -13,6 +13,7 @@ import { strategyNames, type Agent } from '../agent.js'
 import type { ResearchEvent, ResearchResult } from '../core/index.js'
 import { packageVersion } from '../cli/version.js'
 
+/** What `createMcpServer` serves: the agent (or agents by strategy) behind the `research` tool. */
 export interface McpServerOptions {
   /**
    * The agent every call uses. Or a function of a strategy name giving the agent for it: then

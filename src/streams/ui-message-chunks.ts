@@ -70,6 +70,9 @@ export class UIChunkMapper {
   private readonly facts = new Map<string, Fact>()
   private readonly queries = new Map<string, ResearchDataParts['query']>()
   private metadata: ResearchMessageMetadata | undefined
+  /** The reasoning part open now, and how many were opened (their ids). */
+  private reasoning: { id: string; role: string } | undefined
+  private reasoningParts = 0
 
   map(event: ResearchEvent): ResearchUIChunk[] {
     const out: ResearchUIChunk[] = []
@@ -114,7 +117,19 @@ export class UIChunkMapper {
       case 'knowledge-update':
         out.push({ type: 'data-knowledge', data: pick(event, ['knowledge', 'iteration']), transient: true })
         break
+      case 'reasoning-token':
+        if (!event.text) break
+        // One reasoning part per stretch of one role's thinking: another role's starts a new part.
+        if (this.reasoning?.role !== event.role) {
+          this.closeReasoning(out)
+          this.reasoning = { id: `reasoning-${++this.reasoningParts}`, role: event.role }
+          out.push({ type: 'reasoning-start', id: this.reasoning.id })
+        }
+        out.push({ type: 'reasoning-delta', id: (this.reasoning as { id: string }).id, delta: event.text })
+        break
       case 'llm-call':
+        // The call whose reasoning was streaming has finished.
+        this.closeReasoning(out)
         out.push({ type: 'data-llm-call', data: pick(event, ['role', 'model', 'latencyMs', 'inputTokens', 'outputTokens']), transient: true })
         break
       case 'answer-token':
@@ -136,6 +151,7 @@ export class UIChunkMapper {
         if (event.confidence !== undefined && this.metadata) this.metadata = { ...this.metadata, confidence: event.confidence }
         break
       case 'run-end':
+        this.closeReasoning(out)
         this.closeText(out)
         out.push(...this.end(event.reason, event.error))
         break
@@ -153,6 +169,7 @@ export class UIChunkMapper {
       this.metadata = { runId: '' }
       out.push({ type: 'start', messageMetadata: this.metadata })
     }
+    this.closeReasoning(out)
     this.closeText(out)
     out.push(...this.end('error', error))
     return out
@@ -165,6 +182,12 @@ export class UIChunkMapper {
     if (reason === 'error') out.push({ type: 'error', errorText: error?.message ?? 'the research run failed' })
     out.push({ type: 'finish', finishReason: FINISH_REASONS[reason], messageMetadata: metadata })
     return out
+  }
+
+  private closeReasoning(out: ResearchUIChunk[]): void {
+    if (!this.reasoning) return
+    out.push({ type: 'reasoning-end', id: this.reasoning.id })
+    this.reasoning = undefined
   }
 
   private openText(out: ResearchUIChunk[]): void {

@@ -19,7 +19,7 @@ import {
   type ResearchUIChunk,
   type UIMessageStreamResponseInit,
 } from '../../src/streams/index.js'
-import { scriptedLLM } from '../../src/testing/index.js'
+import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { researchRun, trickyText } from './arbitraries.js'
 import { collect, gate } from './helpers.js'
 
@@ -107,6 +107,30 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: expect.objectContaining({ reason: 'answered' }) })
   })
 
+  it("shows each model call's reasoning as a reasoning part, apart from the answer", async () => {
+    const llm = scriptedLLM({
+      replies: [
+        { text: 'Action: Search\nQuery: why is the sky blue', reasoning: 'I should look this up.' },
+        'Air scatters blue light most.',
+        { text: 'Action: Answer', reasoning: 'The notes suffice.' },
+        { text: 'Because air scatters blue light most.', reasoning: 'Say it plainly.' },
+      ],
+    })
+    const agent = createAgent({
+      llm,
+      search: mockSearch({ corpus: [{ title: 'Sky', url: 'https://example.org/sky', snippet: 'Blue light scatters most.' }] }),
+      strategy: 'scratchpad',
+    })
+    const { message, errors } = await readAsChat(toUIMessageStreamResponse(agent.research('Why is the sky blue?')))
+    expect(errors).toEqual([])
+    expect(message.parts.filter((p) => p.type === 'reasoning').map((p) => [p.text, p.state])).toEqual([
+      ['I should look this up.', 'done'],
+      ['The notes suffice.', 'done'],
+      ['Say it plainly.', 'done'],
+    ])
+    expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['Because air scatters blue light most.'])
+  })
+
   it('ends a run that fails with an error chunk the chat reports, keeping what came before', async () => {
     const { message, errors, chunks } = await readAsChat(toUIMessageStreamResponse(failingAgent().research('anything')))
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('the index is corrupt')])
@@ -172,6 +196,10 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
         expect(chunks.filter((c) => c.type === 'text-start').length).toBe(chunks.filter((c) => c.type === 'text-end').length)
         expect(chunks.at(-1)?.type).toBe(end?.type === 'run-end' && end.reason === 'aborted' ? 'abort' : 'finish')
         expect(errors.length).toBe(end?.type === 'run-end' && end.reason === 'error' ? 1 : 0)
+        // Reasoning arrives whole, in order, in parts that all close.
+        const reasoning = events.flatMap((e) => (e.type === 'reasoning-token' ? [e.text] : [])).join('')
+        expect(message.parts.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])).join('')).toBe(reasoning)
+        expect(chunks.filter((c) => c.type === 'reasoning-start').length).toBe(chunks.filter((c) => c.type === 'reasoning-end').length)
       }),
       { numRuns: 40 },
     )
