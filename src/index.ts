@@ -15,6 +15,10 @@ export type {
   FetchedPage,
   FetchOptions,
   FetchProvider,
+  ToolSpec,
+  ToolChoice,
+  ToolCall,
+  ChatTurn,
 } from './core/providers.js'
 export type * from './core/events.js'
 export type { Cost, ModelPrice, Pricing } from './core/cost.js'

@@ -1,5 +1,6 @@
-import type { LLMChunk, LLMProvider, LLMRequest } from './providers.js'
+import type { LLMChunk, LLMProvider, LLMRequest, ToolCall } from './providers.js'
 import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
+import { requestText } from './tools.js'
 
 /** A piece of a model's reply as it streams: visible text, or reasoning (never part of the answer). */
 export type ModelPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string }
@@ -16,6 +17,8 @@ export interface Generation {
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number }
   /** Dollars, when the provider reported them. */
   cost?: number
+  /** The tool calls the model made, complete, when the request offered tools. */
+  toolCalls?: ToolCall[]
 }
 
 /**
@@ -48,7 +51,10 @@ export async function* modelCall(llm: LLMProvider, req: LLMRequest, filter?: Tex
     else if (chunk.type === 'reasoning') {
       thought += chunk.text
       yield* pieces('')
-    } else {
+    } else if (chunk.type === 'tool-call') {
+      generation.toolCalls ??= []
+      generation.toolCalls.push({ id: chunk.id, name: chunk.name, args: chunk.args })
+    } else if (chunk.type === 'usage') {
       reported = chunk
       if (chunk.cost !== undefined) generation.cost = chunk.cost
     }
@@ -57,7 +63,7 @@ export async function* modelCall(llm: LLMProvider, req: LLMRequest, filter?: Tex
   // Only reported counts are trusted; a count the backend left out is estimated, never zero.
   const { cachedInputTokens, cacheWriteTokens } = reported
   generation.usage = {
-    inputTokens: reported.inputTokens ?? estimateTokens((req.system ?? '') + req.prompt),
+    inputTokens: reported.inputTokens ?? estimateTokens(requestText(req)),
     outputTokens: reported.outputTokens ?? estimateTokens(generation.text),
     ...(cachedInputTokens !== undefined && { cachedInputTokens }),
     ...(cacheWriteTokens !== undefined && { cacheWriteTokens }),

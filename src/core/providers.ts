@@ -28,7 +28,38 @@ export interface LLMRequest {
   signal?: AbortSignal
   /** Called before each retry of this request. */
   onRetry?: (info: RetryInfo) => void
+  /** Tools the model may call; their calls stream as `tool-call-delta` then `tool-call` chunks. */
+  tools?: readonly ToolSpec[]
+  /** Whether and which tool the model must call. @defaultValue the backend's own (`'auto'` where it has one) */
+  toolChoice?: ToolChoice
+  /** The turns after `prompt` in a tool-calling conversation: the model's calls and their results. */
+  turns?: readonly ChatTurn[]
 }
+
+/** A tool as a model sees it: a name, what it does, and its arguments as a JSON Schema object. */
+export interface ToolSpec {
+  name: string
+  description: string
+  parameters: JsonSchema
+}
+
+/** Let the model choose, make it call some tool, forbid tools, or make it call the named one. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string }
+
+/** One call a model made. `args` is the JSON text it wrote, which may not be valid JSON. */
+export interface ToolCall {
+  /** The provider's id for the call; its result names it. */
+  id: string
+  name: string
+  /** The arguments' JSON text, as the model wrote it. */
+  args: string
+}
+
+/** A turn that follows the user prompt: what the model said and called, a tool's result, or more from the user. */
+export type ChatTurn =
+  | { role: 'assistant'; text: string; toolCalls: readonly ToolCall[] }
+  | { role: 'tool'; callId: string; name: string; content: string; isError?: boolean }
+  | { role: 'user'; text: string }
 
 export type LLMChunk =
   | { type: 'text'; text: string }
@@ -47,6 +78,13 @@ export type LLMChunk =
       cacheWriteTokens?: number
       cost?: number
     }
+  /**
+   * A piece of a tool call as it streams: the call's `id` and `name` (known from its first
+   * piece on), and the next piece of its JSON arguments. Calls in parallel differ by `index`.
+   */
+  | { type: 'tool-call-delta'; index: number; id: string; name: string; argsDelta: string }
+  /** A tool call, complete: sent once per call, after its deltas. */
+  | ({ type: 'tool-call' } & ToolCall)
 
 export interface LLMProvider {
   readonly model?: string

@@ -1,4 +1,4 @@
-import { LaconicError, estimateTokens, type LLMChunk, type LLMProvider, type LLMRequest } from '../core/index.js'
+import { LaconicError, estimateTokens, requestText, type LLMChunk, type LLMProvider, type LLMRequest } from '../core/index.js'
 import { InFlight, sleep } from './sleep.js'
 
 export interface ScriptedReply {
@@ -11,6 +11,12 @@ export interface ScriptedReply {
   cost?: number
   /** Fail this call after streaming `text` (or before, when `text` is empty). */
   error?: Error
+  /**
+   * Tool calls made after `text`: each streams its arguments as `tool-call-delta` pieces, then
+   * a `tool-call`. `args` is sent as JSON when it is not a string (a string goes verbatim, so a
+   * test can send arguments that are not JSON). Ids default to `call_<call>_<n>`.
+   */
+  toolCalls?: readonly { id?: string; name: string; args?: unknown }[]
 }
 
 export type Script = readonly (string | ScriptedReply)[] | ((req: LLMRequest, callIndex: number) => string | ScriptedReply | Promise<string | ScriptedReply>)
@@ -75,9 +81,19 @@ export function scriptedLLM(options: ScriptedLLMOptions): ScriptedLLM {
         yield { type: 'text', text: piece }
         await sleep(tokenDelayMs, signal)
       }
+      for (const [n, call] of (reply.toolCalls ?? []).entries()) {
+        const id = call.id ?? `call_${index + 1}_${n + 1}`
+        const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {})
+        yield { type: 'tool-call-delta', index: n, id, name: call.name, argsDelta: '' }
+        for (const piece of split(args, chunkSize)) {
+          signal?.throwIfAborted()
+          yield { type: 'tool-call-delta', index: n, id, name: call.name, argsDelta: piece }
+        }
+        yield { type: 'tool-call', id, name: call.name, args }
+      }
       if (reply.error) throw reply.error
       const usage = reply.usage ?? {
-        inputTokens: estimateTokens((req.system ?? '') + req.prompt),
+        inputTokens: estimateTokens(requestText(req)),
         outputTokens: estimateTokens(reply.text),
       }
       const cost = reply.cost ?? options.cost

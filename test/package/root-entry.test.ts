@@ -2,15 +2,20 @@
 import { expect, expectTypeOf, test } from 'vitest'
 import * as root from '../../src/index.js'
 import type {
+  ChatTurn,
   Checkpoint,
   CheckpointStore,
   EventOf,
+  LLMChunk,
+  LLMRequest,
   ReleaseLock,
   ResearchEvent,
   ResearchRun,
   ResumeOptions,
   StrategyContext,
   StrategyOutcome,
+  ToolCall,
+  ToolSpec,
 } from '../../src/index.js'
 import * as kit from '../../src/strategy.js'
 
@@ -21,7 +26,17 @@ test('the root entry exports only the agent, its registry, fromGenerate and the 
 })
 
 test('strategy authors find their toolkit on laconic-research/strategy', () => {
-  for (const name of ['createMerge', 'generate', 'parseLooseJson', 'CitationRegistry', 'Notebook', 'graphReader', 'stripThink'])
+  for (const name of [
+    'createMerge',
+    'generate',
+    'parseLooseJson',
+    'CitationRegistry',
+    'Notebook',
+    'graphReader',
+    'stripThink',
+    'parseToolArgs',
+    'toolsUnsupported',
+  ])
     expect(typeof (kit as Record<string, unknown>)[name]).toBe('function')
 })
 
@@ -40,4 +55,12 @@ test('checkpoints: the store interface users implement, the memory store, resume
   expectTypeOf<EventOf<'run-end'>['reason']>().extract<'paused'>().toEqualTypeOf<'paused'>()
   expectTypeOf<StrategyOutcome['reason']>().extract<'paused'>().toEqualTypeOf<'paused'>()
   expectTypeOf<StrategyContext['checkpoint']>().parameters.toEqualTypeOf<[unknown]>()
+})
+
+test('tool calling types: a request carries tools and turns, a chunk carries a whole call', () => {
+  expectTypeOf<LLMRequest['tools']>().toEqualTypeOf<readonly ToolSpec[] | undefined>()
+  expectTypeOf<LLMRequest['turns']>().toEqualTypeOf<readonly ChatTurn[] | undefined>()
+  expectTypeOf<Extract<LLMChunk, { type: 'tool-call' }>>().toMatchTypeOf<ToolCall>()
+  expectTypeOf<Extract<LLMChunk, { type: 'tool-call-delta' }>['argsDelta']>().toEqualTypeOf<string>()
+  expectTypeOf(kit.parseToolArgs).returns.toEqualTypeOf<kit.ToolArgs>()
 })

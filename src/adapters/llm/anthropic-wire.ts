@@ -2,8 +2,8 @@
  * The Anthropic Messages wire: request body and a total parser of one SSE `data` payload
  * (each payload repeats its event name in `type`).
  */
-import type { LLMRequest } from '../../core/index.js'
-import { countAt, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
+import { toolArgsObject, type ChatTurn, type LLMRequest, type ToolChoice, type ToolSpec } from '../../core/index.js'
+import { countAt, isObject, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
 /**
  * With extended thinking (`thinkingBudget` tokens), the API wants `max_tokens` above the budget
@@ -16,11 +16,64 @@ export function anthropicBody(model: string, maxTokens: number, req: LLMRequest,
     model,
     max_tokens: thinkingBudget ? thinkingBudget + answerTokens : answerTokens,
     ...(system && { system }),
-    messages: [{ role: 'user', content: req.prompt }],
+    messages: anthropicMessages(req.prompt, req.turns ?? []),
     stream: true,
+    ...anthropicTools(req.tools, req.toolChoice),
     ...(thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: thinkingBudget } } : {}),
     ...(req.temperature !== undefined && !thinkingBudget && { temperature: req.temperature }),
   }
+}
+
+/**
+ * The tool list and choice on the Messages wire. A forced single tool (`{ name }`) is also how
+ * structured output can be asked of this API: the tool's input is the JSON.
+ */
+export function anthropicTools(tools: readonly ToolSpec[] | undefined, choice: ToolChoice | undefined): Record<string, unknown> {
+  if (!tools?.length) return {}
+  const toolChoice =
+    choice === undefined ? undefined : typeof choice !== 'string' ? { type: 'tool', name: choice.name } : { type: choice === 'required' ? 'any' : choice }
+  return {
+    tools: tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+    ...(toolChoice && { tool_choice: toolChoice }),
+  }
+}
+
+type Block = Record<string, unknown>
+interface Message {
+  role: 'user' | 'assistant'
+  content: string | Block[]
+}
+
+/**
+ * The prompt, then the turns: tool calls become `tool_use` blocks of the assistant, results
+ * `tool_result` blocks of the user. Turns of the same role in a row join one message, as the
+ * API wants roles to alternate (several results answer one assistant message).
+ */
+export function anthropicMessages(prompt: string, turns: readonly ChatTurn[]): Message[] {
+  const messages: Message[] = [{ role: 'user', content: prompt }]
+  const push = (role: Message['role'], blocks: Block[]) => {
+    if (blocks.length === 0) return
+    const last = messages[messages.length - 1]!
+    if (last.role !== role) {
+      messages.push({ role, content: blocks })
+      return
+    }
+    const earlier = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content
+    last.content = [...earlier, ...blocks]
+  }
+  for (const turn of turns) {
+    if (turn.role === 'assistant') {
+      push('assistant', [
+        ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
+        ...turn.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: toolArgsObject(call.args) })),
+      ])
+    } else if (turn.role === 'tool') {
+      push('user', [{ type: 'tool_result', tool_use_id: turn.callId, content: turn.content, ...(turn.isError && { is_error: true }) }])
+    } else {
+      push('user', [{ type: 'text', text: turn.text }])
+    }
+  }
+  return messages
 }
 
 /** The Messages API has no JSON switch, so JSON is asked for in words (with the schema when given). */
@@ -38,11 +91,28 @@ export function parseAnthropicData(data: string): WireStep[] {
       const usage = objectAt(objectAt(event, 'message'), 'usage')
       return usage ? usageSteps(usage) : []
     }
+    case 'content_block_start': {
+      const block = objectAt(event, 'content_block')
+      const index = countAt(event, 'index')
+      if (block?.type !== 'tool_use' || index === undefined) return []
+      const id = stringAt(block, 'id')
+      const name = stringAt(block, 'name')
+      // The input starts empty and streams as JSON pieces; a block that arrives filled is whole.
+      const input = block.input
+      const args = isObject(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : ''
+      return [{ type: 'tool-delta', index, ...(id && { id }), ...(name && { name }), args }]
+    }
     case 'content_block_delta': {
       const delta = objectAt(event, 'delta')
       if (delta?.type === 'text_delta') return textStep('text', stringAt(delta, 'text'))
       if (delta?.type === 'thinking_delta') return textStep('reasoning', stringAt(delta, 'thinking'))
+      const index = countAt(event, 'index')
+      if (delta?.type === 'input_json_delta' && index !== undefined) return [{ type: 'tool-delta', index, args: stringAt(delta, 'partial_json') ?? '' }]
       return []
+    }
+    case 'content_block_stop': {
+      const index = countAt(event, 'index')
+      return index === undefined ? [] : [{ type: 'tool-end', index }]
     }
     case 'message_delta': {
       const usage = objectAt(event, 'usage')
@@ -59,7 +129,7 @@ export function parseAnthropicData(data: string): WireStep[] {
       return [{ type: 'error', message: stringAt(error, 'message') ?? 'unknown error', ...(kind && { kind }), retryable: isTransientKind(kind) }]
     }
     default:
-      return [] // ping, content_block_start/stop, and event types added later
+      return [] // ping, and event types added later
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The OpenAI chat-completions wire: request body and a total parser of one SSE `data` payload.
  */
-import type { JsonSchema, LLMRequest } from '../../core/index.js'
+import type { ChatTurn, JsonSchema, LLMRequest, ToolChoice, ToolSpec } from '../../core/index.js'
 import { countAt, isObject, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
 /**
@@ -13,15 +13,46 @@ export function isReasoningModel(model: string): boolean {
 }
 
 export function openaiBody(model: string, req: LLMRequest, reasoning = isReasoningModel(model)): Record<string, unknown> {
-  const messages = [...(req.system ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.prompt }]
+  const messages = [
+    ...(req.system ? [{ role: 'system', content: req.system }] : []),
+    { role: 'user', content: req.prompt },
+    ...(req.turns ?? []).map(openaiMessage),
+  ]
   return {
     model,
     messages,
     stream: true,
+    ...openaiTools(req.tools, req.toolChoice),
     stream_options: { include_usage: true },
     ...(req.maxTokens !== undefined && (reasoning ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens })),
     ...(req.temperature !== undefined && !reasoning && { temperature: req.temperature }),
     ...(req.json !== undefined && req.json !== false && { response_format: responseFormat(req.json) }),
+  }
+}
+
+/** OpenAI's tool list and choice; Ollama takes the same tool list. */
+export function openaiTools(tools: readonly ToolSpec[] | undefined, choice: ToolChoice | undefined): Record<string, unknown> {
+  if (!tools?.length) return {}
+  return {
+    tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
+    ...(choice !== undefined && { tool_choice: typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } } }),
+  }
+}
+
+function openaiMessage(turn: ChatTurn): Record<string, unknown> {
+  switch (turn.role) {
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: turn.text || null,
+        ...(turn.toolCalls.length > 0 && {
+          tool_calls: turn.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.args || '{}' } })),
+        }),
+      }
+    case 'tool':
+      return { role: 'tool', tool_call_id: turn.callId, content: turn.content }
+    case 'user':
+      return { role: 'user', content: turn.text }
   }
 }
 
@@ -53,6 +84,10 @@ export function parseOpenAIData(data: string): WireStep[] {
   steps.push(...contentSteps(delta?.content))
   const refusal = stringAt(delta, 'refusal')
   if (refusal) steps.push({ type: 'refusal', text: refusal })
+  const toolCalls = delta?.tool_calls
+  if (Array.isArray(toolCalls)) for (const [position, call] of toolCalls.entries()) steps.push(...toolDelta(call, position))
+  // Any finish reason closes the calls (`tool_calls`, but also `length` or `stop` from lax servers).
+  if (stringAt(choices[0], 'finish_reason')) steps.push({ type: 'tool-end' })
   // Groq has sent its counts under `x_groq.usage`, alone or beside the standard `usage`.
   const usage = objectAt(chunk, 'usage') ?? objectAt(objectAt(chunk, 'x_groq'), 'usage')
   if (usage) {
@@ -97,3 +132,16 @@ function thinkingText(thinking: unknown): string {
 }
 
 const nonZero = (count: number | undefined): number | undefined => (count ? count : undefined)
+
+/** One entry of `delta.tool_calls`; a server that sends no `index` sends its calls in order. */
+function toolDelta(call: unknown, position: number): WireStep[] {
+  if (!isObject(call)) return []
+  const fn = objectAt(call, 'function')
+  const index = countAt(call, 'index') ?? position
+  const id = stringAt(call, 'id')
+  const name = stringAt(fn, 'name')
+  const rawArgs = fn?.arguments
+  // A few servers send the arguments as an object, whole.
+  const args = typeof rawArgs === 'string' ? rawArgs : isObject(rawArgs) ? JSON.stringify(rawArgs) : undefined
+  return [{ type: 'tool-delta', index, ...(id && { id }), ...(name && { name }), ...(args !== undefined && { args }) }]
+}

@@ -5,6 +5,7 @@
 import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
 import { attemptRequest, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
+import { ToolCallAssembler } from './tool-calls.js'
 import type { UsageCounts, WireStep } from './wire-step.js'
 
 /** One adapter's side of a call: where it goes, and how the response reads. */
@@ -43,12 +44,18 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
   })
   let usage: UsageCounts | undefined
   let refusal: string | undefined
+  const toolCalls = new ToolCallAssembler()
   for await (const frame of wire.frames(response)) {
     for (const step of wire.parse(frame)) {
       switch (step.type) {
         case 'text':
         case 'reasoning':
           if (step.text !== '') yield { type: step.type, text: step.text }
+          break
+        case 'tool-delta':
+        case 'tool-end':
+        case 'tool-whole':
+          yield* toolCalls.step(step)
           break
         case 'usage':
           usage = { ...usage, ...withoutType(step) }
@@ -65,6 +72,7 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
             hint: 'the server sent something that is not the expected JSON; check that the base URL points at the right API',
           })
         case 'done':
+          yield* toolCalls.endAll()
           if (refusal !== undefined) throw refusalError(wire, refusal)
           if (usage) yield usageChunk(usage, wire.model, options)
           return
@@ -72,6 +80,7 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
     }
   }
   // Some servers end without a terminator; what arrived is still the answer.
+  yield* toolCalls.endAll()
   if (refusal !== undefined) throw refusalError(wire, refusal)
   if (usage) yield usageChunk(usage, wire.model, options)
 }

@@ -10,6 +10,12 @@ export type WireStep =
   | ({ type: 'usage' } & UsageCounts)
   /** The model declined to answer; `text` is its explanation when it gave one. */
   | { type: 'refusal'; text: string }
+  /** A piece of the tool call at `index`: its first piece carries `id` and `name`. */
+  | { type: 'tool-delta'; index: number; id?: string; name?: string; args?: string }
+  /** The call at `index` is complete; without an index, every open call is. */
+  | { type: 'tool-end'; index?: number }
+  /** A tool call delivered whole in one frame (Ollama). */
+  | { type: 'tool-whole'; id?: string; name: string; args: string }
   | { type: 'done' }
   /** The provider reported an error inside the stream. */
   | { type: 'error'; message: string; kind?: string; retryable: boolean }

@@ -1,8 +1,8 @@
 /**
  * Real provider streams recorded by public SDKs' test suites (test/fixtures/provider-streams,
  * provenance beside each), replayed through loopback servers: whole, cut at random offsets, and
- * one byte at a time. Each replay must give the text, reasoning, usage and refusal the recorded
- * payloads carry.
+ * one byte at a time. Each replay must give the text, reasoning, usage, refusal and tool calls
+ * the recorded payloads carry.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,6 +20,8 @@ interface Expect {
   refusal?: string
   error?: string
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number }
+  /** The complete tool calls, in order: arguments as an object, or their text when it is not one. */
+  toolCalls?: ({ name: string; args: unknown } | { name: string; argsText: string })[]
 }
 
 interface Fixture {
@@ -128,6 +130,16 @@ function check(fixture: Fixture, got: { chunks: LLMChunk[]; error: unknown }): v
     return
   }
   expect(got.error).toBeUndefined()
+  const calls = got.chunks.flatMap((c) => (c.type === 'tool-call' ? [c] : []))
+  expect(
+    calls.map((c) =>
+      'argsText' in (want.toolCalls?.[calls.indexOf(c)] ?? {})
+        ? { name: c.name, argsText: c.args }
+        : { name: c.name, args: c.args.trim() ? JSON.parse(c.args) : {} },
+    ),
+  ).toEqual(want.toolCalls ?? [])
+  // Each call's pieces add up to its arguments.
+  for (const call of calls) expect(got.chunks.map((c) => (c.type === 'tool-call-delta' && c.id === call.id ? c.argsDelta : '')).join('')).toBe(call.args)
   const usage = got.chunks.filter((c) => c.type === 'usage')
   if (want.usage === undefined) {
     expect(usage).toEqual([])

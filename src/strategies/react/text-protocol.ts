@@ -1,0 +1,132 @@
+/**
+ * The ReAct text protocol, for models that cannot call tools natively:
+ *
+ *   Thought: what to do next
+ *   Action: search
+ *   Action Input: {"query": "..."}
+ *
+ * or `Final Answer: ...`. The parser is total (any text gives a step), and the filter streams
+ * only what follows `Final Answer:` while the model writes it.
+ */
+import type { TextFilter, ToolSpec } from '../../core/index.js'
+
+export type TextStep =
+  | { kind: 'action'; thought: string; name: string; args: string }
+  | { kind: 'answer'; thought: string; answer: string }
+  /** Neither an action nor a final answer: the text is kept for the model's next turn. */
+  | { kind: 'unreadable'; text: string }
+
+const LABEL = /^[ \t]*(?:\*\*|#+\s*)?(thought|action input|action|observation|final answer)(?:\*\*)?[ \t]*:[ \t]*/gim
+
+/** Reads one step of the protocol. Whichever of `Action:` and `Final Answer:` comes first wins. */
+export function parseTextStep(text: string): TextStep {
+  const labels = [...text.matchAll(LABEL)].map((match) => ({ label: match[1]!.toLowerCase(), start: match.index, end: match.index + match[0].length }))
+  const labelValue = (i: number) => text.slice(labels[i]!.end, labels[i + 1]?.start ?? text.length).trim()
+  const thought = labels.findIndex((l) => l.label === 'thought')
+  const thoughtText = thought >= 0 ? labelValue(thought) : ''
+  for (const [i, { label }] of labels.entries()) {
+    if (label === 'final answer') {
+      // The answer runs to the end: it may contain lines that look like labels.
+      return { kind: 'answer', thought: thoughtText, answer: text.slice(labels[i]!.end).trim() }
+    }
+    if (label === 'action') {
+      const name = labelValue(i)
+        .split('\n')[0]!
+        .replace(/[`*"'[\]()]/g, '')
+        .trim()
+      const inputAt = labels.findIndex((l, j) => j > i && l.label === 'action input')
+      // The input ends at the next label: a model that goes on to invent an Observation is cut there.
+      const args = inputAt >= 0 ? actionInput(labelValue(inputAt)) : ''
+      if (name) return { kind: 'action', thought: thoughtText, name, args }
+    }
+  }
+  return { kind: 'unreadable', text: text.trim() }
+}
+
+/** The input without code fences; a JSON object inside prose is taken out of it. */
+function actionInput(raw: string): string {
+  const unfenced = raw
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```\s*$/, '')
+    .trim()
+  const start = unfenced.indexOf('{')
+  const end = unfenced.lastIndexOf('}')
+  return start >= 0 && end > start ? unfenced.slice(start, end + 1) : unfenced
+}
+
+/**
+ * Arguments for a tool from an action input that is not a JSON object: a tool with a single
+ * string property (`search`'s query, `read_page`'s url) takes the whole input as that property.
+ */
+export function coerceTextArgs(args: string, tool: ToolSpec | undefined): string {
+  if (args.trim().startsWith('{') || !tool) return args
+  const properties = tool.parameters.properties
+  const names = properties && typeof properties === 'object' ? Object.keys(properties) : []
+  if (names.length !== 1) return args
+  const value = args.trim().replace(/^["'](.*)["']$/s, '$1')
+  return JSON.stringify({ [names[0]!]: value })
+}
+
+/** The protocol explained to the model, with the tools it may use. */
+export function textProtocolInstructions(tools: readonly ToolSpec[]): string {
+  const list = tools.map((tool) => `- ${tool.name}: ${tool.description} Input: a JSON object matching ${JSON.stringify(tool.parameters)}`).join('\n')
+  return `You can use these tools:
+${list}
+
+Reply in exactly this format, one action per reply:
+Thought: what you need next
+Action: the tool name
+Action Input: the JSON input
+
+You will get the Observation in the next message. When you can answer, reply:
+Thought: why you can answer
+Final Answer: the answer`
+}
+
+const MARKER = /(?:^|\n)[ \t]*(?:\*\*|#+\s*)?final answer(?:\*\*)?[ \t]*:[ \t]*/i
+const ACTION = /(?:^|\n)[ \t]*(?:\*\*|#+\s*)?action(?:\*\*)?[ \t]*:/i
+/** Longest text a marker could still complete from ("\n**Final Answer** :  "). */
+const HOLD = 32
+
+/**
+ * Passes through only the text after `Final Answer:`, as it streams; nothing when an
+ * `Action:` comes first. Text before the marker is held only until the marker is ruled out.
+ */
+export function finalAnswerFilter(): TextFilter {
+  let before = ''
+  let state: 'looking' | 'answer-start' | 'answer' | 'action' = 'looking'
+  const answer = (text: string): string => {
+    if (state === 'answer') return text
+    // Whitespace between the marker and the answer may arrive in a later chunk.
+    const trimmed = text.trimStart()
+    if (trimmed) state = 'answer'
+    return trimmed
+  }
+  return {
+    push(chunk) {
+      if (state === 'answer' || state === 'answer-start') return answer(chunk)
+      if (state === 'action') return ''
+      before += chunk
+      const action = ACTION.exec(before)
+      const marker = MARKER.exec(before)
+      if (marker && (!action || marker.index < action.index)) {
+        state = 'answer-start'
+        const rest = before.slice(marker.index + marker[0].length)
+        before = ''
+        return answer(rest)
+      }
+      if (action) {
+        state = 'action'
+        before = ''
+        return ''
+      }
+      // Keep only a tail in which a marker could still begin.
+      if (before.length > HOLD * 4) before = before.slice(-HOLD)
+      return ''
+    },
+    flush() {
+      before = ''
+      return ''
+    },
+  }
+}

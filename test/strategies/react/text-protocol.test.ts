@@ -1,0 +1,65 @@
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { coerceTextArgs, finalAnswerFilter, parseTextStep } from '../../../src/strategies/react/text-protocol.js'
+
+test('an action with a JSON input; an invented observation after it is cut off', () => {
+  expect(parseTextStep('Thought: I need data.\nAction: search\nAction Input: {"query": "Zürich"}\nObservation: made up')).toEqual({
+    kind: 'action',
+    thought: 'I need data.',
+    name: 'search',
+    args: '{"query": "Zürich"}',
+  })
+})
+
+test('markdown labels, a fenced input, and prose around the JSON', () => {
+  expect(parseTextStep('**Thought:** go\n**Action:** `read_page`\n**Action Input:** ```json\nsure: {"url":"https://a.example"}\n```')).toMatchObject({
+    kind: 'action',
+    name: 'read_page',
+    args: '{"url":"https://a.example"}',
+  })
+})
+
+test('a final answer runs to the end, even over lines that look like labels', () => {
+  expect(parseTextStep('Thought: done\nFinal Answer: Bern [1].\nAction: none')).toEqual({ kind: 'answer', thought: 'done', answer: 'Bern [1].\nAction: none' })
+})
+
+test('whichever of Action and Final Answer comes first wins', () => {
+  expect(parseTextStep('Action: search\nAction Input: x\nFinal Answer: y')).toMatchObject({ kind: 'action', name: 'search' })
+})
+
+test('prose without labels is unreadable, never an exception', () => {
+  fc.assert(
+    fc.property(fc.string(), (text) => {
+      const step = parseTextStep(text)
+      expect(['action', 'answer', 'unreadable']).toContain(step.kind)
+    }),
+  )
+  expect(parseTextStep('I think the answer is Bern.')).toEqual({ kind: 'unreadable', text: 'I think the answer is Bern.' })
+})
+
+test('a bare input becomes the single string property of the tool', () => {
+  const search = { name: 'search', description: 'd', parameters: { type: 'object', properties: { query: { type: 'string' } } } }
+  expect(JSON.parse(coerceTextArgs('"battery makers"', search))).toEqual({ query: 'battery makers' })
+  expect(coerceTextArgs('{"query":"x"}', search)).toBe('{"query":"x"}')
+})
+
+const run = (pieces: string[]) => {
+  const filter = finalAnswerFilter()
+  return pieces.map((p) => filter.push(p)).join('') + filter.flush()
+}
+
+test('the filter streams only the final answer, wherever the chunks are cut', () => {
+  const text = 'Thought: I know it.\nFinal Answer: Bern is the capital [1].'
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), (cuts) => {
+      const at = [...new Set(cuts)].sort((a, b) => a - b)
+      const pieces = [0, ...at].map((start, i) => text.slice(start, at[i] ?? text.length))
+      expect(run(pieces)).toBe('Bern is the capital [1].')
+    }),
+  )
+})
+
+test('the filter passes nothing for an action, and nothing for unlabelled prose', () => {
+  expect(run(['Thought: x\nAction: search\n', 'Action Input: {"query":"Final Answer: no"}'])).toBe('')
+  expect(run(['just some ', 'prose'])).toBe('')
+})
