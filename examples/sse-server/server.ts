@@ -8,14 +8,18 @@ import { pathToFileURL } from 'node:url'
 import { createLiveServer } from '../../src/node/index.js'
 import { exampleAgent } from '../shared/agent.js'
 
+const LOOPBACK = '127.0.0.1'
+
 export const DEMO_LABEL = 'Scripted demo: canned model replies and an in-memory search corpus, no network.'
 
 function main(argv: readonly string[]): void {
   const portFlag = argv.indexOf('--port')
   const port = Number(portFlag >= 0 ? argv[portFlag + 1] : (process.env.PORT ?? 8787))
   const { agent, demo } = exampleAgent(argv, { demoTokenDelayMs: 40 })
-  const server = createLiveServer({ agent, ...(demo ? { label: DEMO_LABEL } : {}) })
-  server.listen(port, () => console.log(`laconic live page (${demo ? 'scripted demo' : 'Ollama + DuckDuckGo'}) on http://localhost:${port}/`))
+  // Loopback only, and only requests addressed to it (against DNS rebinding): every run spends
+  // the model's time, or a provider's money.
+  const server = createLiveServer({ agent, host: LOOPBACK, ...(demo ? { label: DEMO_LABEL } : {}) })
+  server.listen(port, LOOPBACK, () => console.log(`laconic live page (${demo ? 'scripted demo' : 'Ollama + DuckDuckGo'}) on http://${LOOPBACK}:${port}/`))
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,7 +1,8 @@
 /**
  * `--serve [PORT]`: the live research page (`createLiveServer` of `laconic-research/node`) with the
- * agent the other flags configure. Bound to 127.0.0.1, checking the `Host` header and without
- * CORS, because every run spends the configured keys.
+ * agent the other flags configure. Bound to 127.0.0.1, checking the `Host` header, without
+ * CORS, and starting runs only for its own page (POST with the page's token), because every
+ * run spends the configured keys.
  */
 import type { AddressInfo } from 'node:net'
 import type { Agent } from '../index.js'
@@ -27,7 +28,7 @@ export async function serve(agent: Agent, options: ServeOptions): Promise<number
   })
   const { port } = server.address() as AddressInfo
   const base = `http://${LOOPBACK}:${port}`
-  options.stderr.write(`laconic: live page on ${base}/ (runs stream from ${base}/research?q=QUESTION; Ctrl-C to stop)\n`)
+  options.stderr.write(`laconic: live page on ${base}/ (runs start from that page only; Ctrl-C to stop)\n`)
   if (!options.interrupt.aborted) {
     await new Promise<void>((resolve) => options.interrupt.addEventListener('abort', () => resolve(), { once: true }))
   }

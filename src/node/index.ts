@@ -1,4 +1,5 @@
-export { createLiveServer, MAX_QUESTION_CHARS, type LiveAgent, type LiveServerOptions } from './live-server.js'
+export { createLiveServer, MAX_QUESTION_CHARS, type LiveAgent, type LiveServerLimits, type LiveServerOptions } from './live-server.js'
 export { livePage, type LivePageOptions } from './live-page.js'
 export { hostAllowed } from './allowed-host.js'
 export { fileCheckpoints } from './file-checkpoints.js'
+export { createRequestGuard, TOKEN_HEADER, type GuardedRequest, type RequestGuard, type RequestGuardOptions, type RequestRefusal } from './request-guard.js'

@@ -1,6 +1,8 @@
 /**
- * The live research page: one static HTML document (inline CSS and JS) that opens an
- * EventSource on `/research?q=…&run=…` and draws every event as it arrives. It lives in a TS
+ * The live research page: one static HTML document (inline CSS and JS) that starts a run with a
+ * POST carrying the server's token (from its `<meta>`), opens an EventSource on the run's events
+ * and draws every event as it arrives. Text from events only ever becomes text nodes, and only
+ * `http:`/`https:` URLs become links. It lives in a TS
  * module so tsc ships it in dist/ with no copy step. The page's script uses no backtick and no
  * dollar-brace, so it sits verbatim in a raw template literal: keep it that way when editing.
  */
@@ -8,13 +10,18 @@
 /** Where `livePage` puts the label banner. */
 const LABEL_SLOT = '<!--label-->'
 
-/** Where `livePage` puts the runs API token. */
+/** Where `livePage` puts the token meta tag. */
 const TOKEN_SLOT = '<!--runs-token-->'
 
 export interface LivePageOptions {
   /**
+   * The token of a single-process server (`createLiveServer`, see `createRequestGuard`): the page
+   * starts runs with `POST /research`, sending it in `x-laconic-token`.
+   */
+  token?: string | undefined
+  /**
    * Start runs with `POST /runs` (sending this token in `x-laconic-token`) and read them from
-   * `GET /runs/:id/events`, as the scale-out web node serves them, instead of `GET /research`.
+   * `GET /runs/:id/events`, as the scale-out web node serves them, instead of `/research`.
    */
   runsToken?: string | undefined
 }
@@ -22,7 +29,12 @@ export interface LivePageOptions {
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
 export function livePage(label?: string, options: LivePageOptions = {}): string {
   const banner = label ? `<p class="banner" id="label">${escapeHtml(label)}</p>` : ''
-  const token = options.runsToken === undefined ? '' : `<meta name="laconic-runs-token" content="${escapeHtml(options.runsToken)}">`
+  const token =
+    options.runsToken !== undefined
+      ? `<meta name="laconic-runs-token" content="${escapeHtml(options.runsToken)}">`
+      : options.token !== undefined
+        ? `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
+        : ''
   return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token)
 }
 
@@ -99,6 +111,9 @@ const el = (tag, props = {}, ...children) => {
   node.append(...children)
   return node
 }
+// Only web links are links: a javascript: or data: URL from a source shows as text.
+const link = (url, props, ...children) =>
+  /^https?:\/\//i.test(String(url)) ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', ...props }, ...children) : el('span', props, ...children)
 let source = null
 let lastSeq = -1
 let cost = null
@@ -127,10 +142,10 @@ function renderAnswer(text, citations) {
   $('answer').replaceChildren(...parts.map((part) => {
     const cited = /^\[(\d+)\]$/.exec(part)
     const citation = cited && byIndex.get(Number(cited[1]))
-    return citation ? el('a', { href: citation.url, target: '_blank', rel: 'noopener', title: citation.title || citation.url, className: 'citation' }, part) : part
+    return citation ? link(citation.url, { title: citation.title || citation.url, className: 'citation' }, part) : part
   }))
   $('citations').replaceChildren(...citations.map((c) =>
-    el('li', { value: c.index }, el('a', { href: c.url, target: '_blank', rel: 'noopener' }, c.title || c.url))))
+    el('li', { value: c.index }, link(c.url, {}, c.title || c.url))))
 }
 
 const handlers = {
@@ -141,7 +156,7 @@ const handlers = {
     const list = document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
     if (!list) return
     list.replaceChildren(...(e.results.length ? e.results.map((r) =>
-      el('li', {}, el('a', { href: r.url, target: '_blank', rel: 'noopener' }, r.title || r.url), ' ', el('span', {}, r.snippet))) : [el('li', {}, el('span', {}, 'no results'))]))
+      el('li', {}, link(r.url, {}, r.title || r.url), ' ', el('span', {}, r.snippet))) : [el('li', {}, el('span', {}, 'no results'))]))
   },
   page: (e) => {
     const list = e.queryId && document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
@@ -149,7 +164,7 @@ const handlers = {
   },
   fact: (e) => {
     const item = el('li', { className: 'fact', id: 'fact-' + e.fact.id }, e.fact.text, ' ',
-      ...e.fact.sources.map((url, i) => el('a', { href: url, target: '_blank', rel: 'noopener', className: 'sources' }, '[source' + (e.fact.sources.length > 1 ? ' ' + (i + 1) : '') + ']')))
+      ...e.fact.sources.map((url, i) => link(url, { className: 'sources' }, '[source' + (e.fact.sources.length > 1 ? ' ' + (i + 1) : '') + ']')))
     const replaced = (e.supersedes || []).map((id) => $('fact-' + id)).filter(Boolean)
     if (replaced.length) {
       // The new fact takes the place of the first one it supersedes; the others go.
@@ -178,11 +193,20 @@ const handlers = {
   },
 }
 
-// Where the run's events stream from: a web node of the scale-out (its token in a meta tag)
-// starts the run with a POST first; the single-process server starts it on the GET itself.
+// Where the run's events stream from. Either server starts a run only on a POST that carries
+// the token this page was served with; the events are then read with GET.
 async function eventsUrl(question) {
   const token = document.querySelector('meta[name=laconic-runs-token]')
-  if (!token) return '/research?q=' + encodeURIComponent(question) + '&run=' + crypto.randomUUID()
+  if (!token) {
+    const own = document.querySelector('meta[name=laconic-token]')
+    const started = await fetch('/research', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-laconic-token': own ? own.content : '' },
+      body: JSON.stringify({ q: question }),
+    })
+    if (!started.ok) throw new Error((await started.text()).trim())
+    return (await started.json()).events
+  }
   const response = await fetch('/runs', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-laconic-token': token.content },

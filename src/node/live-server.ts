@@ -1,18 +1,35 @@
 /**
- * The live research server: `GET /` serves the live page, `GET /research?q=…&run=…` streams a
- * run as Server-Sent Events. Each run is broadcast under the key the page picked, so a
- * reconnecting browser (EventSource sends `Last-Event-ID` by itself) resumes where it stopped,
- * and a closed tab aborts the run after a grace period. Closing the server aborts every run.
+ * The live research server: `GET /` serves the live page, `POST /research` (from that page,
+ * with its token) starts a run and answers its id, `GET /research?run=ID` streams the run as
+ * Server-Sent Events. A reconnecting browser (EventSource sends `Last-Event-ID` by itself)
+ * resumes where it stopped, and a closed tab aborts the run after a grace period. Runs are
+ * limited server-wide and per client address, finished runs are kept for replay within a
+ * count and a byte budget, and closing the server aborts every run.
  */
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { ResearchEvent } from '../core/index.js'
-import { broadcast, pipeSSE, type Broadcast } from '../streams/index.js'
-import { hostAllowed } from './allowed-host.js'
+import { broadcast, pipeSSE, type Broadcast, type EventStream } from '../streams/index.js'
 import { livePage } from './live-page.js'
+import { createRequestGuard, type RequestRefusal } from './request-guard.js'
 
 /** What the server needs of an agent: `createAgent(...)` fits. */
 export interface LiveAgent {
   research(question: string, options: { signal: AbortSignal }): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
+}
+
+/** How much one server takes on. Beyond the run limits a start gets `429` with `Retry-After`. */
+export interface LiveServerLimits {
+  /** Runs in progress at once, all clients together. @defaultValue 8 */
+  maxActiveRuns?: number | undefined
+  /** Runs in progress at once from one client address. @defaultValue 2 */
+  maxActiveRunsPerClient?: number | undefined
+  /** Finished runs kept for replay; the oldest is dropped first. @defaultValue 50 */
+  maxRetainedRuns?: number | undefined
+  /** Total size (as JSON) of the events of the finished runs kept; the oldest are dropped first. @defaultValue 16_000_000 */
+  maxRetainedBytes?: number | undefined
+  /** The `Retry-After` of a 429, in seconds. @defaultValue 5 */
+  retryAfterSeconds?: number | undefined
 }
 
 export interface LiveServerOptions {
@@ -20,7 +37,8 @@ export interface LiveServerOptions {
   /** A banner on the page, e.g. "Scripted demo: …" or the model in use. */
   label?: string | undefined
   /**
-   * How long a run with no viewer waits for one to come back before it is aborted.
+   * How long a run with no viewer waits for one to come back (or, once started, for its
+   * first one) before it is aborted.
    * @defaultValue 15000
    */
   graceMs?: number | undefined
@@ -37,56 +55,235 @@ export interface LiveServerOptions {
    * `Host` is served.
    */
   host?: string | undefined
+  limits?: LiveServerLimits | undefined
 }
 
 export const MAX_QUESTION_CHARS = 2000
 
-/** The HTTP server, not yet listening: call `.listen(port, host)` on it. */
-export function createLiveServer({ agent, label, graceMs = 15_000, keepMs = 300_000, heartbeatMs, host }: LiveServerOptions): Server {
-  const page = livePage(label)
-  const closing = new AbortController()
-  // Runs by the key the page picked, so a reconnection finds its run again.
-  const runs = new Map<string, Broadcast>()
+/** A start's body is `{"q": "..."}`: a question of at most 2,000 characters fits in this many bytes. */
+const MAX_START_BODY_BYTES = 16_384
 
-  const runFor = (key: string, question: string): Broadcast => {
-    const existing = runs.get(key)
-    if (existing) return existing
-    const hub = broadcast(agent.research(question, { signal: closing.signal }), { graceMs })
-    runs.set(key, hub)
-    void hub.finished.then(() => setTimeout(() => runs.delete(key), keepMs).unref())
-    return hub
+const DEFAULT_LIMITS = {
+  maxActiveRuns: 8,
+  maxActiveRunsPerClient: 2,
+  maxRetainedRuns: 50,
+  maxRetainedBytes: 16_000_000,
+  retryAfterSeconds: 5,
+} as const
+
+interface RunRecord {
+  readonly id: string
+  readonly client: string
+  readonly hub: Broadcast
+  readonly controller: AbortController
+  /** JSON size of the events so far: what keeping the run for replay costs. */
+  readonly meter: { bytes: number }
+  finished: boolean
+  /** Aborts a run nobody subscribed to in time. */
+  unclaimed?: ReturnType<typeof setTimeout> | undefined
+  forget?: ReturnType<typeof setTimeout> | undefined
+}
+
+/** The HTTP server, not yet listening: call `.listen(port, host)` on it. */
+export function createLiveServer(options: LiveServerOptions): Server {
+  const { agent, label, graceMs = 15_000, keepMs = 300_000, heartbeatMs, host } = options
+  const limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits ?? {}) }
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${name} must be a positive integer, got ${value}`)
+  }
+  const guard = createRequestGuard({ host })
+  const page = livePage(label, { token: guard.token })
+  const pageHeaders = {
+    'content-type': 'text/html; charset=utf-8',
+    // The page holds the token: never stored, never framed, and its own script and style only.
+    'cache-control': 'no-store',
+    'content-security-policy': contentSecurityPolicy(page),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  }
+  const runs = new Map<string, RunRecord>()
+  // Finished runs, oldest first: the ones dropped when the retention budget is exceeded.
+  const retained: RunRecord[] = []
+  let closed = false
+
+  const forget = (record: RunRecord): void => {
+    clearTimeout(record.unclaimed)
+    clearTimeout(record.forget)
+    runs.delete(record.id)
+    const index = retained.indexOf(record)
+    if (index !== -1) retained.splice(index, 1)
   }
 
-  const research = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
-    const question = url.searchParams.get('q')?.trim() ?? ''
-    if (!question || question.length > MAX_QUESTION_CHARS) {
-      text(res, 400, `pass a question of 1 to ${MAX_QUESTION_CHARS} characters as ?q=`)
+  const retain = (record: RunRecord): void => {
+    record.finished = true
+    clearTimeout(record.unclaimed)
+    if (!runs.has(record.id)) return
+    retained.push(record)
+    record.forget = setTimeout(() => forget(record), keepMs).unref()
+    let bytes = retained.reduce((sum, kept) => sum + kept.meter.bytes, 0)
+    while (retained.length > limits.maxRetainedRuns || (bytes > limits.maxRetainedBytes && retained.length > 0)) {
+      const oldest = retained[0] as RunRecord
+      bytes -= oldest.meter.bytes
+      forget(oldest)
+    }
+  }
+
+  const activeRuns = (client?: string): number => {
+    let count = 0
+    for (const record of runs.values()) if (!record.finished && (client === undefined || record.client === client)) count++
+    return count
+  }
+
+  const startRun = (question: string, client: string): RunRecord => {
+    const controller = new AbortController()
+    const meter = { bytes: 0 }
+    const hub = broadcast(measured(agent.research(question, { signal: controller.signal }), meter), { graceMs })
+    const record: RunRecord = { id: crypto.randomUUID(), client, controller, meter, hub, finished: false }
+    runs.set(record.id, record)
+    // A run whose page never comes to read it would hold its slot forever.
+    record.unclaimed = setTimeout(() => {
+      if (record.hub.subscriberCount > 0) return
+      controller.abort(new DOMException('nobody read the run', 'AbortError'))
+      forget(record)
+    }, graceMs).unref()
+    void record.hub.finished.then(() => retain(record))
+    return record
+  }
+
+  const start = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = guard.checkStart(req)
+    if (refused) return refuse(res, refused)
+    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+      return text(res, 415, 'send the question as JSON: {"q": "..."}')
+    }
+    const body = await readBody(req, MAX_START_BODY_BYTES)
+    const question = questionOf(body)
+    if (question === undefined) return text(res, 400, `send {"q": QUESTION} with a question of 1 to ${MAX_QUESTION_CHARS} characters`)
+    const client = req.socket.remoteAddress ?? 'unknown'
+    if (closed) return text(res, 503, 'the server is closing')
+    if (activeRuns() >= limits.maxActiveRuns) return busy(res, `the server is running ${limits.maxActiveRuns} runs already`)
+    if (activeRuns(client) >= limits.maxActiveRunsPerClient) return busy(res, `you have ${limits.maxActiveRunsPerClient} runs in progress already`)
+    const record = startRun(question, client)
+    res
+      .writeHead(201, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+      .end(JSON.stringify({ run: record.id, events: `/research?run=${record.id}` }))
+  }
+
+  const busy = (res: ServerResponse, why: string): void => {
+    res
+      .writeHead(429, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(limits.retryAfterSeconds), 'x-content-type-options': 'nosniff' })
+      .end(`${why}; try again in ${limits.retryAfterSeconds} s\n`)
+  }
+
+  const read = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    if (url.searchParams.has('q') && !url.searchParams.has('run')) {
+      refuse(res, { status: 405, message: 'start a run with POST /research and {"q": QUESTION}; GET only reads a run', headers: { allow: 'POST' } })
       return
     }
-    const key = url.searchParams.get('run') || crypto.randomUUID()
+    const record = runs.get(url.searchParams.get('run') ?? '')
+    if (!record) {
+      text(res, 404, 'no such run (finished runs are kept for a while only)')
+      return
+    }
     const lastEventId = req.headers['last-event-id']
     const fromSeq = typeof lastEventId === 'string' && /^\d+$/.test(lastEventId) ? Number(lastEventId) + 1 : 0
-    pipeSSE(runFor(key, question).subscribe(fromSeq), res, heartbeatMs === undefined ? {} : { heartbeatMs }).catch(() => res.destroy())
+    pipeSSE(record.hub.subscribe(fromSeq), res, heartbeatMs === undefined ? {} : { heartbeatMs }).catch(() => res.destroy())
   }
 
   const server = createServer((req, res) => {
-    if (host !== undefined && !hostAllowed(req.headers.host, host)) {
-      text(res, 403, `this server answers requests addressed to ${host} only`)
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname === '/research' && req.method === 'POST') {
+      start(req, res).catch(() => res.destroy())
       return
     }
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    if (req.method === 'GET' && url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(page)
-    } else if (req.method === 'GET' && url.pathname === '/research') {
-      research(req, res, url)
-    } else {
-      text(res, 404, 'not found: try GET / (the live page) or GET /research?q=QUESTION (Server-Sent Events)')
+    const refused = guard.checkRead(req)
+    if (refused) return refuse(res, refused)
+    if (url.pathname === '/') res.writeHead(200, pageHeaders).end(page)
+    else if (url.pathname === '/research') read(req, res, url)
+    else text(res, 404, 'not found: try GET / (the live page)')
+  })
+  server.on('close', () => {
+    closed = true
+    for (const record of [...runs.values()]) {
+      record.controller.abort(new DOMException('the live server closed', 'AbortError'))
+      forget(record)
     }
   })
-  server.on('close', () => closing.abort(new DOMException('the live server closed', 'AbortError')))
   return server
 }
 
+/** The run, counting the JSON size of each event as it passes (what replay will keep). */
+function measured(run: ReturnType<LiveAgent['research']>, meter: { bytes: number }): EventStream {
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = run[Symbol.asyncIterator]()
+      return {
+        async next() {
+          const step = await iterator.next()
+          if (!step.done) meter.bytes += JSON.stringify(step.value).length
+          return step
+        },
+        async return(value?: unknown) {
+          return (await iterator.return?.(value)) ?? { done: true, value: undefined }
+        },
+      }
+    },
+    ...(run.abort ? { abort: (reason?: unknown) => run.abort?.(reason) } : {}),
+  }
+}
+
+/** A CSP allowing the page's own inline script and style (by hash) and requests to itself, nothing else. */
+function contentSecurityPolicy(page: string): string {
+  const hash = (tag: string) => {
+    const body = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(page)?.[1] ?? ''
+    return `'sha256-${createHash('sha256').update(body).digest('base64')}'`
+  }
+  return [
+    "default-src 'none'",
+    `script-src ${hash('script')}`,
+    `style-src ${hash('style')}`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  const parts: Buffer[] = []
+  let size = 0
+  for await (const part of req) {
+    size += (part as Buffer).byteLength
+    if (size > maxBytes) return undefined
+    parts.push(part as Buffer)
+  }
+  return Buffer.concat(parts).toString('utf8')
+}
+
+function questionOf(body: string | undefined): string | undefined {
+  if (body === undefined) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const q = (parsed as { q?: unknown } | null)?.q
+  const question = typeof q === 'string' ? q.trim() : ''
+  return question && question.length <= MAX_QUESTION_CHARS ? question : undefined
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+function refuse(res: ServerResponse, refusal: RequestRefusal): void {
+  res
+    .writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...refusal.headers })
+    .end(`${refusal.message}\n`)
+}
+
 function text(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${body}\n`)
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).end(`${body}\n`)
 }

@@ -133,7 +133,16 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
         void fetch(`${url}/`)
           .then((response) => response.text())
           .then((html) => (page = html))
-          .then(() => fetch(`${url}/research?q=${encodeURIComponent('Why is the sky blue?')}`))
+          // What the page does: POST the question with its token, then read the run's events.
+          .then(() =>
+            fetch(`${url}/research`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-laconic-token': /name="laconic-token" content="([^"]+)"/.exec(page)?.[1] ?? '' },
+              body: JSON.stringify({ q: 'Why is the sky blue?' }),
+            }),
+          )
+          .then((response) => response.json() as Promise<{ events: string }>)
+          .then(({ events }) => fetch(`${url}${events}`))
           .then((response) => response.text())
           .then((text) => (body = text))
           .finally(() => child.kill('SIGINT'))
@@ -141,7 +150,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     })
     expect(out.code).toBe(130)
     expect(page).toContain('<title>laconic · live research</title>')
-    expect(page).toContain("'/research?q=' + encodeURIComponent(question)")
+    expect(page).toContain("await fetch('/research', {")
     expect(body).toContain('event: run-start')
     expect(body).toContain('event: answer\n')
     expect(body).toContain('event: run-end')

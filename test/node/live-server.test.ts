@@ -1,8 +1,9 @@
-import { get, type Server } from 'node:http'
+import { createHash } from 'node:crypto'
+import { get, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
-import { createLiveServer, MAX_QUESTION_CHARS, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
+import { createLiveServer, MAX_QUESTION_CHARS, TOKEN_HEADER, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 
 const RUN_ID = 'run-1'
@@ -73,7 +74,49 @@ async function collect(response: Response): Promise<ResearchEvent[]> {
   return events
 }
 
-/** A GET with an explicit `Host` header, which fetch does not let a caller set. */
+/** The token the live page was served with, as its script reads it. */
+async function tokenOf(base: string): Promise<string> {
+  const html = await (await fetch(`${base}/`)).text()
+  return /<meta name="laconic-token" content="([^"]+)">/.exec(html)?.[1] ?? ''
+}
+
+/** What the page does to start a run: POST the question with the token. */
+async function startRun(base: string, question: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}/research`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: await tokenOf(base), ...headers },
+    body: JSON.stringify({ q: question }),
+  })
+}
+
+/** Start a run and read all its events. */
+async function research(base: string, question: string): Promise<{ run: string; events: ResearchEvent[] }> {
+  const started = await startRun(base, question)
+  expect(started.status).toBe(201)
+  const { run, events } = (await started.json()) as { run: string; events: string }
+  return { run, events: await collect(await fetch(`${base}${events}`)) }
+}
+
+/** A raw request with headers fetch does not let a caller set (Host), from a chosen loopback address. */
+function rawRequest(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string; localAddress?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers, localAddress: options.localAddress },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      },
+    )
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+
+/** A GET with an explicit `Host` header. */
 function getWithHost(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     get({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
@@ -85,16 +128,36 @@ function getWithHost(port: number, path: string, host: string): Promise<{ status
 }
 
 describe('createLiveServer', () => {
-  test('GET / serves the live page, with the label as an escaped banner', async () => {
+  test('GET / serves the live page with its token, the label as an escaped banner, and the security headers', async () => {
     const { base } = await start({ agent: fakeAgent(), label: 'Scripted <b>demo</b> & co' })
     const response = await fetch(`${base}/`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('cache-control')).toBe('no-store')
     const html = await response.text()
     expect(html).toContain('<p class="banner" id="label">Scripted &#60;b&#62;demo&#60;/b&#62; &#38; co</p>')
-    expect(html).toContain("'/research?q=' + encodeURIComponent(question)")
-    // No runs token: the page starts runs with GET /research, not the web node's POST /runs.
+    // The single-process server's token, not the web node's runs token.
     expect(html).not.toContain('name="laconic-runs-token"')
+    expect(html).toMatch(/<meta name="laconic-token" content="[\w-]{43}">/)
+    // Only the page's own script and style run (by hash): an injected one would not.
+    const csp = response.headers.get('content-security-policy') ?? ''
+    const sha = (tag: string) =>
+      createHash('sha256')
+        .update(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)?.[1] ?? '')
+        .digest('base64')
+    expect(csp).toContain(`script-src 'sha256-${sha('script')}'`)
+    expect(csp).toContain(`style-src 'sha256-${sha('style')}'`)
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toContain('unsafe-inline')
+  })
+
+  test('each server has its own token', async () => {
+    const one = await start({ agent: fakeAgent() })
+    const two = await start({ agent: fakeAgent() })
+    expect(await tokenOf(one.base)).not.toBe(await tokenOf(two.base))
   })
 
   test('without a label the page has no banner', async () => {
@@ -104,61 +167,165 @@ describe('createLiveServer', () => {
     expect(html).not.toContain('<!--label-->')
   })
 
-  test('GET /research streams the run of the trimmed question as Server-Sent Events', async () => {
+  test('POST /research with the token starts the run of the trimmed question; GET streams it as Server-Sent Events', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
-    const response = await fetch(`${base}/research?q=${encodeURIComponent('  why blue?  ')}`)
+    const started = await startRun(base, '  why blue?  ')
+    expect(started.status).toBe(201)
+    const { run, events } = (await started.json()) as { run: string; events: string }
+    expect(events).toBe(`/research?run=${run}`)
+    const response = await fetch(`${base}${events}`)
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
     expect(await collect(response)).toEqual(eventsFor('why blue?'))
     expect(agent.questions).toEqual(['why blue?'])
   })
 
-  test('a reconnection with the same run key and Last-Event-ID resumes after that event, without a second run', async () => {
+  test('a reconnection with Last-Event-ID resumes after that event, without a second run', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
-    const url = `${base}/research?q=why&run=page-key`
-    expect((await collect(await fetch(url))).map((e) => e.seq)).toEqual([0, 1, 2, 3, 4])
-    const resumed = await collect(await fetch(url, { headers: { 'last-event-id': '2' } }))
+    const { run, events } = await research(base, 'why')
+    expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4])
+    const resumed = await collect(await fetch(`${base}/research?run=${run}`, { headers: { 'last-event-id': '2' } }))
     expect(resumed.map((e) => e.seq)).toEqual([3, 4])
     expect(agent.questions).toEqual(['why'])
   })
 
-  test('different run keys are different runs', async () => {
+  test('every start is a new run with a new id', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
-    await collect(await fetch(`${base}/research?q=one&run=a`))
-    await collect(await fetch(`${base}/research?q=two&run=b`))
+    const one = await research(base, 'one')
+    const two = await research(base, 'two')
+    expect(one.run).not.toBe(two.run)
     expect(agent.questions).toEqual(['one', 'two'])
   })
 
-  test.each([
-    ['/research', 400, 'pass a question of 1 to'],
-    ['/research?q=%20%20', 400, 'pass a question of 1 to'],
-    [`/research?q=${'x'.repeat(MAX_QUESTION_CHARS + 1)}`, 400, 'pass a question of 1 to'],
-    ['/elsewhere', 404, 'not found: try GET /'],
-  ])('GET %s → %i with a usage line, and no run', async (path, status, message) => {
+  test('a GET never starts a run (an <img> or EventSource on another site could send one)', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
-    const response = await fetch(`${base}${path}`)
+    const response = await fetch(`${base}/research?q=spend`)
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('POST')
+    expect(agent.questions).toEqual([])
+  })
+
+  test.each([
+    ['a cross-site browser request, token and all', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, 'cross-site'],
+    ['a same-site sibling on another port', { origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-site' }, 'cross-site'],
+    ['a request naming another origin', { origin: 'https://evil.example' }, 'cross-origin'],
+    ['a request without the token', { [TOKEN_HEADER]: '' }, TOKEN_HEADER],
+  ])('refuses %s with 403 and starts nothing', async (_what, headers, message) => {
+    const agent = fakeAgent()
+    const { base } = await start({ agent })
+    const response = await startRun(base, 'spend', headers)
+    expect(response.status).toBe(403)
+    expect(await response.text()).toContain(message)
+    expect(agent.questions).toEqual([])
+  })
+
+  test.each([
+    ['{}', 400, 'send {"q": QUESTION}'],
+    ['{"q": "   "}', 400, 'send {"q": QUESTION}'],
+    [JSON.stringify({ q: 'x'.repeat(MAX_QUESTION_CHARS + 1) }), 400, 'send {"q": QUESTION}'],
+    ['not json', 400, 'send {"q": QUESTION}'],
+    [JSON.stringify({ q: 'x'.repeat(20_000) }), 400, 'send {"q": QUESTION}'],
+  ])('POST %s → %i with a usage line, and no run', async (body, status, message) => {
+    const agent = fakeAgent()
+    const { base } = await start({ agent })
+    const response = await fetch(`${base}/research`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: await tokenOf(base) },
+      body,
+    })
     expect(response.status).toBe(status)
     expect(await response.text()).toContain(message)
     expect(agent.questions).toEqual([])
   })
 
+  test.each([
+    ['/research?run=unknown', 404, 'no such run'],
+    ['/elsewhere', 404, 'not found: try GET /'],
+  ])('GET %s → %i', async (path, status, message) => {
+    const { base } = await start({ agent: fakeAgent() })
+    const response = await fetch(`${base}${path}`)
+    expect(response.status).toBe(status)
+    expect(await response.text()).toContain(message)
+  })
+
   test('with `host`, requests addressed to another name are refused (DNS rebinding) and loopback names are served', async () => {
     const agent = fakeAgent()
-    const { port } = await start({ agent, host: '127.0.0.1' })
-    const refused = await getWithHost(port, '/research?q=spend', `evil.example:${port}`)
+    const { port, base } = await start({ agent, host: '127.0.0.1' })
+    const token = await tokenOf(base)
+    const refused = await rawRequest(port, {
+      method: 'POST',
+      path: '/research',
+      headers: { host: `evil.example:${port}`, 'content-type': 'application/json', [TOKEN_HEADER]: token },
+      body: '{"q":"spend"}',
+    })
     expect(refused.status).toBe(403)
     expect(refused.body).toContain('addressed to 127.0.0.1 only')
     expect(agent.questions).toEqual([])
     expect((await getWithHost(port, '/', `localhost:${port}`)).status).toBe(200)
   })
 
+  test('runs in progress are limited per client address and server-wide, with 429 and Retry-After', async () => {
+    const agent = endlessAgent()
+    const { base, port } = await start({ agent, limits: { maxActiveRuns: 3, maxActiveRunsPerClient: 2, retryAfterSeconds: 7 } })
+    const token = await tokenOf(base)
+    const post = (localAddress: string) =>
+      rawRequest(port, {
+        method: 'POST',
+        path: '/research',
+        localAddress,
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+        body: '{"q":"again"}',
+      })
+    expect((await post('127.0.0.1')).status).toBe(201)
+    expect((await post('127.0.0.1')).status).toBe(201)
+    const perClient = await post('127.0.0.1')
+    expect(perClient.status).toBe(429)
+    expect(perClient.headers['retry-after']).toBe('7')
+    expect(perClient.body).toContain('2 runs in progress')
+    // Another address still gets one, up to the server-wide limit.
+    expect((await post('127.0.0.2')).status).toBe(201)
+    const serverWide = await post('127.0.0.3')
+    expect(serverWide.status).toBe(429)
+    expect(serverWide.body).toContain('running 3 runs')
+    expect(agent.signals).toHaveLength(3)
+  })
+
+  test('finished runs are kept within a count: the oldest is dropped first', async () => {
+    const { base } = await start({ agent: fakeAgent(), limits: { maxRetainedRuns: 2 } })
+    const runs = [await research(base, 'one'), await research(base, 'two'), await research(base, 'three')]
+    expect((await fetch(`${base}/research?run=${runs[0]?.run}`)).status).toBe(404)
+    for (const kept of runs.slice(1)) expect(await collect(await fetch(`${base}/research?run=${kept.run}`))).toHaveLength(5)
+  })
+
+  test('finished runs are kept within a byte budget: the oldest are dropped first', async () => {
+    const oneRun = eventsFor('one').reduce((sum, event) => sum + JSON.stringify(event).length, 0)
+    const { base } = await start({ agent: fakeAgent(), limits: { maxRetainedBytes: oneRun + 10 } })
+    const first = await research(base, 'one')
+    const second = await research(base, 'two')
+    expect((await fetch(`${base}/research?run=${first.run}`)).status).toBe(404)
+    expect(await collect(await fetch(`${base}/research?run=${second.run}`))).toHaveLength(5)
+  })
+
+  test('a started run nobody reads is aborted after the grace period, freeing its slot', async () => {
+    const agent = endlessAgent()
+    const { base } = await start({ agent, graceMs: 20, limits: { maxActiveRunsPerClient: 1 } })
+    expect((await startRun(base, 'unread')).status).toBe(201)
+    // The run was never read, so it never started: its slot comes back once the grace period ends.
+    const freed = async (): Promise<number> => {
+      const response = await startRun(base, 'next')
+      return response.status === 429 ? new Promise((resolve) => setImmediate(() => resolve(freed()))) : response.status
+    }
+    expect(await freed()).toBe(201)
+  })
+
   test('closing the server aborts the runs still in flight', async () => {
     const agent = endlessAgent()
     const { server, base } = await start({ agent })
-    const response = await fetch(`${base}/research?q=forever`)
+    const { events } = (await (await startRun(base, 'forever')).json()) as { events: string }
+    const response = await fetch(`${base}${events}`)
     const reader = response.body?.getReader()
     await reader?.read() // the stream is open and the run has started
     expect(agent.signals).toHaveLength(1)
@@ -166,5 +333,9 @@ describe('createLiveServer', () => {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
     expect(agent.signals[0]?.aborted).toBe(true)
+  })
+
+  test('limits must be positive integers', () => {
+    expect(() => createLiveServer({ agent: fakeAgent(), limits: { maxActiveRuns: 0 } })).toThrow(/maxActiveRuns/)
   })
 })

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,7 +26,17 @@ const EXPECTED_ANSWER =
 
 describe.skipIf(!chromiumLookup.found && !chromiumLookup.mustFail)('the live page in a real browser (demo mode)', () => {
   let browser: Browser
-  const server = createLiveServer({ agent: demoAgent({ tokenDelayMs: 5 }), label: DEMO_LABEL, heartbeatMs: 1000 })
+  const demo = demoAgent({ tokenDelayMs: 5 })
+  const questions: string[] = []
+  const agent = {
+    research(question: string, options: { signal: AbortSignal }) {
+      questions.push(question)
+      return demo.research(question, options)
+    },
+  }
+  const server = createLiveServer({ agent, label: DEMO_LABEL, heartbeatMs: 1000 })
+  const received: { method: string; url: string; headers: IncomingHttpHeaders }[] = []
+  server.on('request', (req) => received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers }))
   let base = ''
 
   beforeAll(async () => {
@@ -72,7 +83,51 @@ describe.skipIf(!chromiumLookup.found && !chromiumLookup.mustFail)('the live pag
     // 7 or 8 calls: a node's answer check still running when another says "answerable" is aborted.
     expect(await page.locator('#status').textContent()).toMatch(/^Done\. · \$0\.\d{4} · [78] model calls · 3 searches/)
 
+    // Only web URLs become links: a javascript: or data: URL from a custom provider is text.
+    const tags = await page.evaluate(
+      `['https://example.org/', 'javascript:alert(1)', 'data:text/html,x', ' javascript:x'].map((url) => link(url, {}, 'x').tagName)`,
+    )
+    expect(tags).toEqual(['A', 'SPAN', 'SPAN', 'SPAN'])
+
     mkdirSync('test/artifacts', { recursive: true })
     await page.screenshot({ path: 'test/artifacts/sse-server-demo.png', fullPage: true })
+  })
+
+  it('a page on another site cannot start a run: not with an <img>, an EventSource, a form or fetch', async () => {
+    const before = questions.length
+    const seen = received.length
+    // The attacker's page, on another origin (localhost vs 127.0.0.1: another site too).
+    const evil = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body>
+<iframe name="sink"></iframe>
+<form id="f" method="POST" action="${base}/research" enctype="text/plain" target="sink"><input name='{"q":"form","x":"' value='"}'></form>
+<script>
+const target = ${JSON.stringify(base)}
+const attempts = [
+  new Promise((done) => { const img = new Image(); img.onload = img.onerror = done; img.src = target + '/research?q=img' }),
+  new Promise((done) => { const es = new EventSource(target + '/research?q=eventsource'); es.onerror = () => { es.close(); done() } }),
+  fetch(target + '/research', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"q":"no-cors"}' }).catch(() => {}),
+  fetch(target + '/research', { method: 'POST', headers: { 'content-type': 'application/json', 'x-laconic-token': 'guessed' }, body: '{"q":"cors"}' }).catch(() => {}),
+  new Promise((done) => { document.querySelector('iframe').onload = done; document.getElementById('f').submit() }),
+]
+Promise.all(attempts).then(() => { document.body.dataset.done = 'yes' })
+</script></body>`)
+    })
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve))
+    try {
+      const page = await browser.newPage()
+      await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`)
+      await page.waitForSelector('body[data-done=yes]', { timeout: 15_000 })
+      const attempts = received.slice(seen)
+      // The requests did reach the server, marked by the browser as cross-site...
+      expect(attempts.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(2)
+      expect(attempts.some((r) => r.method === 'GET' && r.url.startsWith('/research?q='))).toBe(true)
+      for (const attempt of attempts) expect(attempt.headers['sec-fetch-site']).toBe('cross-site')
+      // ...and not one started a run.
+      expect(questions.length).toBe(before)
+    } finally {
+      evil.closeAllConnections()
+      await new Promise((resolve) => evil.close(resolve))
+    }
   })
 })

@@ -1,0 +1,122 @@
+/**
+ * Which requests a research server acts on. Starting a run spends the operator's keys, so it
+ * needs proof that the request comes from the server's own page: a `POST` (a plain link, an
+ * `<img>` or an `EventSource` can only `GET`), no browser header saying it comes from another
+ * site, and the per-server token the page was served with. Reading a run's events (a `GET`)
+ * only needs the right `Host` and no cross-site marker.
+ *
+ * Web-standard: it reads a method and headers (a `Request`, or Node's `IncomingMessage`), so
+ * every server in this package (`createLiveServer`, `--serve`, the Redis web node) shares it.
+ */
+import { hostAllowed } from './allowed-host.js'
+
+/** The header the page sends the token in. A custom header also makes a cross-origin `fetch` preflight, which this server never answers. */
+export const TOKEN_HEADER = 'x-laconic-token'
+
+export interface RequestGuardOptions {
+  /**
+   * Serve only requests whose `Host` header names this host (any loopback name counts for a
+   * loopback one), against DNS rebinding. Unset, any `Host` is served.
+   */
+  host?: string | undefined
+  /** The token a start must carry. @defaultValue 32 random bytes, base64url, new for each guard */
+  token?: string | undefined
+}
+
+/** What a guarded request looks like: a Web `Request` fits, and so does Node's `IncomingMessage`. */
+export interface GuardedRequest {
+  method?: string | undefined
+  headers: Headers | Record<string, string | string[] | undefined>
+}
+
+/** Why a request is refused: the status and a line to send back. */
+export interface RequestRefusal {
+  status: 403 | 405
+  message: string
+  /** Headers to send with the refusal (`allow` on a 405). */
+  headers: Record<string, string>
+}
+
+export interface RequestGuard {
+  /** The per-server secret: embed it in the page you serve; the page sends it back in `TOKEN_HEADER` to start a run. */
+  readonly token: string
+  /** Undefined when the request may start a run; else why not. */
+  checkStart(request: GuardedRequest): RequestRefusal | undefined
+  /** Undefined when the request may read (GET or HEAD); else why not. */
+  checkRead(request: GuardedRequest): RequestRefusal | undefined
+}
+
+export function createRequestGuard(options: RequestGuardOptions = {}): RequestGuard {
+  const { host } = options
+  const token = options.token ?? randomToken()
+  if (token.length < 16) throw new TypeError('the request guard token must be at least 16 characters')
+
+  /** The checks every request passes: its `Host`, and no browser saying it comes from another site. */
+  const common = (headers: (name: string) => string | undefined, allowedSites: ReadonlySet<string>): RequestRefusal | undefined => {
+    if (host !== undefined && !hostAllowed(headers('host'), host)) return refuse(403, `this server answers requests addressed to ${host} only`)
+    const site = headers('sec-fetch-site')
+    if (site !== undefined && !allowedSites.has(site.toLowerCase())) return refuse(403, `cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)})`)
+    const origin = headers('origin')
+    if (origin !== undefined && !sameOrigin(origin, headers('host'))) return refuse(403, `cross-origin request refused (Origin: ${origin.slice(0, 100)})`)
+    return undefined
+  }
+
+  return {
+    token,
+    checkStart(request) {
+      if (request.method?.toUpperCase() !== 'POST') return refuse(405, 'start a run with POST', { allow: 'POST' })
+      const headers = headerReader(request.headers)
+      const refused = common(headers, START_SITES)
+      if (refused) return refused
+      const sent = headers(TOKEN_HEADER)
+      if (sent === undefined || !constantTimeEqual(sent, token))
+        return refuse(403, `starting a run needs this server's token in the ${TOKEN_HEADER} header (the live page sends it)`)
+      return undefined
+    },
+    checkRead(request) {
+      const method = request.method?.toUpperCase() ?? 'GET'
+      if (method !== 'GET' && method !== 'HEAD') return refuse(405, 'read with GET', { allow: 'GET, HEAD' })
+      return common(headerReader(request.headers), READ_SITES)
+    },
+  }
+}
+
+/** `same-origin` only: a sibling app on another port of localhost is `same-site`, and still not ours. */
+const START_SITES: ReadonlySet<string> = new Set(['same-origin'])
+/** Reads may also come from the address bar (`none`). */
+const READ_SITES: ReadonlySet<string> = new Set(['same-origin', 'none'])
+
+function refuse(status: RequestRefusal['status'], message: string, headers: Record<string, string> = {}): RequestRefusal {
+  return { status, message, headers }
+}
+
+function headerReader(headers: GuardedRequest['headers']): (name: string) => string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name) ?? undefined
+  const record = headers as Record<string, string | string[] | undefined>
+  return (name) => {
+    const value = record[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+}
+
+/** An `Origin` naming the host the request was sent to. `null` (sandboxed frames, file pages) is never ours. */
+function sameOrigin(origin: string, hostHeader: string | undefined): boolean {
+  if (hostHeader === undefined || !URL.canParse(origin) || !URL.canParse(`http://${hostHeader}`)) return false
+  const url = new URL(origin)
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === new URL(`http://${hostHeader}`).host
+}
+
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+/** Compares without stopping at the first difference, so response times say nothing about the token. */
+function constantTimeEqual(a: string, b: string): boolean {
+  let difference = a.length ^ b.length
+  for (let index = 0; index < b.length; index++) difference |= (a.charCodeAt(index % Math.max(a.length, 1)) || 0) ^ b.charCodeAt(index)
+  return difference === 0
+}
