@@ -1,4 +1,5 @@
 import type { ResearchEvent } from '../core/index.js'
+import { createLineBuffer } from '../core/line-buffer.js'
 import { parseResearchEvent } from './parse-event.js'
 
 export interface FromNDJSONOptions {
@@ -9,15 +10,16 @@ export interface FromNDJSONOptions {
 /**
  * Events from NDJSON text: a byte stream (a file, a pipe, `response.body`) or an iterable of
  * text chunks. Lines may be split anywhere across chunks; `\n` and `\r\n` both end a line;
- * blank lines are ignored; a last line without a newline still counts.
+ * blank lines are ignored; a last line without a newline still counts. A line longer than
+ * 4,000,000 characters fails with a `LaconicError` of code `bad-response`.
  */
 export async function* fromNDJSON(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<string>,
   options: FromNDJSONOptions = {},
 ): AsyncGenerator<ResearchEvent> {
   const decoder = new TextDecoder()
-  let buffer = ''
-  const flushLine = (line: string): ResearchEvent | undefined => {
+  const lines = createLineBuffer()
+  const parse = (line: string): ResearchEvent | undefined => {
     const text = line.endsWith('\r') ? line.slice(0, -1) : line
     if (text.trim() === '') return undefined
     const event = parseResearchEvent(text)
@@ -25,16 +27,16 @@ export async function* fromNDJSON(
     return event
   }
   for await (const chunk of chunksOf(source)) {
-    buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-    let newline = buffer.indexOf('\n')
-    while (newline !== -1) {
-      const event = flushLine(buffer.slice(0, newline))
-      buffer = buffer.slice(newline + 1)
+    const complete = lines.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))
+    if (complete === '') continue
+    const split = complete.split('\n')
+    split.pop() // what follows the last newline: nothing
+    for (const line of split) {
+      const event = parse(line)
       if (event) yield event
-      newline = buffer.indexOf('\n')
     }
   }
-  const event = flushLine(buffer + decoder.decode())
+  const event = parse(lines.rest() + decoder.decode())
   if (event) yield event
 }
 

@@ -67,7 +67,8 @@ export async function* fromSSE(source: SSESource, options: FromSSEOptions = {}):
       } catch (error) {
         // A connection that breaks mid-body is what reconnecting is for; a single body is not.
         if (signal?.aborted) throw abortError(signal)
-        if (!isURL(source)) throw error
+        // An oversized event is the server's doing: reconnecting would only fetch it again.
+        if (!isURL(source) || (error instanceof LaconicError && error.code === 'bad-response')) throw error
       }
       if (signal?.aborted) throw abortError(signal)
       if (!isURL(source)) return

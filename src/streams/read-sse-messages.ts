@@ -1,9 +1,12 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import type { EventSourceMessage } from 'eventsource-parser'
+import { createSSEFeed } from '../core/line-buffer.js'
 
 export interface ReadSSEOptions {
   signal?: AbortSignal | undefined
   /** The server's `retry:` hint, when it sends one. */
   onRetry?: ((ms: number) => void) | undefined
+  /** Longest line or event accepted, in characters. @defaultValue 4_000_000 */
+  maxChars?: number | undefined
 }
 
 /**
@@ -15,7 +18,7 @@ export async function* readSSEMessages(body: ReadableStream<Uint8Array>, options
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const ready: EventSourceMessage[] = []
-  const parser = createParser({ onEvent: (message) => ready.push(message), onRetry: options.onRetry })
+  const parser = createSSEFeed({ onEvent: (message) => ready.push(message), ...(options.onRetry ? { onRetry: options.onRetry } : {}) }, options.maxChars)
   const cancel = () => void reader.cancel(options.signal?.reason).catch(() => {})
   options.signal?.addEventListener('abort', cancel, { once: true })
   try {
@@ -23,6 +26,7 @@ export async function* readSSEMessages(body: ReadableStream<Uint8Array>, options
       const { done, value } = await reader.read()
       // A body that ends mid-frame did not send that frame: drop the partial frame.
       parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }))
+      if (done) parser.end(false)
       while (ready.length > 0) yield ready.shift() as EventSourceMessage
       if (done) return
     }

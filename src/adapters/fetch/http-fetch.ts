@@ -26,6 +26,12 @@ export interface HttpFetchOptions {
   /** Per-request time limit, to the first byte and between body chunks. @defaultValue 20_000 */
   readonly timeoutMs?: number
   /**
+   * The whole fetch, redirects and retries included, up to the end of the body: a server
+   * that drips a byte now and then is cut off here (`code: 'timeout'`).
+   * @defaultValue 30_000
+   */
+  readonly totalTimeoutMs?: number
+  /**
    * Time to turn a fetched HTML page into text (parsing and Readability run in a worker
    * thread, never on the main one). A page not done in time is read as its tag-stripped text.
    * @defaultValue 5_000
@@ -81,6 +87,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     maxBytes = 2_000_000,
     maxRedirects = 5,
     timeoutMs = 20_000,
+    totalTimeoutMs = 30_000,
     maxRetries = 1,
     resolveHost = resolveWithNodeDns,
     extractTimeoutMs = DEFAULT_EXTRACT_TIMEOUT_MS,
@@ -94,7 +101,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
         : pinnedFetch(resolveHost).then((pinned) => pinned ?? globalThis.fetch))
 
   /** One hop: the response, or where it redirects to. */
-  async function request(url: URL, { signal, onRetry }: FetchOptions): Promise<{ response: HttpResponse } | { redirect: string }> {
+  async function request(url: URL, { signal, onRetry }: FetchOptions, deadline: number): Promise<{ response: HttpResponse } | { redirect: string }> {
     let location: string | null = null
     // Redirects come back to us (not followed by fetch) so each hop passes the guard.
     const base = await fetchFor()
@@ -111,7 +118,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
         provider: 'http-fetch',
         signal,
         onRetry,
-        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs, totalMs: Math.max(0, deadline - performance.now()) },
         maxRetries,
         fetch: manual,
       })
@@ -134,10 +141,11 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
   return {
     async fetch(requested, opts = {}): Promise<FetchedPage> {
       let current = requested
+      const deadline = performance.now() + totalTimeoutMs
       for (let hop = 0; ; hop++) {
         if (isAdUrl(current)) throw refusedAd(current)
         const url = allowPrivateNetwork ? parseWebUrl(current) : await assertPublicUrl(current, resolveHost, opts.signal)
-        const outcome = await request(url, opts)
+        const outcome = await request(url, opts, deadline)
         if ('redirect' in outcome) {
           if (hop >= maxRedirects) {
             throw new ProviderError(`http-fetch: more than ${maxRedirects} redirects from ${requested}`, {

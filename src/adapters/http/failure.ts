@@ -110,17 +110,22 @@ export function networkError(ctx: FailureContext, cause: unknown, phase: 'connec
   })
 }
 
-/** An error for a server that went silent: no headers in time, or no bytes for too long. */
-export function timeoutError(ctx: FailureContext, phase: 'first-byte' | 'idle', ms: number): ProviderError {
+/** An error for a server that went silent (no headers in time, no bytes for too long) or took too long overall. */
+export function timeoutError(ctx: FailureContext, phase: 'first-byte' | 'idle' | 'total', ms: number): ProviderError {
   const url = redact(ctx.url, ctx.secrets)
-  const option = phase === 'first-byte' ? 'timeouts.firstByteMs' : 'timeouts.idleMs'
-  const hint = ctx.hint?.({ kind: 'timeout', url }) ?? `${hostOf(ctx.url)} is slow or stuck; raise \`${option}\` if it is just slow`
-  const what = phase === 'first-byte' ? `no response within ${ms} ms` : `no data for ${ms} ms`
+  const option = phase === 'first-byte' ? 'timeouts.firstByteMs' : phase === 'idle' ? 'timeouts.idleMs' : 'timeouts.totalMs'
+  const hint =
+    ctx.hint?.({ kind: 'timeout', url }) ??
+    (phase === 'total'
+      ? `${hostOf(ctx.url)} kept the response going for too long; raise \`${option}\` if that is expected`
+      : `${hostOf(ctx.url)} is slow or stuck; raise \`${option}\` if it is just slow`)
+  const what = phase === 'first-byte' ? `no response within ${ms} ms` : phase === 'idle' ? `no data for ${ms} ms` : `not done within ${ms} ms`
   return new ProviderError(`${ctx.provider}: ${what} (${where(ctx)})`, {
     code: 'timeout',
     provider: ctx.provider,
     url,
-    retryable: true,
+    // The whole budget is spent: another attempt would have none.
+    retryable: phase !== 'total',
     hint: redact(hint, ctx.secrets),
   })
 }

@@ -2,7 +2,8 @@
  * Byte streams to text units: lines (NDJSON) and server-sent events. Decoding keeps state
  * across chunks, so a multi-byte character or a line cut anywhere comes out whole.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import type { EventSourceMessage } from 'eventsource-parser'
+import { createLineBuffer, createSSEFeed, MAX_LINE_CHARS } from '../../core/line-buffer.js'
 
 export type { EventSourceMessage }
 
@@ -17,28 +18,37 @@ export async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>): AsyncGener
   if (rest) yield rest
 }
 
-/** Lines of a byte stream, without their `\n` or `\r\n`; a last line without newline is kept. */
-export async function* readLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string, void, undefined> {
-  let pending = ''
+/**
+ * Lines of a byte stream, without their `\n` or `\r\n`; a last line without newline is kept.
+ * A line longer than `maxChars` fails with `code: 'bad-response'`.
+ */
+export async function* readLines(chunks: AsyncIterable<Uint8Array>, maxChars = MAX_LINE_CHARS): AsyncGenerator<string, void, undefined> {
+  const buffer = createLineBuffer(maxChars)
   for await (const text of decodeUtf8(chunks)) {
-    pending += text
-    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n')) {
-      yield pending.slice(0, newline).replace(/\r$/, '')
-      pending = pending.slice(newline + 1)
-    }
+    const complete = buffer.push(text)
+    if (complete === '') continue
+    const lines = complete.split('\n')
+    lines.pop() // what follows the last newline: nothing
+    for (const line of lines) yield withoutCR(line)
   }
-  if (pending.replace(/\r$/, '') !== '') yield pending.replace(/\r$/, '')
+  const last = withoutCR(buffer.rest())
+  if (last !== '') yield last
 }
 
-/** Server-sent events of a byte stream (comments and `retry:` fields are dropped). */
-export async function* readSSE(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<EventSourceMessage, void, undefined> {
+const withoutCR = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line)
+
+/**
+ * Server-sent events of a byte stream (comments and `retry:` fields are dropped). A line or
+ * an event longer than `maxChars` fails with `code: 'bad-response'`.
+ */
+export async function* readSSE(chunks: AsyncIterable<Uint8Array>, maxChars = MAX_LINE_CHARS): AsyncGenerator<EventSourceMessage, void, undefined> {
   const ready: EventSourceMessage[] = []
-  const parser = createParser({ onEvent: (event) => ready.push(event) })
+  const feed = createSSEFeed({ onEvent: (event) => ready.push(event) }, maxChars)
   for await (const text of decodeUtf8(chunks)) {
-    parser.feed(text)
+    feed.feed(text)
     yield* ready.splice(0)
   }
   // A last event the server did not terminate with a blank line still counts.
-  parser.feed('\n\n')
+  feed.end(true)
   yield* ready.splice(0)
 }

@@ -13,6 +13,12 @@ export interface HttpTimeouts {
   firstByteMs?: number | undefined
   /** Longest silence between two body chunks (and before the first). @defaultValue 60_000 */
   idleMs?: number | undefined
+  /**
+   * The whole request, from sending it to the end of the body (for `httpRequest`, retries
+   * included): a server that drips a byte now and then never trips the idle timeout.
+   * @defaultValue 600_000
+   */
+  totalMs?: number | undefined
 }
 
 export interface HttpRequestOptions {
@@ -41,7 +47,7 @@ export interface HttpRequestOptions {
   random?: (() => number) | undefined
 }
 
-export const DEFAULT_TIMEOUTS = { firstByteMs: 60_000, idleMs: 60_000 } as const
+export const DEFAULT_TIMEOUTS = { firstByteMs: 60_000, idleMs: 60_000, totalMs: 600_000 } as const
 
 /** Largest error body read to find the provider's message. */
 const ERROR_BODY_BYTES = 16_384
@@ -52,14 +58,20 @@ const ERROR_BODY_BYTES = 16_384
  * `timeout` or `http`); an aborted `signal` rejects with a `LaconicError` of code `aborted`.
  */
 export function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> {
-  return withRetries(retryOptionsOf(options), () => attemptRequest(options))
+  const deadline = performance.now() + (options.timeouts?.totalMs ?? DEFAULT_TIMEOUTS.totalMs)
+  return withRetries(retryOptionsOf(options), () => attemptRequest(options, deadline))
 }
 
-/** One attempt, no retries: for callers (streams) that run their own retry loop. */
-export async function attemptRequest(options: HttpRequestOptions): Promise<HttpResponse> {
+/**
+ * One attempt, no retries: for callers (streams) that run their own retry loop. `deadline`
+ * (a `performance.now()` time) bounds it instead of `timeouts.totalMs` from now.
+ */
+export async function attemptRequest(options: HttpRequestOptions, deadline?: number): Promise<HttpResponse> {
   const { signal } = options
   const firstByteMs = options.timeouts?.firstByteMs ?? DEFAULT_TIMEOUTS.firstByteMs
   const idleMs = options.timeouts?.idleMs ?? DEFAULT_TIMEOUTS.idleMs
+  const totalMs = options.timeouts?.totalMs ?? DEFAULT_TIMEOUTS.totalMs
+  const remainingMs = deadline === undefined ? totalMs : deadline - performance.now()
   const init = requestInit(options)
   const ctx: FailureContext = {
     provider: options.provider,
@@ -69,13 +81,21 @@ export async function attemptRequest(options: HttpRequestOptions): Promise<HttpR
     hint: options.hint,
   }
   if (signal?.aborted) throw abortError(signal)
+  if (remainingMs <= 0) throw timeoutError(ctx, 'total', totalMs)
 
   // One controller per attempt: the caller's signal, the timeouts and early exits all abort it,
   // which closes the socket.
   const controller = new AbortController()
   const forwardAbort = () => controller.abort(signal?.reason)
   signal?.addEventListener('abort', forwardAbort, { once: true })
-  const release = () => signal?.removeEventListener('abort', forwardAbort)
+  const totalTimeout = new Error('total timeout')
+  // Runs until the body is done; unref'd so a body its reader forgot never holds the process.
+  const totalTimer = setTimeout(() => controller.abort(totalTimeout), remainingMs)
+  totalTimer.unref?.()
+  const release = () => {
+    clearTimeout(totalTimer)
+    signal?.removeEventListener('abort', forwardAbort)
+  }
   const firstByteTimeout = new Error('first-byte timeout')
   const timer = setTimeout(() => controller.abort(firstByteTimeout), firstByteMs)
 
@@ -86,6 +106,7 @@ export async function attemptRequest(options: HttpRequestOptions): Promise<HttpR
     release()
     if (signal?.aborted) throw abortError(signal)
     if (controller.signal.reason === firstByteTimeout) throw timeoutError(ctx, 'first-byte', firstByteMs)
+    if (controller.signal.reason === totalTimeout) throw timeoutError(ctx, 'total', totalMs)
     // A guard inside the fetch refused (e.g. the SSRF check at connect time): a decision, not a
     // network failure, so it passes through as is and is not retried.
     const decided = laconicErrorIn(error)
@@ -95,7 +116,7 @@ export async function attemptRequest(options: HttpRequestOptions): Promise<HttpR
     clearTimeout(timer)
   }
 
-  const body = openBody(response, { controller, idleMs, ctx, signal, release })
+  const body = openBody(response, { controller, idleMs, ctx, signal, release, total: { reason: totalTimeout, ms: totalMs } })
   if (response.ok) return body
   const text = await body.text({ maxBytes: ERROR_BODY_BYTES }).catch(() => '')
   throw withRetryHint(statusError(ctx, response.status, response.headers, text), retryDelayFromHeaders(response.headers))

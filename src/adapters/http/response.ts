@@ -29,12 +29,14 @@ export interface BodyControl {
   idleMs: number
   ctx: FailureContext
   signal?: AbortSignal | undefined
-  /** Detach from the caller's signal once the body is finished. */
+  /** Detach from the caller's signal (and stop the total timer) once the body is finished. */
   release: () => void
+  /** The abort reason of the request's total deadline, and its length for the error. */
+  total?: { reason: unknown; ms: number } | undefined
 }
 
 export function openBody(response: Response, control: BodyControl): HttpResponse {
-  const { controller, idleMs, ctx, signal, release } = control
+  const { controller, idleMs, ctx, signal, release, total } = control
   const idleTimeout = new Error('idle timeout')
   let finished = false
   const cancel = () => {
@@ -55,6 +57,7 @@ export function openBody(response: Response, control: BodyControl): HttpResponse
         } catch (error) {
           if (signal?.aborted) throw abortError(signal)
           if (controller.signal.reason === idleTimeout) throw timeoutError(ctx, 'idle', idleMs)
+          if (total && controller.signal.reason === total.reason) throw timeoutError(ctx, 'total', total.ms)
           throw networkError(ctx, error, 'body')
         } finally {
           clearTimeout(timer)

@@ -16,12 +16,14 @@ export interface OllamaOptions extends LLMAdapterOptions, OllamaBodyOptions {
 
 /** Loading a model into memory happens before the first byte, so wait longer for it. */
 const OLLAMA_FIRST_BYTE_MS = 300_000
+/** A local model on a CPU can take long over a long answer: a generous whole-call limit. */
+const OLLAMA_TOTAL_MS = 1_800_000
 
 export function ollama(options: OllamaOptions): LLMProvider {
   const { model } = options
   if (!model) throw new LaconicError('ollama: `model` is required', { code: 'config', hint: 'pass it as `ollama({ model: "qwen3:4b" })`' })
   const host = (options.host ?? 'http://localhost:11434').replace(/\/+$/, '')
-  const timeouts = { firstByteMs: OLLAMA_FIRST_BYTE_MS, ...options.timeouts }
+  const timeouts = { firstByteMs: OLLAMA_FIRST_BYTE_MS, totalMs: OLLAMA_TOTAL_MS, ...options.timeouts }
   const hint: HintFor = (failure) => {
     if (failure.kind === 'network') return `is \`ollama serve\` running at ${host}?`
     if (failure.status === 404) return `pull the model (\`ollama pull ${model}\`) or choose one from \`ollama list\``

@@ -3,7 +3,7 @@
  * they arrive, end with one usage chunk, and retry only while nothing was delivered.
  */
 import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
-import { attemptRequest, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
+import { attemptRequest, messageFromBody, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { ToolCallAssembler } from './tool-calls.js'
 import type { UsageCounts, WireStep } from './wire-step.js'
@@ -18,7 +18,7 @@ export interface ChatWire {
   secrets: ReadonlyArray<string | undefined>
   hint?: HintFor | undefined
   /** The body's frames: SSE `data` payloads or NDJSON lines. */
-  frames(response: HttpResponse): AsyncIterable<string>
+  frames(response: HttpResponse, wire: ChatWire): AsyncIterable<string>
   /** A total parser of one frame. */
   parse(frame: string): WireStep[]
 }
@@ -45,7 +45,7 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
   let usage: UsageCounts | undefined
   let refusal: string | undefined
   const toolCalls = new ToolCallAssembler()
-  for await (const frame of wire.frames(response)) {
+  for await (const frame of wire.frames(response, wire)) {
     for (const step of wire.parse(frame)) {
       switch (step.type) {
         case 'text':
@@ -123,7 +123,79 @@ function streamError(wire: ChatWire, step: WireStep & { type: 'error' }): Provid
   })
 }
 
-/** The `data` of each server-sent event: the frames of the SSE-speaking adapters. */
-export async function* sseData(response: HttpResponse): AsyncGenerator<string> {
-  for await (const event of readSSE(response.chunks())) yield event.data
+/**
+ * The `data` of each server-sent event: the frames of the SSE-speaking adapters. A `200` that
+ * is not an event stream (a proxy's login page, a JSON error body) is a `bad-response` error
+ * quoting the start of the body, not an empty answer.
+ */
+export async function* sseData(response: HttpResponse, wire: ChatWire): AsyncGenerator<string> {
+  for await (const event of readSSE(await eventStreamChunks(response, wire))) yield event.data
+}
+
+/** How much of a body that is not an event stream is read to show what it is. */
+const NOT_A_STREAM_BYTES = 2048
+
+async function eventStreamChunks(response: HttpResponse, wire: ChatWire): Promise<AsyncIterable<Uint8Array>> {
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  if (type === 'text/event-stream') return response.chunks()
+  // Undeclared or unusual: judged by its first bytes (only as many as it takes, so tokens are
+  // not held back), which are then passed on untouched.
+  const iterator = response.chunks()
+  const head: Uint8Array[] = []
+  let size = 0
+  let ended = false
+  const startOf = () =>
+    new TextDecoder()
+      .decode(concat(head))
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+  const readMore = async (): Promise<boolean> => {
+    const step = await iterator.next()
+    if (step.done) {
+      ended = true
+      return false
+    }
+    head.push(step.value)
+    size += step.value.byteLength
+    return true
+  }
+  const declaredOther = type === 'text/html' || type === 'application/json' || type.endsWith('+json') || type === 'application/xhtml+xml'
+  while (!declaredOther && startOf().length < 8 && (await readMore()));
+  if (declaredOther || !looksLikeEventStream(startOf())) {
+    // Enough of it to show what answered.
+    while (size < NOT_A_STREAM_BYTES && (await readMore()));
+    if (!ended) await iterator.return(undefined)
+    throw notAStream(wire, type, startOf())
+  }
+  return (async function* () {
+    yield* head
+    if (!ended) yield* { [Symbol.asyncIterator]: () => iterator }
+  })()
+}
+
+/** SSE starts with a field (`data:`, `event:`, `id:`, `retry:`) or a comment (`:`); nothing at all is fine too. */
+function looksLikeEventStream(start: string): boolean {
+  return start === '' || /^(data|event|id|retry)?:/.test(start) || /^(data|event|id|retry)\r?\n/.test(start)
+}
+
+function notAStream(wire: ChatWire, type: string, start: string): ProviderError {
+  const quoted = redact(messageFromBody(start) ?? '', wire.secrets)
+  const what = type === '' ? 'no content-type' : type
+  return new ProviderError(`${wire.provider}: HTTP 200 but not an event stream (${what})${quoted ? `: ${quoted}` : ''}`, {
+    code: 'bad-response',
+    provider: wire.provider,
+    status: 200,
+    ...(quoted ? { providerMessage: quoted } : {}),
+    hint: 'something other than the API answered (a login page, a proxy, a wrong path): check the base URL',
+  })
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.byteLength
+  }
+  return out
 }

@@ -65,6 +65,17 @@ describe('hostile pages', () => {
     await expect(fetching).rejects.toMatchObject({ code: 'aborted' })
   })
 
+  it('a server dripping a byte every 10 ms is cut off at the total deadline with a timeout error', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' })
+      const timer = setInterval(() => res.write('x'), 10)
+      res.on('close', () => clearInterval(timer))
+    })
+    // The idle timeout (2 s) never trips: only the total deadline can end this.
+    const fetching = httpFetch({ ...local, timeoutMs: 2_000, totalTimeoutMs: 300, maxRetries: 2 }).fetch(`${url}/drip`)
+    await expect(fetching).rejects.toMatchObject({ code: 'timeout', retryable: false, message: expect.stringContaining('not done within') })
+  })
+
   it('the fallback text costs one pass, whatever the markup, and pauses for the event loop', async () => {
     expect(await taglessText(unterminatedTags)).toBe('')
     expect(await taglessText('<p>a &amp; b</p><SCRIPT>x < y</Script><style>p{}</style>c&#233;')).toBe('a & b cé')

@@ -1,0 +1,97 @@
+/**
+ * Issue 13, finding 5: every reader of lines and events keeps an unfinished line as a list of
+ * chunks and refuses one longer than its cap with a typed error, instead of growing the heap.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { readLines, readSSE } from '../../src/adapters/http/index.js'
+import { createLineBuffer, MAX_LINE_CHARS } from '../../src/core/line-buffer.js'
+import { fromNDJSON, fromSSE } from '../../src/streams/index.js'
+
+const PIECE = 'x'.repeat(65_536)
+/** An unterminated line of about twice the cap, in 64 KB pieces, after `prefix`. */
+function* hugeLine(prefix: string): Generator<string> {
+  yield prefix
+  for (let sent = 0; sent < MAX_LINE_CHARS * 2; sent += PIECE.length) yield PIECE
+}
+const bytes = (pieces: Iterable<string>) => {
+  const encoder = new TextEncoder()
+  const all = [...pieces]
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = all.shift()
+      if (next === undefined) controller.close()
+      else controller.enqueue(encoder.encode(next))
+    },
+  })
+}
+async function* asyncBytes(pieces: Iterable<string>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder()
+  for (const piece of pieces) yield encoder.encode(piece)
+}
+async function drain(items: AsyncIterable<unknown>): Promise<unknown> {
+  try {
+    for await (const _ of items);
+  } catch (error) {
+    return error
+  }
+  return undefined
+}
+
+describe('oversized lines', () => {
+  it('fromNDJSON refuses a line past the cap', async () => {
+    expect(await drain(fromNDJSON(hugeLine('{"type":"plan","text":"')))).toMatchObject({
+      code: 'bad-response',
+      message: expect.stringMatching(/longer than 4000000 characters/),
+    })
+  })
+
+  it('fromSSE refuses a line past the cap, and does not reconnect for it', async () => {
+    expect(await drain(fromSSE(bytes(hugeLine('data: '))))).toMatchObject({ code: 'bad-response' })
+  })
+
+  it('fromSSE refuses an event whose many short data lines add up past the cap', async () => {
+    const lines = function* () {
+      for (let sent = 0; sent < MAX_LINE_CHARS * 2; sent += PIECE.length) yield `data: ${PIECE}\n`
+    }
+    expect(await drain(fromSSE(bytes(lines())))).toMatchObject({ code: 'bad-response', message: expect.stringContaining('an event of the stream') })
+  })
+
+  it('the adapters’ readLines and readSSE refuse a line past the cap', async () => {
+    expect(await drain(readLines(asyncBytes(hugeLine('{"a":"'))))).toMatchObject({ code: 'bad-response' })
+    expect(await drain(readSSE(asyncBytes(hugeLine('data: '))))).toMatchObject({ code: 'bad-response' })
+  })
+
+  it('a line just under the cap still passes', async () => {
+    const lines: string[] = []
+    for await (const line of readLines(asyncBytes(['a'.repeat(1000), 'b'.repeat(MAX_LINE_CHARS - 1000), '\nnext']))) lines.push(line)
+    expect(lines.map((line) => line.length)).toEqual([MAX_LINE_CHARS, 4])
+  })
+})
+
+describe('createLineBuffer', () => {
+  it('hands on exactly the input, in whole lines, however it is chunked', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n', '\r', ' ') }), { maxLength: 30 }),
+        fc.constantFrom('lf' as const, 'any' as const),
+        (pieces, breaks) => {
+          const buffer = createLineBuffer(1_000, breaks)
+          let out = ''
+          for (const piece of pieces) {
+            const complete = buffer.push(piece)
+            if (complete !== '') expect(breaks === 'lf' ? complete.endsWith('\n') : /[\r\n]$/.test(complete)).toBe(true)
+            out += complete
+          }
+          expect(out + buffer.rest()).toBe(pieces.join(''))
+        },
+      ),
+    )
+  })
+
+  it('refuses a line past the cap even when it arrives in one piece with others', () => {
+    const buffer = createLineBuffer(10)
+    expect(buffer.push('short\n')).toBe('short\n')
+    expect(() => buffer.push('0123456789ab\nok\n')).toThrow(/longer than 10 characters/)
+  })
+})
