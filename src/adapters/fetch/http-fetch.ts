@@ -13,7 +13,7 @@ import { contentKind } from './content-kind.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from './readable-text.js'
 import { pinnedFetch } from './pinned-fetch.js'
 import { resolveWithNodeDns } from './resolve-host.js'
-import { assertPublicUrl, parseWebUrl } from './ssrf.js'
+import { assertPublicUrl, parseWebUrl, shortUrl } from './ssrf.js'
 import type { ResolveHost } from './ssrf.js'
 
 export interface HttpFetchOptions {
@@ -54,10 +54,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,text/*;q=0.7'
 
 function refusedAd(url: string): ProviderError {
-  return new ProviderError(`refused to fetch ${url}: an ad or tracker URL`, {
+  return new ProviderError(`refused to fetch ${shortUrl(url)}: an ad or tracker URL`, {
     code: 'blocked-url',
     provider: 'http-fetch',
-    url,
+    url: shortUrl(url, 2000),
     hint: 'ad and tracking links carry no content; skip this result',
   })
 }
@@ -126,7 +126,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     } catch (error) {
       if (location !== null && error instanceof ProviderError && error.status !== undefined && REDIRECTS.has(error.status)) {
         if (URL.canParse(location, url)) return { redirect: new URL(location, url).href }
-        throw new ProviderError(`http-fetch: ${url.href} redirects to an invalid URL`, {
+        throw new ProviderError(`http-fetch: ${shortUrl(url.href)} redirects to an invalid URL`, {
           code: 'bad-response',
           provider: 'http-fetch',
           status: error.status,
@@ -148,7 +148,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
         const outcome = await request(url, opts, deadline)
         if ('redirect' in outcome) {
           if (hop >= maxRedirects) {
-            throw new ProviderError(`http-fetch: more than ${maxRedirects} redirects from ${requested}`, {
+            throw new ProviderError(`http-fetch: more than ${maxRedirects} redirects from ${shortUrl(requested)}`, {
               code: 'http',
               provider: 'http-fetch',
               url: requested,
@@ -165,7 +165,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
 }
 
 function unsupported(url: string, contentType: string | null): ProviderError {
-  return new ProviderError(`http-fetch: ${url} is ${contentType ?? 'binary content'}, not a readable page`, {
+  return new ProviderError(`http-fetch: ${shortUrl(url)} is ${(contentType ?? 'binary content').slice(0, 100)}, not a readable page`, {
     code: 'unsupported-content',
     provider: 'http-fetch',
     url,

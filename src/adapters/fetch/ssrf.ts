@@ -79,11 +79,16 @@ function isLocalName(hostname: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === 'localhost.localdomain'
 }
 
+/** A URL as quoted in an error: model output can hand us megabytes of one. */
+export function shortUrl(url: string, max = 200): string {
+  return url.length > max ? `${url.slice(0, max)}…` : url
+}
+
 function blocked(url: string, why: string): ProviderError {
-  return new ProviderError(`refused to fetch ${url}: ${why}`, {
+  return new ProviderError(`refused to fetch ${shortUrl(url)}: ${why}`, {
     code: 'blocked-url',
     provider: 'http-fetch',
-    url,
+    url: shortUrl(url, 2000),
     hint: 'laconic only reads public web pages by default; pass `allowPrivateNetwork: true` to httpFetch to reach your own network',
   })
 }
@@ -94,7 +99,7 @@ export function parseWebUrl(raw: string): URL {
   try {
     url = new URL(raw)
   } catch {
-    throw new ProviderError(`not a valid URL: ${raw.slice(0, 200)}`, { code: 'blocked-url', provider: 'http-fetch', hint: 'pass an absolute http(s) URL' })
+    throw new ProviderError(`not a valid URL: ${shortUrl(raw)}`, { code: 'blocked-url', provider: 'http-fetch', hint: 'pass an absolute http(s) URL' })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(raw, `the ${url.protocol} scheme is not allowed, only http and https`)
   if (url.username || url.password) throw blocked(raw, 'URLs with credentials are not fetched')
@@ -104,8 +109,8 @@ export function parseWebUrl(raw: string): URL {
 /** The checks that need no network: a web URL whose host is not a blocked IP literal or a local name. */
 export function checkUrlSyntax(raw: string): URL {
   const url = parseWebUrl(raw)
-  if (isLocalName(url.hostname)) throw blocked(raw, `${url.hostname} is this machine`)
-  if (isBlockedAddress(url.hostname)) throw blocked(raw, `${url.hostname} is a loopback, private or link-local address`)
+  if (isLocalName(url.hostname)) throw blocked(raw, `${shortUrl(url.hostname)} is this machine`)
+  if (isBlockedAddress(url.hostname)) throw blocked(raw, `${shortUrl(url.hostname)} is a loopback, private or link-local address`)
   return url
 }
 
@@ -121,16 +126,16 @@ export async function assertPublicUrl(raw: string, resolve: ResolveHost, signal?
     addresses = await resolve(url.hostname, signal)
   } catch (cause) {
     if (cause instanceof LaconicError) throw cause
-    throw new ProviderError(`could not resolve ${url.hostname}`, {
+    throw new ProviderError(`could not resolve ${shortUrl(url.hostname)}`, {
       code: 'network',
       provider: 'http-fetch',
-      url: raw,
+      url: shortUrl(raw, 2000),
       retryable: true,
       hint: 'check the host name and the network',
       cause,
     })
   }
   const internal = addresses.find((address) => isBlockedAddress(address))
-  if (internal !== undefined) throw blocked(raw, `${url.hostname} resolves to ${internal}, a loopback, private or link-local address`)
+  if (internal !== undefined) throw blocked(raw, `${shortUrl(url.hostname)} resolves to ${internal}, a loopback, private or link-local address`)
   return url
 }

@@ -71,8 +71,9 @@ function hostOf(url: string): string {
 /** An error for a non-2xx response, from its status, headers and (capped) body text. */
 export function statusError(ctx: FailureContext, status: number, headers: Headers, body: string): ProviderError {
   const isHtml = /^\s*<(!doctype|html)/i.test(body) || (headers.get('content-type') ?? '').includes('text/html')
-  const raw = isHtml ? htmlSummary(body) : messageFromBody(body)
-  const providerMessage = raw === undefined ? undefined : redact(raw, ctx.secrets)
+  // Redacted before anything is cut from it: a cut could leave part of a key that no longer matches.
+  const safeBody = redact(body, ctx.secrets)
+  const providerMessage = isHtml ? htmlSummary(safeBody) : messageFromBody(safeBody)
   const url = redact(ctx.url, ctx.secrets)
   const hint =
     ctx.hint?.({ kind: 'status', status, url, ...(providerMessage !== undefined && { providerMessage }) }) ?? defaultStatusHint(status, isHtml, hostOf(ctx.url))
@@ -194,8 +195,29 @@ function causeText(cause: unknown): string {
   return [cause.message, code ?? inner?.message].filter(Boolean).join(': ')
 }
 
-/** Keep the cause for debugging, but never one whose text holds a secret. */
-function scrubbedCause(cause: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
-  const text = cause instanceof Error ? `${cause.message} ${String(cause.cause)}` : String(cause)
-  return redact(text, secrets) === text ? cause : undefined
+/**
+ * The cause kept for debugging, as a copy with every secret redacted: its message and stack,
+ * its whole `cause` chain and an `AggregateError`'s `errors`, however deep.
+ */
+export function scrubbedCause(cause: unknown, secrets: ReadonlyArray<string | undefined>, seen = new Map<unknown, unknown>()): unknown {
+  if (typeof cause === 'string') return redact(cause, secrets)
+  // A plain object could hold anything (a request, its headers): not kept.
+  if (!(cause instanceof Error)) return typeof cause === 'object' && cause !== null ? undefined : cause
+  const done = seen.get(cause)
+  if (done !== undefined) return done
+  const copy = cause instanceof AggregateError ? new AggregateError([], redact(cause.message, secrets)) : new Error(redact(cause.message, secrets))
+  seen.set(cause, copy)
+  copy.name = cause.name
+  copy.stack = cause.stack === undefined ? '' : redact(cause.stack, secrets)
+  const code = (cause as { code?: unknown }).code
+  if (typeof code === 'string') Object.assign(copy, { code: redact(code, secrets) })
+  if (cause.cause !== undefined) copy.cause = scrubbedCause(cause.cause, secrets, seen)
+  if (cause instanceof AggregateError && copy instanceof AggregateError) copy.errors = cause.errors.map((error) => scrubbedCause(error, secrets, seen))
+  return copy
+}
+
+/** A text to quote in an error: redacted first, then cut to `max` characters, whitespace collapsed. */
+export function quoteSafely(text: string, secrets: ReadonlyArray<string | undefined>, max = 300): string {
+  const flat = redact(text, secrets).replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat
 }

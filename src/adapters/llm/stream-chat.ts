@@ -3,7 +3,7 @@
  * they arrive, end with one usage chunk, and retry only while nothing was delivered.
  */
 import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
-import { attemptRequest, messageFromBody, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
+import { attemptRequest, messageFromBody, quoteSafely, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { ToolCallAssembler } from './tool-calls.js'
 import type { UsageCounts, WireStep } from './wire-step.js'
@@ -66,7 +66,8 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
         case 'error':
           throw streamError(wire, step)
         case 'malformed':
-          throw new ProviderError(`${wire.provider}: malformed chunk in the response stream: ${redact(step.sample, wire.secrets)}`, {
+          // Quoted from the whole frame, redacted before it is cut (a cut key would not match).
+          throw new ProviderError(`${wire.provider}: malformed chunk in the response stream: ${quoteSafely(frame, wire.secrets, 120)}`, {
             code: 'bad-response',
             provider: wire.provider,
             hint: 'the server sent something that is not the expected JSON; check that the base URL points at the right API',
@@ -179,7 +180,7 @@ function looksLikeEventStream(start: string): boolean {
 }
 
 function notAStream(wire: ChatWire, type: string, start: string): ProviderError {
-  const quoted = redact(messageFromBody(start) ?? '', wire.secrets)
+  const quoted = messageFromBody(redact(start, wire.secrets)) ?? ''
   const what = type === '' ? 'no content-type' : type
   return new ProviderError(`${wire.provider}: HTTP 200 but not an event stream (${what})${quoted ? `: ${quoted}` : ''}`, {
     code: 'bad-response',
