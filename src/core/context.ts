@@ -1,3 +1,4 @@
+import { onAbort } from './abort-listener.js'
 import { costDelta, llmDollars } from './cost.js'
 import { describeError, isAbortError, LaconicError } from './errors.js'
 import type { StrategyEvent } from './events.js'
@@ -163,10 +164,9 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     scope() {
       const controller = new AbortController()
       const onParentAbort = () => controller.abort(signal.reason)
-      const detach = () => signal.removeEventListener('abort', onParentAbort)
       if (signal.aborted) onParentAbort()
-      else signal.addEventListener('abort', onParentAbort, { once: true })
-      controller.signal.addEventListener('abort', detach, { once: true })
+      const detach = onAbort(signal, onParentAbort)
+      onAbort(controller.signal, detach)
       return Object.assign(scopedContext(run, controller.signal), {
         abort: (reason?: unknown) => controller.abort(reason ?? new DOMException('the scope was closed', 'AbortError')),
         close: detach,

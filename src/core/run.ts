@@ -1,3 +1,4 @@
+import { onAbort as onAbortOf } from './abort-listener.js'
 import { addCost, zeroCost } from './cost.js'
 import { abortError, describeError, LaconicError } from './errors.js'
 import type { Citation, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
@@ -226,10 +227,11 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     const callerSignal = input.signal
     const onCallerAbort = () => abort(callerSignal?.reason)
     const onAbort = () => rejectStep?.(abortError(signal))
+    // One listener per signal however many runs share it (see abort-listener.ts).
+    let stopWaiting = [() => {}]
     const release = () => {
       phase = 'done'
-      callerSignal?.removeEventListener('abort', onCallerAbort)
-      signal.removeEventListener('abort', onAbort)
+      for (const stop of stopWaiting) stop()
     }
 
     const end = (reason: RunEndReason, error?: { message: string; code: string }): IteratorResult<ResearchEvent> => {
@@ -286,8 +288,7 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     const start = (): IteratorResult<ResearchEvent> => {
       phase = 'running'
       if (callerSignal?.aborted) onCallerAbort()
-      else callerSignal?.addEventListener('abort', onCallerAbort, { once: true })
-      signal.addEventListener('abort', onAbort, { once: true })
+      stopWaiting = [onAbortOf(callerSignal, onCallerAbort), onAbortOf(signal, onAbort)]
       return stamp({ type: 'run-start', question, strategy: strategy.name, ...(restored ? { resumed: { cost: restored.cost } } : {}) })
     }
 

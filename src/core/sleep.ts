@@ -1,3 +1,4 @@
+import { onAbort } from './abort-listener.js'
 import { abortError } from './errors.js'
 
 /** Waits `ms`, or rejects with the `aborted` error as soon as the signal aborts. */
@@ -6,14 +7,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return reject(abortError(signal))
     // No wait asked: do not pay a timer tick (callers sleep per token with a delay of 0).
     if (ms <= 0) return resolve()
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(abortError(signal))
-    }
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
+      stopWaiting()
       resolve()
     }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
+    const stopWaiting = onAbort(signal, () => {
+      clearTimeout(timer)
+      reject(abortError(signal))
+    })
   })
 }

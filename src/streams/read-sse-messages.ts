@@ -1,3 +1,4 @@
+import { onAbort } from '../core/abort-listener.js'
 import type { EventSourceMessage } from 'eventsource-parser'
 import { createSSEFeed } from '../core/line-buffer.js'
 
@@ -20,7 +21,7 @@ export async function* readSSEMessages(body: ReadableStream<Uint8Array>, options
   const ready: EventSourceMessage[] = []
   const parser = createSSEFeed({ onEvent: (message) => ready.push(message), ...(options.onRetry ? { onRetry: options.onRetry } : {}) }, options.maxChars)
   const cancel = () => void reader.cancel(options.signal?.reason).catch(() => {})
-  options.signal?.addEventListener('abort', cancel, { once: true })
+  const stopWaiting = onAbort(options.signal, cancel)
   try {
     for (;;) {
       const { done, value } = await reader.read()
@@ -31,7 +32,7 @@ export async function* readSSEMessages(body: ReadableStream<Uint8Array>, options
       if (done) return
     }
   } finally {
-    options.signal?.removeEventListener('abort', cancel)
+    stopWaiting()
     cancel()
   }
 }

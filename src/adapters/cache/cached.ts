@@ -3,7 +3,8 @@
  * object that is both. Hits and shared in-flight results are marked with `markCached`,
  * so the runtime reports `cached: true` and charges nothing for them.
  */
-import { markCached } from '../../core/index.js'
+import { onAbort } from '../../core/abort-listener.js'
+import { abortError, isAbortError, markCached } from '../../core/index.js'
 import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/index.js'
 import { createSingleFlight } from './single-flight.js'
 import { memoryStore } from './store.js'
@@ -34,14 +35,16 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
   if (!(ttl > 0)) throw new TypeError(`\`ttl\` must be a positive number of milliseconds, got ${ttl}`)
   const flights = createSingleFlight()
 
-  async function lookup<T extends object>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined> {
+  async function lookup<T extends object>(key: string, valid: (value: unknown) => value is T, signal: AbortSignal | undefined): Promise<T | undefined> {
+    let value: unknown
     try {
-      const value = await store.get(key)
-      return valid(value) ? value : undefined
+      value = await untilAborted(store.get(key), signal)
     } catch (error) {
+      if (isAbortError(error) && signal?.aborted) throw error
       onStoreError?.(error)
       return undefined
     }
+    return valid(value) ? value : undefined
   }
 
   async function through<T extends object>(
@@ -50,13 +53,14 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
     signal: AbortSignal | undefined,
     call: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const hit = await lookup(key, valid)
+    const hit = await lookup(key, valid, signal)
     if (hit) return markCached(structuredClone(hit))
     const { joined, result } = flights.run(key, signal, async (flightSignal) => {
       const value = await call(flightSignal)
       try {
-        await store.set(key, structuredClone(value), ttl)
+        await untilAborted(store.set(key, structuredClone(value), ttl), flightSignal)
       } catch (error) {
+        if (flightSignal.aborted) throw error
         onStoreError?.(error)
       }
       return value
@@ -78,4 +82,23 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
       through(`${namespace}fetch:${url}`, isFetchedPage, opts.signal, (signal) => fetch.call(provider, url, { ...opts, signal }))
   }
   return wrapper
+}
+
+/** A store call raced with the signal: a store that hangs (a dead Redis) never outlives an abort. */
+function untilAborted<T>(call: Promise<T> | T, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return Promise.resolve(call)
+  if (signal.aborted) return Promise.reject(abortError(signal))
+  return new Promise<T>((resolve, reject) => {
+    const stopWaiting = onAbort(signal, () => reject(abortError(signal)))
+    Promise.resolve(call).then(
+      (value) => {
+        stopWaiting()
+        resolve(value)
+      },
+      (error: unknown) => {
+        stopWaiting()
+        reject(error)
+      },
+    )
+  })
 }

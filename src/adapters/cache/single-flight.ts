@@ -3,6 +3,7 @@
  * signal that aborts only when every caller waiting on it has aborted, so one caller
  * giving up never fails the others.
  */
+import { onAbort } from '../../core/abort-listener.js'
 import { abortError } from '../../core/index.js'
 
 interface Flight {
@@ -26,18 +27,17 @@ export function createSingleFlight(): SingleFlight {
       return Promise.reject(abortError(signal))
     }
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
+      const stopWaiting = onAbort(signal, () => {
         leave(flight)
         reject(abortError(signal))
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
+      })
       flight.promise.then(
         (value) => {
-          signal.removeEventListener('abort', onAbort)
+          stopWaiting()
           resolve(value as T)
         },
         (error: unknown) => {
-          signal.removeEventListener('abort', onAbort)
+          stopWaiting()
           reject(error)
         },
       )

@@ -7,6 +7,7 @@
  * The worker script is the compiled `extract-worker.js` next to this module. Run from the
  * TypeScript sources (tests, `tsx`), it is `extract-worker.ts`, loaded through tsx.
  */
+import { onAbort as onAbortOf } from '../../core/abort-listener.js'
 import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
@@ -163,8 +164,7 @@ export function createExtractPool(size = POOL_SIZE): { run(request: ExtractReque
           if (pending.slot?.current === pending) kill(pending.slot)
           pending.reject(abortError(signal))
         }
-        signal?.addEventListener('abort', onAbort, { once: true })
-        const settle = () => signal?.removeEventListener('abort', onAbort)
+        const settle = onAbortOf(signal, onAbort)
         pending.resolve = (page) => {
           settle()
           resolve(page)

@@ -47,6 +47,13 @@ export function isBlockedIPv6(bytes: Uint8Array): boolean {
     // (:: and ::1 land in 0.0.0.0/8, so they are refused too)
     if (marker === 0 || marker === 0xffff) return isBlockedIPv4(v4From(bytes, 12))
   }
+  // ::ffff:0:0/96 (IPv4-translated, RFC 2765) carries one too
+  if (allZero(bytes, 0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && allZero(bytes, 10, 12)) return isBlockedIPv4(v4From(bytes, 12))
+  // 64:ff9b:1::/48 (local-use NAT64, RFC 8215): with a /96 prefix the IPv4 address is the last
+  // 32 bits, as in 64:ff9b::/96; any other layout (RFC 6052 allows /48 to /64) is refused, not guessed
+  if (first === 0x00 && second === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes[4] === 0x00 && bytes[5] === 0x01) {
+    return allZero(bytes, 6, 12) ? isBlockedIPv4(v4From(bytes, 12)) : true
+  }
   // 64:ff9b::/96 (NAT64) and 2002::/16 (6to4) also embed an IPv4 address that gets reached
   if (first === 0x00 && second === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && allZero(bytes, 4, 12)) return isBlockedIPv4(v4From(bytes, 12))
   if (first === 0x20 && second === 0x02) return isBlockedIPv4(v4From(bytes, 2))

@@ -2,6 +2,7 @@
  * One HTTP call with timeouts, retries and typed errors, on global `fetch` (or an injected one).
  * The response body stays a stream: callers read it chunk by chunk under an idle timeout.
  */
+import { onAbort } from '../../core/abort-listener.js'
 import { abortError, LaconicError, type RetryInfo } from '../../core/index.js'
 import { networkError, statusError, timeoutError, type FailureContext, type HintFor } from './failure.js'
 import { withRetries, withRetryHint, type RetryOptions } from './retry.js'
@@ -87,14 +88,14 @@ export async function attemptRequest(options: HttpRequestOptions, deadline?: num
   // which closes the socket.
   const controller = new AbortController()
   const forwardAbort = () => controller.abort(signal?.reason)
-  signal?.addEventListener('abort', forwardAbort, { once: true })
+  const stopForwarding = onAbort(signal, forwardAbort)
   const totalTimeout = new Error('total timeout')
   // Runs until the body is done; unref'd so a body its reader forgot never holds the process.
   const totalTimer = setTimeout(() => controller.abort(totalTimeout), remainingMs)
   totalTimer.unref?.()
   const release = () => {
     clearTimeout(totalTimer)
-    signal?.removeEventListener('abort', forwardAbort)
+    stopForwarding()
   }
   const firstByteTimeout = new Error('first-byte timeout')
   const timer = setTimeout(() => controller.abort(firstByteTimeout), firstByteMs)

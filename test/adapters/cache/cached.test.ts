@@ -179,3 +179,35 @@ describe('cached', () => {
     expect(() => cached(countingSearch(), { ttl: 0 })).toThrow(/ttl/)
   })
 })
+
+describe('cached with a store that hangs (issue 13)', () => {
+  const hanging: CacheStore = { get: () => new Promise(() => {}), set: () => new Promise(() => {}) }
+
+  it('an abort ends a lookup the store never answers', async () => {
+    const search = cached(countingSearch(), { store: hanging })
+    const controller = new AbortController()
+    const searching = search.search('llamas', { signal: controller.signal })
+    controller.abort()
+    await expect(searching).rejects.toMatchObject({ code: 'aborted' })
+  })
+
+  it('an abort ends a call whose store write never finishes', async () => {
+    let gets = 0
+    const store: CacheStore = {
+      get: async () => {
+        gets++
+        return undefined
+      },
+      set: () => new Promise(() => {}),
+    }
+    const upstream = countingSearch()
+    const search = cached(upstream, { store })
+    const controller = new AbortController()
+    const searching = search.search('llamas', { signal: controller.signal })
+    // The upstream call has run (its result is being written): only the abort can end the wait now.
+    while (upstream.count === 0) await tick()
+    controller.abort()
+    await expect(searching).rejects.toMatchObject({ code: 'aborted' })
+    expect(gets).toBe(1)
+  })
+})

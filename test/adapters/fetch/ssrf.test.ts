@@ -57,6 +57,11 @@ function spellings(parts: [number, number, number, number]): string[] {
     `[::ffff:${a}.${b}.${c}.${d}]`,
     `::${a}.${b}.${c}.${d}`,
     `64:ff9b::${a}.${b}.${c}.${d}`,
+    // IPv4-translated (::ffff:0:0/96) and local-use NAT64 (64:ff9b:1::/48), issue 13
+    `::ffff:0:${h1}:${h2}`,
+    `::ffff:0:${a}.${b}.${c}.${d}`,
+    `64:ff9b:1::${h1}:${h2}`,
+    `64:ff9b:1::${a}.${b}.${c}.${d}`,
     `2002:${h1}:${h2}::1`,
   ]
 }
@@ -90,6 +95,8 @@ describe('SSRF guard: addresses', () => {
   })
 
   it('refuses internal IPv6 ranges and accepts global unicast', () => {
+    // The two the issue-13 probe slipped through, and a local-use NAT64 layout not guessed at.
+    for (const text of ['::ffff:0:7f00:1', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1:7f00:1::']) expect(isBlockedAddress(text), text).toBe(true)
     for (const text of ['::1', '::', '[::1]', 'fc00::1', 'fd12:3456::9', 'fe80::1', 'fe80::1%eth0', 'FEBF::1', 'ff02::1', '0:0:0:0:0:0:0:1']) {
       expect(isBlockedAddress(text), text).toBe(true)
     }
