@@ -55,6 +55,7 @@ export interface LiveServerOptions {
    * `Host` is served.
    */
   host?: string | undefined
+  /** How many runs it takes on and keeps; see `LiveServerLimits` for the defaults. */
   limits?: LiveServerLimits | undefined
 }
 

@@ -13,6 +13,7 @@ import { hostAllowed } from './allowed-host.js'
 /** The header the page sends the token in. A custom header also makes a cross-origin `fetch` preflight, which this server never answers. */
 export const TOKEN_HEADER = 'x-laconic-token'
 
+/** Options of `createRequestGuard`. */
 export interface RequestGuardOptions {
   /**
    * Serve only requests whose `Host` header names this host (any loopback name counts for a
@@ -25,7 +26,9 @@ export interface RequestGuardOptions {
 
 /** What a guarded request looks like: a Web `Request` fits, and so does Node's `IncomingMessage`. */
 export interface GuardedRequest {
+  /** The HTTP method; a start must be `POST`. */
   method?: string | undefined
+  /** A Web `Headers`, or Node's `req.headers`. */
   headers: Headers | Record<string, string | string[] | undefined>
 }
 
@@ -37,6 +40,7 @@ export interface RequestRefusal {
   headers: Record<string, string>
 }
 
+/** The checks a research server runs before it starts a run (`checkStart`) or serves one (`checkRead`). */
 export interface RequestGuard {
   /** The per-server secret: embed it in the page you serve; the page sends it back in `TOKEN_HEADER` to start a run. */
   readonly token: string
@@ -46,6 +50,11 @@ export interface RequestGuard {
   checkRead(request: GuardedRequest): RequestRefusal | undefined
 }
 
+/**
+ * The one cross-site check of every server that starts runs: a `POST` with the server's
+ * token and no browser marker of another site starts a run; reads are `GET`s from the same
+ * site or the address bar. Serve `token` in your page and have it sent in `TOKEN_HEADER`.
+ */
 export function createRequestGuard(options: RequestGuardOptions = {}): RequestGuard {
   const { host } = options
   const token = options.token ?? randomToken()
