@@ -1,5 +1,7 @@
-/** The model and sources the flags configure, shared by a one-question run, `--serve` and `laconic mcp`. */
+/** The model and sources the flags configure, shared by a one-question run, `--serve`, `laconic worker` and `laconic mcp`. */
 import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
+import { createAgent, type Agent } from '../index.js'
+import { agentOptions } from './agent-options.js'
 import type { CliOptions } from './args.js'
 import type { CliIO } from './cli.js'
 import { debugLLM } from './debug-llm.js'
@@ -28,4 +30,22 @@ export async function configuredProviders(options: CliOptions, io: CliIO): Promi
   ]
   const llm = options.debug ? debugLLM(built.llm, io.stderr, secrets) : built.llm
   return { llm, ...sources }
+}
+
+/**
+ * One agent per strategy a caller asks for (undefined: the `--strategy` flag's, or the default),
+ * all on the configured model and sources. An unknown name throws when that agent is made.
+ */
+export async function strategyAgents(options: CliOptions, io: CliIO): Promise<(strategy: string | undefined) => Agent> {
+  const providers = await configuredProviders(options, io)
+  const agents = new Map<string, Agent>()
+  return (strategy) => {
+    const key = strategy || options.strategy || ''
+    let agent = agents.get(key)
+    if (!agent) {
+      agent = createAgent(agentOptions({ ...options, ...(strategy ? { strategy } : {}) }, providers))
+      agents.set(key, agent)
+    }
+    return agent
+  }
 }

@@ -7,13 +7,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createAgent, type Agent } from '../index.js'
 import type { ResearchResult } from '../core/index.js'
 import type { McpServerOptions } from '../mcp/index.js'
 import { hostAllowed } from '../node/index.js'
-import { agentOptions } from './agent-options.js'
-import { parseCliArgs, type CliOptions } from './args.js'
-import { configuredProviders } from './build-agent.js'
+import { parseCliArgs } from './args.js'
+import { strategyAgents } from './build-agent.js'
 import type { CliIO } from './cli.js'
 import { EXIT } from './exit-codes.js'
 import { UsageError } from './usage-error.js'
@@ -91,21 +89,6 @@ async function loadMcp() {
       throw new UsageError('laconic mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk zod')
     }
     throw error
-  }
-}
-
-/** One agent per strategy a client asks for, sharing the configured model and sources. */
-async function strategyAgents(options: CliOptions, io: CliIO): Promise<(strategy: string | undefined) => Agent> {
-  const providers = await configuredProviders(options, io)
-  const agents = new Map<string, Agent>()
-  return (strategy) => {
-    const key = strategy ?? options.strategy ?? ''
-    let agent = agents.get(key)
-    if (!agent) {
-      agent = createAgent(agentOptions({ ...options, ...(strategy !== undefined ? { strategy } : {}) }, providers))
-      agents.set(key, agent)
-    }
-    return agent
   }
 }
 

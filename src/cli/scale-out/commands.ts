@@ -6,14 +6,11 @@
  */
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
-import { createAgent } from '../../index.js'
 import type { CliOptions } from '../args.js'
 import { parseCliArgs } from '../args.js'
-import { agentOptions } from '../agent-options.js'
+import { strategyAgents } from '../build-agent.js'
 import type { CliIO } from '../cli.js'
 import { EXIT } from '../exit-codes.js'
-import { buildLLM } from '../llm.js'
-import { buildSources } from '../search.js'
 import { UsageError } from '../usage-error.js'
 
 export const SCALE_OUT_COMMANDS = ['worker', 'serve'] as const
@@ -108,21 +105,8 @@ async function worker(flags: ScaleOutFlags, io: CliIO): Promise<number> {
   if (parsed.kind !== 'run') throw new UsageError('laconic worker: see laconic --help')
   const options: CliOptions = parsed.options
   if (options.words.length > 0 || options.prompt !== undefined) throw new UsageError('laconic worker takes its questions from the queue, not the command line')
-  const sources = await buildSources(options, io.env)
-  const built = await buildLLM(options, io.env, io.fetch)
-  if (built.notice) io.stderr.write(`laconic: ${built.notice}\n`)
-  const base = agentOptions(options, { llm: built.llm, ...sources })
-  const agents = new Map<string, ReturnType<typeof createAgent>>()
   // One agent per strategy a run asks for; unknown names fail that run (createAgent says why).
-  const agentFor = (strategy: string | undefined) => {
-    const name = strategy ?? options.strategy ?? ''
-    let agent = agents.get(name)
-    if (!agent) {
-      agent = createAgent(name ? { ...base, strategy: name } : base)
-      agents.set(name, agent)
-    }
-    return agent
-  }
+  const agentFor = await strategyAgents(options, io)
   const { createResearchWorker } = await loadRedis()
   const running = createResearchWorker({
     connection: flags.redis,
