@@ -44,8 +44,10 @@ export interface RequestRefusal {
 export interface RequestGuard {
   /** The per-server secret: embed it in the page you serve; the page sends it back in `TOKEN_HEADER` to start a run. */
   readonly token: string
-  /** Undefined when the request may start a run; else why not. */
+  /** Undefined when the request may start a run (a `POST`); else why not. */
   checkStart(request: GuardedRequest): RequestRefusal | undefined
+  /** The same checks for any request that changes something (`POST`, `PUT`, `PATCH`, `DELETE`: a cancel, say). */
+  checkChange(request: GuardedRequest): RequestRefusal | undefined
   /** Undefined when the request may read (GET or HEAD); else why not. */
   checkRead(request: GuardedRequest): RequestRefusal | undefined
 }
@@ -70,17 +72,27 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
     return undefined
   }
 
+  /** Same site, same origin, and the token: what every state-changing request must show. */
+  const fromOwnPage = (request: GuardedRequest): RequestRefusal | undefined => {
+    const headers = headerReader(request.headers)
+    const refused = common(headers, START_SITES)
+    if (refused) return refused
+    const sent = headers(TOKEN_HEADER)
+    if (sent === undefined || !constantTimeEqual(sent, token))
+      return refuse(403, `this needs the server's token in the ${TOKEN_HEADER} header (its own page sends it)`)
+    return undefined
+  }
+
   return {
     token,
     checkStart(request) {
       if (request.method?.toUpperCase() !== 'POST') return refuse(405, 'start a run with POST', { allow: 'POST' })
-      const headers = headerReader(request.headers)
-      const refused = common(headers, START_SITES)
-      if (refused) return refused
-      const sent = headers(TOKEN_HEADER)
-      if (sent === undefined || !constantTimeEqual(sent, token))
-        return refuse(403, `starting a run needs this server's token in the ${TOKEN_HEADER} header (the live page sends it)`)
-      return undefined
+      return fromOwnPage(request)
+    },
+    checkChange(request) {
+      if (!CHANGE_METHODS.has(request.method?.toUpperCase() ?? 'GET'))
+        return refuse(405, 'only POST, PUT, PATCH and DELETE change anything', { allow: 'POST, PUT, PATCH, DELETE' })
+      return fromOwnPage(request)
     },
     checkRead(request) {
       const method = request.method?.toUpperCase() ?? 'GET'
@@ -89,6 +101,8 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
     },
   }
 }
+
+const CHANGE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** `same-origin` only: a sibling app on another port of localhost is `same-site`, and still not ours. */
 const START_SITES: ReadonlySet<string> = new Set(['same-origin'])

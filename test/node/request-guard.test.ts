@@ -66,6 +66,13 @@ describe('createRequestGuard', () => {
     expect(guard.checkRead({ method: 'DELETE', headers: { host } })?.status).toBe(405)
   })
 
+  it('checks a cancel (DELETE) like a start, and refuses reads there', () => {
+    expect(guard.checkChange({ method: 'DELETE', headers: ours })).toBeUndefined()
+    expect(guard.checkChange({ method: 'DELETE', headers: { ...ours, 'sec-fetch-site': 'cross-site' } })?.status).toBe(403)
+    expect(guard.checkChange({ method: 'DELETE', headers: { host } })?.status).toBe(403)
+    expect(guard.checkChange({ method: 'GET', headers: ours })?.status).toBe(405)
+  })
+
   it('only the exact token starts a run', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (sent) => {

@@ -9,10 +9,9 @@
  *   GET    /                  the live page, working through the above
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { hostAllowed, livePage, MAX_QUESTION_CHARS } from '../../node/index.js'
+import { createRequestGuard, hostAllowed, livePage, MAX_QUESTION_CHARS } from '../../node/index.js'
 import type { ResearchQueue } from '../../redis/index.js'
 import { pipeSSE } from '../../streams/index.js'
-import { refuseCrossSite } from './same-origin.js'
 
 export interface WebNodeOptions {
   queue: ResearchQueue
@@ -28,7 +27,9 @@ const MAX_BODY_BYTES = 16 * 1024
 const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events)?$/
 
 export function createWebNode({ queue, host, token = crypto.randomUUID(), heartbeatMs, label }: WebNodeOptions): Server {
-  const page = livePage(label, { runsToken: token })
+  // The package's one cross-site check (issue 13), as createLiveServer uses it.
+  const guard = createRequestGuard({ host, token })
+  const page = livePage(label, { runsToken: guard.token })
 
   async function start(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req)
@@ -53,8 +54,8 @@ export function createWebNode({ queue, host, token = crypto.randomUUID(), heartb
     const { pathname } = new URL(req.url ?? '/', 'http://localhost')
     const method = req.method ?? 'GET'
     if (method === 'POST' || method === 'DELETE') {
-      const refused = refuseCrossSite(req, token)
-      if (refused) return json(res, 403, { error: refused })
+      const refused = guard.checkChange(req)
+      if (refused) return json(res, refused.status, { error: refused.message })
     }
     if (pathname === '/' && method === 'GET') {
       res.writeHead(200, {
