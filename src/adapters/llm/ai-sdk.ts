@@ -11,6 +11,7 @@ import {
   LaconicError,
   llmDollars,
   ProviderError,
+  type ChatTurn,
   type ErrorCode,
   type LLMChunk,
   type LLMProvider,
@@ -20,7 +21,12 @@ import {
 import { streamWithRetries, type Backoff } from '../http/index.js'
 
 /** The prompt of one call, in the AI SDK's language model message format. */
-export type AiSdkPrompt = Array<{ role: 'system'; content: string } | { role: 'user'; content: Array<{ type: 'text'; text: string }> }>
+export type AiSdkPrompt = Array<
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: Array<{ type: 'text'; text: string }> }
+  | { role: 'assistant'; content: Array<{ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }> }
+  | { role: 'tool'; content: Array<{ type: 'tool-result'; toolCallId: string; toolName: string; output: { type: 'text' | 'error-text'; value: string } }> }
+>
 
 /** The call options this adapter sends to `doStream` (a subset of the AI SDK's). */
 export interface AiSdkCallOptions {
@@ -30,6 +36,8 @@ export interface AiSdkCallOptions {
   responseFormat?: { type: 'json'; schema?: Record<string, unknown> }
   abortSignal?: AbortSignal
   providerOptions?: Record<string, Record<string, unknown>>
+  tools?: Array<{ type: 'function'; name: string; description: string; inputSchema: Record<string, unknown> }>
+  toolChoice?: { type: 'auto' | 'none' | 'required' } | { type: 'tool'; toolName: string }
 }
 
 /**
@@ -84,13 +92,49 @@ function callOptions(req: LLMRequest, options: AiSdkModelOptions): AiSdkCallOpti
   const prompt: AiSdkPrompt = []
   if (req.system) prompt.push({ role: 'system', content: req.system })
   prompt.push({ role: 'user', content: [{ type: 'text', text: req.prompt }] })
+  for (const turn of req.turns ?? []) prompt.push(promptTurn(turn))
   const call: AiSdkCallOptions = { prompt }
   if (req.maxTokens !== undefined) call.maxOutputTokens = req.maxTokens
   if (req.temperature !== undefined) call.temperature = req.temperature
   if (req.json) call.responseFormat = typeof req.json === 'object' ? { type: 'json', schema: { ...req.json } } : { type: 'json' }
+  if (req.tools?.length) call.tools = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: { ...t.parameters } }))
+  if (req.toolChoice !== undefined)
+    call.toolChoice = typeof req.toolChoice === 'object' ? { type: 'tool', toolName: req.toolChoice.name } : { type: req.toolChoice }
   if (req.signal) call.abortSignal = req.signal
   if (options.providerOptions) call.providerOptions = options.providerOptions
   return call
+}
+
+/** A turn of a tool-calling conversation in the AI SDK's message format. */
+function promptTurn(turn: ChatTurn): AiSdkPrompt[number] {
+  switch (turn.role) {
+    case 'user':
+      return { role: 'user', content: [{ type: 'text', text: turn.text }] }
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: [
+          ...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []),
+          ...turn.toolCalls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: parsedArgs(c.args) })),
+        ],
+      }
+    case 'tool':
+      return {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: turn.callId, toolName: turn.name, output: { type: turn.isError ? 'error-text' : 'text', value: turn.content } },
+        ],
+      }
+  }
+}
+
+/** The AI SDK takes a call's input as a value; what the model wrote may not parse, and is then sent as written. */
+function parsedArgs(args: string): unknown {
+  try {
+    return JSON.parse(args)
+  } catch {
+    return args
+  }
 }
 
 async function* attempt(
@@ -107,7 +151,14 @@ async function* attempt(
   } catch (error) {
     throw failure(error, provider, signal)
   }
-  let usage: { inputTokens?: number; outputTokens?: number } | undefined
+  let usage: UsageCounts | undefined
+  // Tool calls by the provider's input id, numbered in the order they started.
+  const toolInputs = new Map<string, { index: number; id: string; name: string }>()
+  const openToolInput = (part: StreamPart) => {
+    const call = { index: toolInputs.size, id: part.id as string, name: typeof part.toolName === 'string' ? part.toolName : '' }
+    toolInputs.set(call.id, call)
+    return call
+  }
   // Breaking out of this loop (the consumer left) cancels the stream, which ends the provider's request.
   try {
     for await (const part of stream as ReadableStream<StreamPart>) {
@@ -118,6 +169,24 @@ async function* attempt(
           if (text) yield { type: part.type === 'text-delta' ? 'text' : 'reasoning', text }
           break
         }
+        case 'tool-input-start':
+        case 'tool-input-delta': {
+          const call = typeof part.id === 'string' ? (toolInputs.get(part.id) ?? openToolInput(part)) : undefined
+          const delta = part.type === 'tool-input-delta' ? deltaOf(part) : ''
+          if (call && (delta || part.type === 'tool-input-start'))
+            yield { type: 'tool-call-delta', index: call.index, id: call.id, name: call.name, argsDelta: delta }
+          break
+        }
+        case 'tool-call':
+          if (typeof part.toolCallId === 'string' && typeof part.toolName === 'string') {
+            yield {
+              type: 'tool-call',
+              id: part.toolCallId,
+              name: part.toolName,
+              args: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
+            }
+          }
+          break
         case 'finish':
           usage = usageOf(part.usage)
           break
@@ -132,15 +201,25 @@ async function* attempt(
     throw failure(error, provider, signal)
   }
   if (usage) {
-    const counts = { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 }
-    yield options.pricing?.[model.modelId]
-      ? { type: 'usage', ...counts, cost: llmDollars(counts, model.modelId, options.pricing) }
-      : { type: 'usage', ...counts }
+    // A count the provider did not report stays absent (the run estimates it), never 0.
+    const { inputTokens, outputTokens } = usage
+    const priced = options.pricing?.[model.modelId] !== undefined && inputTokens !== undefined && outputTokens !== undefined
+    yield priced ? { type: 'usage', ...usage, cost: llmDollars({ inputTokens, outputTokens }, model.modelId, options.pricing) } : { type: 'usage', ...usage }
   }
 }
 
 /** A stream part as it may come from any provider: read defensively, never trusted. */
-type StreamPart = { type: string; delta?: unknown; textDelta?: unknown; usage?: unknown; error?: unknown }
+type StreamPart = {
+  type: string
+  id?: unknown
+  delta?: unknown
+  textDelta?: unknown
+  usage?: unknown
+  error?: unknown
+  toolCallId?: unknown
+  toolName?: unknown
+  input?: unknown
+}
 
 function deltaOf(part: StreamPart): string {
   // `delta` since AI SDK 5; `textDelta` in older provider builds.
@@ -148,14 +227,25 @@ function deltaOf(part: StreamPart): string {
   return typeof text === 'string' ? text : ''
 }
 
-/** Token counts of a v3 usage (`{ inputTokens: { total } }`) or a v2 one (`{ inputTokens: number }`). */
-function usageOf(usage: unknown): { inputTokens?: number; outputTokens?: number } | undefined {
+type UsageCounts = { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number }
+
+/**
+ * Token counts of a v3 usage (`{ inputTokens: { total, cacheRead, cacheWrite }, outputTokens: { total } }`)
+ * or a v2 one (`{ inputTokens: number, cachedInputTokens?: number }`): only the counts it reports.
+ */
+function usageOf(usage: unknown): UsageCounts | undefined {
   if (!usage || typeof usage !== 'object') return undefined
   const record = usage as Record<string, unknown>
-  const input = tokens(record.inputTokens)
-  const output = tokens(record.outputTokens)
-  if (input === undefined && output === undefined) return undefined
-  return { ...(input !== undefined && { inputTokens: input }), ...(output !== undefined && { outputTokens: output }) }
+  const input = record.inputTokens && typeof record.inputTokens === 'object' ? (record.inputTokens as Record<string, unknown>) : undefined
+  const counts: UsageCounts = {}
+  const set = (key: keyof UsageCounts, value: number | undefined) => {
+    if (value !== undefined) counts[key] = value
+  }
+  set('inputTokens', tokens(record.inputTokens))
+  set('outputTokens', tokens(record.outputTokens))
+  set('cachedInputTokens', tokens(input ? input.cacheRead : record.cachedInputTokens))
+  set('cacheWriteTokens', tokens(input?.cacheWrite))
+  return Object.keys(counts).length > 0 ? counts : undefined
 }
 
 function tokens(value: unknown): number | undefined {

@@ -13,7 +13,7 @@ import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../../src/
 import { assertEventInvariants } from '../../../src/testing/index.js'
 import { startFakeBackend, type FakeBackend } from '../../cli/fake-backend.js'
 
-const usage = { inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 3, reasoning: 2 } }
+const usage = { inputTokens: { total: 12, noCache: 8, cacheRead: 4, cacheWrite: 0 }, outputTokens: { total: 5, text: 3, reasoning: 2 } }
 
 function mockModel(parts: LanguageModelV3StreamPart[]) {
   return new MockLanguageModelV3({ modelId: 'mock-model', doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) })
@@ -45,7 +45,78 @@ describe('aiSdkModel with the AI SDK mock model', () => {
       { type: 'reasoning', text: 'thinking…' },
       { type: 'text', text: 'Blue ' },
       { type: 'text', text: 'light.' },
-      { type: 'usage', inputTokens: 12, outputTokens: 5 },
+      { type: 'usage', inputTokens: 12, outputTokens: 5, cachedInputTokens: 4, cacheWriteTokens: 0 },
+    ])
+  })
+
+  it('leaves out the counts a provider did not report (never 0)', async () => {
+    const partial = {
+      inputTokens: { total: 7, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+    }
+    const model = mockModel([{ type: 'finish', usage: partial, finishReason: { unified: 'stop', raw: undefined } }])
+    expect(await collect(aiSdkModel(model, { pricing: { 'mock-model': { inputPerMillion: 1, outputPerMillion: 1 } } }).stream({ prompt: 'Q' }))).toEqual([
+      { type: 'usage', inputTokens: 7 },
+    ])
+  })
+
+  it('streams tool calls (deltas, then each call whole) and sends tools, the choice and the conversation so far', async () => {
+    const model = mockModel([
+      { type: 'tool-input-start', id: 'call-1', toolName: 'search' },
+      { type: 'tool-input-delta', id: 'call-1', delta: '{"query":' },
+      { type: 'tool-input-start', id: 'call-2', toolName: 'fetch' },
+      { type: 'tool-input-delta', id: 'call-1', delta: '"sky"}' },
+      { type: 'tool-input-delta', id: 'call-2', delta: '{"url":"https://example.org"}' },
+      { type: 'tool-input-end', id: 'call-1' },
+      { type: 'tool-call', toolCallId: 'call-1', toolName: 'search', input: '{"query":"sky"}' },
+      { type: 'tool-call', toolCallId: 'call-2', toolName: 'fetch', input: '{"url":"https://example.org"}' },
+      { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+    ])
+    const parameters = { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }
+    const chunks = await collect(
+      aiSdkModel(model).stream({
+        prompt: 'Why is the sky blue?',
+        tools: [{ name: 'search', description: 'Search the web', parameters }],
+        toolChoice: { name: 'search' },
+        turns: [
+          {
+            role: 'assistant',
+            text: 'Let me look.',
+            toolCalls: [
+              { id: 'c0', name: 'search', args: '{"query":"blue"}' },
+              { id: 'c9', name: 'search', args: 'not json' },
+            ],
+          },
+          { role: 'tool', callId: 'c0', name: 'search', content: 'Rayleigh scattering.' },
+          { role: 'tool', callId: 'c9', name: 'search', content: 'bad arguments', isError: true },
+          { role: 'user', text: 'Go on.' },
+        ],
+      }),
+    )
+    expect(chunks.filter((c) => c.type !== 'usage')).toEqual([
+      { type: 'tool-call-delta', index: 0, id: 'call-1', name: 'search', argsDelta: '' },
+      { type: 'tool-call-delta', index: 0, id: 'call-1', name: 'search', argsDelta: '{"query":' },
+      { type: 'tool-call-delta', index: 1, id: 'call-2', name: 'fetch', argsDelta: '' },
+      { type: 'tool-call-delta', index: 0, id: 'call-1', name: 'search', argsDelta: '"sky"}' },
+      { type: 'tool-call-delta', index: 1, id: 'call-2', name: 'fetch', argsDelta: '{"url":"https://example.org"}' },
+      { type: 'tool-call', id: 'call-1', name: 'search', args: '{"query":"sky"}' },
+      { type: 'tool-call', id: 'call-2', name: 'fetch', args: '{"url":"https://example.org"}' },
+    ])
+    const call = model.doStreamCalls[0]
+    expect(call?.tools).toEqual([{ type: 'function', name: 'search', description: 'Search the web', inputSchema: parameters }])
+    expect(call?.toolChoice).toEqual({ type: 'tool', toolName: 'search' })
+    expect(call?.prompt.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me look.' },
+          { type: 'tool-call', toolCallId: 'c0', toolName: 'search', input: { query: 'blue' } },
+          { type: 'tool-call', toolCallId: 'c9', toolName: 'search', input: 'not json' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c0', toolName: 'search', output: { type: 'text', value: 'Rayleigh scattering.' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c9', toolName: 'search', output: { type: 'error-text', value: 'bad arguments' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'Go on.' }] },
     ])
   })
 
@@ -75,7 +146,7 @@ describe('aiSdkModel with the AI SDK mock model', () => {
     const chunks = await collect(
       aiSdkModel(model, { pricing: { 'mock-model': { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } } }).stream({ prompt: 'Q' }),
     )
-    expect(chunks).toEqual([{ type: 'usage', inputTokens: 12, outputTokens: 5, cost: 22 }])
+    expect(chunks).toEqual([{ type: 'usage', inputTokens: 12, outputTokens: 5, cachedInputTokens: 4, cacheWriteTokens: 0, cost: 22 }])
   })
 
   it('reads a v2 usage (plain numbers)', async () => {
