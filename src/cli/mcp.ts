@@ -162,10 +162,14 @@ async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port:
 
 /**
  * Only requests a local client addresses to this server: the `Host` must name loopback (against
- * DNS rebinding), and a browser's `Origin`, when sent, must be this server's own.
+ * DNS rebinding), and a browser's `Sec-Fetch-Site` and `Origin`, when sent, must say it is this
+ * server's own page.
  */
 function sameOrigin(req: IncomingMessage, port: number): boolean {
   if (!hostAllowed(req.headers.host, LOOPBACK)) return false
+  // A browser marks a request from another site; MCP clients that are not browsers send neither header.
+  const site = req.headers['sec-fetch-site']
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false
   const origin = req.headers.origin
   if (origin === undefined) return true
   try {

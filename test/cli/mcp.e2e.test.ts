@@ -213,6 +213,12 @@ describe('laconic mcp --http', { timeout: 60_000 }, () => {
         .end(init),
     )
     expect(rebound).toBe(403)
+    const marked = await new Promise<number>((resolve, reject) =>
+      request(base, { method: 'POST', headers: { ...headers, 'sec-fetch-site': 'cross-site' } }, (res) => resolve(res.resume().statusCode ?? 0))
+        .on('error', reject)
+        .end(init),
+    )
+    expect(marked).toBe(403)
     // The same request from the server's own origin is served.
     const own = await fetch(base, { method: 'POST', body: init, headers: { ...headers, origin: new URL(base).origin } })
     expect(own.status).toBe(200)
