@@ -14,6 +14,8 @@ export function agentOptions(options: CliOptions, providers: { llm: LLMProvider;
     ...(providers.fetch ? { fetch: providers.fetch } : {}),
     ...(options.strategy !== undefined ? { strategy: options.strategy } : {}),
     ...(maxIterations !== undefined ? { maxIterations } : {}),
+    ...(options.price && providers.llm.model !== undefined ? { pricing: { [providers.llm.model]: options.price } } : {}),
+    ...(options.maxCost !== undefined ? { budget: { usd: options.maxCost } } : {}),
     graphReader: defined({ maxSteps: graphMaxSteps, concurrency }),
     reflect: defined({ maxIterations, concurrency }),
     deep: defined({ maxIterations, concurrency }),

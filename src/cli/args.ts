@@ -37,6 +37,10 @@ export interface CliOptions {
   searxngUrl?: string
   corpus?: string
   fetch: boolean
+  /** `--price IN,OUT`: dollars per million input and output tokens of the model. */
+  price?: { inputPerMillion: number; outputPerMillion: number }
+  /** `--max-cost DOLLARS`: the run's budget. */
+  maxCost?: number
   knowledge?: string
   format: Format
   /** Set by `--serve [PORT]`: serve runs over SSE instead of running one question. */
@@ -63,6 +67,8 @@ const OPTIONS = {
   'searxng-url': { type: 'string' },
   corpus: { type: 'string' },
   'no-fetch': { type: 'boolean' },
+  price: { type: 'string' },
+  'max-cost': { type: 'string' },
   knowledge: { type: 'string' },
   format: { type: 'string', short: 'f' },
   serve: { type: 'string' },
@@ -205,12 +211,31 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     searxngUrl: nonEmpty('searxng-url', values['searxng-url']),
     corpus,
     fetch: !values['no-fetch'],
+    price: price(values.price),
+    maxCost: dollars('max-cost', values['max-cost']),
     knowledge: nonEmpty('knowledge', values.knowledge),
     format: oneOf('format', values.format, FORMATS, 'pretty'),
     servePort: values.serve === undefined ? undefined : servePort(values.serve),
     debug: values.debug ?? false,
   }
   return { kind: 'run', options }
+}
+
+function dollars(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value.trim().replace(/^\$/, ''))
+  if (!value.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be an amount of dollars above 0; got "${value}"`)
+  return n
+}
+
+function price(value: string | undefined): CliOptions['price'] {
+  if (value === undefined) return undefined
+  const parts = value.split(',').map((part) => Number(part.trim().replace(/^\$/, '')))
+  const [input, output] = parts
+  if (parts.length !== 2 || !value.includes(',') || input === undefined || output === undefined || ![input, output].every((n) => Number.isFinite(n) && n >= 0)) {
+    throw new UsageError(`--price expects IN,OUT in dollars per million tokens (e.g. 0.15,0.60); got "${value}"`)
+  }
+  return { inputPerMillion: input, outputPerMillion: output }
 }
 
 function servePort(value: string): number {

@@ -23,6 +23,9 @@ Model:
                            openai: https://api.openai.com/v1 (a bare host gets /v1 appended)
                            anthropic: https://api.anthropic.com
   --api-key KEY            or $OPENAI_API_KEY / $ANTHROPIC_API_KEY
+  --price IN,OUT           the model's price in dollars per million input,output tokens
+                           (default: the built-in table; a local model costs 0; else "cost unknown")
+  --max-cost DOLLARS       stop exploring near this spend and answer with what was found
 
 Research:
   -s, --strategy NAME      ${strategies.join(' | ')} (default scratchpad)

@@ -1,5 +1,5 @@
 import { onAbort } from './abort-listener.js'
-import { costDelta, llmDollars } from './cost.js'
+import { callDollars, costDelta } from './cost.js'
 import { describeError, isAbortError, LaconicError } from './errors.js'
 import type { StrategyEvent } from './events.js'
 import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
@@ -57,6 +57,17 @@ interface RunShared {
   resumed: Resumption | undefined
   /** The plan is put to the caller once per run, and never after a resume: true once that is settled. */
   planReviewed: boolean
+  ledger: Ledger
+}
+
+/** What the run's scopes spent and how its searches went, for the budget and the no-search check. */
+interface Ledger {
+  /** Known dollars spent (models and searches). */
+  dollars: number
+  /** The most one model call has cost so far: the reserve kept for the final answer is twice it. */
+  priciestCall: number
+  searchesOk: number
+  firstSearchFailure: { message: string; code: string } | undefined
 }
 
 export function createContext({ signal, ids = createIdSource(), resumed, ...init }: ContextInit): StrategyContext {
@@ -74,7 +85,8 @@ export function createContext({ signal, ids = createIdSource(), resumed, ...init
       hint: `pass \`llm\` (used for every role) or \`models.${role}\` to createAgent`,
     })
   }
-  return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined }, signal)
+  const ledger: Ledger = { dollars: 0, priciestCall: 0, searchesOk: 0, firstSearchFailure: undefined }
+  return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger }, signal)
 }
 
 /**
@@ -82,7 +94,7 @@ export function createContext({ signal, ids = createIdSource(), resumed, ...init
  * child with its own signal (aborted with this one, or on its own) and the run's ids and cost.
  */
 function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
-  const { runId, question, options, input, model, newId } = run
+  const { runId, question, options, input, model, newId, ledger } = run
   const searchProvider = options.search
   const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
 
@@ -111,8 +123,13 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       outputTokens,
     }
     const reported = generation.cost !== undefined ? { cost: generation.cost } : {}
-    const dollars = llmDollars({ inputTokens, outputTokens, ...reported }, llm.model, options.pricing)
-    yield { type: 'cost', delta: costDelta({ llm: dollars, inputTokens, outputTokens, llmCalls: 1 }) }
+    const dollars = callDollars({ ...generation.usage, ...reported }, llm.model, { pricing: options.pricing, local: llm.local })
+    ledger.dollars += dollars ?? 0
+    ledger.priciestCall = Math.max(ledger.priciestCall, dollars ?? 0)
+    yield {
+      type: 'cost',
+      delta: costDelta({ llm: dollars ?? 0, inputTokens, outputTokens, llmCalls: 1, unpricedCalls: dollars === null ? 1 : 0 }),
+    }
   }
 
   /**
@@ -126,6 +143,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     { schedule = runNow, answer = false, filter }: { schedule?: Schedule | undefined; answer?: boolean; filter?: TextFilter | undefined },
   ): Step<string> {
     const llm = model(role)
+    if (answer) refuseAnswerFromNothing()
     const retries = retryNotices(`${role} model`)
     const release = await holdSlot(schedule)
     try {
@@ -145,6 +163,27 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     } finally {
       release()
     }
+  }
+
+  /**
+   * An answer when every search failed and nothing was known before would be the model's guess
+   * passed off as research: the run ends with an error saying why instead. Searches that worked
+   * but found nothing are an honest "nothing found", not this.
+   */
+  const refuseAnswerFromNothing = (): void => {
+    const failure = ledger.firstSearchFailure
+    if (!failure || ledger.searchesOk > 0) return
+    if (input.knowledge?.trim() || (input.priorAnswers?.length ?? 0) > 0) return
+    throw new LaconicError(`every search failed, so there is nothing to answer from; the first: ${failure.message}`, {
+      code: 'search',
+      hint: 'check the network and the search settings (provider, URL, API key), then try again',
+    })
+  }
+
+  /** A failed search: remembered for the no-search check. */
+  const searchFailed = (info: { message: string; code: string }) => {
+    ledger.firstSearchFailure ??= info
+    return info
   }
 
   const rethrowIfAborted = (error: unknown): void => {
@@ -174,6 +213,13 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     },
     warning(message, code) {
       return { type: 'warning', message, code }
+    },
+    budgetExhausted() {
+      const usd = options.budget?.usd
+      if (usd === undefined) return false
+      // Keep back twice the priciest call so far (at least a tenth of the budget) for the answer.
+      const reserve = Math.max(2 * ledger.priciestCall, usd / 10)
+      return ledger.dollars + reserve >= usd
     },
     resumed: run.resumed,
     async *checkpoint(state) {
@@ -208,7 +254,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
         ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
       }
       if (!pending) {
-        const error = { message: 'no search provider configured: pass `search` to createAgent', code: 'config' }
+        const error = searchFailed({ message: 'no search provider configured: pass `search` to createAgent', code: 'config' })
         yield { type: 'warning', ...error, queryId }
         yield { type: 'result', queryId, results: [], error }
         return { queryId, results: [], error }
@@ -217,6 +263,8 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
         const results = await pending
         yield* retries.pending.splice(0)
         const cached = wasCached(results)
+        ledger.searchesOk++
+        ledger.dollars += cached ? 0 : searchDollars
         yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
         yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
         if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"`, queryId }
@@ -230,7 +278,8 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
         }
         yield* retries.pending.splice(0)
         const described = describeError(error)
-        const info = { code: described.code === 'error' ? 'search-failed' : described.code, message: `search "${query}" failed: ${described.message}` }
+        const info = searchFailed({ code: described.code === 'error' ? 'search-failed' : described.code, message: `search "${query}" failed: ${described.message}` })
+        ledger.dollars += searchDollars
         yield { type: 'warning', ...info, queryId }
         yield { type: 'result', queryId, results: [], error: info }
         yield { type: 'cost', delta: costDelta({ search: searchDollars, searches: 1 }) }

@@ -1,3 +1,5 @@
+import { PRICE_TABLE } from './price-table.js'
+
 /** Money and counters of a run. Dollars are plain numbers; counters are integers. */
 export interface Cost {
   llm: number
@@ -6,6 +8,12 @@ export interface Cost {
   inputTokens: number
   outputTokens: number
   llmCalls: number
+  /**
+   * Model calls whose price is unknown (a hosted model missing from the price table, with no
+   * `pricing` for it and no cost reported): while above 0, `llm` and `total` are lower bounds
+   * and `knownDollars(cost)` is `null`.
+   */
+  unpricedCalls: number
   searches: number
   fetches: number
 }
@@ -14,13 +22,17 @@ export interface Cost {
 export interface ModelPrice {
   inputPerMillion: number
   outputPerMillion: number
+  /** Prompt tokens read from the provider's cache. @defaultValue `inputPerMillion` */
+  cachedInputPerMillion?: number
+  /** Prompt tokens written to the provider's cache (Anthropic). @defaultValue `inputPerMillion` */
+  cacheWritePerMillion?: number
 }
 
 /** Prices by model name, used when a provider reports no cost of its own. */
 export type Pricing = Readonly<Record<string, ModelPrice>>
 
 export function zeroCost(): Cost {
-  return { llm: 0, search: 0, total: 0, inputTokens: 0, outputTokens: 0, llmCalls: 0, searches: 0, fetches: 0 }
+  return { llm: 0, search: 0, total: 0, inputTokens: 0, outputTokens: 0, llmCalls: 0, unpricedCalls: 0, searches: 0, fetches: 0 }
 }
 
 export function addCost(a: Cost, b: Partial<Cost>): Cost {
@@ -33,6 +45,7 @@ export function addCost(a: Cost, b: Partial<Cost>): Cost {
     inputTokens: a.inputTokens + (b.inputTokens ?? 0),
     outputTokens: a.outputTokens + (b.outputTokens ?? 0),
     llmCalls: a.llmCalls + (b.llmCalls ?? 0),
+    unpricedCalls: (a.unpricedCalls ?? 0) + (b.unpricedCalls ?? 0),
     searches: a.searches + (b.searches ?? 0),
     fetches: a.fetches + (b.fetches ?? 0),
   }
@@ -43,18 +56,101 @@ export function costDelta(parts: Partial<Cost>): Cost {
   return addCost(zeroCost(), parts)
 }
 
-/**
- * Dollars for one model call: the provider's own figure wins, else the pricing table,
- * else zero (local models cost nothing we can know).
- */
-export function llmDollars(
-  usage: { inputTokens: number; outputTokens: number; cost?: number },
-  model: string | undefined,
-  pricing: Pricing | undefined,
-): number {
-  // A negative figure is a provider bug; taking it would make the run's total decrease.
-  if (usage.cost !== undefined && Number.isFinite(usage.cost) && usage.cost >= 0) return usage.cost
-  const price = model !== undefined ? pricing?.[model] : undefined
-  if (!price) return 0
-  return (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000
+/** The run's dollars, or `null` when a model call's price was unknown. */
+export function knownDollars(cost: Cost): number | null {
+  return (cost.unpricedCalls ?? 0) > 0 ? null : cost.total
 }
+
+export interface CallUsage {
+  inputTokens: number
+  outputTokens: number
+  /** Part of `inputTokens` read from the cache. */
+  cachedInputTokens?: number
+  /** Part of `inputTokens` written to the cache. */
+  cacheWriteTokens?: number
+  /** Dollars, as the provider reported them. */
+  cost?: number
+}
+
+/**
+ * Dollars for one model call with a `pricing` table: the provider's own figure wins, else the
+ * table's entry for the model, else 0. For the run's accounting (which knows a price from a
+ * free one) see `callDollars`.
+ */
+export function llmDollars(usage: CallUsage, model: string | undefined, pricing: Pricing | undefined): number {
+  if (isReportedCost(usage.cost)) return usage.cost
+  const price = model !== undefined ? pricing?.[model] : undefined
+  return price ? dollarsAt(price, usage) : 0
+}
+
+/**
+ * Dollars for one model call, or `null` when unknown: the provider's own figure, else the
+ * caller's `pricing`, else the built-in price table (PRICE_TABLE), else 0 for a model on this
+ * machine (`local`), else unknown. A paid backend is never reported as free.
+ */
+export function callDollars(
+  usage: CallUsage,
+  model: string | undefined,
+  options: { pricing?: Pricing | undefined; local?: boolean | undefined },
+): number | null {
+  if (isReportedCost(usage.cost)) return usage.cost
+  const price = modelPrice(model, options.pricing)
+  if (price) return dollarsAt(price, usage)
+  return options.local ? 0 : null
+}
+
+/** The price of a model: `pricing` by exact name, else the built-in table by its normalised name. */
+export function modelPrice(model: string | undefined, pricing?: Pricing): ModelPrice | undefined {
+  if (model === undefined) return undefined
+  const own = pricing?.[model]
+  if (own) return own
+  const table: Readonly<Record<string, TableEntry>> = PRICE_TABLE.models
+  for (const name of candidateNames(model)) {
+    const entry = table[name]
+    if (entry) {
+      return {
+        inputPerMillion: entry.input,
+        outputPerMillion: entry.output,
+        ...(entry.cachedInput !== undefined && { cachedInputPerMillion: entry.cachedInput }),
+        ...(entry.cacheWrite !== undefined && { cacheWritePerMillion: entry.cacheWrite }),
+      }
+    }
+  }
+  return undefined
+}
+
+type TableEntry = { input: number; output: number; cachedInput?: number; cacheWrite?: number }
+
+/**
+ * A model's name as sent, then without an OpenRouter-style `vendor/` prefix, then without a
+ * date or version suffix (`gpt-4o-mini-2024-07-18`, `claude-sonnet-4-5-20250929`), with
+ * OpenRouter's dotted Claude versions (`claude-sonnet-4.5`) dashed.
+ */
+function candidateNames(model: string): string[] {
+  const lower = model.trim().toLowerCase()
+  const bare = lower.includes('/') ? lower.slice(lower.lastIndexOf('/') + 1) : lower
+  const names = [lower, bare]
+  for (const name of [lower, bare]) {
+    const undated = name.replace(/-(?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$/, '').replace(/-latest$/, '')
+    names.push(undated, undated.replace(/(\d)\.(\d)/g, '$1-$2'), `${undated}-latest`)
+  }
+  return [...new Set(names)]
+}
+
+// A negative figure is a provider bug; taking it would make the run's total decrease.
+function isReportedCost(cost: number | undefined): cost is number {
+  return cost !== undefined && Number.isFinite(cost) && cost >= 0
+}
+
+function dollarsAt(price: ModelPrice, usage: CallUsage): number {
+  const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens)
+  const written = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached)
+  const plain = usage.inputTokens - cached - written
+  const dollars =
+    plain * price.inputPerMillion +
+    cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
+    written * (price.cacheWritePerMillion ?? price.inputPerMillion) +
+    usage.outputTokens * price.outputPerMillion
+  return dollars / 1_000_000
+}
+export { PRICE_TABLE } from './price-table.js'

@@ -1,6 +1,5 @@
 import { modelCall, type Generation } from './model-call.js'
 import type { LLMProvider, LLMRequest } from './providers.js'
-import { estimateTokens } from './text.js'
 
 export type { Generation } from './model-call.js'
 
@@ -19,21 +18,18 @@ export type GenerateFunction = (system: string, prompt: string, options: { signa
  * Wraps a plain `(system, prompt) => text` function (as laconic's Go LLMProvider was) into an
  * `LLMProvider`. The whole reply arrives as one chunk, since the function does not stream.
  */
-export function fromGenerate(fn: GenerateFunction, options: { model?: string } = {}): LLMProvider {
+export function fromGenerate(fn: GenerateFunction, options: { model?: string; local?: boolean } = {}): LLMProvider {
   return {
     ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.local !== undefined ? { local: options.local } : {}),
     async *stream(req) {
       req.signal?.throwIfAborted()
       const system = req.system ?? ''
       const reply = await fn(system, req.prompt, req.signal ? { signal: req.signal } : {})
       const { text, cost } = typeof reply === 'string' ? { text: reply, cost: undefined } : reply
       if (text) yield { type: 'text', text }
-      yield {
-        type: 'usage',
-        inputTokens: estimateTokens(system + req.prompt),
-        outputTokens: estimateTokens(text),
-        ...(cost !== undefined ? { cost } : {}),
-      }
+      // The function reports no token counts: leave them out and the run estimates them.
+      if (cost !== undefined) yield { type: 'usage', cost }
     },
   }
 }

@@ -88,6 +88,11 @@ export type LLMChunk =
 
 export interface LLMProvider {
   readonly model?: string
+  /**
+   * True when the model runs on this machine (Ollama, or a server on a loopback address): a
+   * model missing from the price table then costs 0 rather than an unknown amount.
+   */
+  readonly local?: boolean
   stream(req: LLMRequest): AsyncIterable<LLMChunk>
 }
 

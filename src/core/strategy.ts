@@ -72,6 +72,12 @@ export interface AgentOptions {
   searchCost?: number
   /** Per-model token prices, used when a provider reports no cost. */
   pricing?: Pricing
+  /**
+   * A spending limit. Near it (the known dollars spent plus a reserve for the final answer), the
+   * strategies stop exploring and answer with what they found (`answered`, with a `warning` of
+   * code `budget`); the answer itself is never cut off. Calls whose price is unknown count 0.
+   */
+  budget?: { usd: number }
 }
 
 /** An answer a previous run or the caller already has, so `deep` can skip research it covers. */
@@ -197,6 +203,11 @@ export interface StrategyContext {
   readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
   /** A `warning` event. */
   warning(message: string, code: string): StrategyEvent
+  /**
+   * True once the run's spending plus a reserve for the final answer reaches `budget.usd`:
+   * stop exploring and answer. Always false without a budget.
+   */
+  budgetExhausted(): boolean
   /**
    * Ends a step: `yield* ctx.checkpoint(state)` copies `state` as JSON now, and returns once the
    * runtime has saved it in the run's checkpoint (if the run has a store), so nothing after it

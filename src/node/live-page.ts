@@ -131,7 +131,7 @@ function reset() {
 
 function status(text = phase) {
   phase = text
-  const money = cost ? ' · $' + cost.total.toFixed(4) + ' · ' + cost.llmCalls + ' model calls · ' + cost.searches + ' searches · ' + (cost.inputTokens + cost.outputTokens) + ' tokens' : ''
+  const money = cost ? ' · ' + (cost.unpricedCalls > 0 ? 'cost unknown' : '$' + cost.total.toFixed(4)) + ' · ' + cost.llmCalls + ' model calls · ' + cost.searches + ' searches · ' + (cost.inputTokens + cost.outputTokens) + ' tokens' : ''
   $('status').textContent = text + money
 }
 

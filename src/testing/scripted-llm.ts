@@ -103,5 +103,6 @@ export function scriptedLLM(options: ScriptedLLMOptions): ScriptedLLM {
     }
   }
 
-  return { ...(options.model !== undefined ? { model: options.model } : {}), calls, inFlight, stream }
+  // A scripted model runs in this process: it costs what the script says, else nothing.
+  return { ...(options.model !== undefined ? { model: options.model } : {}), local: true, calls, inFlight, stream }
 }

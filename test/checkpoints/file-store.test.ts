@@ -24,7 +24,7 @@ const sample = (runId: string, seq = 3): Checkpoint => ({
   input: {},
   status: 'running',
   state: { iteration: 1 },
-  cost: { llm: 0.5, search: 0, total: 0.5, inputTokens: 3, outputTokens: 4, llmCalls: 1, searches: 0, fetches: 0 },
+  cost: { llm: 0.5, search: 0, total: 0.5, inputTokens: 3, outputTokens: 4, llmCalls: 1, unpricedCalls: 0, searches: 0, fetches: 0 },
   seq,
   facts: [],
   knowledge: 'k',

@@ -9,6 +9,20 @@ const run = (argv: string[]): CliOptions => {
   return command.options
 }
 
+describe('--price and --max-cost', () => {
+  test('read dollars per million tokens and a budget', () => {
+    expect(run(['--price', '0.15,0.60', '--max-cost', '0.05', 'q'])).toMatchObject({
+      price: { inputPerMillion: 0.15, outputPerMillion: 0.6 },
+      maxCost: 0.05,
+    })
+  })
+  test('refuse what is not a price pair or a positive amount', () => {
+    for (const argv of [['--price', '0.15', 'q'], ['--price', 'a,b', 'q'], ['--price', '1,-2', 'q'], ['--max-cost', '0', 'q'], ['--max-cost', 'lots', 'q']]) {
+      expect(() => parseCliArgs(argv), argv.join(' ')).toThrow(UsageError)
+    }
+  })
+})
+
 describe('parseCliArgs', () => {
   test('defaults', () => {
     expect(run(['why', 'is', 'the', 'sky', 'blue?'])).toMatchObject({

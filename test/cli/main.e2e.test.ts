@@ -76,7 +76,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).toContain('[start] scratchpad: Why is the sky blue?')
     expect(out.stderr).toContain('[query q1] why is the sky blue')
     expect(out.stderr).toContain('[result q1] 1 result')
-    expect(out.stderr).toMatch(/\[done\] answered · 1 query · 0 facts · [\d.]+s · \$0 · 4 model calls/)
+    expect(out.stderr).toMatch(/\[done\] answered · 1 query · [\d.]+s · \$0 · 4 model calls/)
     expect(out.stderr).not.toContain('\u001b[') // no ANSI without a terminal
   })
 

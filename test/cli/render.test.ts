@@ -67,7 +67,7 @@ describe('renderers', () => {
     expect(stdout.text).toBe('Blue, because air scatters blue light most.\n')
     expect(stderr.text).toContain('[query q1] sky colour')
     expect(stderr.text).toContain('[notes] iteration 1: 29 chars')
-    expect(stderr.text).toMatch(/\[done\] answered · 1 query · 0 facts · [\d.]+s · \$0 · 4 model calls · \d+ tokens\n$/)
+    expect(stderr.text).toMatch(/\[done\] answered · 1 query · [\d.]+s · \$0 · 4 model calls · \d+ tokens\n$/)
     expect(stderr.text).not.toContain('\u001b[')
   })
 
@@ -118,7 +118,7 @@ describe('renderers', () => {
     for (const event of events.slice(0, firstToken)) renderer.event(event)
     ticks[0]?.() // the clock redraws on its own too
     expect(stderr.text).toContain('searching "sky colour"')
-    expect(stderr.text).toContain('1 query · 0 facts · 0.0s · $0')
+    expect(stderr.text).toContain('1 query · 0.0s · $0')
     expect(stderr.text).toContain('\r\u001b[1A\u001b[J') // two-line area erased before each redraw
     expect(stderr.text).not.toContain('[query q1]') // no log lines on a terminal
     const drawnBeforeAnswer = stderr.text.length
@@ -163,6 +163,15 @@ describe('stats', () => {
     add({ ...stamp, type: 'page', url: 'https://p.example', chars: 10 })
     expect(statsLine(stats, 2_500)).toBe('1 query · 1 fact · 1 page · 2.5s · $0')
     expect([formatDollars(0.0012), formatDollars(1.5)]).toEqual(['$0.0012', '$1.50'])
+  })
+
+  test('says "cost unknown" when a call had no known price, never $0; leaves out "0 facts"', () => {
+    const { stats, add } = createStats(0)
+    const stamp = { runId: 'r', seq: 0, time: 0 }
+    add({ ...stamp, type: 'query', queryId: 'q1', query: 'a' })
+    const total = { llm: 0, search: 0, total: 0, inputTokens: 10, outputTokens: 5, llmCalls: 1, unpricedCalls: 1, searches: 1, fetches: 0 }
+    add({ ...stamp, type: 'cost', delta: total, total })
+    expect(statsLine(stats, 1_000)).toBe('1 query · 1.0s · cost unknown')
   })
 })
 

@@ -2,11 +2,14 @@
 import { expect, expectTypeOf, test } from 'vitest'
 import * as root from '../../src/index.js'
 import type {
+  AgentOptions,
   ChatTurn,
   Checkpoint,
+  Cost,
   CheckpointStore,
   EventOf,
   LLMChunk,
+  LLMProvider,
   LLMRequest,
   ReleaseLock,
   ResearchEvent,
@@ -63,4 +66,13 @@ test('tool calling types: a request carries tools and turns, a chunk carries a w
   expectTypeOf<Extract<LLMChunk, { type: 'tool-call' }>>().toMatchTypeOf<ToolCall>()
   expectTypeOf<Extract<LLMChunk, { type: 'tool-call-delta' }>['argsDelta']>().toEqualTypeOf<string>()
   expectTypeOf(kit.parseToolArgs).returns.toEqualTypeOf<kit.ToolArgs>()
+})
+
+test('cost that tells the truth: unpriced calls, a budget, local models and partial usage', () => {
+  expectTypeOf<Cost['unpricedCalls']>().toEqualTypeOf<number>()
+  expectTypeOf<NonNullable<AgentOptions['budget']>>().toEqualTypeOf<{ usd: number }>()
+  expectTypeOf<LLMProvider['local']>().toEqualTypeOf<boolean | undefined>()
+  expectTypeOf<Extract<LLMChunk, { type: 'usage' }>['inputTokens']>().toEqualTypeOf<number | undefined>()
+  expectTypeOf<Extract<LLMChunk, { type: 'usage' }>['cachedInputTokens']>().toEqualTypeOf<number | undefined>()
+  expectTypeOf<StrategyContext['budgetExhausted']>().returns.toEqualTypeOf<boolean>()
 })

@@ -19,6 +19,7 @@ const cost: fc.Arbitrary<Cost> = fc.record({
   inputTokens: count,
   outputTokens: count,
   llmCalls: count,
+  unpricedCalls: count,
   searches: count,
   fetches: count,
 })

@@ -31,6 +31,8 @@ export function ollama(options: OllamaOptions): LLMProvider {
   }
   return {
     model,
+    // Ollama runs models on the user's own hardware; its hosted service (ollama.com) is paid.
+    local: !/(^|\.)ollama\.com$/i.test(hostOf(host)),
     stream: (req) =>
       streamChat(
         {
@@ -47,5 +49,13 @@ export function ollama(options: OllamaOptions): LLMProvider {
         { ...options, timeouts },
         req,
       ),
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return ''
   }
 }

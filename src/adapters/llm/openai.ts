@@ -7,6 +7,7 @@ import type { HintFor } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'
 import { isReasoningModel, openaiBody, parseOpenAIData } from './openai-wire.js'
+import { isLoopbackUrl } from './local.js'
 import { sseData, streamChat } from './stream-chat.js'
 
 export interface OpenAIOptions extends LLMAdapterOptions {
@@ -34,6 +35,7 @@ export function openai(options: OpenAIOptions): LLMProvider {
   }
   return {
     model,
+    local: isLoopbackUrl(url),
     stream: (req) =>
       streamChat(
         {

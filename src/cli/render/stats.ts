@@ -70,6 +70,11 @@ export function createStats(startedAt: number): { readonly stats: RunStats; add(
   }
 }
 
+/** The run's dollars, or "cost unknown" when a model call's price was unknown (never a false $0). */
+export function formatCost(cost: Cost): string {
+  return (cost.unpricedCalls ?? 0) > 0 ? 'cost unknown' : formatDollars(cost.total)
+}
+
 export function formatDollars(dollars: number): string {
   return dollars === 0 ? '$0' : dollars < 0.01 ? `$${dollars.toFixed(4)}` : `$${dollars.toFixed(2)}`
 }
@@ -84,9 +89,11 @@ function count(n: number, one: string, many = `${one}s`): string {
 
 /** `3 queries · 5 facts · 2 pages · 12.4s · $0.0031` */
 export function statsLine(stats: RunStats, now: number): string {
-  const parts = [count(stats.queries, 'query', 'queries'), count(stats.facts, 'fact')]
+  const parts = [count(stats.queries, 'query', 'queries')]
+  // Scratchpad and reflect keep no facts: "0 facts" would read as a failure.
+  if (stats.facts > 0) parts.push(count(stats.facts, 'fact'))
   if (stats.pages > 0) parts.push(count(stats.pages, 'page'))
-  parts.push(formatSeconds(now - stats.startedAt), formatDollars(stats.cost.total))
+  parts.push(formatSeconds(now - stats.startedAt), formatCost(stats.cost))
   return parts.join(' · ')
 }
 

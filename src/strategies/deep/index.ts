@@ -15,6 +15,7 @@ import { parsePlanNext, type PlanDecision } from './parse.js'
 import { planPrompt, planSystem } from './prompts.js'
 import { searchOne } from './search-one.js'
 import { synthesize } from './synthesize.js'
+import { budgetStop } from '../shared/budget.js'
 
 export { parsePlanNext, parseSubAnswer, parseReport, readConfidence, type PlanDecision, type SubAnswerReply, type ReportBody } from './parse.js'
 export type { Finding } from './findings.js'
@@ -99,8 +100,13 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
     ...(pendingPlan ? { pendingPlan } : {}),
   })
   let complete = false
+  let stopped = false
 
   for (let step = saved?.step ?? 1; step <= settings.maxIterations; step++) {
+    if (yield* budgetStop(ctx)) {
+      stopped = true
+      break
+    }
     let subQuestion = queued.shift()
     if (subQuestion === undefined) {
       const reply = yield* ctx.complete('planner', {
@@ -136,9 +142,11 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
     yield* ctx.checkpoint(state(step + 1))
   }
 
-  if (!complete) yield ctx.warning(`reached maxIterations (${settings.maxIterations}) before the planner called the research complete`, 'max-iterations')
+  if (!complete && !stopped) {
+    yield ctx.warning(`reached maxIterations (${settings.maxIterations}) before the planner called the research complete`, 'max-iterations')
+  }
   yield* synthesize(question, findings, settings.mode, titles, ctx)
-  return { reason: complete ? 'answered' : 'max-iterations' }
+  return { reason: complete || stopped ? 'answered' : 'max-iterations' }
 }
 
 /**

@@ -125,7 +125,7 @@ export async function* explore(
   }
 
   const startNodes = () => {
-    while (!answered && active < settings.concurrency && explored < settings.maxSteps && frontier.length) {
+    while (!answered && !ctx.budgetExhausted() && active < settings.concurrency && explored < settings.maxSteps && frontier.length) {
       const node = frontier.shift()!
       explored++
       active++

@@ -16,6 +16,7 @@ import { answerFromNotebook, condense } from './finalize.js'
 import { Notebook } from './notebook.js'
 import { parsePlan, type RationalPlan } from './parse.js'
 import { plannerPrompt, plannerSystem } from './prompts.js'
+import { budgetStop } from '../shared/budget.js'
 
 export { Notebook, type AddOutcome } from './notebook.js'
 export { checkSource, parseExtraction, parseNodeCheck, parsePlan, type Extraction, type NodeCheck, type RationalPlan, type SourceCheck } from './parse.js'
@@ -113,7 +114,8 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   const save = (explored: ExploreState) => ctx.checkpoint({ keyElements, explore: explored })
   const exploration = yield* explore([], ctx, { settings, schedule, notebook, keyElements, restored: state.explore, save })
 
-  const budgetSpent = !exploration.answered && exploration.explored >= settings.maxSteps
+  const overBudget = !exploration.answered && (yield* budgetStop(ctx))
+  const budgetSpent = !exploration.answered && !overBudget && exploration.explored >= settings.maxSteps
   if (budgetSpent) yield ctx.warning(`explored maxSteps (${settings.maxSteps}) nodes; answering with what was found`, 'max-iterations')
 
   const facts = notebook.facts()

@@ -19,6 +19,7 @@ import { parseQueries, parseReflection, type Reflection, type Slot } from './par
 import { queriesPrompt, queriesSystem, reflectPrompt, reflectSystem, synthesizePrompt, synthesizeSystem } from './prompts.js'
 import { interleaveResults } from './sources.js'
 import { wordLimitFilter } from './word-limit.js'
+import { budgetStop } from '../shared/budget.js'
 
 export { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
 export { wordLimitFilter, countWords } from './word-limit.js'
@@ -116,6 +117,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     }
     state.reflection = reflection
     if (!goOn) state.done = true
+    else if (yield* budgetStop(ctx)) state.done = true
     else if (state.round >= settings.maxIterations) {
       state.done = state.capped = true
       yield ctx.warning(`reached maxIterations (${settings.maxIterations}) with slots still empty; answering with what was found`, 'max-iterations')

@@ -2,6 +2,7 @@ import { normalizeText, truncateAtSentence, type Strategy, type StrategyContext,
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { parsePlannerDecision, type PlannerDecision } from './parse.js'
 import { finalizerPrompt, finalizerSystem, plannerPrompt, plannerSystem, synthesizerPrompt, synthesizerSystem } from './prompts.js'
+import { budgetStop } from '../shared/budget.js'
 
 export { parsePlannerDecision, type PlannerDecision } from './parse.js'
 
@@ -64,6 +65,10 @@ async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGene
   })
 
   for (let iteration = saved?.iteration ?? 0; iteration < maxIterations; iteration++) {
+    if (yield* budgetStop(ctx)) {
+      yield* finalize(question, knowledge, true, ctx)
+      return { reason: 'answered' }
+    }
     let query = queued.shift()
     if (query === undefined) {
       const reply = yield* ctx.complete('planner', {
