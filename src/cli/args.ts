@@ -232,7 +232,13 @@ function price(value: string | undefined): CliOptions['price'] {
   if (value === undefined) return undefined
   const parts = value.split(',').map((part) => Number(part.trim().replace(/^\$/, '')))
   const [input, output] = parts
-  if (parts.length !== 2 || !value.includes(',') || input === undefined || output === undefined || ![input, output].every((n) => Number.isFinite(n) && n >= 0)) {
+  if (
+    parts.length !== 2 ||
+    !value.includes(',') ||
+    input === undefined ||
+    output === undefined ||
+    ![input, output].every((n) => Number.isFinite(n) && n >= 0)
+  ) {
     throw new UsageError(`--price expects IN,OUT in dollars per million tokens (e.g. 0.15,0.60); got "${value}"`)
   }
   return { inputPerMillion: input, outputPerMillion: output }

@@ -278,7 +278,10 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
         }
         yield* retries.pending.splice(0)
         const described = describeError(error)
-        const info = searchFailed({ code: described.code === 'error' ? 'search-failed' : described.code, message: `search "${query}" failed: ${described.message}` })
+        const info = searchFailed({
+          code: described.code === 'error' ? 'search-failed' : described.code,
+          message: `search "${query}" failed: ${described.message}`,
+        })
         ledger.dollars += searchDollars
         yield { type: 'warning', ...info, queryId }
         yield { type: 'result', queryId, results: [], error: info }

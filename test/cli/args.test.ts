@@ -17,7 +17,13 @@ describe('--price and --max-cost', () => {
     })
   })
   test('refuse what is not a price pair or a positive amount', () => {
-    for (const argv of [['--price', '0.15', 'q'], ['--price', 'a,b', 'q'], ['--price', '1,-2', 'q'], ['--max-cost', '0', 'q'], ['--max-cost', 'lots', 'q']]) {
+    for (const argv of [
+      ['--price', '0.15', 'q'],
+      ['--price', 'a,b', 'q'],
+      ['--price', '1,-2', 'q'],
+      ['--max-cost', '0', 'q'],
+      ['--max-cost', 'lots', 'q'],
+    ]) {
       expect(() => parseCliArgs(argv), argv.join(' ')).toThrow(UsageError)
     }
   })
