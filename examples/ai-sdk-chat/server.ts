@@ -17,7 +17,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import type { Agent } from '../../src/index.js'
-import { hostAllowed } from '../../src/node/index.js'
+import { createRequestGuard, type RequestGuard } from '../../src/node/index.js'
 import { toUIMessageStreamResponse } from '../../src/streams/index.js'
 import { exampleAgent } from '../shared/agent.js'
 
@@ -37,26 +37,32 @@ export function lastUserText(body: ChatBody): string {
     .trim()
 }
 
-/** The chat server, not yet listening; it answers loopback requests from its own page only. */
+/**
+ * The chat server, not yet listening. Runs spend the model's keys, so it starts them only for
+ * its own page, through the package's request guard: a POST carrying the token the page was
+ * served with, addressed to loopback, with no browser marker of another site.
+ */
 export function createChatServer(agent: Agent): Server {
+  const guard = createRequestGuard({ host: 'localhost' })
+  const page = PAGE.replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
   return createServer((req, res) => {
-    handle(agent, req, res).catch(() => res.destroy())
+    handle(agent, guard, page, req, res).catch(() => res.destroy())
   })
 }
 
-async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // DNS rebinding and cross-site posts: only requests addressed to loopback, from this origin.
-  const origin = req.headers.origin
-  if (!hostAllowed(req.headers.host, 'localhost') || (origin !== undefined && origin !== `http://${req.headers.host}`)) {
-    res.writeHead(403, { 'content-type': 'text/plain' }).end('cross-site requests are refused\n')
-    return
-  }
-  if (req.method === 'GET' && req.url === '/') {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE)
-    return
-  }
-  if (req.method !== 'POST' || req.url !== '/api/chat') {
+async function handle(agent: Agent, guard: RequestGuard, page: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname
+  if (path !== '/' && path !== '/api/chat') {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('try GET / or POST /api/chat\n')
+    return
+  }
+  const refused = path === '/' ? guard.checkRead(req) : guard.checkStart(req)
+  if (refused) {
+    res.writeHead(refused.status, { 'content-type': 'text/plain', ...refused.headers }).end(`${refused.message}\n`)
+    return
+  }
+  if (path === '/') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page)
     return
   }
   let size = 0

@@ -63,18 +63,25 @@ describe('examples/ai-sdk-chat in Chromium', () => {
     expect(await page.locator('.assistant .cost').textContent()).toMatch(/^\$0\.\d{4} · 3 searches$/)
   })
 
-  it('refuses a post from another site and one addressed to another host', async () => {
+  it('starts runs only for its own page: without its token, from another site or to another host, a post is refused', async () => {
     const body = JSON.stringify({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] })
     const url = `http://127.0.0.1:${port}/api/chat`
-    const crossSite = await fetch(url, { method: 'POST', body, headers: { origin: 'https://evil.example' } })
-    expect(crossSite.status).toBe(403)
-    // fetch will not set Host; node:http will, as a rebinding attacker's browser would send it.
-    const rebound = await new Promise<number>((resolve, reject) =>
-      request(url, { method: 'POST', headers: { host: 'evil.example' } }, (res) => resolve(res.resume().statusCode ?? 0))
-        .on('error', reject)
-        .end(body),
-    )
-    expect(rebound).toBe(403)
+    const page = await (await fetch(`http://127.0.0.1:${port}/`)).text()
+    const token = /name="laconic-token" content="([^"]+)"/.exec(page)?.[1] ?? ''
+    expect(token.length).toBeGreaterThan(16)
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) =>
+        request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => resolve(res.resume().statusCode ?? 0))
+          .on('error', reject)
+          .end(body),
+      )
+    expect(await post({})).toBe(403)
+    expect(await post({ 'x-laconic-token': token, origin: 'https://evil.example' })).toBe(403)
+    expect(await post({ 'x-laconic-token': token, 'sec-fetch-site': 'cross-site' })).toBe(403)
+    // node:http sets Host as asked, as a rebinding attacker's browser would send it.
+    expect(await post({ 'x-laconic-token': token, host: 'evil.example' })).toBe(403)
+    // A GET never starts a run.
+    expect((await fetch(url)).status).toBe(405)
   })
 
   it('takes the question from the last user message of a useChat body', () => {
