@@ -5,6 +5,7 @@ export { scratchpad, parsePlannerDecision, type PlannerDecision } from './strate
 export { graphReader, Notebook } from './strategies/graph-reader/index.js'
 export { reflect } from './strategies/reflect/index.js'
 export { deep } from './strategies/deep/index.js'
+export { react } from './strategies/react/index.js'
 export { createMerge, type Merge } from './core/merge.js'
 export { generate, type Generation } from './core/generate.js'
 export { isAbortError } from './core/errors.js'

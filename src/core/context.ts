@@ -140,8 +140,13 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
   async function* callModel(
     role: ModelRole,
     req: ModelRequest,
-    { schedule = runNow, answer = false, filter }: { schedule?: Schedule | undefined; answer?: boolean; filter?: TextFilter | undefined },
-  ): Step<string> {
+    {
+      schedule = runNow,
+      answer = false,
+      draft = false,
+      filter,
+    }: { schedule?: Schedule | undefined; answer?: boolean; draft?: boolean; filter?: TextFilter | undefined },
+  ): Step<Generation> {
     const llm = model(role)
     if (answer) refuseAnswerFromNothing()
     const retries = retryNotices(`${role} model`)
@@ -154,10 +159,11 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
         yield* retries.pending.splice(0)
         if (step.done) {
           yield* accounting(role, llm, step.value, started)
-          return step.value.text
+          return step.value
         }
         const piece = step.value
-        if (piece.type === 'reasoning') yield { type: 'reasoning-token', role, text: piece.text }
+        // A draft's text is not the answer yet: it streams as the role's reasoning.
+        if (piece.type === 'reasoning' || draft) yield { type: 'reasoning-token', role, text: piece.text }
         else if (answer) yield { type: 'answer-token', text: piece.text }
       }
     } finally {
@@ -233,11 +239,15 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       run.planReviewed = true
       return reviewPlan(plan, { input, signal, review })
     },
-    complete(role, req, opts) {
-      return callModel(role, req, { schedule: opts?.schedule })
+    async *complete(role, req, opts) {
+      return (yield* callModel(role, req, { schedule: opts?.schedule })).text
     },
-    streamAnswer(role, req, opts) {
-      return callModel(role, req, { answer: true, filter: opts?.filter })
+    async *streamAnswer(role, req, opts) {
+      return (yield* callModel(role, req, { answer: true, filter: opts?.filter })).text
+    },
+    async *act(role, req, opts) {
+      const generation = yield* callModel(role, req, { draft: true, filter: opts?.filter })
+      return { text: generation.text, toolCalls: generation.toolCalls ?? [] }
     },
     async *runSearch(query, opts = {}) {
       const queryId = newId('q')

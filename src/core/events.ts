@@ -53,6 +53,10 @@ export interface EventPayloads {
   cost: { delta: Cost; total: Cost }
   /** Reasoning a model produced on the way (out-of-band or a think block): show it as "thinking", never as the answer. */
   'reasoning-token': { role: string; text: string }
+  /** A tool call the `react` strategy runs: its arguments as the model wrote them (`raw` when not a JSON object), sensitive fields redacted. */
+  'tool-call': { callId: string; name: string; args: Record<string, unknown> }
+  /** The result of a `tool-call`: whether it ran, a one-line summary, and the characters the model sees. */
+  'tool-result': { callId: string; ok: boolean; summary: string; chars: number }
   'answer-token': { text: string }
   answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
   warning: { message: string; code: string; queryId?: string }
@@ -99,6 +103,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'llm-call',
   'cost',
   'reasoning-token',
+  'tool-call',
+  'tool-result',
   'answer-token',
   'answer',
   'warning',

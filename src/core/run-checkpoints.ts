@@ -6,7 +6,7 @@ import type { IdSource } from './ids.js'
 import type { AgentOptions, ResearchOptions, ResearchResult } from './strategy.js'
 
 /** The agent options that shape a strategy: saved in a checkpoint, and checked again on resume. */
-const STRATEGY_OPTION_KEYS = ['maxIterations', 'searchLimit', 'scratchpad', 'graphReader', 'reflect', 'deep'] as const
+const STRATEGY_OPTION_KEYS = ['maxIterations', 'searchLimit', 'scratchpad', 'graphReader', 'reflect', 'deep', 'react'] as const
 
 export function strategyOptionsOf(options: Readonly<AgentOptions>): Checkpoint['options'] {
   const picked: Record<string, unknown> = {}

@@ -1,7 +1,7 @@
 import type { CheckpointStore, JsonValue } from './checkpoint.js'
 import type { Cost, Pricing } from './cost.js'
 import type { Citation, Fact, Report, RunEndReason, StrategyEvent } from './events.js'
-import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult } from './providers.js'
+import type { FetchProvider, JsonSchema, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
 import type { TextFilter } from './text.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
@@ -68,6 +68,7 @@ export interface AgentOptions {
   graphReader?: GraphReaderOptions
   reflect?: ReflectOptions
   deep?: DeepOptions
+  react?: ReactOptions
   /** Dollars per search call; overrides the search provider's own `searchCost`. */
   searchCost?: number
   /** Per-model token prices, used when a provider reports no cost. */
@@ -117,9 +118,87 @@ export interface ResearchOptions {
 }
 
 /** How to continue a run from its checkpoint. Strategies may read more fields of their own (a tool approval). */
+/** A tool of your own for the `react` strategy. */
+export interface ReactTool {
+  /** Letters, digits, `_` and `-`; not `search` or `read_page` (the built-ins). */
+  name: string
+  description: string
+  /** The arguments as a JSON Schema object; they are validated against it before `execute`. */
+  parameters: JsonSchema
+  /** Runs the tool; `signal` aborts when the run does. What it returns (text, or JSON) goes back to the model, bounded. */
+  execute(args: Record<string, unknown>, options: { signal: AbortSignal }): unknown
+  /** Pause the run for approval before each call (needs `checkpoints`); `agent.resume(runId, { checkpoints, approval })` continues. */
+  needsApproval?: boolean
+  /** Argument fields shown as `[redacted]` in `tool-call` events. */
+  sensitive?: readonly string[]
+}
+
+/** A call the `react` strategy is about to run, as callbacks see it. */
+export interface ReactCall {
+  callId: string
+  name: string
+  args: Record<string, unknown>
+  /** 1, 2, ... */
+  step: number
+}
+
+/** What `beforeTool` decides: run the call (nothing, or `allow`), refuse it with a message to the model, change its arguments, or pause the run for approval. */
+export type BeforeToolDecision =
+  | undefined
+  | { action: 'allow' }
+  | { action: 'deny'; message: string }
+  | { action: 'rewrite'; args: Record<string, unknown> }
+  | { action: 'suspend' }
+
+/** The sources a `react` answer may cite, for `finalAnswer`: each `[n]` the model saw. */
+export interface ReactEvidence {
+  sources: readonly { n: number; url: string; title?: string; read: boolean }[]
+}
+
+export interface ReactOptions {
+  /** Tools of your own, beside the built-in `search` and `read_page`. */
+  tools?: readonly ReactTool[]
+  /** Model calls (think → act steps) at most; the last one must answer. @defaultValue 8 */
+  maxSteps?: number
+  /** Tool calls of one step run at once at most. @defaultValue 4 */
+  concurrency?: number
+  /** `native` tool calling (falls back to `text` when the server says it has none), or the `text` protocol (Thought / Action / Final Answer). @defaultValue 'native' */
+  toolCalls?: 'native' | 'text'
+  /** Past tool results are compacted into short notes once the prompt would pass this many tokens. @defaultValue 6000 */
+  contextTokens?: number
+  /** Characters of a tool result the model sees (a page is cut there). @defaultValue 3000 */
+  resultChars?: number
+  /** Times the same call (name and arguments) may be refused as a repeat before the loop stops and answers. @defaultValue 2 */
+  maxRepeats?: number
+  /** Answers the gate may reject before the last one is taken as it is. @defaultValue 2 */
+  maxRejections?: number
+  /** The tool names the model may call at a step (all by default). */
+  activeTools?: (step: number, names: readonly string[]) => readonly string[]
+  beforeTool?: (call: ReactCall) => BeforeToolDecision | Promise<BeforeToolDecision>
+  /** Sees each result; may replace the text the model gets. */
+  afterTool?: (call: ReactCall, result: { ok: boolean; content: string }) => undefined | { content: string } | Promise<undefined | { content: string }>
+  /**
+   * Judges an answer: `true` (or nothing) accepts it, `{ reject }` sends the reason back to the
+   * model. Replaces the default grounding gate, which rejects an answer that cites no source, or
+   * a number that names none of the run's sources.
+   */
+  finalAnswer?: (answer: string, evidence: ReactEvidence) => undefined | boolean | { reject: string } | Promise<undefined | boolean | { reject: string }>
+}
+
+/** How a paused tool call is decided on resume. */
+export interface ToolApproval {
+  approved: boolean
+  /** Run the call with these arguments instead (validated like the model's). */
+  arguments?: Record<string, unknown>
+  /** Told to the model when the call is refused. */
+  message?: string
+}
+
 export interface ResumeOptions {
   checkpoints: CheckpointStore
   signal?: AbortSignal
+  /** For a run paused on a tool call (`react`): run it, with other arguments or not, or refuse it. */
+  approval?: ToolApproval
   /** For a run paused after its plan: the queries to run (the saved plan's, edited or not). Without it, the saved plan runs. */
   plan?: { queries: string[] }
   /** The question the caller expects; a checkpoint for another question is a `config` error. */
@@ -194,6 +273,12 @@ export interface StrategyContext {
    * then reports in its `answer` event.
    */
   streamAnswer(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { filter?: TextFilter }): Step<string>
+  /**
+   * A model call that may call the tools in `req.tools`: its visible text (through `filter`, if
+   * given) streams as the role's `reasoning-token`s, since it is a step of the work and not yet
+   * the answer; returns the text and the complete tool calls.
+   */
+  act(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { filter?: TextFilter }): Step<{ text: string; toolCalls: ToolCall[] }>
   /**
    * One search: yields `query`, then `result` (or a `warning` when it failed) and `cost`.
    * A failing search never throws (unless the run was aborted).

@@ -1,6 +1,7 @@
 import type { StrategyFactory } from '../core/index.js'
 import { deep } from './deep/index.js'
 import { graphReader } from './graph-reader/index.js'
+import { react } from './react/index.js'
 import { reflect } from './reflect/index.js'
 import { scratchpad } from './scratchpad/index.js'
 
@@ -10,4 +11,5 @@ export const builtinStrategies: Readonly<Record<string, StrategyFactory>> = {
   'graph-reader': graphReader,
   reflect,
   deep,
+  react,
 }

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type EventType, type ResearchEvent } from '../core/index.js'
 
-type Kind = 'string' | 'number' | 'object' | 'array'
+type Kind = 'string' | 'number' | 'boolean' | 'object' | 'array'
 
 // The payload fields a consumer may read without checking, per type. Deeper shapes are the
 // producer's contract; this check makes sure a `switch (event.type)` never meets a stranger.
@@ -40,6 +40,17 @@ const REQUIRED: Record<EventType, ReadonlyArray<readonly [string, Kind]>> = {
   'reasoning-token': [
     ['role', 'string'],
     ['text', 'string'],
+  ],
+  'tool-call': [
+    ['callId', 'string'],
+    ['name', 'string'],
+    ['args', 'object'],
+  ],
+  'tool-result': [
+    ['callId', 'string'],
+    ['ok', 'boolean'],
+    ['summary', 'string'],
+    ['chars', 'number'],
   ],
   'answer-token': [['text', 'string']],
   answer: [

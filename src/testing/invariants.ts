@@ -36,6 +36,8 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
 
   const runId = first?.runId
   const queries = new Set<string>()
+  /** Tool calls by id: whether their result came. */
+  const toolCalls = new Map<string, boolean>()
   let tokens = ''
   let answerText: string | undefined
   let lastTotal: Cost | undefined
@@ -57,6 +59,8 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         if (event.resumed) {
           if (lastTotal && !isDeepStrictEqual(lastTotal, event.resumed.cost)) fail(event, 'resumed.cost differs from the cost total before it')
           lastTotal = event.resumed.cost
+          // The run that continues a paused one announces again the calls it settles.
+          for (const [callId, done] of toolCalls) if (!done) toolCalls.delete(callId)
         }
         break
       case 'query':
@@ -78,6 +82,15 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
           answerText = undefined
         }
         if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
+        break
+      case 'tool-call':
+        if (toolCalls.has(event.callId)) fail(event, `tool call ${event.callId} announced twice`)
+        toolCalls.set(event.callId, false)
+        break
+      case 'tool-result':
+        if (!toolCalls.has(event.callId)) fail(event, `names callId ${event.callId} before its tool-call`)
+        else if (toolCalls.get(event.callId)) fail(event, `a second result for callId ${event.callId}`)
+        toolCalls.set(event.callId, true)
         break
       case 'reasoning-token':
         // Reasoning is shown apart ("thinking"): it has a model role and text, and is never folded into the answer.
@@ -102,6 +115,10 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         lastTotal = event.total
         break
       case 'run-end':
+        // A paused run may leave the call it waits on without a result; a finished run may not.
+        if (event.reason === 'answered' || event.reason === 'max-iterations') {
+          for (const [callId, done] of toolCalls) if (!done) fail(event, `tool call ${callId} never got its tool-result`)
+        }
         if (lastTotal && !isDeepStrictEqual(lastTotal, event.cost)) fail(event, 'run-end.cost differs from the last cost.total')
         if (!lastTotal && event.cost.total !== 0) fail(event, 'run-end.cost is not zero but no cost event came')
         break

@@ -4,6 +4,8 @@ import * as root from '../../src/index.js'
 import type {
   AgentOptions,
   ChatTurn,
+  ReactTool,
+  ToolApproval,
   Checkpoint,
   Cost,
   CheckpointStore,
@@ -75,4 +77,11 @@ test('cost that tells the truth: unpriced calls, a budget, local models and part
   expectTypeOf<Extract<LLMChunk, { type: 'usage' }>['inputTokens']>().toEqualTypeOf<number | undefined>()
   expectTypeOf<Extract<LLMChunk, { type: 'usage' }>['cachedInputTokens']>().toEqualTypeOf<number | undefined>()
   expectTypeOf<StrategyContext['budgetExhausted']>().returns.toEqualTypeOf<boolean>()
+})
+
+test('react: a user tool, and the approval a paused run resumes with', () => {
+  expectTypeOf<ReactTool['execute']>().parameters.toEqualTypeOf<[Record<string, unknown>, { signal: AbortSignal }]>()
+  expectTypeOf<ResumeOptions['approval']>().toEqualTypeOf<ToolApproval | undefined>()
+  expectTypeOf(kit.react).returns.toHaveProperty('run')
+  expectTypeOf<EventOf<'tool-result'>['ok']>().toEqualTypeOf<boolean>()
 })

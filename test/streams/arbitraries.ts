@@ -58,6 +58,8 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
   ),
   cost: fc.record({ delta: cost, total: cost }),
   'reasoning-token': fc.record({ role: trickyText, text: trickyText }),
+  'tool-call': fc.record({ callId: id, name: trickyText, args: fc.dictionary(trickyText, fc.oneof(trickyText, fc.nat()), { maxKeys: 3 }) }),
+  'tool-result': fc.record({ callId: id, ok: fc.boolean(), summary: trickyText, chars: count }),
   'answer-token': fc.record({ text: trickyText }),
   answer: fc.record(
     {

@@ -23,6 +23,17 @@ describe('assertEventInvariants', () => {
     expect(() => assertEventInvariants(events)).toThrow(/q1 before its query/)
   })
 
+  it('tool calls: a result names a call announced before it, once; a finished run leaves none without its result', () => {
+    const call = { type: 'tool-call', callId: 'c1', name: 'search', args: { query: 'x' } }
+    const result = { type: 'tool-result', callId: 'c1', ok: true, summary: 's', chars: 1 }
+    expect(() => assertEventInvariants(stamp([start, call, result, end]))).not.toThrow()
+    expect(() => assertEventInvariants(stamp([start, result, call, end]))).toThrow(/c1 before its tool-call/)
+    expect(() => assertEventInvariants(stamp([start, call, result, result, end]))).toThrow(/second result/)
+    expect(() => assertEventInvariants(stamp([start, call, end]))).toThrow(/never got its tool-result/)
+    // A paused run may end with the call it waits on open.
+    expect(() => assertEventInvariants(stamp([start, call, { ...end, reason: 'paused' }]))).not.toThrow()
+  })
+
   it('rejects a decreasing cost total and a run-end cost that differs from the last total', () => {
     const high = { ...zeroCost(), llm: 2, total: 2 }
     const low = { ...zeroCost(), llm: 1, total: 1 }

@@ -1,0 +1,99 @@
+/**
+ * The tools of a `react` run: the built-in `search` and `read_page` beside the user's own,
+ * their specs for the model, argument checks (JSON Schema, before anything runs), and the
+ * redaction of sensitive fields in events.
+ */
+import { Validator } from '@cfworker/json-schema'
+import { LaconicError, type ReactTool, type ToolSpec } from '../../core/index.js'
+
+export const SEARCH = 'search'
+export const READ_PAGE = 'read_page'
+
+const searchSpec: ToolSpec = {
+  name: SEARCH,
+  description: 'Search the web. Returns numbered sources: [n] title, url, snippet.',
+  parameters: { type: 'object', properties: { query: { type: 'string', minLength: 1, description: 'what to search for' } }, required: ['query'] },
+}
+
+const readPageSpec: ToolSpec = {
+  name: READ_PAGE,
+  description: 'Read a web page found by search and return its text. Cite it by its [n].',
+  parameters: { type: 'object', properties: { url: { type: 'string', minLength: 1, description: 'the URL of a search result' } }, required: ['url'] },
+}
+
+/** A tool the loop can run: its spec, its checker, and the user's tool behind it (none for built-ins). */
+export interface RunnableTool {
+  spec: ToolSpec
+  validate(args: Record<string, unknown>): string[]
+  user?: ReactTool
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
+/** Validation errors shown to the model, at most. */
+const MAX_ERRORS = 5
+
+function checker(schema: ToolSpec['parameters'], name: string): RunnableTool['validate'] {
+  let validator: Validator
+  try {
+    validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], '2020-12', false)
+  } catch (error) {
+    throw new LaconicError(`react tool \`${name}\`: its parameters are not a usable JSON Schema (${(error as Error).message})`, { code: 'config' })
+  }
+  return (args) => {
+    const result = validator.validate(args)
+    if (result.valid) return []
+    // The leaf errors say what is wrong; the ones about enclosing schemas repeat them.
+    const leaves = result.errors.filter((e) => !['properties', 'allOf', 'anyOf', '$ref'].includes(e.keyword))
+    return [...new Set((leaves.length ? leaves : result.errors).map((e) => `${e.instanceLocation.replace(/^#/, '') || '(arguments)'}: ${e.error}`))].slice(
+      0,
+      MAX_ERRORS,
+    )
+  }
+}
+
+/** Checks the user's tools once, when the strategy is made: a bad one is a `config` error then, not mid-run. */
+export function userTools(tools: readonly ReactTool[] | undefined): RunnableTool[] {
+  const seen = new Set<string>([SEARCH, READ_PAGE])
+  return (tools ?? []).map((tool) => {
+    const name = tool?.name
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+      throw new LaconicError(`react tool name ${JSON.stringify(name)} is not usable`, { code: 'config', hint: 'use 1-64 letters, digits, `_` or `-`' })
+    }
+    if (seen.has(name)) throw new LaconicError(`react tool \`${name}\` is defined twice (or shadows a built-in)`, { code: 'config' })
+    seen.add(name)
+    if (typeof tool.execute !== 'function') throw new LaconicError(`react tool \`${name}\` has no execute function`, { code: 'config' })
+    const parameters = tool.parameters ?? { type: 'object' }
+    return { spec: { name, description: String(tool.description ?? ''), parameters }, validate: checker(parameters, name), user: tool }
+  })
+}
+
+/** The built-ins the agent can back (search without a search provider is no tool). */
+export function builtinTools(has: { search: boolean; fetch: boolean }): RunnableTool[] {
+  const tools: RunnableTool[] = []
+  if (has.search) tools.push({ spec: searchSpec, validate: checker(searchSpec.parameters, SEARCH) })
+  if (has.fetch) tools.push({ spec: readPageSpec, validate: checker(readPageSpec.parameters, READ_PAGE) })
+  return tools
+}
+
+/** The arguments as an event shows them: fields the tool marks sensitive become `[redacted]`. */
+export function redactArgs(args: Record<string, unknown>, tool: RunnableTool | undefined): Record<string, unknown> {
+  const sensitive = tool?.user?.sensitive
+  if (!sensitive?.length) return args
+  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, sensitive.includes(key) ? '[redacted]' : value]))
+}
+
+/** One key per call, the same for the same name and arguments whatever their key order. */
+export function callKey(name: string, args: Record<string, unknown>): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical)
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+      )
+    }
+    return value
+  }
+  return `${name} ${JSON.stringify(canonical(args))}`
+}

@@ -1,0 +1,364 @@
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { createAgent, memoryCheckpoints } from '../../../src/index.js'
+import { ProviderError, type EventOf, type LLMRequest, type ReactTool, type ResearchEvent, type ResearchRun } from '../../../src/core/index.js'
+import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
+
+async function read(run: ResearchRun): Promise<ResearchEvent[]> {
+  const events: ResearchEvent[] = []
+  for await (const event of run) events.push(event)
+  return events
+}
+/** A run's events, checked. (A resumed run is checked joined to the run it continues.) */
+const collect = async (run: ResearchRun) => assertEventInvariants(await read(run)) as ResearchEvent[]
+const ofType = <T extends ResearchEvent['type']>(events: readonly ResearchEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type)
+
+const search = mockSearch({
+  results: {
+    'Eiffel Tower architect': [
+      {
+        title: 'Eiffel Tower — history',
+        url: 'https://example.org/eiffel',
+        snippet: 'The tower was designed by the firm of Gustave Eiffel; Maurice Koechlin drew the first plans.',
+      },
+      { title: 'Paris guide', url: 'https://example.org/paris', snippet: 'Visit Paris.' },
+    ],
+    'Maurice Koechlin birthplace': [{ title: 'Maurice Koechlin', url: 'https://example.org/koechlin', snippet: 'Swiss engineer.' }],
+  },
+})
+const fetcher = mockFetch({
+  pages: { 'https://example.org/koechlin': { title: 'Maurice Koechlin', text: 'Maurice Koechlin was born in Buhl, Haut-Rhin, in 1856.' } },
+})
+
+test('two hops: search, search, read_page, then an answer whose citations name the page read', async () => {
+  const llm = scriptedLLM({
+    replies: [
+      { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] },
+      { text: 'Koechlin drew it; now his birthplace.', toolCalls: [{ name: 'search', args: { query: 'Maurice Koechlin birthplace' } }] },
+      { text: '', toolCalls: [{ name: 'read_page', args: { url: 'https://example.org/koechlin' } }] },
+      'Maurice Koechlin [1], who drew the first plans, was born in Buhl [3].',
+    ],
+  })
+  const agent = createAgent({ llm, search, fetch: fetcher, strategy: 'react' })
+  const run = agent.research('Where was the engineer who drew the Eiffel Tower born?')
+  const events = await collect(run)
+  const result = await run.result
+  expect(result.reason).toBe('answered')
+  expect(ofType(events, 'tool-call').map((e) => [e.name, e.args])).toEqual([
+    ['search', { query: 'Eiffel Tower architect' }],
+    ['search', { query: 'Maurice Koechlin birthplace' }],
+    ['read_page', { url: 'https://example.org/koechlin' }],
+  ])
+  expect(ofType(events, 'tool-result').every((e) => e.ok)).toBe(true)
+  expect(ofType(events, 'page').map((e) => e.url)).toEqual(['https://example.org/koechlin'])
+  // Sources were numbered as the model saw them ([1] eiffel, [2] paris, [3] koechlin); the answer cites 1 and 3, renumbered 1 and 2.
+  expect(result.answer).toBe('Maurice Koechlin [1], who drew the first plans, was born in Buhl [2].')
+  expect(result.citations.map((c) => c.url)).toEqual(['https://example.org/eiffel', 'https://example.org/koechlin'])
+  // The model saw each result in its next request, as tool turns.
+  const third = llm.calls[2]!
+  expect(third.turns?.filter((t) => t.role === 'tool').map((t) => (t.role === 'tool' ? t.content : ''))).toEqual([
+    expect.stringContaining('[1] Eiffel Tower — history'),
+    expect.stringContaining('[3] Maurice Koechlin'),
+  ])
+  expect(third.tools?.map((t) => t.name)).toEqual(['search', 'read_page'])
+  // The model's text streamed as it came, as the agent's reasoning; the answer came once accepted.
+  expect(
+    ofType(events, 'reasoning-token')
+      .map((e) => e.text)
+      .join(''),
+  ).toContain('Koechlin drew it')
+  expect(
+    ofType(events, 'answer-token')
+      .map((e) => e.text)
+      .join(''),
+  ).toBe(result.answer)
+})
+
+const lookup = (overrides: Partial<ReactTool> = {}) => {
+  const seen: Record<string, unknown>[] = []
+  const tool: ReactTool = {
+    name: 'lookup_order',
+    description: 'Find an order by its number.',
+    parameters: {
+      type: 'object',
+      properties: { order: { type: 'integer', minimum: 1 }, note: { type: 'string' } },
+      required: ['order'],
+      additionalProperties: false,
+    },
+    execute: (args) => {
+      seen.push(args)
+      return { order: args.order, status: 'shipped' }
+    },
+    ...overrides,
+  }
+  return { tool, seen }
+}
+
+test('bad arguments to a user tool go back to the model as an error; the tool runs only with valid ones', async () => {
+  const { tool, seen } = lookup()
+  const llm = scriptedLLM({
+    replies: [
+      { text: '', toolCalls: [{ name: 'lookup_order', args: { order: 'forty-two' } }] },
+      { text: '', toolCalls: [{ name: 'lookup_order', args: '{"order": 42' }] },
+      { text: '', toolCalls: [{ name: 'lookup_order', args: { order: 42 } }] },
+      'Order 42 has shipped.',
+    ],
+  })
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const run = agent.research('Has order 42 shipped?')
+  const events = await collect(run)
+  expect(seen).toEqual([{ order: 42 }])
+  const results = ofType(events, 'tool-result')
+  expect(results.map((r) => r.ok)).toEqual([false, false, true])
+  const errors = llm.calls[3]!.turns!.flatMap((t) => (t.role === 'tool' && t.isError ? [t.content] : []))
+  expect(errors[0]).toMatch(/invalid arguments: \/order: .*integer/)
+  expect(errors[1]).toMatch(/not valid JSON/)
+  expect(results.every((r) => r.chars <= 500)).toBe(true)
+  expect((await run.result).answer).toBe('Order 42 has shipped.')
+})
+
+test('the grounding gate rejects an answer citing a source never seen; the revision is accepted', async () => {
+  const llm = scriptedLLM({
+    replies: [
+      { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] },
+      'Gustave Eiffel designed it [7].',
+      'The firm of Gustave Eiffel designed it [1].',
+    ],
+  })
+  const agent = createAgent({ llm, search, strategy: 'react' })
+  const run = agent.research('Who designed the Eiffel Tower?')
+  const events = await collect(run)
+  const warnings = ofType(events, 'warning').filter((w) => w.code === 'answer-rejected')
+  expect(warnings).toHaveLength(1)
+  expect(warnings[0]!.message).toContain('[7]')
+  // The rejection went back to the model with its draft.
+  const last = llm.calls[2]!.turns!
+  expect(last.at(-1)).toEqual({ role: 'user', text: expect.stringContaining('not accepted') })
+  expect(ofType(events, 'answer')).toHaveLength(1)
+  expect((await run.result).answer).toBe('The firm of Gustave Eiffel designed it [1].')
+})
+
+test('a gate that keeps rejecting gives up after maxRejections and keeps the last answer', async () => {
+  const llm = scriptedLLM({ replies: ['A [9].', 'B [9].', 'C [9].'] })
+  const agent = createAgent({ llm, strategy: 'react', react: { maxRejections: 1, finalAnswer: () => ({ reject: 'never good' }) } })
+  const run = agent.research('q')
+  const events = await collect(run)
+  expect(llm.calls).toHaveLength(2)
+  expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['answer-rejected', 'answer-ungrounded'])
+  // [9] names no source: it is dropped from the released answer.
+  expect((await run.result).answer).toBe('B.')
+})
+
+test('a tool that needs approval pauses the run; resume with approval runs it with the approved arguments', async () => {
+  const { tool, seen } = lookup({ needsApproval: true, sensitive: ['note'] })
+  const script = (req: LLMRequest): ScriptedReply => {
+    const done = req.turns?.some((t) => t.role === 'tool')
+    return done ? { text: 'Order 7 has shipped.' } : { text: '', toolCalls: [{ id: 'c1', name: 'lookup_order', args: { order: 42, note: 'card 4111' } }] }
+  }
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm: scriptedLLM({ replies: script }), strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const first = agent.research('Has my order shipped?', { checkpoints })
+  const paused = await collect(first)
+  expect((await first.result).reason).toBe('paused')
+  expect(seen).toEqual([])
+  expect(ofType(paused, 'tool-call')).toEqual([expect.objectContaining({ callId: 'c1', args: { order: 42, note: '[redacted]' } })])
+  expect(ofType(paused, 'warning').map((w) => w.code)).toContain('approval-needed')
+  expect(JSON.stringify(paused)).not.toContain('4111')
+
+  const resumed = agent.resume(first.runId, { checkpoints, approval: { approved: true, arguments: { order: 7 } } })
+  const rest = await collect(resumed)
+  expect(seen).toEqual([{ order: 7 }])
+  expect((await resumed.result).answer).toBe('Order 7 has shipped.')
+  // The resumed run announces the call it settles again (redacted), then its result.
+  expect(ofType(rest, 'tool-call')).toEqual([expect.objectContaining({ callId: 'c1', args: { order: 42, note: '[redacted]' } })])
+  expect(ofType(rest, 'tool-result')).toEqual([expect.objectContaining({ callId: 'c1', ok: true })])
+  assertEventInvariants([...paused, ...rest])
+})
+
+test('a refused approval tells the model, which answers without the tool', async () => {
+  const { tool, seen } = lookup({ needsApproval: true })
+  const llm = scriptedLLM({
+    replies: (req) =>
+      req.turns?.some((t) => t.role === 'tool') ? 'I could not check the order.' : { text: '', toolCalls: [{ name: 'lookup_order', args: { order: 1 } }] },
+  })
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const first = agent.research('q', { checkpoints })
+  const paused = await read(first)
+  const resumed = agent.resume(first.runId, { checkpoints, approval: { approved: false, message: 'not now' } })
+  const events = await collect(resumed)
+  assertEventInvariants([...paused, ...events])
+  expect(seen).toEqual([])
+  expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: false, summary: expect.stringContaining('not now') })
+  expect((await resumed.result).answer).toBe('I could not check the order.')
+})
+
+test('beforeTool can deny with a message, rewrite arguments, or suspend', async () => {
+  const { tool, seen } = lookup()
+  const llm = scriptedLLM({
+    replies: [
+      {
+        text: '',
+        toolCalls: [
+          { id: 'a', name: 'lookup_order', args: { order: 1 } },
+          { id: 'b', name: 'lookup_order', args: { order: 2 } },
+        ],
+      },
+      'done',
+    ],
+  })
+  const agent = createAgent({
+    llm,
+    strategy: 'react',
+    react: {
+      tools: [tool],
+      finalAnswer: () => true,
+      beforeTool: (call) => (call.args.order === 1 ? { action: 'deny', message: 'order 1 is private' } : { action: 'rewrite', args: { order: 20 } }),
+    },
+  })
+  const events = await collect(agent.research('q'))
+  expect(seen).toEqual([{ order: 20 }])
+  expect(ofType(events, 'tool-result').map((r) => [r.callId, r.ok])).toEqual(
+    expect.arrayContaining([
+      ['a', false],
+      ['b', true],
+    ]),
+  )
+  expect(llm.calls[1]!.turns!.find((t) => t.role === 'tool' && t.callId === 'a')).toMatchObject({ content: expect.stringContaining('order 1 is private') })
+})
+
+test('parallel calls of a step run at most `concurrency` at once', async () => {
+  let running = 0
+  let most = 0
+  const gates: (() => void)[] = []
+  const slow: ReactTool = {
+    name: 'slow',
+    description: 'slow',
+    parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    execute: async () => {
+      running++
+      most = Math.max(most, running)
+      await new Promise<void>((resolve) => gates.push(resolve))
+      running--
+      return 'ok'
+    },
+  }
+  const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [1, 2, 3, 4, 5].map((n) => ({ name: 'slow', args: { n } })) }, 'done'] })
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [slow], concurrency: 2, finalAnswer: () => true } })
+  const run = agent.research('q')
+  const done = collect(run)
+  // Release the tools one at a time as they start; at no point are more than two running.
+  for (let released = 0; released < 5; released++) {
+    while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    gates.shift()!()
+  }
+  const events = await done
+  expect(most).toBe(2)
+  expect(ofType(events, 'tool-result')).toHaveLength(5)
+})
+
+test('the circuit breaker refuses a repeated call and, past maxRepeats, makes the model answer', async () => {
+  const llm = scriptedLLM({
+    replies: (_req, i) => (i < 10 ? { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] } : 'never'),
+  })
+  const agent = createAgent({ llm, search, strategy: 'react', react: { maxSteps: 10, maxRepeats: 1, finalAnswer: () => true } })
+  const run = agent.research('q')
+  const events = await collect(run)
+  expect(search.calls.filter((q) => q === 'Eiffel Tower architect').length).toBeGreaterThanOrEqual(1)
+  expect(ofType(events, 'query')).toHaveLength(1)
+  expect(ofType(events, 'warning').filter((w) => w.code === 'repeated-call')).toHaveLength(2)
+  // Two refusals (more than maxRepeats = 1) force the last step: no tools offered.
+  expect(llm.calls).toHaveLength(4)
+  expect(llm.calls[3]!.toolChoice).toBe('none')
+  expect((await run.result).reason).toBe('answered')
+})
+
+test('a garbage model (random tools and arguments) ends within maxSteps, the invariants holding', async () => {
+  const call = fc.record({
+    name: fc.oneof(fc.constantFrom('search', 'read_page', 'lookup_order'), fc.string({ maxLength: 12 })),
+    args: fc.oneof(fc.string({ maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })),
+  })
+  const reply = fc.record({ text: fc.string({ maxLength: 40 }), toolCalls: fc.array(call, { maxLength: 3 }) })
+  await fc.assert(
+    fc.asyncProperty(fc.array(reply, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), async (replies, maxSteps) => {
+      const llm = scriptedLLM({ replies: (_req, i) => replies[i % replies.length]! })
+      const { tool } = lookup()
+      const agent = createAgent({ llm, search, fetch: fetcher, strategy: 'react', react: { tools: [tool], maxSteps } })
+      const run = agent.research('q')
+      await collect(run)
+      const result = await run.result
+      expect(['answered', 'max-iterations']).toContain(result.reason)
+      expect(llm.calls.length).toBeLessThanOrEqual(maxSteps)
+    }),
+    { numRuns: 40 },
+  )
+})
+
+test('aborting the run during a tool call aborts the signal the tool was given', async () => {
+  let toolSignal: AbortSignal | undefined
+  let started!: () => void
+  const running = new Promise<void>((resolve) => (started = resolve))
+  const hang: ReactTool = {
+    name: 'hang',
+    description: 'never ends',
+    parameters: { type: 'object' },
+    execute: (_args, { signal }) => {
+      toolSignal = signal
+      started()
+      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+    },
+  }
+  const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ name: 'hang', args: {} }] }] })
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [hang] } })
+  const run = agent.research('q')
+  const done = collect(run)
+  await running
+  expect(toolSignal?.aborted).toBe(false)
+  run.abort()
+  const events = await done
+  expect(toolSignal?.aborted).toBe(true)
+  expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
+})
+
+test('a server without tool support: the run switches to the text protocol and goes on', async () => {
+  const llm = scriptedLLM({
+    replies: (req) => {
+      if (req.tools)
+        throw new ProviderError('ollama: HTTP 400', { code: 'http', provider: 'ollama', status: 400, providerMessage: 'gemma:2b does not support tools' })
+      const observed = req.turns?.some((t) => t.role === 'user' && t.text.startsWith('Observation:'))
+      return observed
+        ? "Thought: I have it.\nFinal Answer: Eiffel's firm designed it [1]."
+        : 'Thought: search first.\nAction: search\nAction Input: Eiffel Tower architect\nObservation: (invented)'
+    },
+  })
+  const agent = createAgent({ llm, search, strategy: 'react' })
+  const run = agent.research('Who designed the Eiffel Tower?')
+  const events = await collect(run)
+  expect(ofType(events, 'warning').map((w) => w.code)).toContain('tools-unsupported')
+  expect(ofType(events, 'tool-call')).toEqual([expect.objectContaining({ name: 'search', args: { query: 'Eiffel Tower architect' } })])
+  expect(llm.calls.at(-1)!.system).toContain('Final Answer')
+  expect((await run.result).answer).toBe("Eiffel's firm designed it [1].")
+})
+
+test('activeTools hides tools at a step: a call to a hidden one is refused', async () => {
+  const { tool, seen } = lookup()
+  const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ name: 'lookup_order', args: { order: 3 } }] }, 'ok'] })
+  const agent = createAgent({
+    llm,
+    search,
+    strategy: 'react',
+    react: { tools: [tool], activeTools: (step) => (step === 1 ? ['search'] : ['search', 'lookup_order']), finalAnswer: () => true },
+  })
+  await collect(agent.research('q'))
+  expect(llm.calls[0]!.tools?.map((t) => t.name)).toEqual(['search'])
+  expect(llm.calls[1]!.tools?.map((t) => t.name)).toEqual(['search', 'lookup_order'])
+  expect(seen).toEqual([])
+})
+
+test('bad options are config errors when the agent is made', () => {
+  const llm = scriptedLLM({ replies: [] })
+  expect(() => createAgent({ llm, strategy: 'react', react: { maxSteps: 0 } }).research('q')).toThrow(/maxSteps/)
+  expect(() =>
+    createAgent({ llm, strategy: 'react', react: { tools: [{ name: 'search', description: '', parameters: {}, execute: () => '' }] } }).research('q'),
+  ).toThrow(/built-in|twice/)
+})
