@@ -172,7 +172,23 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
 
 const parseOptions = (args: string[]) => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true })
 
+/**
+ * Go's flag package takes `-model x`; here that would read as `-m odel` and silently run another
+ * model. A single dash before a long flag's name is refused with the flag it meant.
+ */
+function refuseSingleDashLongFlags(argv: readonly string[]): void {
+  for (const token of argv) {
+    if (token === '--') return
+    const name = /^-([a-z][a-z-]+)(?:=.*)?$/i.exec(token)?.[1]
+    if (name === undefined) continue
+    if (FLAG_NAMES.includes(name)) throw new UsageError(`unknown option ${token.split('=')[0]} (did you mean --${name}?)`)
+    const hint = suggestion(name)
+    if (hint) throw new UsageError(`unknown option ${token.split('=')[0]}${hint}`)
+  }
+}
+
 export function parseCliArgs(argv: readonly string[]): CliCommand {
+  refuseSingleDashLongFlags(argv)
   let parsed: ReturnType<typeof parseOptions>
   try {
     parsed = parseOptions(normalizeServe(argv))
@@ -189,6 +205,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${search}`)
   }
   if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt or .html files)')
+  if (values.serve !== undefined && (positionals.length > 0 || values.prompt !== undefined)) {
+    throw new UsageError('--serve asks its questions on the live page: give no question with it')
+  }
   if (values.prompt !== undefined && positionals.length > 0) {
     throw new UsageError('give the question either as words or with --prompt FILE, not both')
   }

@@ -13,10 +13,12 @@ export type Env = Readonly<Record<string, string | undefined>>
 const LOCAL_HOST = /^(localhost|127\.|0\.0\.0\.0|\[::1\])/
 
 /** `localhost:11434` → `http://localhost:11434`; `example.com` → `https://example.com`; no trailing slash. */
-export function withScheme(endpoint: string): string {
+export function withScheme(endpoint: string, flag = '--endpoint'): string {
   const trimmed = endpoint.trim().replace(/\/+$/, '')
-  const url = /^https?:\/\//i.test(trimmed) ? trimmed : `${LOCAL_HOST.test(trimmed) ? 'http' : 'https'}://${trimmed}`
-  if (!URL.canParse(url)) throw new UsageError(`--endpoint is not a URL: "${endpoint}"`)
+  const scheme = /^([a-z][\w+.-]*):\/\//i.exec(trimmed)?.[1]
+  if (scheme !== undefined && !/^https?$/i.test(scheme)) throw new UsageError(`${flag} must be an http or https URL; got "${endpoint}"`)
+  const url = scheme ? trimmed : `${LOCAL_HOST.test(trimmed) ? 'http' : 'https'}://${trimmed}`
+  if (!URL.canParse(url) || !new URL(url).hostname) throw new UsageError(`${flag} is not a URL: "${endpoint}"`)
   return url
 }
 

@@ -2,11 +2,11 @@
  * `--search` and its keys → a `SearchProvider`, and the `FetchProvider` that reads pages (none
  * with `--no-fetch`). Keys come from the flags, else the environment variables the adapters document.
  */
-import { stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { brave, duckduckgo, httpFetch, localCorpus, searxng, tavily } from '../adapters/index.js'
 import type { FetchProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
-import type { Env } from './llm.js'
+import { type Env, withScheme } from './llm.js'
 import { UsageError } from './usage-error.js'
 
 export interface Sources {
@@ -18,8 +18,13 @@ export interface Sources {
 async function corpusFolder(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory()) throw new UsageError(`--corpus ${dir}: no such folder`)
+  const files = await readdir(dir, { recursive: true }).catch(() => undefined)
+  if (files === undefined) throw new UsageError(`--corpus ${dir}: the folder cannot be read`)
+  if (!files.some((file) => CORPUS_FILE.test(file))) throw new UsageError(`--corpus ${dir}: no .md, .txt or .html files in it`)
   return dir
 }
+
+const CORPUS_FILE = /\.(?:md|markdown|txt|html?)$/i
 
 function webSearch(options: CliOptions, env: Env): SearchProvider {
   switch (options.search) {
@@ -36,7 +41,7 @@ function webSearch(options: CliOptions, env: Env): SearchProvider {
     case 'searxng': {
       const baseURL = options.searxngUrl ?? env.SEARXNG_URL
       if (!baseURL) throw new UsageError('--search searxng needs --searxng-url URL (or SEARXNG_URL), e.g. http://localhost:8080')
-      return searxng({ baseURL })
+      return searxng({ baseURL: withScheme(baseURL, '--searxng-url') })
     }
     default:
       return duckduckgo()

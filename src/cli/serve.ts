@@ -11,6 +11,8 @@ import { EXIT } from './exit-codes.js'
 import type { Output } from './render/index.js'
 
 const LOOPBACK = '127.0.0.1'
+/** How long open streams get to receive their run-end before their connections are cut. */
+const CLOSE_GRACE_MS = 2000
 
 export interface ServeOptions {
   port: number
@@ -32,7 +34,10 @@ export async function serve(agent: Agent, options: ServeOptions): Promise<number
   if (!options.interrupt.aborted) {
     await new Promise<void>((resolve) => options.interrupt.addEventListener('abort', () => resolve(), { once: true }))
   }
-  server.closeAllConnections()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+  // Closing aborts the runs: each open page gets its run-end (aborted) before the connections go.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  const late = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+  await closed
+  clearTimeout(late)
   return EXIT.interrupted
 }

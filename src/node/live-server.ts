@@ -204,13 +204,21 @@ export function createLiveServer(options: LiveServerOptions): Server {
     else if (url.pathname === '/research') read(req, res, url)
     else text(res, 404, 'not found: try GET / (the live page)')
   })
-  server.on('close', () => {
+  const abortAll = (): void => {
     closed = true
     for (const record of [...runs.values()]) {
       record.controller.abort(new DOMException('the live server closed', 'AbortError'))
       forget(record)
     }
-  })
+  }
+  // `close()` aborts the runs first: each open stream then gets its `run-end` (aborted) and
+  // ends, so a viewer learns the run stopped instead of seeing the connection drop.
+  const closeServer = server.close.bind(server)
+  server.close = (callback?: (error?: Error) => void) => {
+    abortAll()
+    return closeServer(callback)
+  }
+  server.on('close', abortAll)
   return server
 }
 

@@ -107,8 +107,8 @@ describe('parseCliArgs', () => {
     expect(run(['--serve']).servePort).toBe(DEFAULT_SERVE_PORT)
     expect(run(['--serve', '8080']).servePort).toBe(8080)
     expect(run(['--serve=9000']).servePort).toBe(9000)
-    // A word after --serve is not a port: it stays a positional.
-    expect(run(['--serve', 'why']).words).toEqual(['why'])
+    // A word after --serve is not a port but a question, which --serve does not take.
+    expect(() => run(['--serve', 'why'])).toThrow('give no question')
     expect(() => run(['--serve', '70000'])).toThrow('at most 65535')
   })
 

@@ -335,6 +335,21 @@ describe('createLiveServer', () => {
     expect(agent.signals[0]?.aborted).toBe(true)
   })
 
+  test('closing the server sends each open stream its run-end (aborted) before the connection ends', async () => {
+    const agent = endlessAgent()
+    const { server, base } = await start({ agent })
+    const { events } = (await (await startRun(base, 'forever')).json()) as { events: string }
+    const response = await fetch(`${base}${events}`)
+    const seen: ResearchEvent[] = []
+    const reading = (async () => {
+      for await (const event of fromSSE(response.body as ReadableStream<Uint8Array>)) seen.push(event as ResearchEvent)
+    })()
+    while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => server.close(resolve))
+    await reading
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
+  })
+
   test('limits must be positive integers', () => {
     expect(() => createLiveServer({ agent: fakeAgent(), limits: { maxActiveRuns: 0 } })).toThrow(/maxActiveRuns/)
   })

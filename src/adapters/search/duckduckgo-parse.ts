@@ -67,6 +67,19 @@ function liteLayout(document: Document): SearchResult[] | undefined {
   return results
 }
 
+/**
+ * With no results, DuckDuckGo's HTML page shows one placeholder block: a link (titled `EOF`) to
+ * a Google search for the query, beside an empty `.no-results` block. It is not a result.
+ */
+function isPlaceholder(result: SearchResult): boolean {
+  try {
+    const url = new URL(result.url)
+    return /^(?:www\.)?google\.[a-z.]+$/i.test(url.hostname) && url.pathname === '/search'
+  } catch {
+    return false
+  }
+}
+
 const saysNoResults = (document: Document): boolean =>
   document.querySelector('.no-results') !== null || /\bno (more )?results\b/i.test(collapsedText(document.body))
 
@@ -74,7 +87,10 @@ const saysNoResults = (document: Document): boolean =>
 export async function parseDuckDuckGoPage(html: string): Promise<DuckDuckGoPage> {
   try {
     const document = await parseHtml(html)
-    const results = htmlLayout(document) ?? liteLayout(document)
+    const found = htmlLayout(document) ?? liteLayout(document)
+    const results = found?.filter((result) => !isPlaceholder(result))
+    // A page whose only "result" is the placeholder says there were none.
+    if (found && found.length > 0 && results?.length === 0) return { kind: 'no-results' }
     if (results) {
       const seen = new Set<string>()
       return { kind: 'results', results: results.filter(({ url }) => !seen.has(url) && seen.add(url)) }

@@ -61,6 +61,11 @@ describe('duckduckgo', () => {
     await expect(duckduckgo({ endpoint, pacer: noPacing() }).search('zxqvj')).resolves.toEqual([])
   })
 
+  it("reads DuckDuckGo's placeholder page (one EOF link to a Google search, an empty .no-results) as no results", async () => {
+    const endpoint = await serve(html(fixture('ddg-placeholder.html')))
+    await expect(duckduckgo({ endpoint, pacer: noPacing() }).search('zxqvj llamaqq')).resolves.toEqual([])
+  })
+
   it.each([
     ['202 Accepted', 202, fixture('ddg-html.html')],
     ['403', 403, 'Forbidden'],
