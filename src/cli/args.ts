@@ -46,6 +46,12 @@ export interface CliOptions {
   /** Set by `--serve [PORT]`: serve runs over SSE instead of running one question. */
   servePort?: number
   debug: boolean
+  /** Save a checkpoint after each step in this folder (`laconic resume RUN_ID` continues the run). */
+  checkpointDir?: string
+  /** Show the plan on the terminal and ask to run it, edit its queries, or stop. */
+  approvePlan: boolean
+  /** `laconic resume RUN_ID`: continue that run from its checkpoint instead of asking a question. */
+  resume?: string
 }
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions }
@@ -73,6 +79,8 @@ const OPTIONS = {
   format: { type: 'string', short: 'f' },
   serve: { type: 'string' },
   debug: { type: 'boolean' },
+  'checkpoint-dir': { type: 'string' },
+  'approve-plan': { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
@@ -236,7 +244,15 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     format: oneOf('format', values.format, FORMATS, 'pretty'),
     servePort: values.serve === undefined ? undefined : servePort(values.serve),
     debug: values.debug ?? false,
+    checkpointDir: nonEmpty('checkpoint-dir', values['checkpoint-dir']),
+    approvePlan: values['approve-plan'] ?? false,
   }
+  if (options.servePort !== undefined && (options.checkpointDir !== undefined || options.approvePlan)) {
+    throw new UsageError('--checkpoint-dir and --approve-plan work on one question, not with --serve')
+  }
+  // `laconic resume RUN_ID`: two words exactly, so a question that starts with "resume" (one
+  // quoted argument, or more words) is still a question.
+  if (positionals[0] === 'resume' && positionals.length === 2) return { kind: 'run', options: resumeOptions(options, positionals[1] as string, values) }
   return { kind: 'run', options }
 }
 
@@ -261,6 +277,18 @@ function price(value: string | undefined): CliOptions['price'] {
     throw new UsageError(`--price expects IN,OUT in dollars per million tokens (e.g. 0.15,0.60); got "${value}"`)
   }
   return { inputPerMillion: input, outputPerMillion: output }
+}
+
+/** Flags that describe a new run: a resumed run takes its question, strategy and options from its checkpoint. */
+const NEW_RUN_FLAGS = ['prompt', 'var', 'strategy', 'max-iterations', 'graph-max-steps', 'concurrency', 'knowledge', 'approve-plan', 'serve'] as const
+
+function resumeOptions(options: CliOptions, runId: string, values: Record<string, unknown>): CliOptions {
+  if (options.checkpointDir === undefined) throw new UsageError('laconic resume RUN_ID needs --checkpoint-dir DIR (where the run saved its checkpoints)')
+  const given = NEW_RUN_FLAGS.filter((flag) => values[flag] !== undefined && values[flag] !== false)
+  if (given.length) {
+    throw new UsageError(`laconic resume takes the question, strategy and its options from the checkpoint; drop ${given.map((f) => `--${f}`).join(', ')}`)
+  }
+  return { ...options, words: [], resume: runId }
 }
 
 function servePort(value: string): number {

@@ -3,7 +3,9 @@
  * returning the exit code. `main.ts` binds it to the process; tests can call it directly.
  */
 import { createAgent, strategyNames } from '../index.js'
-import type { ResearchOptions } from '../core/index.js'
+import type { AgentOptions, Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
+import { fileCheckpoints } from '../node/file-checkpoints.js'
+import { terminalApproval, type Ask } from './approve-plan.js'
 import { parseCliArgs, type CliOptions } from './args.js'
 import { agentOptions } from './agent-options.js'
 import { configuredProviders } from './build-agent.js'
@@ -31,6 +33,8 @@ export interface CliIO {
   now: () => number
   /** For the Ollama model list. @defaultValue globalThis.fetch */
   fetch?: typeof globalThis.fetch
+  /** Asks a line on the terminal, for `--approve-plan`; absent when stdin or stderr is not a terminal. */
+  ask?: Ask
 }
 
 /** Errors are one line on stderr: a provider's multi-line message is folded. */
@@ -55,24 +59,59 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
     throw new UsageError(`unknown strategy "${options.strategy}": choose one of ${known.join(', ')}`)
   }
   const serving = options.servePort !== undefined
-  const question = serving ? '' : await questionFrom(options, io.readStdin)
+  const checkpoints = options.checkpointDir !== undefined ? fileCheckpoints(options.checkpointDir) : undefined
+  // A resumed run is shaped by its checkpoint: read it first, so a missing or unreadable one
+  // fails before any model is set up.
+  const saved = options.resume !== undefined ? await loadCheckpoint(checkpoints as CheckpointStore, options.resume) : undefined
+  if (options.approvePlan && !io.ask) throw new UsageError('--approve-plan asks on a terminal: run laconic with stdin and stderr on a terminal')
+  const question = serving || saved ? '' : await questionFrom(options, io.readStdin)
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
-  const agent = createAgent(agentOptions(options, await configuredProviders(options, io)))
+  const providers = await configuredProviders(options, io)
+  const agent = createAgent(saved ? resumedAgentOptions(agentOptions(options, providers), saved) : agentOptions(options, providers))
 
   if (serving) return serve(agent, { port: options.servePort as number, stderr: io.stderr, interrupt: io.interrupt })
 
   const renderer = rendererFor(options, io)
-  const run = agent.research(question, researchOptions)
+  if (checkpoints) researchOptions.checkpoints = checkpoints
+  if (options.approvePlan && io.ask) researchOptions.approvePlan = terminalApproval(io.ask, io.stderr, renderer.hold)
+  const run =
+    options.resume !== undefined
+      ? agent.resume(options.resume, { checkpoints: checkpoints as CheckpointStore, signal: io.interrupt })
+      : agent.research(question, researchOptions)
+  if (checkpoints) io.stderr.write(`laconic: run ${run.runId} (checkpoints in ${options.checkpointDir})\n`)
   for await (const event of run) renderer.event(event)
   const result = await run.result
   const interrupted = io.interrupt.aborted
-  renderer.end(result, { interrupted })
+  renderer.end(result, { interrupted, ...(checkpoints ? { runId: run.runId } : {}) })
   if (result.error && !interrupted) io.stderr.write(`laconic: error: ${oneLine(result.error.message)}\n`)
+  if (result.reason === 'paused' || (checkpoints && (interrupted || result.reason === 'error'))) {
+    io.stderr.write(
+      checkpoints
+        ? `laconic: continue it with: laconic resume ${run.runId} --checkpoint-dir ${options.checkpointDir}\n`
+        : 'laconic: stopped before the plan ran (without --checkpoint-dir it cannot be resumed)\n',
+    )
+  }
   if (options.knowledge !== undefined && (await writeKnowledge(options.knowledge, result.knowledge)) && options.format === 'pretty') {
     io.stderr.write(`laconic: knowledge saved to ${options.knowledge}\n`)
   }
   return interrupted ? EXIT.interrupted : exitCodeFor(result.reason)
+}
+
+/**
+ * A resumed run's agent: the providers, prices and budget of these flags, the strategy and the
+ * options that shape it from the checkpoint (the agent must match it, or resume refuses).
+ */
+function resumedAgentOptions(fromFlags: AgentOptions, saved: Checkpoint): AgentOptions {
+  const { strategy: _strategy, maxIterations: _maxIterations, graphReader: _graphReader, reflect: _reflect, deep: _deep, ...rest } = fromFlags
+  return { ...rest, strategy: saved.strategy, ...(saved.options as Partial<AgentOptions>) }
+}
+
+/** The checkpoint `laconic resume` continues; a missing one is a plain error, not a silent new run. */
+async function loadCheckpoint(store: CheckpointStore, runId: string) {
+  const checkpoint = await store.load(runId)
+  if (!checkpoint) throw new Error(`no checkpoint for run ${runId} in that --checkpoint-dir`)
+  return checkpoint
 }
 
 export async function runCli(io: CliIO): Promise<number> {

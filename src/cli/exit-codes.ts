@@ -7,7 +7,7 @@ export const EXIT = {
   usage: 2,
   /** A best-effort answer written when the iteration cap was reached. */
   bestEffort: 3,
-  /** The run stopped before its plan ran (not approved); `laconic resume` continues it. */
+  /** The run stopped before its plan ran (`--approve-plan`, answered stop); `laconic resume` continues it. */
   paused: 4,
   /** Ctrl-C: 128 + SIGINT (2), as shells report it. */
   interrupted: 130,

@@ -11,6 +11,7 @@ Usage:
   laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
+  laconic resume RUN_ID --checkpoint-dir DIR [model and search options]
 
 Question:
   --prompt FILE            read the question from FILE (- for stdin)
@@ -33,6 +34,9 @@ Research:
   --graph-max-steps N      queries explored at most by graph-reader (default 8)
   --concurrency N          searches and page reads in flight at once (default 4)
   --knowledge FILE         start from what FILE knows; write the updated knowledge back
+  --checkpoint-dir DIR     save a checkpoint after every step in DIR; the run id is printed at the
+                           start and in [done]; \`laconic resume RUN_ID --checkpoint-dir DIR\` continues it
+  --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop
 
 Search and reading:
   --search NAME            duckduckgo (default) | brave | tavily | searxng | local
@@ -51,7 +55,8 @@ Output:
   -h, --help               print this help
 
 Exit codes:
-  0 answered · 1 error · 2 usage error · 3 best-effort answer at the iteration cap · 130 interrupted (Ctrl-C)
+  0 answered · 1 error · 2 usage error · 3 best-effort answer at the iteration cap
+  4 paused (the plan was not approved) · 130 interrupted (Ctrl-C)
 
 Examples:
   laconic "Why is the sky blue?"
@@ -62,5 +67,7 @@ Examples:
   laconic --corpus ./docs --no-fetch "How do I configure the cache?"
   laconic --format ndjson "What is WebGPU?" | jq -c 'select(.type == "fact") | .fact.text'
   laconic --serve 8080 --strategy reflect
+  laconic --checkpoint-dir .laconic --approve-plan -s deep "How do heat pumps work?"
+  laconic resume 0c9d…e1 --checkpoint-dir .laconic
 `
 }

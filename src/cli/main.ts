@@ -3,6 +3,7 @@
  * The `laconic` executable: binds `runCli` to this process. The first Ctrl-C aborts the run
  * (it ends cleanly and prints what it gathered); a second one exits at once.
  */
+import { createInterface } from 'node:readline/promises'
 import { text } from 'node:stream/consumers'
 import { runCli } from './cli.js'
 import { EXIT } from './exit-codes.js'
@@ -13,6 +14,17 @@ process.on('SIGINT', () => {
   interrupt.abort(new DOMException('interrupted (Ctrl-C)', 'AbortError'))
 })
 
+/** One question on the terminal (`--approve-plan`); Ctrl-C while it waits interrupts the run like anywhere else. */
+async function ask(question: string, signal: AbortSignal): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  rl.on('SIGINT', () => process.emit('SIGINT'))
+  try {
+    return await rl.question(question, { signal })
+  } finally {
+    rl.close()
+  }
+}
+
 const code = await runCli({
   argv: process.argv.slice(2),
   env: process.env,
@@ -21,6 +33,7 @@ const code = await runCli({
   readStdin: () => text(process.stdin),
   interrupt: interrupt.signal,
   now: Date.now,
+  ...(process.stdin.isTTY && process.stderr.isTTY ? { ask } : {}),
 })
 process.exitCode = code
 // Keep-alive sockets or a paced search queue must not hold the answer's exit code hostage.

@@ -71,3 +71,31 @@ describe('assertEventInvariants', () => {
     expect(() => assertEventInvariants(bad)).toThrow(/reasoning-token without a role[\s\S]*reasoning-token without text/)
   })
 })
+
+describe('assertEventInvariants on resumed runs', () => {
+  const spent = { ...zeroCost(), llm: 1, total: 1, llmCalls: 1 }
+  const cost = { type: 'cost', delta: spent, total: spent }
+  const resumedStart = (c = spent) => ({ ...start, resumed: { cost: c } })
+  const answered = { ...end, cost: spent }
+
+  it('accepts a paused run joined to its resume, and a resumed run alone', () => {
+    const paused = { type: 'run-end', reason: 'paused', cost: spent }
+    const joined = stamp([start, cost, paused, resumedStart(), { type: 'answer-token', text: 'A' }, { type: 'answer', text: 'A', citations: [] }, answered])
+    expect(assertEventInvariants(joined)).toBe(joined)
+    const alone = [resumedStart(), answered].map((e, i) => ({ ...e, runId: 'r', seq: 7 + i, time: 1 }) as ResearchEvent)
+    expect(assertEventInvariants(alone)).toBe(alone)
+  })
+
+  it('accepts the events up to a checkpoint joined to the resume that continues them', () => {
+    expect(() => assertEventInvariants(stamp([start, cost, resumedStart(), answered]))).not.toThrow()
+  })
+
+  it('rejects a resume whose cost differs from what was spent, one after a finished run, and a gap in seq', () => {
+    expect(() => assertEventInvariants(stamp([start, cost, resumedStart(zeroCost()), { ...end, cost: zeroCost() }]))).toThrow(/resumed.cost differs/)
+    expect(() => assertEventInvariants(stamp([start, cost, answered, resumedStart(), answered]))).toThrow(/run-end must come only last/)
+    const gap = stamp([start, cost, resumedStart(), answered])
+    gap[2] = { ...gap[2]!, seq: 5 } as ResearchEvent
+    expect(() => assertEventInvariants(gap)).toThrow(/seq 5 \(run-start\): seq must be 2/)
+    expect(() => assertEventInvariants(stamp([start, { ...start }, end]))).toThrow(/run-start must come only first/)
+  })
+})

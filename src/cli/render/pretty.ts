@@ -92,8 +92,9 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
   let frame = 0
   const deferred: string[] = []
 
+  let held = false
   const redraw = () => {
-    if (!live || frozen) return
+    if (!live || frozen || held) return
     frame = (frame + 1) % SPINNER.length
     area.draw([`${SPINNER[frame]} ${stats.step}`, `  ${statsLine(stats, now())}`], (line, index) => (index === 0 ? line : dim(line)))
   }
@@ -135,16 +136,30 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
       if (line) note(line)
       redraw()
     },
-    end(result, { interrupted }) {
+    hold() {
+      held = true
+      area.clear()
+      return () => {
+        held = false
+        redraw()
+      }
+    },
+    end(result, { interrupted, runId }) {
       stopTicking()
       area.clear()
+      // A finished run resumed from its checkpoint streams nothing: its answer is in the result.
+      if (!streamed && !answered && result.answer && (result.reason === 'answered' || result.reason === 'max-iterations')) {
+        writeAnswer(result.answer)
+        answered = true
+      }
       if (streamed && !streamed.endsWith('\n')) stdout.write('\n')
       if (answered) stdout.write(formatCitations(result.citations))
       else if (interrupted || result.reason === 'error') stdout.write(formatGathered(result))
       for (const line of deferred) stderr.write(`${line}\n`)
       const ending: RunStats = { ...stats, cost: result.cost }
       const confidence = result.confidence !== undefined ? ` · confidence ${result.confidence}` : ''
-      stderr.write(`${dim(`[done] ${ENDINGS[result.reason]} · ${statsLine(ending, now())} · ${usageLine(result.cost)}${confidence}`)}\n`)
+      const run = runId !== undefined ? ` · run ${runId}` : ''
+      stderr.write(`${dim(`[done] ${ENDINGS[result.reason]} · ${statsLine(ending, now())} · ${usageLine(result.cost)}${confidence}${run}`)}\n`)
     },
   }
 }

@@ -4,5 +4,7 @@ import type { ResearchEvent, ResearchResult } from '../../core/index.js'
 export interface Renderer {
   event(event: ResearchEvent): void
   /** After `run-end`: print what remains (citations, the JSON result, a summary). */
-  end(result: ResearchResult, how: { interrupted: boolean }): void
+  end(result: ResearchResult, how: { interrupted: boolean; runId?: string }): void
+  /** Stops drawing while the terminal asks the user something (`--approve-plan`); returns the function that starts it again. */
+  hold?(): () => void
 }

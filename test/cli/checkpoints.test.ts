@@ -1,0 +1,257 @@
+/** The CLI's checkpoint flags: parsing, --approve-plan on a (scripted) terminal, and a run killed with SIGKILL that `laconic resume` completes. */
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
+import { terminalApproval } from '../../src/cli/approve-plan.js'
+import { runCli as runCliInProcess } from '../../src/cli/cli.js'
+import { UsageError } from '../../src/cli/usage-error.js'
+import type { Checkpoint, PlanProposal } from '../../src/index.js'
+import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
+import { startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { REPO, runCli } from './run-cli.js'
+
+const run = (argv: string[]): CliOptions => {
+  const command = parseCliArgs(argv)
+  if (command.kind !== 'run') throw new Error(`expected a run, got ${command.kind}`)
+  return command.options
+}
+
+describe('checkpoint flags', () => {
+  test('--checkpoint-dir and --approve-plan land in the options; `resume RUN_ID` is a resume', () => {
+    expect(run(['--checkpoint-dir', 'cp', '--approve-plan', 'why?'])).toMatchObject({ checkpointDir: 'cp', approvePlan: true, words: ['why?'] })
+    expect(run(['resume', 'abc-123', '--checkpoint-dir', 'cp', '-m', 'x'])).toMatchObject({ resume: 'abc-123', words: [], checkpointDir: 'cp', model: 'x' })
+    // A question that starts with "resume" stays a question.
+    expect(run(['resume my cv'])).toMatchObject({ words: ['resume my cv'] })
+    expect(run(['resume', 'my', 'cv'])).toMatchObject({ words: ['resume', 'my', 'cv'] })
+    expect(run(['resume my cv']).resume).toBeUndefined()
+  })
+
+  test.each([
+    [['resume', 'abc'], 'needs --checkpoint-dir DIR'],
+    [['resume', 'abc', '--checkpoint-dir', 'cp', '--strategy', 'deep'], 'drop --strategy'],
+    [['resume', 'abc', '--checkpoint-dir', 'cp', '--approve-plan'], 'drop --approve-plan'],
+    [['--serve', '--approve-plan'], 'not with --serve'],
+    [['--checkpoint-dir', ' ', 'q'], '--checkpoint-dir is empty'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError)
+    expect(() => parseCliArgs(argv)).toThrow(message)
+  })
+})
+
+describe('--approve-plan on the terminal', () => {
+  const plan: PlanProposal = { text: 'Search: sky colour', queries: ['sky colour'] }
+  const signal = new AbortController().signal
+  const terminal = (answers: string[]) => {
+    const asked: string[] = []
+    let written = ''
+    const ask = async (question: string) => {
+      asked.push(question)
+      return answers.shift() ?? ''
+    }
+    const stderr = {
+      write: (text: string) => {
+        written += text
+        return true
+      },
+    }
+    return { ask, asked, stderr, written: () => written }
+  }
+
+  test('shows the plan; Enter runs it, s stops, e takes new queries line by line', async () => {
+    const enter = terminal([''])
+    expect(await terminalApproval(enter.ask, enter.stderr)(plan, { signal })).toBe(true)
+    expect(enter.written()).toContain('1. sky colour')
+    const stop = terminal(['what?', 's'])
+    expect(await terminalApproval(stop.ask, stop.stderr)(plan, { signal })).toBe(false)
+    expect(stop.asked).toHaveLength(2)
+    const edit = terminal(['e', 'rayleigh scattering', ' blue wavelengths ', ''])
+    expect(await terminalApproval(edit.ask, edit.stderr)(plan, { signal })).toEqual(['rayleigh scattering', 'blue wavelengths'])
+  })
+
+  test('the status area is held while asking, and drawn again after', async () => {
+    const t = terminal(['r'])
+    const calls: string[] = []
+    await terminalApproval(t.ask, t.stderr, () => {
+      calls.push('hold')
+      return () => calls.push('release')
+    })(plan, { signal })
+    expect(calls).toEqual(['hold', 'release'])
+  })
+})
+
+const ANSWER = 'The sky is blue because air scatters blue light the most.'
+const searchThenAnswer = (stall: boolean) => (turn: { system: string; prompt: string }) => {
+  if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
+  if (turn.system === synthesizerSystem) return 'Air scatters blue light more than red.'
+  if (turn.system === finalizerSystem) return stall ? { text: ANSWER, stallAfterTokens: 3 } : ANSWER
+  return 'unexpected'
+}
+const results = () => [{ title: 'Rayleigh scattering', url: 'https://example.org/rayleigh', snippet: 'Blue light is scattered more.' }]
+
+describe('a run killed with SIGKILL, then `laconic resume`', { timeout: 60_000 }, () => {
+  let stalling: FakeBackend
+  let healthy: FakeBackend
+  let dir: string
+  beforeAll(async () => {
+    stalling = await startFakeBackend({ reply: searchThenAnswer(true), results })
+    healthy = await startFakeBackend({ reply: searchThenAnswer(false), results })
+    dir = await mkdtemp(join(tmpdir(), 'laconic-resume-'))
+  })
+  afterAll(async () => {
+    await Promise.all([stalling.close(), healthy.close()])
+    await rm(dir, { recursive: true, force: true })
+  })
+  const against = (b: FakeBackend) => [
+    '--backend',
+    'openai',
+    '--endpoint',
+    b.url,
+    '--model',
+    'fake-model',
+    '--search',
+    'searxng',
+    '--searxng-url',
+    b.url,
+    '--no-fetch',
+  ]
+
+  test('the resumed run completes with the answer, repeating no call that finished before the checkpoint', async () => {
+    // The first process searches, rewrites its notes (a checkpoint), then hangs writing the answer: kill it there.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...against(stalling), '--checkpoint-dir', dir, 'Why is the sky blue?'], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+    const killed = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)))
+    await new Promise<void>((resolve) => {
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        stdout += text
+        if (stdout.length > 0) resolve()
+      })
+    })
+    child.kill('SIGKILL')
+    expect(await killed).toBe('SIGKILL')
+    const runId = /laconic: run ([\w-]+)/.exec(stderr)?.[1]
+    expect(runId).toBeDefined()
+    expect(stalling.searches).toEqual(['why is the sky blue'])
+    const saved = JSON.parse(await readFile(join(dir, `${runId}.json`), 'utf8')) as Checkpoint
+    expect(saved).toMatchObject({ status: 'running', runId, question: 'Why is the sky blue?', strategy: 'scratchpad' })
+    expect((await readdir(dir)).sort()).toEqual([`${runId}.json`, `${runId}.lock`])
+
+    const resumed = await runCli(['resume', runId as string, '--checkpoint-dir', dir, ...against(healthy)])
+    expect(resumed.stderr).not.toContain('error')
+    expect(resumed.code).toBe(0)
+    expect(resumed.stdout).toContain(ANSWER)
+    expect(resumed.stderr).toContain(`run ${runId}`)
+    // Only what came after the checkpoint ran again: the planner's second decision and the answer.
+    expect(healthy.searches).toEqual([])
+    expect(healthy.turns.map((t) => t.system)).toEqual([plannerSystem, finalizerSystem])
+    const final = JSON.parse(await readFile(join(dir, `${runId}.json`), 'utf8')) as Checkpoint
+    expect(final.status).toBe('final')
+    expect(final.result?.answer).toBe(ANSWER)
+    // The dead process's lock was taken over, and given back at the end.
+    expect(await readdir(dir)).toEqual([`${runId}.json`])
+
+    const again = await runCli(['resume', runId as string, '--checkpoint-dir', dir, ...against(healthy)])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toContain(ANSWER)
+    expect(healthy.turns).toHaveLength(2)
+  })
+
+  test('resuming an unknown run is an error naming it; no new run starts', async () => {
+    const out = await runCli(['resume', 'no-such-run', '--checkpoint-dir', dir, ...against(healthy)])
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain('no checkpoint for run no-such-run')
+  })
+})
+
+describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
+  let backend: FakeBackend
+  let dir: string
+  beforeAll(async () => {
+    backend = await startFakeBackend({ reply: searchThenAnswer(false), results })
+    dir = await mkdtemp(join(tmpdir(), 'laconic-approve-'))
+  })
+  afterAll(async () => {
+    await backend.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+  const flags = () => [
+    '--backend',
+    'openai',
+    '--endpoint',
+    backend.url,
+    '--model',
+    'fake-model',
+    '--search',
+    'searxng',
+    '--searxng-url',
+    backend.url,
+    '--no-fetch',
+  ]
+  const cli = async (argv: string[], answers: string[] = []) => {
+    let stdout = ''
+    let stderr = ''
+    const code = await runCliInProcess({
+      argv,
+      env: {},
+      stdout: {
+        write: (t: string) => {
+          stdout += t
+        },
+      },
+      stderr: {
+        write: (t: string) => {
+          stderr += t
+        },
+      },
+      readStdin: async () => '',
+      interrupt: new AbortController().signal,
+      now: () => 0,
+      ask: async () => answers.shift() ?? '',
+    })
+    return { code, stdout, stderr }
+  }
+
+  test('edited queries are the ones searched', async () => {
+    backend.searches.length = 0
+    const out = await cli([...flags(), '--approve-plan', 'Why is the sky blue?'], ['e', 'rayleigh scattering', ''])
+    expect(out.code).toBe(0)
+    expect(out.stderr).toContain('1. why is the sky blue')
+    expect(backend.searches[0]).toBe('rayleigh scattering')
+    expect(backend.searches).not.toContain('why is the sky blue')
+  })
+
+  test('stop pauses (exit 4) and says how to resume; resume runs the saved plan', async () => {
+    backend.searches.length = 0
+    const out = await cli([...flags(), '--checkpoint-dir', dir, '--approve-plan', 'Why is the sky blue?'], ['s'])
+    expect(out.code).toBe(4)
+    expect(backend.searches).toEqual([])
+    const runId = /laconic resume ([\w-]+) --checkpoint-dir/.exec(out.stderr)?.[1]
+    expect(runId).toBeDefined()
+    expect(out.stderr).toContain(`[done] paused for approval`)
+    const resumed = await cli(['resume', runId as string, '--checkpoint-dir', dir, ...flags()])
+    expect(resumed.code).toBe(0)
+    expect(resumed.stdout).toContain(ANSWER)
+    expect(backend.searches).toEqual(['why is the sky blue'])
+  })
+
+  test('--approve-plan without a terminal is a usage error', async () => {
+    const code = await runCliInProcess({
+      argv: [...flags(), '--approve-plan', 'q'],
+      env: {},
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      readStdin: async () => '',
+      interrupt: new AbortController().signal,
+      now: () => 0,
+    })
+    expect(code).toBe(2)
+  })
+})
