@@ -5,7 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { UsageError } from './usage-error.js'
 
-export const BACKENDS = ['ollama', 'openai', 'anthropic'] as const
+export const BACKENDS = ['ollama', 'openai', 'anthropic', 'local'] as const
 export const SEARCHES = ['duckduckgo', 'brave', 'tavily', 'searxng', 'local'] as const
 export const FORMATS = ['pretty', 'ndjson', 'json'] as const
 

@@ -18,7 +18,7 @@ Question:
   --var KEY=VALUE          replace {{KEY}} in the question; repeatable
 
 Model:
-  --backend NAME           ollama (default) | openai | anthropic
+  --backend NAME           ollama (default) | openai | anthropic | local (a GGUF file in-process: -m PATH|hf:URI)
   -m, --model NAME         model name; optional with ollama (the first installed model is used)
   --endpoint URL           ollama: $OLLAMA_HOST or http://localhost:11434
                            openai: https://api.openai.com/v1 (a bare host gets /v1 appended)

@@ -2,10 +2,11 @@
  * `--backend`, `--endpoint`, `--api-key`, `--model` → an `LLMProvider`, with the defaults and
  * environment variables each backend documents, and one actionable line when something is missing.
  */
-import { anthropic, ollama, openai } from '../adapters/index.js'
+import { anthropic, local, ollama, openai } from '../adapters/index.js'
 import { LaconicError, type LLMProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
 import { listOllamaModels } from './ollama-models.js'
+import { RECOMMENDED_LOCAL_MODEL } from './recommended-model.js'
 import { UsageError } from './usage-error.js'
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -68,6 +69,10 @@ export async function buildLLM(options: CliOptions, env: Env, fetchFn?: typeof g
       if (!apiKey) throw new UsageError('missing API key for Anthropic: pass --api-key or set ANTHROPIC_API_KEY')
       if (!model) throw new UsageError('--backend anthropic needs --model NAME (e.g. --model claude-haiku-4-5)')
       return { llm: anthropic({ baseURL, apiKey, model }), endpoint: baseURL }
+    }
+    case 'local': {
+      if (!model) throw new UsageError(`--backend local needs -m PATH.gguf or -m hf:owner/repo/file.gguf (e.g. -m ${RECOMMENDED_LOCAL_MODEL})`)
+      return { llm: local({ model }), endpoint: model }
     }
   }
 }

@@ -3,6 +3,7 @@
  * picks the first one and says so.
  */
 import { LaconicError } from '../core/index.js'
+import { RECOMMENDED_LOCAL_MODEL } from './recommended-model.js'
 
 const LIST_TIMEOUT_MS = 10_000
 
@@ -18,7 +19,7 @@ export function modelNamesFromTags(body: unknown): string[] {
 
 export async function listOllamaModels(host: string, fetchFn: typeof globalThis.fetch = fetch): Promise<string[]> {
   const url = `${host}/api/tags`
-  const hint = 'is `ollama serve` running? Pass --endpoint HOST for another server, or --model NAME'
+  const hint = `is \`ollama serve\` running? Pass --endpoint HOST for another server, or --model NAME, or run a model in-process: --backend local -m ${RECOMMENDED_LOCAL_MODEL}`
   let response: Response
   try {
     response = await fetchFn(url, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) })

@@ -56,6 +56,12 @@ describe('buildLLM', () => {
     await expect(buildLLM(options('--backend', 'anthropic'), { ANTHROPIC_API_KEY: 'k' })).rejects.toThrow('--backend anthropic needs --model NAME')
   })
 
+  test('--backend local runs the -m file or hf: URI in-process (loaded on first use), and needs -m', async () => {
+    await expect(buildLLM(options('--backend', 'local'), {})).rejects.toThrow('--backend local needs -m PATH.gguf or -m hf:')
+    const built = await buildLLM(options('--backend', 'local', '-m', './models/tiny.gguf'), {})
+    expect(built).toMatchObject({ endpoint: './models/tiny.gguf', llm: { model: './models/tiny.gguf', local: true } })
+  })
+
   test('the model list parser is total', () => {
     expect(modelNamesFromTags({ models: [{ name: 'a' }, { model: 'b' }, null, 3, { name: '' }] })).toEqual(['a', 'b'])
     fc.assert(fc.property(fc.jsonValue(), (body) => Array.isArray(modelNamesFromTags(body))))

@@ -244,6 +244,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.code).toBe(1)
     expect(out.stderr).toContain(`laconic: error: cannot reach Ollama at http://127.0.0.1:${port}/api/tags`)
     expect(out.stderr).toContain('is `ollama serve` running?')
+    expect(out.stderr).toContain('--backend local -m hf:')
     expect(out.stderr.trimEnd().split('\n')).toHaveLength(1)
   })
 

@@ -54,7 +54,9 @@ interface Loaded {
   context: { dispose(): Promise<void> }
   free: Sequence[]
   waiting: Array<(sequence: Sequence) => void>
-  completion: new (options: { contextSequence: Sequence }) => {
+  completion: new (options: {
+    contextSequence: Sequence
+  }) => {
     generateCompletionWithMeta(
       input: string,
       options: {

@@ -167,9 +167,17 @@ describe('local() setup errors', () => {
     const down = createServer((_req, res) => res.writeHead(404).end())
     await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve))
     const { port } = down.address() as AddressInfo
-    const offline = local({ model: 'hf:someone/tiny/tiny.gguf', cacheDir: join(dir, 'offline'), huggingFaceEndpoint: `http://127.0.0.1:${port}/`, progressBar: false })
+    const offline = local({
+      model: 'hf:someone/tiny/tiny.gguf',
+      cacheDir: join(dir, 'offline'),
+      huggingFaceEndpoint: `http://127.0.0.1:${port}/`,
+      progressBar: false,
+    })
     try {
-      await expect(offline.load()).rejects.toMatchObject({ code: 'network', message: expect.stringMatching(/cannot download hf:someone\/tiny\/tiny\.gguf.*resumes/) })
+      await expect(offline.load()).rejects.toMatchObject({
+        code: 'network',
+        message: expect.stringMatching(/cannot download hf:someone\/tiny\/tiny\.gguf.*resumes/),
+      })
     } finally {
       down.close()
     }

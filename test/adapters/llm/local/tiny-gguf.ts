@@ -5,14 +5,17 @@
  */
 import { writeFile } from 'node:fs/promises'
 
-const enum Kind {
+enum Kind {
   U32 = 4,
   I32 = 5,
   F32 = 6,
   String = 8,
   Array = 9,
 }
-type Value = { kind: Kind.U32 | Kind.I32 | Kind.F32; value: number } | { kind: Kind.String; value: string } | { kind: Kind.Array; of: Kind; values: Array<number | string> }
+type Value =
+  | { kind: Kind.U32 | Kind.I32 | Kind.F32; value: number }
+  | { kind: Kind.String; value: string }
+  | { kind: Kind.Array; of: Kind; values: Array<number | string> }
 
 export interface TinyModelShape {
   embedding?: number
@@ -140,7 +143,10 @@ class Writer {
     this.raw(bytes)
   }
   scalar(kind: Kind, v: number | string): void {
-    if (kind === Kind.String) return this.string(String(v))
+    if (kind === Kind.String) {
+      this.string(String(v))
+      return
+    }
     const b = Buffer.alloc(4)
     if (kind === Kind.U32) b.writeUInt32LE(Number(v))
     else if (kind === Kind.I32) b.writeInt32LE(Number(v))
@@ -148,7 +154,10 @@ class Writer {
     this.raw(b)
   }
   value(v: Value): void {
-    if (v.kind !== Kind.Array) return this.scalar(v.kind, v.value)
+    if (v.kind !== Kind.Array) {
+      this.scalar(v.kind, v.value)
+      return
+    }
     this.u32(v.of)
     this.u64(v.values.length)
     for (const item of v.values) this.scalar(v.of, item)
