@@ -118,7 +118,7 @@ describe('parseCliArgs', () => {
   })
 
   test.each([
-    [['--backend', 'gpt'], '--backend must be one of ollama, openai, anthropic; got "gpt"'],
+    [['--backend', 'gpt'], '--backend must be one of ollama, openai, anthropic, local; got "gpt"'],
     [['--concurrency', '0', 'q'], '--concurrency must be a whole number >= 1; got "0"'],
     [['--graph-max-steps', '2.5', 'q'], '--graph-max-steps must be a whole number >= 1; got "2.5"'],
     [['--var', 'NOEQUALS', 'q'], '--var expects KEY=VALUE; got "NOEQUALS"'],
