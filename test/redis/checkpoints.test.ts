@@ -1,7 +1,9 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../src/index.js'
-import type { Checkpoint } from '../../src/core/index.js'
+import type { Checkpoint, ResearchEvent } from '../../src/core/index.js'
+import { assertEventInvariants } from '../../src/testing/index.js'
+import { SKY_ANSWER, SKY_QUESTION, skyAgent } from './fixtures/sky-agent.js'
 import { redisCheckpoints } from '../../src/redis/index.js'
 import { redisAvailable, startRedis, type RedisServer } from './redis-server.js'
 
@@ -15,6 +17,25 @@ describe.skipIf(!redisAvailable())('redisCheckpoints', () => {
   afterAll(async () => {
     redis?.disconnect()
     await server?.close()
+  })
+
+  it('a run checkpointed in Redis resumes from it with another agent, repeating no search', async () => {
+    const store = redisCheckpoints(redis)
+    const first: ResearchEvent[] = []
+    const run = skyAgent({ hangInAnswer: true }).research(SKY_QUESTION, { checkpoints: store })
+    for await (const event of run) {
+      first.push(event)
+      if (event.type === 'answer-token') break // the process "dies" in its answer
+    }
+    const saved = (await store.load(run.runId)) as Checkpoint
+    expect(saved).toMatchObject({ runId: run.runId, question: SKY_QUESTION, status: 'running' })
+    const resumed: ResearchEvent[] = []
+    for await (const event of skyAgent().resume(run.runId, { checkpoints: store })) resumed.push(event)
+    expect(resumed[0]).toMatchObject({ type: 'run-start', seq: saved.seq, resumed: { cost: saved.cost } })
+    expect(resumed.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', answer: SKY_ANSWER })
+    expect(resumed.filter((e) => e.type === 'query')).toEqual([])
+    assertEventInvariants([...first.slice(0, saved.seq), ...resumed])
+    expect((await store.load(run.runId))?.status).toBe('final')
   })
 
   it('keeps one checkpoint per run, replaced whole, and deletes it', async () => {

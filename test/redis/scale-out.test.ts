@@ -98,8 +98,12 @@ describe.skipIf(!redisAvailable())('two workers and two web nodes on one Redis',
       expect(events.filter((e) => e.type === 'run-start')).toHaveLength(1)
       expect(events.filter((e) => e.type === 'run-end')).toHaveLength(1)
     }
-    // The stuck run was taken over: its log says where.
-    expect(log.filter((e) => e.type === 'warning' && e.code === 'resumed')).toHaveLength(1)
+    // The stuck run was taken over from its last checkpoint: its log says where, and the search
+    // the dead worker had done before it was not run again.
+    const joined = log.findIndex((e) => e.type === 'warning' && e.code === 'resumed')
+    expect(log[joined]).toMatchObject({ message: expect.stringContaining('resumed it from its last checkpoint') })
+    expect(log.slice(0, joined).filter((e) => e.type === 'query')).toHaveLength(1)
+    expect(log.slice(joined).filter((e) => e.type === 'query')).toHaveLength(0)
     expect(log.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', answer: SKY_ANSWER })
     await b.kill('SIGTERM') // the next test wants a worker of its own
   })
