@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cached } from '../../src/adapters/cache/index.js'
 import { createAgent } from '../../src/index.js'
 import type { ResearchEvent } from '../../src/core/index.js'
+import { createEventLog } from '../../src/redis/event-log.js'
 import { redisEventLog, redisStore } from '../../src/redis/index.js'
 import { fromSSE, pipeSSE } from '../../src/streams/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
@@ -79,6 +80,19 @@ describe.skipIf(!redisAvailable())('the Redis event log', () => {
     // The very same event again is a retried append that already landed: done once, no error.
     await log.append(second!)
     expect((await log.history(first!.runId)).map((e) => e.seq)).toEqual([0, 1])
+  })
+
+  it('fences off an attempt that no longer owns the run: a worker thought dead cannot interleave events', async () => {
+    const log = createEventLog(redis)
+    const [first, second, third] = await scriptedRun()
+    const owner = `laconic:run:{${first!.runId}}:owner`
+    await redis.set(owner, 'attempt-1')
+    await log.appendFenced(first!, 'attempt-1')
+    await redis.set(owner, 'attempt-2') // another worker took the job over
+    await expect(log.appendFenced(second!, 'attempt-1')).rejects.toMatchObject({ code: 'fenced' })
+    await log.appendFenced(second!, 'attempt-2')
+    await log.appendFenced(third!, 'attempt-2')
+    expect((await log.history(first!.runId)).map((e) => e.seq)).toEqual([0, 1, 2])
   })
 
   it('keeps a live stream for idleTtlSeconds and an ended one for ttlSeconds', async () => {
