@@ -27,7 +27,7 @@ export interface RedisEventLogOptions {
 }
 
 export interface ReadOptions {
-  /** Replay the events after this `seq` (the SSE `Last-Event-ID`); from the start when absent. */
+  /** Replay the events after this `seq` (the SSE `Last-Event-ID`); from the start when absent (or not a whole number >= 0). */
   readonly after?: number | undefined
   /** Stops reading (not the run). */
   readonly signal?: AbortSignal | undefined
@@ -143,7 +143,7 @@ export function createEventLog(redis: Redis, options: RedisEventLogOptions = {})
       connection = client
       const closeOnStop = () => client.disconnect()
       stop.signal.addEventListener('abort', closeOnStop, { once: true })
-      let cursor = after === undefined || after < 0 ? '0-0' : entryId(after)
+      let cursor = after !== undefined && Number.isSafeInteger(after) && after >= 0 ? entryId(after) : '0-0'
       // Set once `idle` said the run can no longer end: one last read without blocking, for
       // events appended between the quiet read and the check, then the reader ends.
       let lastPass = false
