@@ -243,7 +243,8 @@ function measured(run: ReturnType<LiveAgent['research']>, meter: { bytes: number
 }
 
 /** A CSP allowing the page's own inline script and style (by hash) and requests to itself, nothing else. */
-function contentSecurityPolicy(page: string): string {
+/** The page's Content-Security-Policy: its own inline script and style (by hash), requests to itself only. */
+export function contentSecurityPolicy(page: string): string {
   const hash = (tag: string) => {
     const body = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(page)?.[1] ?? ''
     return `'sha256-${createHash('sha256').update(body).digest('base64')}'`

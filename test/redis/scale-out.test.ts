@@ -142,6 +142,8 @@ describe.skipIf(!redisAvailable())('two workers and two web nodes on one Redis',
       get(`${node.url}/`, { headers: { host: 'evil.example' } }, (res) => resolve(res.resume().statusCode)).on('error', reject),
     )
     expect(rebinding).toBe(403)
+    const crossSiteRead = await fetch(`${node.url}/runs/no-such-run/events`, { headers: { 'sec-fetch-site': 'cross-site' } })
+    expect(crossSiteRead.status).toBe(403)
     expect((await fetch(`${node.url}/runs/no-such-run`)).status).toBe(404)
     expect((await fetch(`${node.url}/runs/no-such-run/events`)).status).toBe(404)
   })

@@ -125,9 +125,10 @@ async function worker(flags: ScaleOutFlags, io: CliIO): Promise<number> {
 async function serve(flags: ScaleOutFlags, io: CliIO): Promise<number> {
   const { createResearchQueue } = await loadRedis()
   const { createWebNode } = await import('./web-node.js')
-  const queue = createResearchQueue({ connection: flags.redis, ...(flags.queue ? { name: flags.queue } : {}) })
   // Nodes behind one load balancer share a token (a page from one node posts to another).
   const token = io.env.LACONIC_WEB_TOKEN
+  if (token !== undefined && token.length < 16) throw new UsageError('LACONIC_WEB_TOKEN must be at least 16 characters (a long random string)')
+  const queue = createResearchQueue({ connection: flags.redis, ...(flags.queue ? { name: flags.queue } : {}) })
   const server = createWebNode({
     queue,
     ...(token ? { token } : {}),

@@ -2,14 +2,19 @@
  * A web node of the scale-out: no agent of its own; it submits runs to the queue and streams any
  * run's events from the Redis log, so a browser may reach any node and resume on another.
  *
- *   POST   /runs              {question, strategy?} → 201 {runId}   (same-origin + token)
+ *   POST   /runs              {question, strategy?} → 201 {runId}
  *   GET    /runs/:id          the run's state, and its result once done
  *   GET    /runs/:id/events   Server-Sent Events; resumes after Last-Event-ID
- *   DELETE /runs/:id          cancel                                 (same-origin + token)
+ *   DELETE /runs/:id          cancel
  *   GET    /                  the live page, working through the above
+ *
+ * Every request passes `createRequestGuard` (laconic-research/node), the check every server of
+ * the package shares: a start, and a cancel alike, needs the same proof (same origin, the page's
+ * token); a read needs the right `Host` and no cross-site marker.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { createRequestGuard, hostAllowed, livePage, MAX_QUESTION_CHARS } from '../../node/index.js'
+import { createRequestGuard, livePage, MAX_QUESTION_CHARS, type RequestRefusal } from '../../node/index.js'
+import { contentSecurityPolicy } from '../../node/live-server.js'
 import type { ResearchQueue } from '../../redis/index.js'
 import { pipeSSE } from '../../streams/index.js'
 
@@ -17,8 +22,8 @@ export interface WebNodeOptions {
   queue: ResearchQueue
   /** Serve only requests addressed to this host (against DNS rebinding), as the CLI does on loopback. */
   host?: string | undefined
-  /** The token the page sends to start and cancel runs. @defaultValue random */
-  token?: string
+  /** The token the page sends to start and cancel runs (shared by the nodes behind one load balancer). @defaultValue random */
+  token?: string | undefined
   heartbeatMs?: number | undefined
   label?: string | undefined
 }
@@ -26,10 +31,17 @@ export interface WebNodeOptions {
 const MAX_BODY_BYTES = 16 * 1024
 const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events)?$/
 
-export function createWebNode({ queue, host, token = crypto.randomUUID(), heartbeatMs, label }: WebNodeOptions): Server {
-  // The package's one cross-site check (issue 13), as createLiveServer uses it.
+export function createWebNode({ queue, host, token, heartbeatMs, label }: WebNodeOptions): Server {
   const guard = createRequestGuard({ host, token })
   const page = livePage(label, { runsToken: guard.token })
+  const pageHeaders = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': contentSecurityPolicy(page),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  }
 
   async function start(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req)
@@ -50,21 +62,14 @@ export function createWebNode({ queue, host, token = crypto.randomUUID(), heartb
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (host !== undefined && !hostAllowed(req.headers.host, host)) return json(res, 403, { error: `this server answers requests addressed to ${host} only` })
     const { pathname } = new URL(req.url ?? '/', 'http://localhost')
     const method = req.method ?? 'GET'
-    if (method === 'POST' || method === 'DELETE') {
-      const refused = guard.checkChange(req)
-      if (refused) return json(res, refused.status, { error: refused.message })
-    }
+    // A cancel stops someone's paid run: it needs the same proof as a start.
+    const refused =
+      method === 'DELETE' ? guard.checkStart({ method: 'POST', headers: req.headers }) : method === 'POST' ? guard.checkStart(req) : guard.checkRead(req)
+    if (refused) return refuse(res, refused)
     if (pathname === '/' && method === 'GET') {
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'x-frame-options': 'DENY',
-      })
-      res.end(page)
+      res.writeHead(200, pageHeaders).end(page)
       return
     }
     if (pathname === '/runs' && method === 'POST') return start(req, res)
@@ -91,6 +96,11 @@ export function createWebNode({ queue, host, token = crypto.randomUUID(), heartb
       else res.destroy()
     })
   })
+}
+
+function refuse(res: ServerResponse, refusal: RequestRefusal): void {
+  res.writeHead(refusal.status, { ...refusal.headers, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+  res.end(`${JSON.stringify({ error: refusal.message })}\n`)
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
