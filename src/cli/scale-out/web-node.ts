@@ -65,8 +65,7 @@ export function createWebNode({ queue, host, token, heartbeatMs, label }: WebNod
     const { pathname } = new URL(req.url ?? '/', 'http://localhost')
     const method = req.method ?? 'GET'
     // A cancel stops someone's paid run: it needs the same proof as a start.
-    const refused =
-      method === 'DELETE' ? guard.checkStart({ method: 'POST', headers: req.headers }) : method === 'POST' ? guard.checkStart(req) : guard.checkRead(req)
+    const refused = method === 'GET' || method === 'HEAD' ? guard.checkRead(req) : guard.checkChange(req)
     if (refused) return refuse(res, refused)
     if (pathname === '/' && method === 'GET') {
       res.writeHead(200, pageHeaders).end(page)
