@@ -86,6 +86,10 @@ export function progressMessage(event: ResearchEvent): string | undefined {
       return event.error ? `search failed: ${clip(event.error.message)}` : `${event.results.length} result${event.results.length === 1 ? '' : 's'}`
     case 'fact':
       return `fact: ${clip(event.fact.text)}`
+    case 'tool-call':
+      return `calling ${clip(event.name, 60)}`
+    case 'tool-result':
+      return `${event.ok ? 'tool result' : 'tool failed'}: ${clip(event.summary)}`
     case 'answer':
       return 'answer written'
     case 'warning':

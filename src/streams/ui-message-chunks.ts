@@ -46,6 +46,9 @@ export type ResearchUIChunk =
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string }
   | { type: 'text-delta' | 'reasoning-delta'; id: string; delta: string }
   | { type: 'source-url'; sourceId: string; url: string; title?: string }
+  | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: Record<string, unknown>; dynamic: true }
+  | { type: 'tool-output-available'; toolCallId: string; output: { summary: string; chars: number }; dynamic: true }
+  | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic: true }
   | DataChunk
   | { type: 'error'; errorText: string }
   | { type: 'abort'; reason?: string }
@@ -73,6 +76,7 @@ export class UIChunkMapper {
   /** The reasoning part open now, and how many were opened (their ids). */
   private reasoning: { id: string; role: string } | undefined
   private reasoningParts = 0
+  private readonly toolCalls = new Set<string>()
 
   map(event: ResearchEvent): ResearchUIChunk[] {
     const out: ResearchUIChunk[] = []
@@ -126,6 +130,20 @@ export class UIChunkMapper {
           out.push({ type: 'reasoning-start', id: this.reasoning.id })
         }
         out.push({ type: 'reasoning-delta', id: (this.reasoning as { id: string }).id, delta: event.text })
+        break
+      case 'tool-call':
+        // A tool the strategy runs (react): a dynamic tool part, as useChat shows any tool call.
+        this.toolCalls.add(event.callId)
+        out.push({ type: 'tool-input-available', toolCallId: event.callId, toolName: event.name, input: event.args, dynamic: true })
+        break
+      case 'tool-result':
+        // The AI SDK refuses an output for a call it has not seen; a stream joined mid-run may start with one.
+        if (!this.toolCalls.has(event.callId)) break
+        out.push(
+          event.ok
+            ? { type: 'tool-output-available', toolCallId: event.callId, output: { summary: event.summary, chars: event.chars }, dynamic: true }
+            : { type: 'tool-output-error', toolCallId: event.callId, errorText: event.summary, dynamic: true },
+        )
         break
       case 'llm-call':
         // The call whose reasoning was streaming has finished.

@@ -19,7 +19,7 @@ import {
   type ResearchUIChunk,
   type UIMessageStreamResponseInit,
 } from '../../src/streams/index.js'
-import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { researchRun, trickyText } from './arbitraries.js'
 import { collect, gate } from './helpers.js'
 
@@ -129,6 +129,32 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
       ['Say it plainly.', 'done'],
     ])
     expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['Because air scatters blue light most.'])
+  })
+
+  it("shows a react run's tool calls as the AI SDK's dynamic tool parts, with their outputs", async () => {
+    const llm = scriptedLLM({
+      replies: [
+        { text: '', toolCalls: [{ name: 'search', args: { query: 'Maurice Koechlin birthplace' } }] },
+        { text: '', toolCalls: [{ name: 'read_page', args: { url: 'https://example.org/koechlin' } }] },
+        'Maurice Koechlin was born in Buhl [1].',
+      ],
+    })
+    const search = mockSearch({
+      results: { 'Maurice Koechlin birthplace': [{ title: 'Maurice Koechlin', url: 'https://example.org/koechlin', snippet: 'Swiss engineer.' }] },
+    })
+    const fetch = mockFetch({
+      pages: { 'https://example.org/koechlin': { title: 'Maurice Koechlin', text: 'Maurice Koechlin was born in Buhl, Haut-Rhin, in 1856.' } },
+    })
+    const agent = createAgent({ llm, search, fetch, strategy: 'react' })
+    const { message, errors } = await readAsChat(toUIMessageStreamResponse(agent.research('Where was Maurice Koechlin born?')))
+    expect(errors).toEqual([])
+    const tools = message.parts.filter((p) => p.type === 'dynamic-tool')
+    expect(tools.map((t) => [t.toolName, t.input, t.state])).toEqual([
+      ['search', { query: 'Maurice Koechlin birthplace' }, 'output-available'],
+      ['read_page', { url: 'https://example.org/koechlin' }, 'output-available'],
+    ])
+    expect(tools[1]?.state === 'output-available' && tools[1].output).toMatchObject({ summary: expect.any(String), chars: expect.any(Number) })
+    expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['Maurice Koechlin was born in Buhl [1].'])
   })
 
   it('ends a run that fails with an error chunk the chat reports, keeping what came before', async () => {
