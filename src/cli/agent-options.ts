@@ -19,5 +19,6 @@ export function agentOptions(options: CliOptions, providers: { llm: LLMProvider;
     graphReader: defined({ maxSteps: graphMaxSteps, concurrency }),
     reflect: defined({ maxIterations, concurrency }),
     deep: defined({ maxIterations, concurrency }),
+    react: defined({ maxSteps: maxIterations, concurrency }),
   }
 }

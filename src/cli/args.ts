@@ -41,6 +41,8 @@ export interface CliOptions {
   price?: { inputPerMillion: number; outputPerMillion: number }
   /** `--max-cost DOLLARS`: the run's budget. */
   maxCost?: number
+  /** react: ask on the terminal before each tool call. */
+  toolApproval?: boolean
   knowledge?: string
   format: Format
   /** Set by `--serve [PORT]`: serve runs over SSE instead of running one question. */
@@ -75,6 +77,7 @@ const OPTIONS = {
   'no-fetch': { type: 'boolean' },
   price: { type: 'string' },
   'max-cost': { type: 'string' },
+  'tool-approval': { type: 'boolean' },
   knowledge: { type: 'string' },
   format: { type: 'string', short: 'f' },
   serve: { type: 'string' },
@@ -240,6 +243,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     fetch: !values['no-fetch'],
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),
+    toolApproval: values['tool-approval'] ?? false,
     knowledge: nonEmpty('knowledge', values.knowledge),
     format: oneOf('format', values.format, FORMATS, 'pretty'),
     servePort: values.serve === undefined ? undefined : servePort(values.serve),

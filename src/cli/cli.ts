@@ -16,6 +16,7 @@ import { readKnowledge, writeKnowledge } from './knowledge-file.js'
 import type { Env } from './llm.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
+import { approveOnTerminal } from './tool-approval.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
@@ -67,8 +68,13 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const question = serving || saved ? '' : await questionFrom(options, io.readStdin)
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
+  if (options.toolApproval && options.strategy !== 'react') throw new UsageError('--tool-approval works with --strategy react')
+  if (options.toolApproval && !io.ask) throw new UsageError('--tool-approval asks on a terminal: run laconic with stdin and stderr on a terminal')
   const providers = await configuredProviders(options, io)
-  const agent = createAgent(saved ? resumedAgentOptions(agentOptions(options, providers), saved) : agentOptions(options, providers))
+  const settings = saved ? resumedAgentOptions(agentOptions(options, providers), saved) : agentOptions(options, providers)
+  const ask = io.ask
+  if (options.toolApproval && ask) settings.react = { ...settings.react, beforeTool: approveOnTerminal((question) => ask(question, io.interrupt)) }
+  const agent = createAgent(settings)
 
   if (serving) return serve(agent, { port: options.servePort as number, stderr: io.stderr, interrupt: io.interrupt })
 

@@ -30,7 +30,8 @@ Model:
 
 Research:
   -s, --strategy NAME      ${strategies.join(' | ')} (default scratchpad)
-  --max-iterations N       search rounds at most (scratchpad 5, reflect 2, deep 3 sub-questions)
+  --max-iterations N       search rounds at most (scratchpad 5, reflect 2, deep 3 sub-questions, react 8 steps)
+  --tool-approval          react: ask on the terminal before each tool call (y runs it)
   --graph-max-steps N      queries explored at most by graph-reader (default 8)
   --concurrency N          searches and page reads in flight at once (default 4)
   --knowledge FILE         start from what FILE knows; write the updated knowledge back
