@@ -10,7 +10,8 @@ import { countAt, isObject, isTransientKind, objectAt, parseFrame, stringAt, usa
  * and no `temperature` but the default; the thinking streams as `reasoning`, never as text.
  */
 export function anthropicBody(model: string, maxTokens: number, req: LLMRequest, thinkingBudget?: number): Record<string, unknown> {
-  const system = [req.system, req.json ? jsonInstruction(req.json) : undefined].filter(Boolean).join('\n\n')
+  const forced = schemaTool(req, thinkingBudget)
+  const system = [req.system, req.json && !forced ? jsonInstruction(req.json) : undefined].filter(Boolean).join('\n\n')
   const answerTokens = req.maxTokens ?? maxTokens
   return {
     model,
@@ -18,10 +19,24 @@ export function anthropicBody(model: string, maxTokens: number, req: LLMRequest,
     ...(system && { system }),
     messages: anthropicMessages(req.prompt, req.turns ?? []),
     stream: true,
-    ...anthropicTools(req.tools, req.toolChoice),
+    ...(forced ? anthropicTools([forced], { name: forced.name }) : anthropicTools(req.tools, req.toolChoice)),
     ...(thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: thinkingBudget } } : {}),
     ...(req.temperature !== undefined && !thinkingBudget && { temperature: req.temperature }),
   }
+}
+
+/** The forced tool whose input is a structured reply; its `input_json_delta` stream is the reply's text. */
+export const SCHEMA_TOOL = 'structured_reply'
+
+/**
+ * The Messages API has no JSON Schema response format: a schema call becomes one forced tool
+ * whose `input_schema` is the schema. Not with the caller's own tools (they keep their choice),
+ * and not with extended thinking, which refuses a forced tool choice (the schema is then asked
+ * for in words).
+ */
+export function schemaTool(req: LLMRequest, thinkingBudget?: number): ToolSpec | undefined {
+  if (typeof req.json !== 'object' || req.tools?.length || thinkingBudget) return undefined
+  return { name: SCHEMA_TOOL, description: "Give your reply as this tool's input.", parameters: req.json }
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * `anthropic({ apiKey, model })`: the Anthropic Messages API, streamed as SSE.
  */
-import { LaconicError, type LLMProvider } from '../../core/index.js'
+import { LaconicError, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
 import type { HintFor } from '../http/index.js'
-import { anthropicBody, parseAnthropicData } from './anthropic-wire.js'
+import { anthropicBody, parseAnthropicData, SCHEMA_TOOL, schemaTool } from './anthropic-wire.js'
 import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'
 import { sseData, streamChat } from './stream-chat.js'
@@ -35,20 +35,34 @@ export function anthropic(options: AnthropicOptions): LLMProvider {
   return {
     model,
     stream: (req) =>
-      streamChat(
-        {
-          provider: 'anthropic',
-          model,
-          url,
-          headers,
-          body: anthropicBody(model, options.maxTokens ?? 4096, req, options.thinkingBudget),
-          secrets: [apiKey, ...secretHeaderValues(options.headers)],
-          hint,
-          frames: sseData,
-          parse: parseAnthropicData,
-        },
-        options,
+      schemaReplyAsText(
         req,
+        options.thinkingBudget,
+        streamChat(
+          {
+            provider: 'anthropic',
+            model,
+            url,
+            headers,
+            body: anthropicBody(model, options.maxTokens ?? 4096, req, options.thinkingBudget),
+            secrets: [apiKey, ...secretHeaderValues(options.headers)],
+            hint,
+            frames: sseData,
+            parse: parseAnthropicData,
+          },
+          options,
+          req,
+        ),
       ),
+  }
+}
+
+/** A schema call answered through the forced tool: its input streams as the reply's text. */
+async function* schemaReplyAsText(req: LLMRequest, thinkingBudget: number | undefined, chunks: AsyncIterable<LLMChunk>): AsyncGenerator<LLMChunk> {
+  if (!schemaTool(req, thinkingBudget)) return yield* chunks
+  for await (const chunk of chunks) {
+    if (chunk.type === 'tool-call-delta' && chunk.name === SCHEMA_TOOL) {
+      if (chunk.argsDelta) yield { type: 'text', text: chunk.argsDelta }
+    } else if (chunk.type !== 'tool-call' || chunk.name !== SCHEMA_TOOL) yield chunk
   }
 }

@@ -9,6 +9,7 @@ import { secretHeaderValues } from '../http/index.js'
 import { isReasoningModel, openaiBody, parseOpenAIData } from './openai-wire.js'
 import { isLoopbackUrl } from './local.js'
 import { sseData, streamChat } from './stream-chat.js'
+import { jsonSupport, withJsonFallback } from './json-fallback.js'
 
 export interface OpenAIOptions extends LLMAdapterOptions {
   /** The API root, usually ending in `/v1`. @defaultValue `https://api.openai.com/v1` */
@@ -33,24 +34,27 @@ export function openai(options: OpenAIOptions): LLMProvider {
     if (failure.status === 404) return `pull or choose a model this server has (\`${model}\` was not found), and check that \`baseURL\` ends in /v1`
     return undefined
   }
+  const json = jsonSupport()
   return {
     model,
     local: isLoopbackUrl(url),
-    stream: (req) =>
-      streamChat(
-        {
-          provider: 'openai',
-          model,
-          url,
-          headers,
-          body: openaiBody(model, req, options.reasoningModel ?? isReasoningModel(model)),
-          secrets: [apiKey, ...secretHeaderValues(options.headers)],
-          hint,
-          frames: sseData,
-          parse: parseOpenAIData,
-        },
-        options,
-        req,
+    stream: (request) =>
+      withJsonFallback(request, json, (req) =>
+        streamChat(
+          {
+            provider: 'openai',
+            model,
+            url,
+            headers,
+            body: openaiBody(model, req, options.reasoningModel ?? isReasoningModel(model)),
+            secrets: [apiKey, ...secretHeaderValues(options.headers)],
+            hint,
+            frames: sseData,
+            parse: parseOpenAIData,
+          },
+          options,
+          req,
+        ),
       ),
   }
 }

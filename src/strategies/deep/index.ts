@@ -16,6 +16,7 @@ import { planPrompt, planSystem } from './prompts.js'
 import { searchOne } from './search-one.js'
 import { synthesize } from './synthesize.js'
 import { budgetStop } from '../shared/budget.js'
+import { planSchema } from './schemas.js'
 
 export { parsePlanNext, parseSubAnswer, parseReport, readConfidence, type PlanDecision, type SubAnswerReply, type ReportBody } from './parse.js'
 export type { Finding } from './findings.js'
@@ -111,6 +112,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
     if (subQuestion === undefined) {
       const reply = yield* ctx.complete('planner', {
         system: planSystem,
+        json: planSchema,
         prompt: planPrompt({
           question,
           background,

@@ -14,6 +14,7 @@ import type { Finding, SourceTitles } from './findings.js'
 import { parseSubAnswer, type SubAnswerReply } from './parse.js'
 import { subAnswerPrompt, subAnswerSystem, type ShownSource } from './prompts.js'
 import { cleanQueries } from '../reflect/parse.js'
+import { subAnswerSchema } from './schemas.js'
 
 export interface SearchOneSettings {
   searchesPerQuestion: number
@@ -58,6 +59,7 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
 
     const text = yield* ctx.complete('extractor', {
       system: subAnswerSystem,
+      json: subAnswerSchema,
       prompt: subAnswerPrompt({ subQuestion, sources, searchesLeft }),
       maxTokens: 600,
       temperature: 0,

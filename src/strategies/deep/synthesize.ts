@@ -3,6 +3,7 @@ import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/ci
 import { meanConfidence, numberFindings, type Finding, type SourceTitles } from './findings.js'
 import { parseReport, type ReportBody } from './parse.js'
 import { conversationalSystem, findingsPrompt, reportPrompt, reportSystem, summarySystem, type ShownFinding } from './prompts.js'
+import { reportSchema } from './schemas.js'
 
 /**
  * The final output. `report`: the executive summary streams as the answer, then the rest of the
@@ -43,7 +44,7 @@ export async function* synthesize(
     return
   }
 
-  const reply = yield* ctx.complete('synthesizer', { system: reportSystem, prompt: reportPrompt(prompt), maxTokens: 900, temperature: 0 })
+  const reply = yield* ctx.complete('synthesizer', { system: reportSystem, prompt: reportPrompt(prompt), json: reportSchema, maxTokens: 900, temperature: 0 })
   let body = parseReport(reply)
   if (!body) {
     yield ctx.warning('could not read the report JSON; the report lists the findings', 'unparseable-output')

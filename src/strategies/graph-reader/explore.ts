@@ -13,6 +13,7 @@ import {
 import type { Notebook } from './notebook.js'
 import { checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
 import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type SourceView } from './prompts.js'
+import { extractionSchema, nodeCheckSchema } from './schemas.js'
 
 export interface ExploreSettings {
   maxSteps: number
@@ -170,7 +171,7 @@ export async function* explore(
       const reply = yield* nodeCtx.complete('extractor', {
         system: extractorSystem,
         prompt: extractorPrompt({ question: ctx.question, keyElements, query: node.query, sources }),
-        json: true,
+        json: extractionSchema,
         temperature: 0,
       })
       const extraction = parseExtraction(reply)
@@ -197,7 +198,7 @@ export async function* explore(
         searched,
         canSearchMore: explored < settings.maxSteps,
       }),
-      json: true,
+      json: nodeCheckSchema,
       temperature: 0,
     })
     const check = parseNodeCheck(reply)

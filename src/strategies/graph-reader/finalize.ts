@@ -2,6 +2,7 @@ import { createMerge, normalizeUrl, type Schedule, type StrategyContext, type St
 import { CitationRegistry, citationFilter } from '../shared/citations.js'
 import { checkSource, parseExtraction } from './parse.js'
 import { condenserPrompt, condenserSystem, finalizerPrompt, finalizerSystem } from './prompts.js'
+import { condenseSchema } from './schemas.js'
 
 /** A fact as the finalizer sees it: text and source URLs (after condensing, no id). */
 export interface NoteFact {
@@ -57,7 +58,7 @@ export async function* condense(
           const { urls, numbered } = numberSources(batch)
           const reply = yield* ctx.complete(
             'extractor',
-            { system: condenserSystem, prompt: condenserPrompt({ question: ctx.question, facts: numbered }), json: true, temperature: 0 },
+            { system: condenserSystem, prompt: condenserPrompt({ question: ctx.question, facts: numbered }), json: condenseSchema, temperature: 0 },
             { schedule: args.schedule },
           )
           const { facts: read } = parseExtraction(reply)

@@ -17,6 +17,7 @@ import { Notebook } from './notebook.js'
 import { parsePlan, type RationalPlan } from './parse.js'
 import { plannerPrompt, plannerSystem } from './prompts.js'
 import { budgetStop } from '../shared/budget.js'
+import { planSchema } from './schemas.js'
 
 export { Notebook, type AddOutcome } from './notebook.js'
 export { checkSource, parseExtraction, parseNodeCheck, parsePlan, type Extraction, type NodeCheck, type RationalPlan, type SourceCheck } from './parse.js'
@@ -136,7 +137,7 @@ async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator
   const reply = yield* ctx.complete('planner', {
     system: plannerSystem,
     prompt: plannerPrompt({ question, knowledge }),
-    json: true,
+    json: planSchema,
     maxTokens: 500,
     temperature: 0,
   })

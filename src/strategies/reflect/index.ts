@@ -20,6 +20,7 @@ import { queriesPrompt, queriesSystem, reflectPrompt, reflectSystem, synthesizeP
 import { interleaveResults } from './sources.js'
 import { wordLimitFilter } from './word-limit.js'
 import { budgetStop } from '../shared/budget.js'
+import { queriesSchema, reflectionSchema } from './schemas.js'
 
 export { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
 export { wordLimitFilter, countWords } from './word-limit.js'
@@ -166,7 +167,9 @@ async function* planQueries(question: string, ctx: StrategyContext): AsyncGenera
 
   let queries = gaps.length
     ? gaps
-    : parseQueries(yield* ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), maxTokens: 200, temperature: 0 }))
+    : parseQueries(
+        yield* ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), json: queriesSchema, maxTokens: 200, temperature: 0 }),
+      )
   if (!queries.length) {
     yield ctx.warning('could not read search queries from the model; searching the question itself', 'unparseable-output')
     queries = [question]
@@ -202,6 +205,7 @@ async function* reflectOn(
   const reply = yield* ctx.complete('planner', {
     system: reflectSystem,
     prompt: reflectPrompt({ question, searched, sources }),
+    json: reflectionSchema,
     maxTokens: 400,
     temperature: 0,
   })

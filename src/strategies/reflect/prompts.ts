@@ -12,13 +12,14 @@ function slotLines(slots: readonly Slot[]): string {
 }
 
 export const queriesSystem = `You write web search queries for a research question.
-Reply with a JSON array of 3 to 5 short, specific queries that together cover the question, each from a different angle. JSON only, no prose.
+Write 3 to 5 short, specific queries that together cover the question, each from a different angle.
+Reply with JSON only, no prose: {"queries": ["<query>"]}
 Example: ["2022 world cup final winner", "2022 world cup final score", "2022 world cup final date"]`
 
 export function queriesPrompt(question: string): string {
   return `Question: ${question}
 
-JSON array of 3-5 search queries:`
+JSON with 3-5 search queries:`
 }
 
 export const reflectSystem = `You check whether search results answer a question.
