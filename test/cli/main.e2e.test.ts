@@ -72,7 +72,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     const synthesis = backend.turns.slice(seen).find((t) => t.system === synthesizerSystem)
     expect(synthesis?.prompt).toContain('blue light is scattered most')
     expect(synthesis?.prompt).not.toContain('Yeast')
-    expect(out.stdout).toBe(`${ANSWER}\n`)
+    expect(out.stdout).toMatch(new RegExp(`^${ANSWER}\n\nSources:\n\\[1\\] .+ — \\S+\n$`))
     expect(out.stderr).toContain('[start] scratchpad: Why is the sky blue?')
     expect(out.stderr).toContain('[query q1] why is the sky blue')
     expect(out.stderr).toContain('[result q1] 1 result')
@@ -97,7 +97,9 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     const out = await runCli([...against(backend), '--format', 'json', 'Why is the sky blue?'])
     expect(out.code).toBe(0)
     const result = JSON.parse(out.stdout) as ResearchResult
-    expect(result).toMatchObject({ answer: ANSWER, reason: 'answered', knowledge: NOTES, citations: [] })
+    expect(result).toMatchObject({ answer: ANSWER, reason: 'answered', knowledge: NOTES })
+    // Scratchpad lists the sources its notes came from: the corpus file.
+    expect(result.citations).toEqual([expect.objectContaining({ index: 1, url: expect.stringMatching(/^file:.*sky\.md/) })])
     expect(result.cost.llmCalls).toBe(4) // planner, synthesizer, planner, finalizer
   })
 
@@ -118,7 +120,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
       'Why is the sky blue?',
     ])
     expect(out.code).toBe(0)
-    expect(out.stdout).toBe(`${ANSWER}\n`)
+    expect(out.stdout).toMatch(new RegExp(`^${ANSWER}\n\nSources:\n\\[1\\] .+ — \\S+\n$`))
     expect(backend.searches.slice(searched)).toEqual(['why is the sky blue'])
   })
 

@@ -64,7 +64,7 @@ describe('renderers', () => {
     const stderr = sink(false)
     let clock = 1_000
     feed(prettyRenderer({ stdout, stderr, now: () => (clock += 100) }), events, result)
-    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n')
+    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n\nSources:\n[1] Sky — https://example.org/sky\n')
     expect(stderr.text).toContain('[query q1] sky colour')
     expect(stderr.text).toContain('[notes] iteration 1: 29 chars')
     expect(stderr.text).toMatch(/\[done\] answered · 1 query · [\d.]+s · \$0 · 4 model calls · \d+ tokens\n$/)
@@ -127,7 +127,7 @@ describe('renderers', () => {
     expect(stderr.text.slice(drawnBeforeAnswer)).toBe('\r\u001b[1A\u001b[J')
     renderer.end(result, { interrupted: false })
     expect(ticks).toHaveLength(0) // the clock stopped
-    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n')
+    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n\nSources:\n[1] Sky — https://example.org/sky\n')
     expect(stderr.text).toMatch(/\[done\] answered .*\n$/)
   })
 })

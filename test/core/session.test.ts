@@ -12,7 +12,7 @@ describe('agent.session()', () => {
     const first = await session.answer('What is the capital of France?')
     expect(first.answer).toBe('Paris.')
     expect(session.knowledge).toBe('Paris is the capital of France.')
-    expect(session.priorAnswers).toEqual([{ query: 'What is the capital of France?', answer: 'Paris.', sources: [] }])
+    expect(session.priorAnswers).toEqual([{ query: 'What is the capital of France?', answer: 'Paris.', sources: ['https://fr.example'] }])
 
     const run = session.research('How many people live there?')
     for await (const _ of run);

@@ -1,4 +1,14 @@
-import { normalizeText, truncateAtSentence, type Strategy, type StrategyContext, type StrategyEvent, type StrategyOutcome } from '../../core/index.js'
+import {
+  type Citation,
+  normalizeText,
+  type SearchResult,
+  type Strategy,
+  type StrategyContext,
+  type StrategyEvent,
+  type StrategyOutcome,
+  truncateAtSentence,
+} from '../../core/index.js'
+import { CitationRegistry } from '../shared/citations.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { parsePlannerDecision, type PlannerDecision } from './parse.js'
 import { finalizerPrompt, finalizerSystem, plannerPrompt, plannerSystem, synthesizerPrompt, synthesizerSystem } from './prompts.js'
@@ -29,6 +39,8 @@ interface ScratchpadState {
   queued: string[]
   /** The run paused for approval of this plan. */
   pendingPlan?: string[]
+  /** The sources the knowledge was rewritten from so far, numbered. */
+  sources?: Citation[]
 }
 
 const isScratchpadState = (v: unknown): boolean => {
@@ -39,8 +51,32 @@ const isScratchpadState = (v: unknown): boolean => {
     isStringArray(s.pastQueries) &&
     isStringArray(s.searched) &&
     isStringArray(s.queued) &&
-    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
+    (s.pendingPlan === undefined || isStringArray(s.pendingPlan)) &&
+    (s.sources === undefined || (Array.isArray(s.sources) && s.sources.every((c) => isCount(c?.index) && typeof c.url === 'string')))
   )
+}
+
+/**
+ * The sources behind the knowledge: every result a synthesizer rewrite read. Numbered in the
+ * conversation's registry, so a follow-up question keeps the numbers; the answer lists those of
+ * this run.
+ */
+class KnowledgeSources {
+  private readonly registry: CitationRegistry
+  private readonly used = new Map<number, Citation>()
+  constructor(previous: readonly Citation[], saved: readonly Citation[]) {
+    this.registry = new CitationRegistry([...previous, ...saved.filter((c) => !previous.some((p) => p.index === c.index))])
+    for (const citation of saved) this.used.set(citation.index, citation)
+  }
+  add(results: readonly SearchResult[]): void {
+    for (const result of results) {
+      const index = this.registry.indexOf(result.url, result.title)
+      this.used.set(index, { index, url: result.url, ...(result.title ? { title: result.title } : {}) })
+    }
+  }
+  list(): Citation[] {
+    return [...this.used.values()].sort((a, b) => a.index - b.index)
+  }
 }
 
 async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome> {
@@ -53,6 +89,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGene
   const pastQueries = [...(saved?.pastQueries ?? [])]
   const searched = new Set(saved?.searched ?? [])
   let queued = [...(saved?.queued ?? [])]
+  const sources = new KnowledgeSources(ctx.input.citations ?? [], saved?.sources ?? [])
   if (saved?.pendingPlan && ctx.resumed?.paused) queued = yield* approvedAfterPause(ctx, saved.pendingPlan)
   // A step is one iteration; its checkpoint says where the next one starts.
   const state = (iteration: number, pendingPlan?: string[]): ScratchpadState => ({
@@ -62,11 +99,12 @@ async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGene
     searched: [...searched],
     queued,
     ...(pendingPlan ? { pendingPlan } : {}),
+    sources: sources.list(),
   })
 
   for (let iteration = saved?.iteration ?? 0; iteration < maxIterations; iteration++) {
     if (yield* budgetStop(ctx)) {
-      yield* finalize(question, knowledge, true, ctx)
+      yield* finalize(question, knowledge, true, ctx, sources)
       return { reason: 'answered' }
     }
     let query = queued.shift()
@@ -86,7 +124,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGene
       const decision = yield* decide(parsePlannerDecision(reply), { question, knowledge, hadPriorKnowledge, searched, ctx })
       if (decision.action === 'answer') {
         yield { type: 'plan', text: 'Answer: the knowledge covers the question.' }
-        yield* finalize(question, knowledge, false, ctx)
+        yield* finalize(question, knowledge, false, ctx, sources)
         return { reason: 'answered' }
       }
       const approved = yield* ctx.reviewPlan({ text: `Search: ${decision.query}`, queries: [decision.query] })
@@ -98,21 +136,21 @@ async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGene
     }
     pastQueries.push(query)
     searched.add(normalizeText(query))
-    knowledge = yield* searchAndRewrite(query, { question, knowledge, budget, iteration, ctx })
+    knowledge = yield* searchAndRewrite(query, { question, knowledge, budget, iteration, ctx, sources })
     yield* ctx.checkpoint(state(iteration + 1))
   }
 
   yield ctx.warning(`reached maxIterations (${maxIterations}); answering with what was found`, 'max-iterations')
-  yield* finalize(question, knowledge, true, ctx)
+  yield* finalize(question, knowledge, true, ctx, sources)
   return { reason: 'max-iterations' }
 }
 
 /** One search, and the knowledge rewritten from its results (unchanged when it found nothing). */
 async function* searchAndRewrite(
   query: string,
-  args: { question: string; knowledge: string; budget: number; iteration: number; ctx: StrategyContext },
+  args: { question: string; knowledge: string; budget: number; iteration: number; ctx: StrategyContext; sources: KnowledgeSources },
 ): AsyncGenerator<StrategyEvent, string> {
-  const { question, knowledge, budget, iteration, ctx } = args
+  const { question, knowledge, budget, iteration, ctx, sources } = args
   const { results, error } = yield* ctx.runSearch(query)
   if (error || results.length === 0) return knowledge
   const rewritten = yield* ctx.complete('synthesizer', {
@@ -131,6 +169,7 @@ async function* searchAndRewrite(
     return knowledge
   }
   const next = truncateAtSentence(rewritten.trim(), budget)
+  sources.add(results)
   yield { type: 'knowledge-update', knowledge: next, iteration: iteration + 1 }
   return next
 }
@@ -163,10 +202,16 @@ async function* decide(
   return parsed
 }
 
-async function* finalize(question: string, knowledge: string, bestEffort: boolean, ctx: StrategyContext): AsyncGenerator<StrategyEvent> {
+async function* finalize(
+  question: string,
+  knowledge: string,
+  bestEffort: boolean,
+  ctx: StrategyContext,
+  sources: KnowledgeSources,
+): AsyncGenerator<StrategyEvent> {
   const text = yield* ctx.streamAnswer('finalizer', {
     system: finalizerSystem,
     prompt: finalizerPrompt({ question, knowledge, bestEffort }),
   })
-  yield { type: 'answer', text, citations: [] }
+  yield { type: 'answer', text, citations: sources.list() }
 }
