@@ -4,7 +4,7 @@
  *   npx tsx examples/basic/main.ts --demo
  *   OLLAMA_MODEL=qwen3:4b npx tsx examples/basic/main.ts "Why is the sky blue?"
  */
-import { exampleAgent } from '../shared/agent.js'
+import { describeEnd, exampleAgent } from '../shared/agent.js'
 
 const { agent, question } = exampleAgent()
 const run = agent.research(question)
@@ -19,5 +19,5 @@ for await (const event of run) {
 const result = await run.result
 process.stdout.write('\n')
 for (const citation of result.citations) console.log(`[${citation.index}] ${citation.title ?? ''} ${citation.url}`)
-console.error(`${result.reason} · $${result.cost.total.toFixed(4)} · ${result.cost.llmCalls} model calls · ${result.cost.searches} searches`)
+console.error(describeEnd(result))
 process.exitCode = result.reason === 'answered' ? 0 : 1

@@ -18,6 +18,18 @@ describe('the examples run as written', () => {
     expect(stderr).toMatch(/answered · \$0\.\d{4} · \d+ model calls · 3 searches/)
   })
 
+  it('basic, with no model reachable, says why and how to fix it, and exits 1', async () => {
+    // Port 1 on loopback: refused at once, no network touched.
+    const failed = await run(process.execPath, ['--import', 'tsx', 'examples/basic/main.ts', 'q'], {
+      timeout: 30_000,
+      env: { ...process.env, OLLAMA_HOST: 'http://127.0.0.1:1' },
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect('code' in failed ? failed.code : 0).toBe(1)
+    expect(failed.stderr).toContain('127.0.0.1:1')
+    expect(failed.stderr).toContain('ollama serve')
+    expect(failed.stderr).toContain('--demo')
+  })
+
   it('logging writes one JSON line per meaningful event, tokens summarised', async () => {
     const { stdout } = await example('logging')
     const lines = stdout
