@@ -24,13 +24,19 @@ export interface TinyModelShape {
   blocks?: number
   contextLength?: number
   seed?: number
+  /**
+   * A preferred logit per byte (unset bytes get 0). Every token's embedding carries a large
+   * constant in dimension 0 that the single block barely moves, so the output layer's column 0
+   * works as a per-token bias: the model still writes garbage, but garbage of a chosen shape.
+   */
+  preference?: (byte: number) => number
 }
 
 export async function writeTinyGguf(path: string, shape: TinyModelShape = {}): Promise<void> {
   await writeFile(path, tinyGguf(shape))
 }
 
-export function tinyGguf({ embedding = 32, feedForward = 64, heads = 2, blocks = 1, contextLength = 2048, seed = 7 }: TinyModelShape = {}): Buffer {
+export function tinyGguf({ embedding = 32, feedForward = 64, heads = 2, blocks = 1, contextLength = 2048, seed = 7, preference }: TinyModelShape = {}): Buffer {
   const tokens = ['<unk>', '<s>', '</s>']
   const tokenTypes = [2, 3, 3] // unknown, control, control
   for (let byte = 0; byte < 256; byte++) {
@@ -99,9 +105,20 @@ export function tinyGguf({ embedding = 32, feedForward = 64, heads = 2, blocks =
   const data = Buffer.alloc(offset)
   const random = lcg(seed)
   let at = 0
+  const BYTE0 = 3 // the first byte token
   for (const [name, dims] of tensors) {
     const n = count(dims)
-    for (let i = 0; i < n; i++) data.writeFloatLE(name.includes('norm') ? 1 : (random() - 0.5) * 0.5, at + 4 * i)
+    const [width = 1] = dims
+    for (let i = 0; i < n; i++) {
+      let value = name.includes('norm') ? 1 : (random() - 0.5) * 0.5
+      if (preference && i % width === 0) {
+        const token = Math.floor(i / width)
+        // The constant that dimension 0 carries through the block, and the bias read off it.
+        if (name === 'token_embd.weight') value = 16
+        if (name === 'output.weight') value = token >= BYTE0 ? (preference(token - BYTE0) ?? 0) / 5 : -10
+      } else if (preference && name === 'output.weight') value *= 0.1
+      data.writeFloatLE(value, at + 4 * i)
+    }
     at = align(at + 4 * n)
   }
   out.raw(data)
