@@ -78,7 +78,7 @@ function violations(value: unknown, schema: JsonSchema, path = '$'): string[] {
   if (typeof value === 'number' && typeof schema.minimum === 'number' && value < schema.minimum) out.push(`${path}: below ${schema.minimum}`)
   if (Array.isArray(value)) {
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) out.push(`${path}: more than ${schema.maxItems} items`)
-    value.forEach((item, i) => out.push(...violations(item, schema.items as JsonSchema, `${path}[${i}]`)))
+    for (const [i, item] of value.entries()) out.push(...violations(item, schema.items as JsonSchema, `${path}[${i}]`))
   }
   if (kind === 'object') {
     const object = value as Record<string, unknown>
