@@ -10,7 +10,19 @@ import { fileURLToPath } from 'node:url'
 import type { BenchResult } from './stats.js'
 
 /** In issue order: 1, 2, 6 (notebook, graph-reader), 3, 4, 5, 7, 8, 9. */
-const MODULES = ['graph-reader', 'notebook', 'first-token', 'flat-prompts', 'overhead', 'fanout', 'soak', 'local-corpus', 'redis', 'react-context']
+const MODULES = [
+  'graph-reader',
+  'notebook',
+  'first-token',
+  'flat-prompts',
+  'overhead',
+  'fanout',
+  'soak',
+  'local-corpus',
+  'redis',
+  'react-context',
+  'checkpoints',
+]
 
 interface BenchModule {
   run(): Promise<BenchResult & { details?: unknown }>

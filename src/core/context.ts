@@ -85,7 +85,10 @@ export function createContext({ signal, ids = createIdSource(), resumed, ...init
       hint: `pass \`llm\` (used for every role) or \`models.${role}\` to createAgent`,
     })
   }
-  const ledger: Ledger = { dollars: 0, priciestCall: 0, searchesOk: 0, firstSearchFailure: undefined }
+  // A resumed run's budget counts what was spent before the checkpoint; its searches then are
+  // taken to have worked (the ledger is not saved, and "every search failed" must not end a
+  // run that had results before it was resumed).
+  const ledger: Ledger = { dollars: resumed?.cost.total ?? 0, priciestCall: 0, searchesOk: resumed?.cost.searches ?? 0, firstSearchFailure: undefined }
   return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger }, signal)
 }
 

@@ -173,6 +173,7 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
               state: restore.checkpoint.state,
               paused: restore.checkpoint.status === 'paused',
               facts: restore.checkpoint.facts,
+              cost: restore.checkpoint.cost,
               options: restore.options,
             },
           }

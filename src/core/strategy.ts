@@ -213,6 +213,8 @@ export interface Resumption {
   readonly paused: boolean
   /** The facts the run had emitted by the checkpoint (superseded ones removed): the notebook to start from. */
   readonly facts: readonly Fact[]
+  /** What the run had spent by the checkpoint (the budget counts it). */
+  readonly cost: Cost
   readonly options: Readonly<ResumeOptions>
 }
 

@@ -158,4 +158,28 @@ describe('checkpoints through the runtime', () => {
     })
     expect(await store.load(run.runId)).toEqual(good)
   })
+
+  it('a resumed run’s budget counts what was spent before the checkpoint', async () => {
+    // One search ($0.10) before the checkpoint; after it, the strategy asks whether the budget is spent.
+    const spender: Strategy = {
+      name: 'spender',
+      async *run(question, ctx) {
+        if (!ctx.resumed) {
+          yield* ctx.runSearch(question)
+          yield* ctx.checkpoint({ searched: true })
+        }
+        const text = ctx.budgetExhausted() ? 'over budget' : 'within budget'
+        yield { type: 'answer-token', text }
+        yield { type: 'answer', text, citations: [] }
+        return { reason: 'answered' }
+      },
+    }
+    const store = memoryCheckpoints()
+    let run!: ResearchRun
+    run = createAgent({ ...world(), strategy: spender, budget: { usd: 0.1 } }).research('q', { checkpoints: crashingAfter(store, 1, () => run.abort()) })
+    expect((await run.result).reason).toBe('aborted')
+    const resumed = await createAgent({ ...world(), strategy: spender, budget: { usd: 0.1 } }).resume(run.runId, { checkpoints: store }).result
+    expect(resumed.cost.search).toBeCloseTo(0.1)
+    expect(resumed.answer).toBe('over budget')
+  })
 })
