@@ -13,6 +13,7 @@ import type { BenchResult } from './stats.js'
 const MODULES = [
   'graph-reader',
   'notebook',
+  'parsers',
   'first-token',
   'flat-prompts',
   'overhead',

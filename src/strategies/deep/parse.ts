@@ -1,5 +1,6 @@
 import { stripThink, type Report } from '../../core/index.js'
 import { parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
+import { cleanQuery, readBoolean } from '../shared/read.js'
 
 /** What `plan_next` decided. `unclear` means no decision could be read from the reply. */
 export type PlanDecision = { kind: 'complete'; reasoning: string } | { kind: 'next'; question: string; reasoning: string } | { kind: 'unclear' }
@@ -27,15 +28,6 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
 }
 
-function readBoolean(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value
-  if (typeof value === 'string') {
-    if (/^\s*(true|yes)\s*$/i.test(value)) return true
-    if (/^\s*(false|no)\s*$/i.test(value)) return false
-  }
-  return undefined
-}
-
 /** A confidence in [0, 1] from `0.8`, `"0.8"`, `"80%"` or `80`; undefined when there is none. */
 export function readConfidence(value: unknown): number | undefined {
   let n: number | undefined
@@ -50,10 +42,7 @@ export function readConfidence(value: unknown): number | undefined {
 }
 
 function cleanQuestion(text: string): string {
-  return text
-    .replace(/^["'`\s]+|["'`\s]+$/g, '')
-    .slice(0, MAX_QUESTION_CHARS)
-    .trim()
+  return cleanQuery(text, MAX_QUESTION_CHARS) ?? ''
 }
 
 /**
@@ -71,9 +60,9 @@ export function parsePlanNext(reply: unknown): PlanDecision {
     if (question !== undefined || complete === false) return { kind: 'next', question: cleanQuestion(question ?? ''), reasoning }
   }
   const text = stripThink(typeof reply === 'string' ? reply : '')
-  const next = /^[\s*_#>-]*next(?:\s+sub)?[\s-]*question\s*[:=]\s*(.+)$/im.exec(text)
+  const next = /^[ \t*_#>-]*next(?:\s+sub)?[\s-]*question\s*[:=]\s*(.+)$/im.exec(text)
   if (next?.[1]) return { kind: 'next', question: cleanQuestion(next[1].replace(/[*_]+/g, '')), reasoning: '' }
-  if (/^[\s*_#>-]*(?:is[\s_]*)?complete\s*[:=]\s*\**\s*(?:true|yes)\b/im.test(text)) return { kind: 'complete', reasoning: '' }
+  if (/^[ \t*_#>-]*(?:is[\s_]*)?complete\s*[:=]\s*\**\s*(?:true|yes)\b/im.test(text)) return { kind: 'complete', reasoning: '' }
   return { kind: 'unclear' }
 }
 

@@ -13,7 +13,7 @@ import { citationNumbers, rewriteCitations } from '../shared/citations.js'
 import type { Finding, SourceTitles } from './findings.js'
 import { parseSubAnswer, type SubAnswerReply } from './parse.js'
 import { subAnswerPrompt, subAnswerSystem, type ShownSource } from './prompts.js'
-import { cleanQueries } from '../reflect/parse.js'
+import { distinctQueries } from '../shared/read.js'
 import { subAnswerSchema } from './schemas.js'
 
 export interface SearchOneSettings {
@@ -65,7 +65,7 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
       temperature: 0,
     })
     reply = parseSubAnswer(text)
-    queries = reply.needMore ? cleanQueries(reply.queries, searchesLeft).filter((q) => !searched.has(normalizeText(q))) : []
+    queries = reply.needMore ? distinctQueries(reply.queries, searchesLeft).filter((q) => !searched.has(normalizeText(q))) : []
   }
 
   if (!reply) {

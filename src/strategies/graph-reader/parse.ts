@@ -1,5 +1,6 @@
-import { normalizeText, normalizeUrl, stripThink } from '../../core/index.js'
+import { normalizeUrl, stripThink } from '../../core/index.js'
 import { parseBareList, parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
+import { distinctQueries, readBoolean } from '../shared/read.js'
 
 /**
  * Total readers of the graph-reader's model outputs: any string in, a value out, never a
@@ -35,8 +36,6 @@ export interface NodeCheck {
   readable: boolean
 }
 
-const MAX_QUERY_CHARS = 200
-
 /** Strings of an array field, also taking `{ query }` / `{ text }` objects models write. */
 function itemsField(value: unknown, ...keys: string[]): string[] {
   const strings = stringArrayField(value, ...keys)
@@ -46,34 +45,6 @@ function itemsField(value: unknown, ...keys: string[]): string[] {
     if (Array.isArray(field)) return field.map((item) => stringField(item, 'query', 'text', 'q', 'name')).filter((x): x is string => x !== undefined)
   }
   return []
-}
-
-/** A usable query: unquoted, one line, not a template placeholder, not prose. */
-function cleanQuery(raw: string): string | undefined {
-  const query = raw
-    .replace(/[*_`]+/g, '')
-    .replace(/^\s*(?:query|search)\s*[:=]\s*/i, '')
-    .trim()
-    .replace(/^["'“”‘’]+|["'“”‘’,]+$/g, '')
-    .trim()
-  if (!query || query.length > MAX_QUERY_CHARS || /[\r\n]/.test(query)) return undefined
-  if (/^[<[{(].*[>\]})]$/.test(query) || /^(\.\.\.|…|none|n\/a|query)$/i.test(query)) return undefined
-  return query
-}
-
-/** Cleaned queries without repeats (by normalised text), at most `max`. */
-export function distinctQueries(raw: readonly string[], max: number): string[] {
-  const seen = new Set<string>()
-  const out: string[] = []
-  for (const item of raw) {
-    const query = cleanQuery(item)
-    const key = query && normalizeText(query)
-    if (!query || !key || seen.has(key)) continue
-    seen.add(key)
-    out.push(query)
-    if (out.length >= max) break
-  }
-  return out
 }
 
 /**
@@ -167,20 +138,11 @@ function factsField(json: unknown): unknown[] | undefined {
   return undefined
 }
 
-const YES = /^(yes|true|y|answerable|sufficient|enough)$/i
-const NO = /^(no|false|n|not yet|insufficient|continue)$/i
+/** Words the answer check writes for yes and no, beyond the shared ones. */
+const ANSWER_WORDS = { yes: ['answerable', 'sufficient', 'enough'], no: ['not yet', 'insufficient', 'continue'] }
+const readFlag = (value: unknown) => readBoolean(value, ANSWER_WORDS)
 
-function readFlag(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value
-  if (typeof value === 'string') {
-    const word = value.trim().replace(/[.!]+$/, '')
-    if (YES.test(word)) return true
-    if (NO.test(word)) return false
-  }
-  return undefined
-}
-
-const FLAG_LINE = /^[\s>*_#-]*(?:answerable|can answer|sufficient|enough)\b[^:=\n]*[:=]\s*\**\s*([A-Za-z ]+)/im
+const FLAG_LINE = /^[ \t>*_#-]*(?:answerable|can answer|sufficient|enough)\b[^:=\n]*[:=]\s*\**\s*([A-Za-z ]+)/im
 
 /**
  * The per-node answer check and neighbour selection. Unreadable → not answerable, no

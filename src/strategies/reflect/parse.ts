@@ -1,5 +1,5 @@
-import { normalizeText } from '../../core/index.js'
 import { parseBareList, parseLooseJson, stringArrayField } from '../shared/json.js'
+import { distinctQueries, readBoolean } from '../shared/read.js'
 
 /** A piece of information the answer needs, and the evidence that fills it (if any was found). */
 export interface Slot {
@@ -17,22 +17,9 @@ const MAX_QUERY_CHARS = 200
 /** Values a model writes for "not found". */
 const EMPTY_VALUE = /^(null|none|n\/?a|unknown|not found|missing|tbd|\?+|-+|…|\.\.\.)$/i
 
-/** Trims, unquotes and dedupes queries (by normalised text), dropping empty ones. */
-export function cleanQueries(queries: readonly string[], limit: number): string[] {
-  const seen = new Set<string>()
-  const out: string[] = []
-  for (const raw of queries) {
-    const query = raw
-      .replace(/^["'`\s]+|["'`\s]+$/g, '')
-      .slice(0, MAX_QUERY_CHARS)
-      .trim()
-    const key = normalizeText(query)
-    if (!key || seen.has(key)) continue
-    seen.add(key)
-    out.push(query)
-    if (out.length === limit) break
-  }
-  return out
+/** Clean queries without repeats (the shared reader), at most `limit`. */
+export function cleanQueries(queries: readonly unknown[], limit: number): string[] {
+  return distinctQueries(queries, limit, MAX_QUERY_CHARS)
 }
 
 /**
@@ -99,15 +86,6 @@ function readSlots(record: Record<string, unknown>): Slot[] {
   const byName = new Map<string, Slot>()
   for (const s of slots) if (s && !byName.has(s.name)) byName.set(s.name, s)
   return [...byName.values()]
-}
-
-function readBoolean(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value
-  if (typeof value === 'string') {
-    if (/^\s*(true|yes|1)\s*$/i.test(value)) return true
-    if (/^\s*(false|no|0)\s*$/i.test(value)) return false
-  }
-  return undefined
 }
 
 /**

@@ -56,6 +56,11 @@ export function citationNumbers(text: string): number[] {
  */
 export function rewriteCitations(text: string, map: (n: number) => number | undefined): string {
   return text.replace(/(\s?)\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g, (_whole, space: string, list: string) => {
+    if (!list.includes(',')) {
+      // One number, the common case: no sets or arrays per marker.
+      const n = map(Number(list))
+      return n === undefined ? '' : `${space}[${n}]`
+    }
     const kept = [...new Set(list.split(',').map((n) => map(Number(n.trim()))))].filter((n): n is number => n !== undefined)
     return kept.length ? space + kept.map((n) => `[${n}]`).join('') : ''
   })

@@ -1,27 +1,136 @@
 import { stripThink } from '../../core/index.js'
+import { trimEdges } from './read.js'
 
 /**
  * Reads JSON out of whatever a small model wrote: code fences, prose around it ("Step 1 …"),
  * think blocks, trailing commas, single quotes, unquoted keys, Python literals, or output cut
  * off before its closing brackets. Total: returns `undefined` when nothing parses, never throws.
+ *
+ * Linear in the input: one pass finds every bracketed candidate, and the candidates tried
+ * (longest match wins, in order) are read up to a budget of a few times the input's length,
+ * so no input (`[` × 1 MB, `{"a":` × n, an unterminated string) can make it rescan.
  */
 export function parseLooseJson(text: unknown, expect: 'object' | 'array' | 'any' = 'any'): unknown {
   if (typeof text !== 'string') return undefined
   const source = stripThink(text)
+  const { count, starts, ends, heights, unclosed } = candidatesOf(source)
+  let budget = CANDIDATE_BUDGET_FACTOR * source.length + 4096
   let best: { value: unknown; length: number } | undefined
-  let starts = 0
-  for (let i = 0; i < source.length && starts < 200; i++) {
-    const c = source[i]
-    if (c !== '{' && c !== '[') continue
-    starts++
-    const candidate = balancedFrom(source, i)
-    const value = parseRepaired(candidate)
+  let coveredUntil = -1
+  for (let k = 0; k < count; k++) {
+    const start = starts[k]!
+    const end = ends[k]!
+    // Inside one that parsed, too deep to be a model's JSON, or no longer than the best so far.
+    if (start < coveredUntil || heights[k]! > MAX_NESTING || (best && end >= 0 && end - start <= best.length)) continue
+    const body = end >= 0 ? source.slice(start, end) : unclosed!.complete(start, k)
+    budget -= body.length
+    if (budget < 0) break
+    const value = parseRepaired(body)
     if (value === undefined || !matches(value, expect)) continue
-    if (!best || candidate.length > best.length) best = { value, length: candidate.length }
-    // A complete candidate contains every later start inside it; skip past it.
-    i += candidate.length - 1
+    if (!best || body.length > best.length) best = { value, length: body.length }
+    // A candidate that parsed contains every later start inside it; skip past it.
+    coveredUntil = end >= 0 ? end : source.length
   }
   return best?.value
+}
+
+/** Characters handed to the parsers at most, as a multiple of the input's length. */
+const CANDIDATE_BUDGET_FACTOR = 4
+/** Brackets nested deeper than this inside a candidate: not a model's JSON, and costly to build. */
+const MAX_NESTING = 64
+
+/**
+ * Every `{` or `[` outside a string (`starts`), with the index just past its matching close
+ * (`ends`, -1 when it never closes), in one pass. Quotes count only inside brackets: an
+ * apostrophe in the prose around the JSON starts no string. Brackets still open at the end
+ * (output cut off at a token limit) are completed by `unclosed.complete`.
+ */
+function candidatesOf(source: string): {
+  count: number
+  starts: Int32Array
+  ends: Int32Array
+  /** How deep brackets nest inside each candidate (0: no brackets inside). */
+  heights: Int32Array
+  unclosed: { complete(start: number, candidate: number): string } | undefined
+} {
+  let brackets = 0
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i)
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) brackets++
+  }
+  let count = 0
+  const starts = new Int32Array(brackets)
+  const ends = new Int32Array(brackets).fill(-1)
+  const heights = new Int32Array(brackets)
+  // The candidates of the brackets still open, outermost first.
+  const open: number[] = []
+  const raise = (child: number, parent: number | undefined) => {
+    if (parent !== undefined && heights[child]! + 1 > heights[parent]!) heights[parent] = heights[child]! + 1
+  }
+  let quote: number | undefined
+  let quoteStart = -1
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i)
+    if (quote !== undefined) {
+      if (c === BACKSLASH) i++
+      else if (c === quote) quote = undefined
+      continue
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      open.push(count)
+      starts[count++] = i
+    } else if (open.length === 0) {
+    } else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+      quote = c
+      quoteStart = i
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      const closed = open.pop()!
+      ends[closed] = i + 1
+      raise(closed, open[open.length - 1])
+    }
+  }
+  // Brackets never closed contain the ones opened after them.
+  for (let d = open.length - 1; d > 0; d--) raise(open[d]!, open[d - 1])
+  if (!open.length) return { count, starts, ends, heights, unclosed: undefined }
+  const tail = completion(source, quote !== undefined ? quoteStart : -1)
+  return {
+    count,
+    starts,
+    ends,
+    heights,
+    unclosed: {
+      complete(start, candidate) {
+        // Its closers, innermost first: one per bracket still open from it on (at most MAX_NESTING + 1).
+        let closers = ''
+        for (let d = open.length - 1; d >= 0 && open[d]! >= candidate; d--) closers += source.charCodeAt(starts[open[d]!]!) === OPEN_BRACE ? '}' : ']'
+        return source.slice(start, tail.cut) + tail.append + closers
+      },
+    },
+  }
+}
+
+const [BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, DOUBLE_QUOTE, SINGLE_QUOTE] = [...'\\{}[]"\''].map((c) => c.charCodeAt(0))
+
+/**
+ * How to end text cut off mid-output before its closers: drop a dangling element after a comma
+ * (a partial string included), give a dangling key a `null`, close a string cut inside a value.
+ */
+function completion(source: string, openString: number): { cut: number; append: string } {
+  if (openString >= 0) {
+    const before = lastNonSpace(source, openString - 1)
+    if (before >= 0 && source[before] === ',') return { cut: before, append: '' }
+    return { cut: source.length, append: source[openString]! }
+  }
+  const last = lastNonSpace(source, source.length - 1)
+  if (last >= 0 && source[last] === ',') return { cut: last, append: '' }
+  if (last >= 0 && source[last] === ':') return { cut: last + 1, append: ' null' }
+  return { cut: source.length, append: '' }
+}
+
+function lastNonSpace(text: string, from: number): number {
+  let i = from
+  while (i >= 0 && /\s/.test(text[i]!)) i--
+  return i
 }
 
 function matches(value: unknown, expect: 'object' | 'array' | 'any'): boolean {
@@ -31,80 +140,82 @@ function matches(value: unknown, expect: 'object' | 'array' | 'any'): boolean {
   return true
 }
 
-/** The text from `start` to its matching close, or to the end with the missing closers added. */
-function balancedFrom(text: string, start: number): string {
-  const closers: string[] = []
-  let quote: string | undefined
-  for (let i = start; i < text.length; i++) {
-    const c = text[i]!
-    if (quote) {
-      if (c === '\\') i++
-      else if (c === quote) quote = undefined
-      continue
-    }
-    if (c === '"' || c === "'") quote = c
-    else if (c === '{') closers.push('}')
-    else if (c === '[') closers.push(']')
-    else if (c === '}' || c === ']') {
-      closers.pop()
-      if (closers.length === 0) return text.slice(start, i + 1)
-    }
-  }
-  // Cut off mid-output (token limit): drop a dangling partial element and close what is open.
-  const body = text
-    .slice(start)
-    .replace(/,\s*("[^"]*)?$/, '')
-    .replace(/:\s*$/, ': null')
-  return (quote ? `${body}${quote}` : body) + closers.reverse().join('')
-}
-
 function parseRepaired(candidate: string): unknown {
-  for (const attempt of [candidate, repair(candidate)]) {
-    try {
-      return JSON.parse(attempt)
-    } catch {
-      // try the next form
-    }
+  try {
+    return JSON.parse(candidate)
+  } catch {
+    // repaired below (a RangeError from extreme nesting included)
   }
-  return undefined
+  try {
+    return JSON.parse(repair(candidate))
+  } catch {
+    return undefined
+  }
 }
 
 const LITERALS: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' }
+/** `[A-Za-z_]`, then `[\w-]`: the bare words a model writes as keys or Python literals. */
+const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
+const isWordPart = (c: number) => isWordStart(c) || (c >= 48 && c <= 57) || c === 45
+const SPACE = /\s/
 
-/** One pass outside strings: quotes normalised, trailing commas dropped, bare keys quoted. */
+/**
+ * One linear pass outside strings: quotes normalised, trailing commas dropped, bare keys quoted,
+ * Python literals turned into JSON. Plain runs are copied as slices; every look-ahead only
+ * crosses whitespace the pass then copies.
+ */
 function repair(text: string): string {
   const normalized = text.replace(/[“”]/g, '"').replace(/[‘’]/g, "'")
-  let out = ''
-  for (let i = 0; i < normalized.length; i++) {
+  const n = normalized.length
+  const out: string[] = []
+  let plainFrom = 0
+  // The last non-space character kept: a bare word after `{` or `,` and before `:` is a key.
+  let lastSignificant = ''
+  const replace = (from: number, to: number, piece: string) => {
+    if (from > plainFrom) out.push(normalized.slice(plainFrom, from))
+    out.push(piece)
+    plainFrom = to
+  }
+  const skipSpace = (from: number) => {
+    let j = from
+    while (j < n && SPACE.test(normalized[j]!)) j++
+    return j
+  }
+  for (let i = 0; i < n; i++) {
     const c = normalized[i]!
     if (c === '"' || c === "'") {
       let j = i + 1
-      let content = ''
-      for (; j < normalized.length && normalized[j] !== c; j++) {
-        if (normalized[j] === '\\' && j + 1 < normalized.length) {
-          content += normalized[j]! + normalized[j + 1]!
-          j++
-        } else content += normalized[j]!
-      }
-      out += c === '"' ? `"${content}"` : JSON.stringify(content.replace(/\\'/g, "'"))
+      while (j < n && normalized[j] !== c) j += normalized[j] === '\\' && j + 1 < n ? 2 : 1
+      const content = normalized.slice(i + 1, Math.min(j, n))
+      replace(i, j + 1, c === '"' ? `"${content}"` : JSON.stringify(content.replace(/\\'/g, "'")))
+      lastSignificant = c
       i = j
       continue
     }
     if (c === ',') {
-      const rest = normalized.slice(i + 1).match(/^\s*[}\]]/)
-      if (rest) continue
+      const next = skipSpace(i + 1)
+      if (normalized[next] === '}' || normalized[next] === ']') {
+        replace(i, i + 1, '')
+        continue
+      }
     }
-    const word = /^[A-Za-z_][\w-]*/.exec(normalized.slice(i))
-    if (word) {
-      const after = normalized.slice(i + word[0].length)
-      if (/^\s*:/.test(after) && /[{,]\s*$/.test(out)) out += JSON.stringify(word[0])
-      else out += LITERALS[word[0]] ?? word[0]
-      i += word[0].length - 1
+    if (isWordStart(normalized.charCodeAt(i))) {
+      let end = i + 1
+      while (end < n && isWordPart(normalized.charCodeAt(end))) end++
+      const isKey = (lastSignificant === '{' || lastSignificant === ',') && normalized[skipSpace(end)] === ':'
+      if (isKey) replace(i, end, JSON.stringify(normalized.slice(i, end)))
+      else if (end - i <= 5) {
+        const literal = LITERALS[normalized.slice(i, end)]
+        if (literal) replace(i, end, literal)
+      }
+      lastSignificant = 'w'
+      i = end - 1
       continue
     }
-    out += c
+    if (!SPACE.test(c)) lastSignificant = c
   }
-  return out
+  if (plainFrom < n) out.push(normalized.slice(plainFrom))
+  return out.join('')
 }
 
 /**
@@ -113,12 +224,18 @@ function repair(text: string): string {
  */
 export function parseBareList(text: unknown): string[] {
   if (typeof text !== 'string') return []
-  return stripThink(text)
-    .split(/\r?\n/)
-    .map((line) => /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line)?.[1]?.trim())
-    .map((item) => item?.replace(/^["'`]+|["'`,]+$/g, '').trim())
-    .filter((item): item is string => Boolean(item))
+  const items: string[] = []
+  for (const match of stripThink(text).matchAll(LIST_ITEM)) {
+    const item = trimEdges(match[1]!, LIST_ITEM_START, LIST_ITEM_END)
+    if (item) items.push(item)
+  }
+  return items
 }
+
+/** One list line: a bullet or a number, then the item (whitespace never crosses a line). */
+const LIST_ITEM = /^[ \t]*(?:[-*•]|\d+[.)])[ \t]+([^\r\n]+)/gm
+const LIST_ITEM_START = new Set([...' \t"\'`'])
+const LIST_ITEM_END = new Set([...' \t"\'`,'])
 
 /** A string field of a parsed object, or undefined. */
 export function stringField(value: unknown, ...keys: string[]): string | undefined {
