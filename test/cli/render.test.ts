@@ -71,6 +71,20 @@ describe('renderers', () => {
     expect(stderr.text).not.toContain('\u001b[')
   })
 
+  test("pretty shows a react run's tool calls and results as progress lines, control characters removed", async () => {
+    const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'c1', name: 'search', args: { query: 'sky\u001b[2J colour' } }] }, 'Blue [1].'] })
+    const search = mockSearch({ results: () => [{ title: 'Sky', url: 'https://example.org/sky', snippet: 'blue light scatters' }] })
+    const run = createAgent({ llm, search, strategy: 'react' }).research('Why is the sky blue?')
+    const events: ResearchEvent[] = []
+    for await (const event of run) events.push(event)
+    const stdout = sink(false)
+    const stderr = sink(false)
+    feed(prettyRenderer({ stdout, stderr, now: () => 0 }), events, await run.result)
+    expect(stderr.text).toContain('[tool c1] search {"query":"sky\\u001b[2J colour"}')
+    expect(stderr.text).toContain('[tool c1] ok: [1] Sky https://example.org/sky blue light scatters')
+    expect(stdout.text).toBe('Blue [1].\n\nSources:\n[1] Sky — https://example.org/sky\n')
+  })
+
   test('pretty prints citations after the answer', () => {
     const stdout = sink(false)
     const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })

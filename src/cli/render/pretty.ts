@@ -53,6 +53,10 @@ export function progressLine(event: ResearchEvent): string | undefined {
       return `[notes] iteration ${event.iteration}: ${event.knowledge.length} chars`
     case 'warning':
       return `[warning ${event.code}] ${flat(event.message, 300)}`
+    case 'tool-call':
+      return `[tool ${flat(event.callId, 40)}] ${flat(event.name, 60)} ${flat(JSON.stringify(event.args), 160)}`
+    case 'tool-result':
+      return `[tool ${flat(event.callId, 40)}] ${event.ok ? 'ok' : 'failed'}: ${flat(event.summary, 160)}`
     default:
       return undefined
   }
