@@ -41,6 +41,8 @@ export interface CliOptions {
   price?: { inputPerMillion: number; outputPerMillion: number }
   /** `--max-cost DOLLARS`: the run's budget. */
   maxCost?: number
+  /** `--output FILE.md`: also write the answer (or report) and its sources there, as markdown. */
+  output?: string
   /** react: ask on the terminal before each tool call. */
   toolApproval?: boolean
   knowledge?: string
@@ -77,6 +79,7 @@ const OPTIONS = {
   'no-fetch': { type: 'boolean' },
   price: { type: 'string' },
   'max-cost': { type: 'string' },
+  output: { type: 'string', short: 'o' },
   'tool-approval': { type: 'boolean' },
   knowledge: { type: 'string' },
   format: { type: 'string', short: 'f' },
@@ -243,6 +246,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     fetch: !values['no-fetch'],
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),
+    output: nonEmpty('output', values.output),
     toolApproval: values['tool-approval'] ?? false,
     knowledge: nonEmpty('knowledge', values.knowledge),
     format: oneOf('format', values.format, FORMATS, 'pretty'),

@@ -2,6 +2,7 @@
  * The `laconic` command as a function of its inputs (argv, env, streams, a Ctrl-C signal),
  * returning the exit code. `main.ts` binds it to the process; tests can call it directly.
  */
+import { writeFile } from 'node:fs/promises'
 import { createAgent, strategyNames } from '../index.js'
 import type { AgentOptions, Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
 import { fileCheckpoints } from '../node/file-checkpoints.js'
@@ -18,6 +19,7 @@ import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
 import { approveOnTerminal } from './tool-approval.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
+import { resultMarkdown } from './render/markdown.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { packageVersion } from './version.js'
@@ -97,6 +99,10 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
         ? `laconic: continue it with: laconic resume ${run.runId} --checkpoint-dir ${options.checkpointDir}\n`
         : 'laconic: stopped before the plan ran (without --checkpoint-dir it cannot be resumed)\n',
     )
+  }
+  if (options.output !== undefined && result.answer.trim()) {
+    await writeFile(options.output, resultMarkdown(question, result))
+    if (options.format === 'pretty') io.stderr.write(`laconic: answer written to ${options.output}\n`)
   }
   if (options.knowledge !== undefined && (await writeKnowledge(options.knowledge, result.knowledge)) && options.format === 'pretty') {
     io.stderr.write(`laconic: knowledge saved to ${options.knowledge}\n`)

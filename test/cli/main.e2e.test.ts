@@ -64,6 +64,17 @@ afterAll(async () => {
 const against = (b: FakeBackend) => ['--backend', 'openai', '--endpoint', b.url, '--model', 'fake-model', '--corpus', corpus]
 
 describe('laconic, end to end', { timeout: 30_000 }, () => {
+  test('--output FILE.md writes the answer with its numbered sources as markdown', async () => {
+    const file = join(folder, 'answer.md')
+    const out = await runCli([...against(backend), '--output', file, 'Why is the sky blue?'])
+    expect(out.code).toBe(0)
+    const markdown = await readFile(file, 'utf8')
+    expect(markdown.startsWith('# Why is the sky blue?\n\n')).toBe(true)
+    expect(markdown).toContain(ANSWER)
+    expect(markdown).toMatch(/\n## Sources\n\n1\. Why the sky is blue — <file:[^>]*sky\.md[^>]*>\n$/)
+    expect(out.stderr).toContain(`answer written to ${file}`)
+  })
+
   test('pretty output without a TTY: the streamed answer on stdout, plain progress lines on stderr, exit 0', async () => {
     const seen = backend.turns.length
     const out = await runCli([...against(backend), 'Why is the sky blue?'])

@@ -4,6 +4,7 @@
  */
 import type { Citation, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
 import type { Output } from './output.js'
+import { reportSections } from './markdown.js'
 import type { Renderer } from './renderer.js'
 import { createStats, statsLine, usageLine, type RunStats } from './stats.js'
 import { createStatusArea } from './status-area.js'
@@ -157,6 +158,7 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
         answered = true
       }
       if (streamed && !streamed.endsWith('\n')) stdout.write('\n')
+      if (answered && result.report) stdout.write(reportSections(result.report))
       if (answered) stdout.write(formatCitations(result.citations))
       else if (interrupted || result.reason === 'error') stdout.write(formatGathered(result))
       for (const line of deferred) stderr.write(`${line}\n`)
