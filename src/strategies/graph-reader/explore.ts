@@ -234,7 +234,8 @@ export async function* explore(
     for (const { url } of results) {
       if (chosen.length >= settings.maxPagesPerNode) break
       const key = normalizeUrl(url)
-      if (readUrls.has(key) || !/^https?:\/\//i.test(url)) continue
+      // Web pages, and the `file:` documents of a local corpus (the corpus is then the reader).
+      if (readUrls.has(key) || !/^(?:https?:\/\/|file:)/i.test(url)) continue
       readUrls.add(key) // reserved now, so a concurrent node does not read it too
       reserved.push(key)
       chosen.push(url)

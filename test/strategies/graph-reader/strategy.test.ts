@@ -156,6 +156,20 @@ describe('graph-reader', () => {
     expect(prompts.join('\n')).not.toContain('END-MARKER')
   })
 
+  it('deep-reads local corpus documents (file: URLs) as it does web pages', async () => {
+    const doc = result('file:///notes/sky.md#why-the-sky-is-blue', 'Why the sky is blue.', 'Sky')
+    const llm = graphModel({ plan: '{"queries": ["sky"]}' })
+    const fetch = mockFetch({ pages: { [doc.url]: 'The whole note: Rayleigh scattering, in full.' } })
+    const events = await collect(createAgent({ llm, search: mockSearch({ results: () => [doc] }), fetch, strategy: 'graph-reader' }).research('q?'))
+    expect(fetch.calls).toEqual([doc.url])
+    expect(ofType(events, 'page')).toHaveLength(1)
+    expect(
+      calls(llm, 'extractor')
+        .map((r) => r.prompt)
+        .join('\n'),
+    ).toContain('Rayleigh scattering, in full.')
+  })
+
   it('checks fact sources against the URLs the node saw: corrects same-host inventions, drops the rest', async () => {
     const llm = graphModel({
       plan: '{"queries": ["one"]}',
