@@ -63,7 +63,9 @@ const PAGE = String.raw`<!doctype html>
   #status { margin-top: 8px; color: var(--muted); font-size: 13px; }
   main { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; padding: 16px 24px; }
   section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; min-height: 80px; }
-  #answer-panel { grid-column: 1 / -1; }
+  /* The answer comes first, where the eye lands, and stays in view while the research scrolls. */
+  #answer-panel { grid-column: 1 / -1; position: sticky; top: 0; z-index: 1; max-height: 60vh; overflow: auto; }
+  #report h3 { font-size: 14px; margin: 10px 0 4px; }
   ol, ul { margin: 0; padding-left: 20px; }
   .query { margin-bottom: 10px; }
   .query > strong { display: block; }
@@ -93,15 +95,16 @@ const PAGE = String.raw`<!doctype html>
   <div id="status">Idle.</div>
 </header>
 <main>
+  <section id="answer-panel">
+    <h2>Answer</h2>
+    <div id="answer" data-tokens="0"></div>
+    <div id="report"></div>
+    <ol id="citations" class="sources"></ol>
+  </section>
   <section><h2>Plan</h2><ol id="plan"></ol></section>
   <section><h2>Queries and results</h2><div id="queries"></div></section>
   <section><h2>Facts</h2><ul id="facts"></ul></section>
   <section><h2>Knowledge</h2><pre id="knowledge"></pre><ul id="warnings"></ul></section>
-  <section id="answer-panel">
-    <h2>Answer</h2>
-    <div id="answer" data-tokens="0"></div>
-    <ol id="citations" class="sources"></ol>
-  </section>
 </main>
 <script>
 'use strict'
@@ -120,7 +123,7 @@ let cost = null
 let phase = 'Idle.'
 
 function reset() {
-  for (const id of ['plan', 'queries', 'facts', 'warnings', 'citations']) $(id).replaceChildren()
+  for (const id of ['plan', 'queries', 'facts', 'warnings', 'citations', 'report']) $(id).replaceChildren()
   $('knowledge').textContent = ''
   $('answer').textContent = ''
   $('answer').dataset.tokens = '0'
@@ -133,6 +136,15 @@ function status(text = phase) {
   phase = text
   const money = cost ? ' · ' + (cost.unpricedCalls > 0 ? 'cost unknown' : '$' + cost.total.toFixed(4)) + ' · ' + cost.llmCalls + ' model calls · ' + cost.searches + ' searches · ' + (cost.inputTokens + cost.outputTokens) + ' tokens' : ''
   $('status').textContent = text + money
+}
+
+// deep's report, below its summary (the streamed answer): text only, never markup.
+function renderReport(report) {
+  if (!report) return
+  const sections = [['Main findings', report.mainFindings], ['Conclusions', report.conclusions],
+    ['Limitations', report.limitations], ['Recommendations', report.recommendations]]
+  $('report').replaceChildren(...sections.filter(([, items]) => Array.isArray(items) && items.length > 0).map(([heading, items]) =>
+    el('div', {}, el('h3', { textContent: heading }), el('ul', {}, ...items.map((item) => el('li', { textContent: String(item) }))))))
 }
 
 // Citations arrive with the final answer: [n] becomes a link to source n.
@@ -183,7 +195,7 @@ const handlers = {
     answer.append(e.text)
     answer.dataset.tokens = String(Number(answer.dataset.tokens) + 1)
   },
-  answer: (e) => { $('answer').className = ''; renderAnswer(e.text, e.citations) },
+  answer: (e) => { $('answer').className = ''; renderAnswer(e.text, e.citations); renderReport(e.report) },
   warning: (e) => $('warnings').append(el('li', { className: 'warning' }, e.code + ': ' + e.message)),
   'run-end': (e) => {
     cost = e.cost

@@ -89,6 +89,11 @@ describe.skipIf(!chromiumLookup.found && !chromiumLookup.mustFail)('the live pag
     )
     expect(tags).toEqual(['A', 'SPAN', 'SPAN', 'SPAN'])
 
+    // The answer is where the eye lands: above the plan and the results.
+    const answerTop = (await page.locator('#answer-panel').boundingBox())?.y ?? Number.POSITIVE_INFINITY
+    const planTop = (await page.locator('#plan').boundingBox())?.y ?? 0
+    expect(answerTop).toBeLessThan(planTop)
+
     mkdirSync('test/artifacts', { recursive: true })
     await page.screenshot({ path: 'test/artifacts/sse-server-demo.png', fullPage: true })
   })
