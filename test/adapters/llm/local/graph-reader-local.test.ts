@@ -73,7 +73,7 @@ function violations(value: unknown, schema: JsonSchema, path = '$'): string[] {
   const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value
   if (types.length && !types.includes(kind) && !(kind === 'integer' && types.includes('number'))) return [`${path}: ${kind} is not ${types.join('|')}`]
   const out: string[] = []
-  if (typeof value === 'string' && typeof schema.maxLength === 'number' && [...value].length > schema.maxLength)
+  if (typeof value === 'string' && typeof schema.maxLength === 'number' && [...value.replace(/\uFFFD+/g, '\uFFFD')].length > schema.maxLength)
     out.push(`${path}: longer than ${schema.maxLength}`)
   if (typeof value === 'number' && typeof schema.minimum === 'number' && value < schema.minimum) out.push(`${path}: below ${schema.minimum}`)
   if (Array.isArray(value)) {
