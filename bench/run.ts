@@ -23,6 +23,7 @@ const MODULES = [
   'redis',
   'react-context',
   'checkpoints',
+  'prefix-reuse',
 ]
 
 interface BenchModule {

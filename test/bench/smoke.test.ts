@@ -5,6 +5,7 @@ import { takeSSEData } from '../../bench/fanout.js'
 import { openaiFrame, tokenIds, tokenText } from '../../bench/first-token.js'
 import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prompts.js'
 import { floodStrategy } from '../../bench/overhead.js'
+import { commonPrefixLength, prefixReuse } from '../../bench/prefix-reuse.js'
 import { growth } from '../../bench/soak.js'
 import { max, mean, median, percentile } from '../../bench/stats.js'
 import { createAgent } from '../../src/agent.js'
@@ -134,5 +135,24 @@ describe('overhead and soak helpers', () => {
   it('growth is relative to the start', () => {
     expect(growth(100, 110)).toBeCloseTo(0.1)
     expect(growth(100, 90)).toBeCloseTo(-0.1)
+  })
+})
+
+describe('prefix reuse', () => {
+  it('measures the share of each prompt that equals a prefix of the one before', () => {
+    expect(commonPrefixLength('abcd', 'abxy')).toBe(2)
+    expect(prefixReuse(['Q: x\nold', 'Q: x\nnew'])).toEqual([5 / 8])
+    expect(prefixReuse(['same', 'same', 'other'])).toEqual([1, 0])
+  })
+
+  it('stays between 0 and 1, and is 1 exactly when the previous prompt starts with the whole of this one', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string({ minLength: 1 }), (a, b) => {
+        const [share] = prefixReuse([a, b])
+        expect(share).toBeGreaterThanOrEqual(0)
+        expect(share).toBeLessThanOrEqual(1)
+        expect(share === 1).toBe(a.startsWith(b))
+      }),
+    )
   })
 })

@@ -55,6 +55,8 @@ const FACT_CHARS = 300
 const FACTS_PER_NODE = 12
 /** The notebook shown to the answer check: newest facts first, up to this many characters. */
 const NOTEBOOK_VIEW_CHARS = 3000
+/** How many of the oldest facts leave the view at once when it is full. */
+const VIEW_STEP = 16
 
 /**
  * Explores the query graph breadth-first. At most `concurrency` nodes run at once, each doing
@@ -168,9 +170,10 @@ export async function* explore(
         snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS),
         ...(pages.has(r.url) ? { page: pages.get(r.url)!.text } : {}),
       }))
+      const known = notebookView(notebook)
       const reply = yield* nodeCtx.complete('extractor', {
         system: extractorSystem,
-        prompt: extractorPrompt({ question: ctx.question, keyElements, query: node.query, sources }),
+        prompt: extractorPrompt({ question: ctx.question, keyElements, notebook: known.facts, hiddenFacts: known.hidden, query: node.query, sources }),
         json: extractionSchema,
         temperature: 0,
       })
@@ -292,15 +295,19 @@ export async function* explore(
   return { explored, answered, budgetSpent: !answered && frontier.length > 0, titles }
 }
 
+/**
+ * The facts a prompt shows: the newest that fit NOTEBOOK_VIEW_CHARS, oldest first. When older
+ * facts must go, they go in whole batches of VIEW_STEP, so the view starts at the same fact
+ * for many calls in a row and the prompt keeps a prefix the provider's cache can reuse.
+ */
 function notebookView(notebook: Notebook): { facts: string[]; hidden: number } {
-  const all = notebook.facts()
-  const facts: string[] = []
-  let chars = 0
-  for (let i = all.length - 1; i >= 0; i--) {
-    const text = all[i]!.text
-    if (chars + text.length > NOTEBOOK_VIEW_CHARS && facts.length) break
-    facts.unshift(text)
-    chars += text.length + 3
+  const all = notebook.facts().map((f) => f.text)
+  let chars = all.reduce((sum, text) => sum + text.length + 3, 0)
+  let hidden = 0
+  while (chars > NOTEBOOK_VIEW_CHARS && hidden < all.length - 1) {
+    const step = Math.min(VIEW_STEP, all.length - 1 - hidden)
+    for (const text of all.slice(hidden, hidden + step)) chars -= text.length + 3
+    hidden += step
   }
-  return { facts, hidden: all.length - facts.length }
+  return { facts: all.slice(hidden), hidden }
 }

@@ -1,6 +1,8 @@
 /**
  * The graph-reader's prompts: small single-turn templates, each asking for JSON that the
- * matching reader in parse.ts accepts in many looser forms.
+ * matching reader in parse.ts accepts in many looser forms. Each puts what stays the same
+ * across calls of its role first (question, key elements, the notebook oldest first) and what
+ * changes last, so a provider's prompt cache can reuse the prefix.
  */
 
 export const plannerSystem = `You plan web research. Break the question into a rational plan and the first searches to run.
@@ -28,10 +30,19 @@ Cite each fact with the number of the result it comes from. Use only what the re
 Reply with JSON only: {"facts": [{"text": "<fact>", "source": <result number>}]}
 If nothing helps, reply {"facts": []}.`
 
-export function extractorPrompt(args: { question: string; keyElements: readonly string[]; query: string; sources: readonly SourceView[] }): string {
+export function extractorPrompt(args: {
+  question: string
+  keyElements: readonly string[]
+  /** The notebook's facts, oldest first: already known, so not worth extracting again. */
+  notebook: readonly string[]
+  hiddenFacts: number
+  query: string
+  sources: readonly SourceView[]
+}): string {
   const sources = args.sources.map((s, i) => `[${i + 1}] ${s.title}\n${s.url}\n${s.snippet}${s.page ? `\nPage text:\n${s.page}` : ''}`).join('\n\n')
   const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
-  return `Question: ${args.question}${elements}
+  const known = args.notebook.length ? `\n\nAlready in the notebook (do not extract these again):\n${notebookLines(args.notebook, args.hiddenFacts)}` : ''
+  return `Question: ${args.question}${elements}${known}
 
 Results for the search "${args.query}":
 ${sources}
@@ -54,14 +65,12 @@ export function neighborPrompt(args: {
   searched: readonly string[]
   canSearchMore: boolean
 }): string {
-  const facts = args.notebook.length ? args.notebook.map((f) => `- ${f}`).join('\n') : '(empty)'
-  const hidden = args.hiddenFacts ? `\n(${args.hiddenFacts} older facts not shown)` : ''
   const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
   const more = args.canSearchMore ? '' : '\nThe search budget is spent: set "queries" to [].'
   return `Question: ${args.question}${elements}
 
 Notebook:
-${facts}${hidden}
+${args.notebook.length ? notebookLines(args.notebook, args.hiddenFacts) : '(empty)'}
 
 Searches already run:
 ${args.searched.map((q) => `- ${q}`).join('\n')}
@@ -69,6 +78,11 @@ ${args.searched.map((q) => `- ${q}`).join('\n')}
 Last search: ${args.query}
 ${more}
 Reply with the JSON.`
+}
+
+/** The notebook's facts as a list, oldest first, after a note of how many older ones are left out. */
+function notebookLines(facts: readonly string[], hidden: number): string {
+  return `${hidden ? `(${hidden} older facts not shown)\n` : ''}${facts.map((f) => `- ${f}`).join('\n')}`
 }
 
 export const condenserSystem = `You condense research notes. Merge facts that say the same thing, drop facts that do not help answer the question, and keep every number, name and date that does.

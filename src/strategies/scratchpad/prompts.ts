@@ -30,7 +30,7 @@ ${past}
 Step ${view.iteration + 1} of at most ${view.maxIterations}. Decide: search for what is still missing, or answer.`
 }
 
-export const synthesizerSystem = `You maintain the knowledge notes of a research agent. Rewrite the notes so they keep every fact relevant to the question, merge in what the new search results add, drop what is irrelevant or repeated, and keep source URLs in parentheses after the facts they support. Write plain sentences, no preamble.`
+export const synthesizerSystem = `You maintain the knowledge notes of a research agent. Rewrite the notes so they keep every fact relevant to the question, merge in what the new search results add, drop what is irrelevant or repeated, and keep source URLs in parentheses after the facts they support. Keep the notes' order and wording where they still hold and add new facts at the end, so what stays the same stays first. Write plain sentences, no preamble.`
 
 export function synthesizerPrompt(args: { question: string; knowledge: string; query: string; results: readonly SearchResult[]; budgetChars: number }): string {
   const results = args.results.map((r, i) => `[${i + 1}] ${r.title}\n${r.url}\n${r.snippet}`).join('\n\n')
