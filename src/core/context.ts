@@ -24,6 +24,18 @@ const runNow: Schedule = (work) => work()
  * Waits for a slot of `schedule` and holds it until the returned function is called, so a call
  * can stream its events while it holds the slot.
  */
+/**
+ * The characters `a` and `b` share from their start, cut back to the end of the last whole line
+ * they share: the boundary then stays put when the changing parts happen to begin alike.
+ */
+function sharedLines(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  let i = 0
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  const lineEnds = (s: string) => i === s.length || s[i] === '\n'
+  return lineEnds(a) && lineEnds(b) ? i : a.lastIndexOf('\n', i - 1) + 1
+}
+
 function holdSlot(schedule: Schedule): Promise<() => void> {
   if (schedule === runNow) return Promise.resolve(() => undefined)
   return new Promise((granted, refused) => {
@@ -58,6 +70,8 @@ interface RunShared {
   /** The plan is put to the caller once per run, and never after a resume: true once that is settled. */
   planReviewed: boolean
   ledger: Ledger
+  /** Each role's last prompt, to tell the role's next call how much of it stays the same. */
+  lastPrompts: Map<ModelRole, string>
 }
 
 /** What the run's scopes spent and how its searches went, for the budget and the no-search check. */
@@ -89,7 +103,7 @@ export function createContext({ signal, ids = createIdSource(), resumed, ...init
   // taken to have worked (the ledger is not saved, and "every search failed" must not end a
   // run that had results before it was resumed).
   const ledger: Ledger = { dollars: resumed?.cost.total ?? 0, priciestCall: 0, searchesOk: resumed?.cost.searches ?? 0, firstSearchFailure: undefined }
-  return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger }, signal)
+  return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger, lastPrompts: new Map() }, signal)
 }
 
 /**
@@ -140,6 +154,12 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
    * as it arrives, the visible text as `answer-token`s when `answer` is set; then `llm-call` and
    * `cost`. Under a limiter the call holds one slot from its request to its last byte.
    */
+  const stablePrefix = (role: ModelRole, prompt: string): number | undefined => {
+    const previous = run.lastPrompts.get(role)
+    run.lastPrompts.set(role, prompt)
+    return previous === undefined ? undefined : sharedLines(previous, prompt) || undefined
+  }
+
   async function* callModel(
     role: ModelRole,
     req: ModelRequest,
@@ -156,7 +176,8 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     const release = await holdSlot(schedule)
     try {
       const started = Date.now()
-      const call = modelCall(llm, { ...req, signal, onRetry: retries.onRetry }, filter)
+      const cachePrefix = req.cachePrefix ?? stablePrefix(role, req.prompt)
+      const call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)
       for (;;) {
         const step = await call.next()
         yield* retries.pending.splice(0)

@@ -21,6 +21,12 @@ export interface LLMRequest {
   system?: string
   /** One user turn: strategies build compact single-turn prompts. */
   prompt: string
+  /**
+   * How many characters at the start of `prompt` stay the same across calls of this role: a
+   * backend with explicit prompt caching (Anthropic) marks a cache breakpoint there. Strategies'
+   * model calls set it to what the role's previous prompt shared (whole lines).
+   */
+  cachePrefix?: number
   /** Ask for JSON where the backend supports it; a schema asks for structured output. */
   json?: boolean | JsonSchema
   maxTokens?: number

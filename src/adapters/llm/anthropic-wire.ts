@@ -16,8 +16,9 @@ export function anthropicBody(model: string, maxTokens: number, req: LLMRequest,
   return {
     model,
     max_tokens: thinkingBudget ? thinkingBudget + answerTokens : answerTokens,
-    ...(system && { system }),
-    messages: anthropicMessages(req.prompt, req.turns ?? []),
+    // Marked for the prompt cache: tools and system text stay the same across a role's calls.
+    ...(system && { system: [{ type: 'text', text: system, cache_control: EPHEMERAL }] }),
+    messages: anthropicMessages(req.prompt, req.turns ?? [], req.cachePrefix),
     stream: true,
     ...(forced ? anthropicTools([forced], { name: forced.name }) : anthropicTools(req.tools, req.toolChoice)),
     ...(thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: thinkingBudget } } : {}),
@@ -53,6 +54,8 @@ export function anthropicTools(tools: readonly ToolSpec[] | undefined, choice: T
   }
 }
 
+const EPHEMERAL = { type: 'ephemeral' } as const
+
 type Block = Record<string, unknown>
 interface Message {
   role: 'user' | 'assistant'
@@ -62,10 +65,18 @@ interface Message {
 /**
  * The prompt, then the turns: tool calls become `tool_use` blocks of the assistant, results
  * `tool_result` blocks of the user. Turns of the same role in a row join one message, as the
- * API wants roles to alternate (several results answer one assistant message).
+ * API wants roles to alternate (several results answer one assistant message). A prompt with a
+ * stable prefix (`cachePrefix` characters) is two text blocks, the first marked for the cache.
  */
-export function anthropicMessages(prompt: string, turns: readonly ChatTurn[]): Message[] {
-  const messages: Message[] = [{ role: 'user', content: prompt }]
+export function anthropicMessages(prompt: string, turns: readonly ChatTurn[], cachePrefix = 0): Message[] {
+  const split = Number.isInteger(cachePrefix) && cachePrefix > 0 && cachePrefix < prompt.length
+  const content: Message['content'] = split
+    ? [
+        { type: 'text', text: prompt.slice(0, cachePrefix), cache_control: EPHEMERAL },
+        { type: 'text', text: prompt.slice(cachePrefix) },
+      ]
+    : prompt
+  const messages: Message[] = [{ role: 'user', content }]
   const push = (role: Message['role'], blocks: Block[]) => {
     if (blocks.length === 0) return
     const last = messages[messages.length - 1]!

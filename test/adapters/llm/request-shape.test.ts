@@ -95,7 +95,9 @@ test('anthropic: messages with version header, max_tokens default and JSON asked
   expect(req.headers['x-api-key']).toBe(API_KEY)
   expect(req.headers['anthropic-version']).toBe('2023-06-01')
   expect(req.json).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'Hi' }], stream: true })
-  expect(req.json.system).toMatch(/^Be brief\.\n\nReply with a single JSON value/)
+  expect(req.json.system).toEqual([
+    { type: 'text', text: expect.stringMatching(/^Be brief\.\n\nReply with a single JSON value/), cache_control: { type: 'ephemeral' } },
+  ])
 })
 
 test('missing required options fail at construction with a hint', () => {

@@ -99,5 +99,5 @@ test('anthropic: a schema call is a forced tool whose streamed input is the repl
   const body = JSON.parse(server.requests[0]?.body ?? '{}') as Record<string, unknown>
   expect(body.tools).toEqual([{ name: 'structured_reply', description: expect.any(String), input_schema: schema }])
   expect(body.tool_choice).toEqual({ type: 'tool', name: 'structured_reply' })
-  expect(body.system).toBe('Plan searches.')
+  expect(body.system).toEqual([{ type: 'text', text: 'Plan searches.', cache_control: { type: 'ephemeral' } }])
 })
