@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { BenchResult } from './stats.js'
+import { targetLines, type BenchResult } from './stats.js'
 
 /** In issue order: 1, 2, 6 (notebook, graph-reader), 3, 4, 5, 7, 8, 9. */
 const MODULES = [
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   console.log(`laconic benchmarks: node ${machine.node}, ${machine.cores} cores (${machine.cpu})\n`)
   await mkdir(resultsDir, { recursive: true })
   let failed = 0
+  const summary: string[] = []
 
   for (const name of selected) {
     const file = new URL(`./${name}.ts`, import.meta.url)
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
       console.log(`== ${result.name} (${seconds} s)`)
       console.table(result.rows)
       console.log()
+      summary.push(...targetLines(result.name, result.rows))
       const record = {
         name: result.name,
         date: new Date().toISOString(),
@@ -68,8 +70,11 @@ async function main(): Promise<void> {
       failed++
       console.error(`!! ${name} failed:`, error)
       console.log()
+      summary.push(`FAIL  ${name}: the benchmark threw`)
     }
   }
+  console.log('== summary: every target')
+  console.log(summary.length ? summary.join('\n') : '(no targets in the benchmarks run)')
   if (failed > 0) process.exitCode = 1
 }
 

@@ -52,3 +52,21 @@ export function mean(samples: readonly number[]): number {
   for (const sample of samples) sum += sample
   return samples.length === 0 ? Number.NaN : sum / samples.length
 }
+
+/**
+ * One line per row and reading that has a target (`met`, or another boolean column named
+ * `met…` such as `metFromIteration2`): met or not, the row's label (its text columns) and the
+ * target, so a whole run's verdict fits on one screen.
+ */
+export function targetLines(name: string, rows: readonly Record<string, unknown>[]): string[] {
+  return rows.flatMap((row) => {
+    if (row.target === undefined || row.target === '') return []
+    const label = Object.entries(row)
+      .filter(([key, value]) => typeof value === 'string' && key !== 'target')
+      .map(([, value]) => value)
+      .join(', ')
+    return Object.entries(row)
+      .filter(([key, value]) => key.startsWith('met') && typeof value === 'boolean')
+      .map(([key, met]) => `${met ? 'met ' : 'MISS'}  ${name}${label ? ` (${label})` : ''}${key === 'met' ? '' : ` [${key}]`}: target ${String(row.target)}`)
+  })
+}

@@ -7,7 +7,7 @@ import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prom
 import { floodStrategy } from '../../bench/overhead.js'
 import { commonPrefixLength, prefixReuse } from '../../bench/prefix-reuse.js'
 import { growth } from '../../bench/soak.js'
-import { max, mean, median, percentile } from '../../bench/stats.js'
+import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
 import { createAgent } from '../../src/agent.js'
 import { encodeEventFrame, encodeSSEFrame, SSE_END_EVENT } from '../../src/streams/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
@@ -154,5 +154,21 @@ describe('prefix reuse', () => {
         expect(share === 1).toBe(a.startsWith(b))
       }),
     )
+  })
+})
+
+describe('the run summary', () => {
+  it('gives one line per row and reading with a target, met or missed, labelled by its text columns', () => {
+    const rows = [
+      { loop: 'planner', ratio: 1.4, target: '≤ 1.3', met: false, metFromIteration2: true },
+      { path: 'bare', nsPerEvent: 180 },
+      { path: 'run', target: '≤ 1000 ns', met: true },
+      { role: 'finalizer', target: '', met: '' },
+    ]
+    expect(targetLines('demo', rows)).toEqual([
+      'MISS  demo (planner): target ≤ 1.3',
+      'met   demo (planner) [metFromIteration2]: target ≤ 1.3',
+      'met   demo (run): target ≤ 1000 ns',
+    ])
   })
 })
