@@ -15,6 +15,7 @@ import {
   type StrategyFactory,
 } from './core/index.js'
 import { builtinStrategies } from './strategies/builtins.js'
+import { wholeNumberOption } from './strategies/shared/options.js'
 
 const registry = createRegistry(builtinStrategies)
 
@@ -63,9 +64,9 @@ export function createAgent(options: AgentOptions): Agent {
   if (!options.llm && !options.models) {
     throw new LaconicError('createAgent needs a model', { code: 'config', hint: 'pass `llm` (or `models` by role)' })
   }
-  if (options.maxIterations !== undefined && !(Number.isInteger(options.maxIterations) && options.maxIterations >= 0)) {
-    throw new LaconicError(`\`maxIterations\` must be a whole number >= 0, got ${String(options.maxIterations)}`, { code: 'config' })
-  }
+  // The options every strategy shares; each strategy checks its own section when it is made below.
+  wholeNumberOption(undefined, options, 'maxIterations', 5, 0)
+  wholeNumberOption(undefined, options, 'searchLimit', 5, 1)
   // Resolve now so an unknown strategy name fails at construction, not mid-run.
   registry.resolve(options.strategy, options)
   const research = (question: string, researchOptions: ResearchOptions = {}, onEnd?: (r: ResearchResult) => void): ResearchRun => {

@@ -1,4 +1,5 @@
 import {
+  type AgentOptions,
   type Citation,
   normalizeText,
   type SearchResult,
@@ -9,6 +10,7 @@ import {
   truncateAtSentence,
 } from '../../core/index.js'
 import { CitationRegistry } from '../shared/citations.js'
+import { wholeNumberOption } from '../shared/options.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { parsePlannerDecision, type PlannerDecision } from './parse.js'
 import { finalizerPrompt, finalizerSystem, plannerPrompt, plannerSystem, synthesizerPrompt, synthesizerSystem } from './prompts.js'
@@ -24,8 +26,18 @@ const QUERY_CHARS = 120
  * finalizer streams the answer. The knowledge is rewritten, never appended to, and capped, so
  * every prompt stays the same size however many iterations run.
  */
-export function scratchpad(): Strategy {
-  return { name: 'scratchpad', run: runScratchpad }
+export function scratchpad(options: Readonly<AgentOptions> = {}): Strategy {
+  // Checked when the agent is made (an unusable budget is a config error, not an empty run).
+  const settings: Settings = {
+    knowledgeChars: wholeNumberOption('scratchpad', options.scratchpad, 'knowledgeChars', 1500, 1),
+    historySize: wholeNumberOption('scratchpad', options.scratchpad, 'historySize', 8, 0),
+  }
+  return { name: 'scratchpad', run: (question, ctx) => runScratchpad(question, ctx, settings) }
+}
+
+interface Settings {
+  knowledgeChars: number
+  historySize: number
 }
 
 /** What a scratchpad checkpoint holds: where the loop is and everything its prompts depend on. */
@@ -79,10 +91,9 @@ class KnowledgeSources {
   }
 }
 
-async function* runScratchpad(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  const maxIterations = Math.max(0, ctx.options.maxIterations ?? 5)
-  const budget = ctx.options.scratchpad?.knowledgeChars ?? 1500
-  const historySize = ctx.options.scratchpad?.historySize ?? 8
+async function* runScratchpad(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+  const maxIterations = ctx.options.maxIterations ?? 5
+  const { knowledgeChars: budget, historySize } = settings
   const hadPriorKnowledge = Boolean(ctx.input.knowledge?.trim())
   const saved = restoredState<ScratchpadState>(ctx, 'scratchpad', isScratchpadState)
   let knowledge = saved?.knowledge ?? truncateAtSentence(ctx.input.knowledge?.trim() ?? '', budget)
