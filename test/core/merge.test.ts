@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createMerge, merge } from '../../src/core/index.js'
 import { sleep } from '../../src/testing/index.js'
 
@@ -17,7 +17,27 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 
 describe('merge', () => {
   it('interleaves sources in arrival order, each in its own order', async () => {
-    const out = await collect(merge(timed('a', [5, 30]), timed('b', [15, 1])))
+    // Each item waits for a gate the test opens, in the order a0, b0, b1, a1.
+    const gates = ['a0', 'b0', 'b1', 'a1'].map(() => {
+      let open!: () => void
+      const opened = new Promise<void>((resolve) => (open = resolve))
+      return { open, opened }
+    })
+    const gated = async function* (name: string, order: number[]): AsyncGenerator<string> {
+      for (const [i, gate] of order.entries()) {
+        await gates[gate]!.opened
+        yield `${name}${i}`
+      }
+    }
+    const out: string[] = []
+    const reading = (async () => {
+      for await (const item of merge(gated('a', [0, 3]), gated('b', [1, 2]))) out.push(item)
+    })()
+    for (const [i, gate] of gates.entries()) {
+      gate.open()
+      await vi.waitFor(() => expect(out).toHaveLength(i + 1))
+    }
+    await reading
     expect(out).toEqual(['a0', 'b0', 'b1', 'a1'])
   })
 
