@@ -1,0 +1,140 @@
+/**
+ * Type-level tests of each sub-path's main exports: the signatures users call. Sub-paths are
+ * imported as types only, so nothing here loads an optional peer dependency.
+ */
+import { describe, expectTypeOf, it } from 'vitest'
+import type * as adapters from '../../src/adapters/index.js'
+import type {
+  Agent,
+  AgentOptions,
+  EventOf,
+  EventType,
+  FetchProvider,
+  LLMProvider,
+  ResearchEvent,
+  ResearchOptions,
+  ResearchResult,
+  ResearchRun,
+  SearchProvider,
+  Session,
+  Strategy,
+  StrategyFactory,
+} from '../../src/index.js'
+import type * as root from '../../src/index.js'
+import type * as node from '../../src/node/index.js'
+import type * as otel from '../../src/otel/index.js'
+import type * as kit from '../../src/strategy.js'
+import type * as streams from '../../src/streams/index.js'
+import type * as testing from '../../src/testing/index.js'
+
+describe('laconic-research', () => {
+  it('createAgent makes an agent whose research is a ResearchRun with a real Promise of the result', () => {
+    expectTypeOf<typeof root.createAgent>().toEqualTypeOf<(options: AgentOptions) => Agent>()
+    expectTypeOf<Agent['research']>().parameters.toEqualTypeOf<[string, ResearchOptions?]>()
+    expectTypeOf<Agent['research']>().returns.toEqualTypeOf<ResearchRun>()
+    expectTypeOf<Agent['answer']>().returns.toEqualTypeOf<Promise<ResearchResult>>()
+    expectTypeOf<ResearchRun['result']>().toEqualTypeOf<Promise<ResearchResult>>()
+    expectTypeOf<ResearchRun['runId']>().toEqualTypeOf<string>()
+    expectTypeOf<ResearchRun>().toExtend<AsyncIterable<ResearchEvent>>()
+    expectTypeOf<ResearchRun['abort']>().parameters.toEqualTypeOf<[reason?: unknown]>()
+    expectTypeOf<ResearchRun['toReadableStream']>().returns.toEqualTypeOf<ReadableStream<ResearchEvent>>()
+  })
+
+  it('a session researches like the agent', () => {
+    expectTypeOf<Agent['session']>().returns.toEqualTypeOf<Session>()
+    expectTypeOf<Session['research']>().returns.toEqualTypeOf<ResearchRun>()
+    expectTypeOf<Session['answer']>().returns.toEqualTypeOf<Promise<ResearchResult>>()
+  })
+
+  it('the strategy registry takes a factory from agent options to a Strategy', () => {
+    expectTypeOf<typeof root.registerStrategy>().parameters.toEqualTypeOf<[string, StrategyFactory]>()
+    expectTypeOf<StrategyFactory>().returns.toEqualTypeOf<Strategy>()
+    expectTypeOf<typeof root.strategyNames>().returns.toEqualTypeOf<string[]>()
+    expectTypeOf<typeof root.fromGenerate>().returns.toEqualTypeOf<LLMProvider>()
+  })
+})
+
+describe('laconic-research/adapters', () => {
+  it('model adapters return an LLMProvider', () => {
+    expectTypeOf<typeof adapters.openai>().returns.toEqualTypeOf<LLMProvider>()
+    expectTypeOf<typeof adapters.openai>().parameter(0).toEqualTypeOf<adapters.OpenAIOptions>()
+    expectTypeOf<typeof adapters.ollama>().returns.toEqualTypeOf<LLMProvider>()
+    expectTypeOf<typeof adapters.anthropic>().returns.toEqualTypeOf<LLMProvider>()
+    expectTypeOf<typeof adapters.aiSdkModel>().returns.toEqualTypeOf<LLMProvider>()
+    expectTypeOf<ReturnType<typeof adapters.local>>().toExtend<LLMProvider>()
+    expectTypeOf<ReturnType<typeof adapters.local>['load']>().returns.toEqualTypeOf<Promise<void>>()
+    expectTypeOf<{ model: string }>().toExtend<adapters.OpenAIOptions>()
+    expectTypeOf<{ apiKey: string }>().not.toExtend<adapters.AnthropicOptions>()
+  })
+
+  it('search adapters return a SearchProvider; the local corpus also fetches its documents', () => {
+    expectTypeOf<typeof adapters.duckduckgo>().returns.toEqualTypeOf<SearchProvider>()
+    expectTypeOf<typeof adapters.brave>().returns.toEqualTypeOf<SearchProvider>()
+    expectTypeOf<typeof adapters.tavily>().returns.toEqualTypeOf<SearchProvider>()
+    expectTypeOf<typeof adapters.searxng>().returns.toEqualTypeOf<SearchProvider>()
+    expectTypeOf<typeof adapters.localCorpus>().returns.toEqualTypeOf<SearchProvider & FetchProvider>()
+  })
+
+  it('httpFetch returns a FetchProvider, and cached keeps the provider’s own type', () => {
+    expectTypeOf<typeof adapters.httpFetch>().returns.toEqualTypeOf<FetchProvider>()
+    expectTypeOf<typeof adapters.cached<SearchProvider>>().returns.toEqualTypeOf<SearchProvider>()
+    expectTypeOf<typeof adapters.cached<FetchProvider>>().returns.toEqualTypeOf<FetchProvider>()
+    expectTypeOf<typeof adapters.memoryStore>().returns.toEqualTypeOf<adapters.CacheStore>()
+  })
+})
+
+describe('laconic-research/streams', () => {
+  it('encoders take a run (or any event stream) and give bytes', () => {
+    expectTypeOf<ResearchRun>().toExtend<streams.EventStream>()
+    expectTypeOf<AsyncIterable<ResearchEvent>>().toExtend<streams.EventStream>()
+    expectTypeOf<typeof streams.toSSE>().returns.toEqualTypeOf<ReadableStream<Uint8Array>>()
+    expectTypeOf<typeof streams.toNDJSON>().parameters.toEqualTypeOf<[streams.EventStream]>()
+    expectTypeOf<typeof streams.toNDJSON>().returns.toEqualTypeOf<ReadableStream<Uint8Array>>()
+  })
+
+  it('decoders give ResearchEvents back', () => {
+    expectTypeOf<typeof streams.fromSSE>().returns.toExtend<AsyncIterable<ResearchEvent>>()
+    expectTypeOf<Response>().toExtend<streams.SSESource>()
+    expectTypeOf<typeof streams.fromNDJSON>().returns.toExtend<AsyncIterable<ResearchEvent>>()
+    expectTypeOf<typeof streams.parseResearchEvent>().toEqualTypeOf<(text: string) => ResearchEvent | undefined>()
+    expectTypeOf<typeof streams.isResearchEvent>().guards.toEqualTypeOf<ResearchEvent>()
+  })
+
+  it('filter narrows to the chosen event types; the other helpers keep the whole union', () => {
+    type Filter = typeof streams.filter<'fact' | 'answer'>
+    expectTypeOf<Filter>().parameters.toEqualTypeOf<[AsyncIterable<ResearchEvent>, ...('fact' | 'answer')[]]>()
+    expectTypeOf<Filter>().returns.toEqualTypeOf<AsyncGenerator<EventOf<'fact' | 'answer'>>>()
+    expectTypeOf<typeof streams.filter<EventType>>().returns.toEqualTypeOf<AsyncGenerator<ResearchEvent>>()
+    expectTypeOf<typeof streams.coalesceTokens>().returns.toEqualTypeOf<AsyncGenerator<ResearchEvent>>()
+    expectTypeOf<typeof streams.collectMetrics>().returns.toEqualTypeOf<Promise<streams.RunMetrics>>()
+    expectTypeOf<typeof streams.broadcast>().returns.toEqualTypeOf<streams.Broadcast>()
+    expectTypeOf<streams.Subscription>().toExtend<AsyncIterable<ResearchEvent>>()
+  })
+})
+
+describe('laconic-research/strategy, /testing, /node, /otel', () => {
+  it('the built-in strategies are factories, and the toolkit keeps its types', () => {
+    expectTypeOf<typeof kit.scratchpad>().toExtend<StrategyFactory>()
+    expectTypeOf<typeof kit.graphReader>().toExtend<StrategyFactory>()
+    expectTypeOf<typeof kit.reflect>().toExtend<StrategyFactory>()
+    expectTypeOf<typeof kit.deep>().toExtend<StrategyFactory>()
+    expectTypeOf<typeof kit.react>().toExtend<StrategyFactory>()
+    expectTypeOf<typeof kit.createMerge<number>>().returns.toEqualTypeOf<kit.Merge<number>>()
+    expectTypeOf<kit.Merge<number>>().toExtend<AsyncIterable<number>>()
+    expectTypeOf<typeof kit.generate>().returns.toEqualTypeOf<Promise<kit.Generation>>()
+    expectTypeOf<typeof kit.parseLooseJson>().returns.toEqualTypeOf<unknown>()
+  })
+
+  it('the test doubles are providers', () => {
+    expectTypeOf<ReturnType<typeof testing.scriptedLLM>>().toExtend<LLMProvider>()
+    expectTypeOf<ReturnType<typeof testing.mockSearch>>().toExtend<SearchProvider>()
+    expectTypeOf<ReturnType<typeof testing.mockFetch>>().toExtend<FetchProvider>()
+    expectTypeOf<typeof testing.assertEventInvariants>().parameters.toEqualTypeOf<[readonly ResearchEvent[]]>()
+  })
+
+  it('node checkpoints and otel tracing fit the run’s types', () => {
+    expectTypeOf<typeof node.fileCheckpoints>().returns.toEqualTypeOf<root.CheckpointStore>()
+    expectTypeOf<typeof otel.traceRun>().parameter(0).toEqualTypeOf<AsyncIterable<ResearchEvent>>()
+    expectTypeOf<typeof otel.traceRun>().returns.toEqualTypeOf<AsyncGenerator<ResearchEvent, void, undefined>>()
+  })
+})

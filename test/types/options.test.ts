@@ -1,0 +1,135 @@
+/**
+ * Type-level tests of the options users write: what the compiler accepts and what it rejects.
+ * The functions holding the calls are never executed; `tsc` checks them, and each
+ * `@ts-expect-error` fails the type check if its line stops being an error.
+ */
+import { describe, expectTypeOf, it } from 'vitest'
+import { createAgent } from '../../src/index.js'
+import type {
+  AgentOptions,
+  DeepOptions,
+  GraphReaderOptions,
+  LLMProvider,
+  PlanProposal,
+  ReactOptions,
+  ReactTool,
+  ReflectOptions,
+  ResearchOptions,
+  ScratchpadOptions,
+  SearchProvider,
+  Strategy,
+} from '../../src/index.js'
+
+declare const llm: LLMProvider
+declare const search: SearchProvider
+declare const strategy: Strategy
+const tool: ReactTool = { name: 'calc', description: 'adds', parameters: { type: 'object' }, execute: async () => 'ok' }
+
+function acceptedAgentOptions(): void {
+  createAgent({})
+  createAgent({ llm, search, strategy: 'react', maxIterations: 3, searchLimit: 5, budget: { usd: 0.5 } })
+  createAgent({ llm, strategy })
+  // Roles beyond the built-in ones are allowed: a custom strategy may name its own.
+  createAgent({ models: { planner: llm, synthesizer: llm, 'my-role': llm } })
+  createAgent({ scratchpad: { knowledgeChars: 4000, historySize: 3 } })
+  createAgent({ graphReader: { maxSteps: 8, concurrency: 2, maxPagesPerNode: 2, pageChars: 6000, condenseAbove: 10, condenseBatch: 4 } })
+  createAgent({ reflect: { maxIterations: 2, maxWords: 200, concurrency: 2 } })
+  createAgent({ deep: { mode: 'conversational', maxIterations: 2, searchesPerQuestion: 2, readPages: 3, pageChars: 8000 } })
+  createAgent({
+    react: { tools: [tool], maxSteps: 6, toolCalls: 'text', beforeTool: (call) => (call.name === 'calc' ? { action: 'deny', message: 'no' } : undefined) },
+  })
+  createAgent({ react: { activeTools: (_step, names) => names.slice(0, 1), finalAnswer: () => ({ reject: 'cite a source' }) } })
+}
+
+function rejectedAgentOptions(): void {
+  // @ts-expect-error createAgent needs an options object
+  createAgent()
+  // @ts-expect-error maxIterations is a number
+  createAgent({ maxIterations: '3' })
+  // @ts-expect-error unknown top-level options are typos
+  createAgent({ maxIteration: 3 })
+  // @ts-expect-error a strategy is a name or a Strategy object, not a factory
+  createAgent({ strategy: () => strategy })
+  // @ts-expect-error a model per role is an LLMProvider
+  createAgent({ models: { planner: 'gpt-4o-mini' } })
+  // @ts-expect-error the search provider is an object with a search method
+  createAgent({ search: async (q: string) => [q] })
+  // @ts-expect-error the budget is in dollars, as an object
+  createAgent({ budget: 0.5 })
+}
+
+function strategySections(): void {
+  // @ts-expect-error scratchpad: knowledgeChars is a number
+  createAgent({ scratchpad: { knowledgeChars: 'all' } })
+  // @ts-expect-error scratchpad: no such option
+  createAgent({ scratchpad: { maxSteps: 3 } })
+  // @ts-expect-error graphReader: concurrency is a number
+  createAgent({ graphReader: { concurrency: true } })
+  // @ts-expect-error graphReader: no such option
+  createAgent({ graphReader: { mode: 'report' } })
+  // @ts-expect-error reflect: maxWords is a number
+  createAgent({ reflect: { maxWords: '200' } })
+  // @ts-expect-error deep: mode is 'report' or 'conversational'
+  createAgent({ deep: { mode: 'essay' } })
+  // @ts-expect-error deep: no such option
+  createAgent({ deep: { knowledgeChars: 10 } })
+  // @ts-expect-error react: toolCalls is 'native' or 'text'
+  createAgent({ react: { toolCalls: 'json' } })
+  // @ts-expect-error react: a tool needs a description and parameters
+  createAgent({ react: { tools: [{ name: 'calc', execute: async () => 'ok' }] } })
+  // @ts-expect-error react: beforeTool answers with a decision object, not a string
+  createAgent({ react: { beforeTool: () => 'yes' } })
+}
+
+function researchOptions(): void {
+  const agent = createAgent({ llm, search })
+  const controller = new AbortController()
+  agent.research('q')
+  agent.research('q', { signal: controller.signal, knowledge: 'known', priorAnswers: [{ query: 'p', answer: 'a' }] })
+  agent.research('q', { pauseAfterPlan: true })
+  agent.research('q', { approvePlan: (plan) => plan.queries.slice(0, 2) })
+  agent.research('q', { approvePlan: async () => true })
+  // @ts-expect-error the signal is an AbortSignal, not its controller
+  agent.research('q', { signal: controller })
+  // @ts-expect-error approvePlan answers with a boolean or the queries to run
+  agent.research('q', { approvePlan: () => 'ok' })
+  // @ts-expect-error a prior answer needs its query and answer
+  agent.research('q', { priorAnswers: [{ answer: 'a' }] })
+  // @ts-expect-error unknown research options are typos
+  agent.research('q', { maxIterations: 3 })
+  // @ts-expect-error a question is a string
+  agent.research({ question: 'q' })
+}
+
+describe('AgentOptions', () => {
+  it('accepts providers, a strategy by name or object, limits and each strategy’s section; rejects wrong types and typos', () => {
+    expectTypeOf(acceptedAgentOptions).toBeFunction()
+    expectTypeOf(rejectedAgentOptions).toBeFunction()
+    expectTypeOf(createAgent).parameter(0).toEqualTypeOf<AgentOptions>()
+    // Every option is optional: `{}` is a valid agent.
+    expectTypeOf({}).toExtend<AgentOptions>()
+    expectTypeOf<AgentOptions['strategy']>().toEqualTypeOf<string | Strategy | undefined>()
+  })
+
+  it('gives each strategy its own typed section, every field optional', () => {
+    expectTypeOf(strategySections).toBeFunction()
+    expectTypeOf<AgentOptions['scratchpad']>().toEqualTypeOf<ScratchpadOptions | undefined>()
+    expectTypeOf<AgentOptions['graphReader']>().toEqualTypeOf<GraphReaderOptions | undefined>()
+    expectTypeOf<AgentOptions['reflect']>().toEqualTypeOf<ReflectOptions | undefined>()
+    expectTypeOf<AgentOptions['deep']>().toEqualTypeOf<DeepOptions | undefined>()
+    expectTypeOf<AgentOptions['react']>().toEqualTypeOf<ReactOptions | undefined>()
+    expectTypeOf({}).toExtend<ScratchpadOptions & GraphReaderOptions & ReflectOptions & DeepOptions & ReactOptions>()
+    expectTypeOf<DeepOptions['mode']>().toEqualTypeOf<'report' | 'conversational' | undefined>()
+    expectTypeOf<ReactOptions['toolCalls']>().toEqualTypeOf<'native' | 'text' | undefined>()
+  })
+})
+
+describe('ResearchOptions', () => {
+  it('accepts a signal, prior knowledge and plan approval; rejects wrong types and typos', () => {
+    expectTypeOf(researchOptions).toBeFunction()
+    expectTypeOf({}).toExtend<ResearchOptions>()
+    expectTypeOf<ResearchOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>()
+    expectTypeOf<NonNullable<ResearchOptions['approvePlan']>>().parameters.toEqualTypeOf<[PlanProposal, { signal: AbortSignal }]>()
+    expectTypeOf<NonNullable<ResearchOptions['approvePlan']>>().returns.toEqualTypeOf<boolean | string[] | Promise<boolean | string[]>>()
+  })
+})
