@@ -3,7 +3,6 @@ import { callDollars, costDelta } from './cost.js'
 import { describeError, isAbortError, LaconicError } from './errors.js'
 import type { StrategyEvent } from './events.js'
 import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
-import { wasCached } from './providers.js'
 import { toJson } from './checkpoint.js'
 import { createIdSource, type IdSource } from './ids.js'
 import { type Generation, modelCall } from './model-call.js'
@@ -294,9 +293,11 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
         return { queryId, results: [], error }
       }
       try {
-        const results = await pending
+        const served = await pending
         yield* retries.pending.splice(0)
-        const cached = wasCached(results)
+        const cached = served.length > 0 && served.every((result) => result.cached === true)
+        // The mark has done its job: strategies and consumers see plain results, the event says `cached`.
+        const results = served.map(({ cached: _mark, ...result }) => result)
         ledger.searchesOk++
         ledger.dollars += cached ? 0 : searchDollars
         yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
@@ -337,7 +338,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
           ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
           ...(page.title ? { title: page.title } : {}),
         }
-        yield { type: 'cost', delta: costDelta({ fetches: wasCached(page) ? 0 : 1 }) }
+        yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
         return page
       } catch (error) {
         rethrowIfAborted(error)

@@ -107,6 +107,13 @@ export interface SearchResult {
   url: string
   snippet: string
   score?: number
+  /**
+   * Set by a cache (`cached()`) on each result it served without calling the provider. Data,
+   * not a hidden mark, so it survives a wrapper that copies the array or the results. The run
+   * reports a search as cached, and charges nothing for it, when it returned results and every
+   * one is marked (an empty list has nothing to carry the mark, so it counts as a search).
+   */
+  cached?: true
 }
 
 export interface SearchOptions {
@@ -125,6 +132,8 @@ export interface FetchedPage {
   url: string
   title?: string
   text: string
+  /** Set by a cache (`cached()`) on a page it served without fetching: the run charges no fetch for it. */
+  cached?: true
 }
 
 export interface FetchOptions {
@@ -134,19 +143,4 @@ export interface FetchOptions {
 
 export interface FetchProvider {
   fetch(url: string, opts?: FetchOptions): Promise<FetchedPage>
-}
-
-const servedFromCache = new WeakSet<object>()
-
-/**
- * A cache marks the arrays (or pages) it served so the runtime can report `cached: true`
- * and charge nothing, without widening the provider interfaces.
- */
-export function markCached<T extends object>(value: T): T {
-  servedFromCache.add(value)
-  return value
-}
-
-export function wasCached(value: object): boolean {
-  return servedFromCache.has(value)
 }

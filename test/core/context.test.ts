@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createContext, isAbortError, type StrategyEvent } from '../../src/core/index.js'
 import { mockSearch } from '../../src/testing/index.js'
+import { cached } from '../../src/adapters/cache/index.js'
+import type { FetchProvider, SearchProvider } from '../../src/core/index.js'
 
 async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
   const events: StrategyEvent[] = []
@@ -86,5 +88,39 @@ describe('usage a backend reports in part', () => {
     const call = events.find((e) => e.type === 'llm-call')
     expect(call).toMatchObject({ outputTokens: 11 })
     expect(call && 'inputTokens' in call ? call.inputTokens : 0).toBeGreaterThan(0)
+  })
+})
+
+describe('a cache hit seen through a copying wrapper', () => {
+  it('is still reported as cached and charged nothing: the mark is data on the results and the page', async () => {
+    const source: SearchProvider & FetchProvider = {
+      searchCost: 0.01,
+      async search(query) {
+        return [{ title: query, url: 'https://example.com/a', snippet: 's' }]
+      },
+      async fetch(url) {
+        return { url, title: 'A', text: 'body' }
+      },
+    }
+    const cache = cached(source)
+    // A user's wrapper (logging, reranking) that hands on copies, not the cache's own objects.
+    const search: SearchProvider = { searchCost: 0.01, search: async (query, opts) => [...(await cache.search(query, opts))] }
+    const fetch: FetchProvider = { fetch: async (url, opts) => ({ ...(await cache.fetch(url, opts)) }) }
+    const ctx = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { search, fetch }, input: {} })
+
+    const miss = await drain(ctx.runSearch('llamas'))
+    const hit = await drain(ctx.runSearch('llamas'))
+    const results = (events: StrategyEvent[]) => events.filter((event) => event.type === 'result')
+    const costs = (events: StrategyEvent[]) => events.flatMap((event) => (event.type === 'cost' ? [event.delta] : []))
+    expect(results(miss.events)[0]).not.toHaveProperty('cached')
+    expect(costs(miss.events)).toMatchObject([{ search: 0.01, searches: 1 }])
+    expect(results(hit.events)[0]).toMatchObject({ cached: true })
+    expect(costs(hit.events)).toMatchObject([{ search: 0, searches: 0 }])
+    // The mark stays out of what strategies and consumers read as results.
+    expect(hit.value.results[0]).not.toHaveProperty('cached')
+
+    await drain(ctx.readPage('https://example.com/a'))
+    const again = await drain(ctx.readPage('https://example.com/a'))
+    expect(costs(again.events)).toMatchObject([{ fetches: 0 }])
   })
 })

@@ -1,10 +1,10 @@
 /**
  * `cached(provider, { store, ttl })` wraps a search provider, a fetch provider or one
- * object that is both. Hits and shared in-flight results are marked with `markCached`,
- * so the runtime reports `cached: true` and charges nothing for them.
+ * object that is both. Hits and shared in-flight results carry `cached: true` (on each
+ * search result, on a page), so the runtime reports `cached: true` and charges nothing for them.
  */
 import { onAbort } from '../../core/abort-listener.js'
-import { abortError, isAbortError, markCached } from '../../core/index.js'
+import { abortError, isAbortError } from '../../core/index.js'
 import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/index.js'
 import { createSingleFlight } from './single-flight.js'
 import { memoryStore } from './store.js'
@@ -30,6 +30,9 @@ const isSearchResults = (value: unknown): value is SearchResult[] =>
 const isFetchedPage = (value: unknown): value is FetchedPage =>
   typeof value === 'object' && value !== null && typeof (value as FetchedPage).text === 'string' && typeof (value as FetchedPage).url === 'string'
 
+const markResults = (results: SearchResult[]): SearchResult[] => results.map((result) => ({ ...result, cached: true }))
+const markPage = (page: FetchedPage): FetchedPage => ({ ...page, cached: true })
+
 export function cached<P extends SearchProvider | FetchProvider>(provider: P, options: CacheOptions = {}): P {
   const { store = memoryStore(), ttl = 3_600_000, namespace = '', onStoreError } = options
   if (!(ttl > 0)) throw new TypeError(`\`ttl\` must be a positive number of milliseconds, got ${ttl}`)
@@ -50,11 +53,12 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
   async function through<T extends object>(
     key: string,
     valid: (value: unknown) => value is T,
+    mark: (copy: T) => T,
     signal: AbortSignal | undefined,
     call: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const hit = await lookup(key, valid, signal)
-    if (hit) return markCached(structuredClone(hit))
+    if (hit) return mark(structuredClone(hit))
     const { joined, result } = flights.run(key, signal, async (flightSignal) => {
       const value = await call(flightSignal)
       try {
@@ -66,7 +70,7 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
       return value
     })
     // Callers that joined another's call share its cost, which the first caller already paid.
-    return joined ? markCached(structuredClone(await result)) : result
+    return joined ? mark(structuredClone(await result)) : result
   }
 
   // Delegate everything else (searchCost, extra methods) to the wrapped provider.
@@ -75,11 +79,13 @@ export function cached<P extends SearchProvider | FetchProvider>(provider: P, op
   const fetch = (provider as Partial<FetchProvider>).fetch
   if (typeof search === 'function') {
     wrapper.search = (query: string, opts: SearchOptions = {}) =>
-      through(`${namespace}search:${opts.limit ?? ''}:${query}`, isSearchResults, opts.signal, (signal) => search.call(provider, query, { ...opts, signal }))
+      through(`${namespace}search:${opts.limit ?? ''}:${query}`, isSearchResults, markResults, opts.signal, (signal) =>
+        search.call(provider, query, { ...opts, signal }),
+      )
   }
   if (typeof fetch === 'function') {
     wrapper.fetch = (url: string, opts: FetchOptions = {}) =>
-      through(`${namespace}fetch:${url}`, isFetchedPage, opts.signal, (signal) => fetch.call(provider, url, { ...opts, signal }))
+      through(`${namespace}fetch:${url}`, isFetchedPage, markPage, opts.signal, (signal) => fetch.call(provider, url, { ...opts, signal }))
   }
   return wrapper
 }
