@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalizeText, normalizeUrl } from '../../../src/core/index.js'
-import { Notebook } from '../../../src/strategies/graph-reader/notebook.js'
+import { type AddOutcome, Notebook } from '../../../src/strategies/graph-reader/notebook.js'
 
 /** Facts from a small vocabulary, so equal, contained and overlapping texts are common. */
 const WORDS = ['the', '2024', 'Nobel', 'prize', 'went', 'to', 'Baker', 'in', 'Chemistry', 'x']
@@ -21,6 +21,72 @@ const facts = fc.array(fact, { maxLength: 30 })
 
 const key = (t: string) => normalizeText(t)
 const contains = (outer: string, inner: string) => ` ${key(outer)} `.includes(` ${key(inner)} `)
+
+/**
+ * The notebook's rules written the slow, obvious way: a list of stored facts scanned whole. A
+ * fact equal to or inside a stored one (whole words, normalised) is a duplicate whose sources
+ * join it; otherwise it is stored, replacing every stored fact it contains and taking their
+ * sources. Where several stored facts cover a text the notebook may pick any of them, so the
+ * model checks the pick is one of them and follows it.
+ */
+class ReferenceNotebook {
+  readonly stored: { id: string; text: string; key: string; sources: Set<string> }[] = []
+  private ids = 0
+
+  add(text: string, sources: readonly string[], outcome: AddOutcome): void {
+    const k = key(text)
+    if (!k) {
+      expect(outcome).toEqual({ kind: 'empty' })
+      return
+    }
+    const urls = sources.map(normalizeUrl)
+    const covering = this.stored.filter((s) => ` ${s.key} `.includes(` ${k} `))
+    if (covering.length > 0) {
+      expect(outcome.kind).toBe('duplicate')
+      if (outcome.kind !== 'duplicate') return
+      const chosen = covering.find((s) => s.id === outcome.fact.id)
+      expect(chosen, `"${text}" went to ${outcome.fact.id}, not a fact covering it`).toBeDefined()
+      if (!chosen) return
+      expect(outcome.sourcesAdded).toBe(urls.some((u) => !chosen.sources.has(u)))
+      for (const u of urls) chosen.sources.add(u)
+      return
+    }
+    const contained = this.stored.filter((s) => ` ${k} `.includes(` ${s.key} `))
+    const id = `f${++this.ids}`
+    expect(outcome.kind).toBe('added')
+    if (outcome.kind !== 'added') return
+    expect(outcome.fact.id).toBe(id)
+    expect([...outcome.supersedes].sort()).toEqual(contained.map((s) => s.id).sort())
+    const merged = new Set([...urls, ...contained.flatMap((s) => [...s.sources])])
+    for (const s of contained) this.stored.splice(this.stored.indexOf(s), 1)
+    this.stored.push({ id, text: text.trim(), key: k, sources: merged })
+  }
+}
+
+/** A chain A ⊂ B ⊂ C (whole words, each spelled its own way), added in order, then A again. */
+const spelled = (words: readonly string[]) =>
+  fc.tuple(fc.constantFrom(' ', '  ', ', ', '! '), fc.boolean()).map(([sep, upper]) => {
+    const t = words.join(sep)
+    return upper ? t.toUpperCase() : t
+  })
+const withSources = (t: fc.Arbitrary<string>) => fc.record({ text: t, sources: fc.array(source, { maxLength: 2 }) })
+const chainWords = fc.array(fc.constantFrom(...WORDS), { maxLength: 2 })
+const supersedeChain = fc
+  .tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }), chainWords, chainWords, chainWords, chainWords)
+  .chain(([a, before, after, outerBefore, outerAfter]) => {
+    const b = [...before, ...a, ...after]
+    const c = [...outerBefore, ...b, ...outerAfter]
+    return fc.tuple(withSources(spelled(a)), withSources(spelled(b)), withSources(spelled(c)), withSources(spelled(a)))
+  })
+const chainedFacts = fc
+  .array(
+    fc.oneof(
+      fact.map((f) => [f]),
+      supersedeChain,
+    ),
+    { maxLength: 10 },
+  )
+  .map((groups) => groups.flat())
 
 function fill(list: readonly { text: string; sources: string[] }[]): Notebook {
   const notebook = new Notebook()
@@ -81,6 +147,21 @@ describe('Notebook', () => {
           expect(b).toEqual(a)
         },
       ),
+    )
+  })
+
+  it('agrees with a naive reference at every step, through supersede chains A ⊂ B ⊂ C then A again', () => {
+    fc.assert(
+      fc.property(chainedFacts, (list) => {
+        const notebook = new Notebook()
+        const reference = new ReferenceNotebook()
+        for (const f of list) {
+          reference.add(f.text, f.sources, notebook.add(f.text, f.sources))
+          const actual = notebook.facts().map((s) => ({ id: s.id, text: s.text, sources: s.sources.map(normalizeUrl).sort() }))
+          const expected = reference.stored.map((s) => ({ id: s.id, text: s.text, sources: [...s.sources].sort() }))
+          expect(actual).toEqual(expected)
+        }
+      }),
     )
   })
 
