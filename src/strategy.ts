@@ -2,7 +2,7 @@
 // "Writing a strategy"): the built-in strategies to wrap, merging concurrent steps, the total
 // parsers of model output, citations, the notebook, and the text helpers the built-ins use.
 export { scratchpad, parsePlannerDecision, type PlannerDecision } from './strategies/scratchpad/index.js'
-export { graphReader, Notebook } from './strategies/graph-reader/index.js'
+export { graphReader, Notebook, type AddOutcome } from './strategies/graph-reader/index.js'
 export { reflect } from './strategies/reflect/index.js'
 export { deep } from './strategies/deep/index.js'
 export { react } from './strategies/react/index.js'

@@ -16,7 +16,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * - `final`: the run ended (`answered` or `max-iterations`); a resume returns `result` and calls nothing.
  */
 export interface Checkpoint {
-  version: typeof CHECKPOINT_VERSION
+  /** The format's version; this release reads and writes 1. */
+  version: 1
   runId: string
   question: string
   /** The strategy's name, and the agent options that shape it (iteration caps, its own block). */

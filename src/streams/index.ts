@@ -19,6 +19,7 @@ export {
   UI_MESSAGE_STREAM_HEADERS,
   type UIMessageStreamResponseInit,
   type ResearchUIChunk,
+  type ResearchDataChunk,
   type ResearchDataParts,
   type ResearchMessageMetadata,
 } from './ui-message-stream.js'

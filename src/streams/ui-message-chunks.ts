@@ -36,7 +36,8 @@ export interface ResearchMessageMetadata {
   confidence?: number
 }
 
-type DataChunk = {
+/** A `data-*` part: the research as it goes (plan, queries, facts, cost, …), keyed by part name. */
+export type ResearchDataChunk = {
   [Name in keyof ResearchDataParts]: { type: `data-${Name}`; id?: string; data: ResearchDataParts[Name]; transient?: boolean }
 }[keyof ResearchDataParts]
 
@@ -49,7 +50,7 @@ export type ResearchUIChunk =
   | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: Record<string, unknown>; dynamic: true }
   | { type: 'tool-output-available'; toolCallId: string; output: { summary: string; chars: number }; dynamic: true }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic: true }
-  | DataChunk
+  | ResearchDataChunk
   | { type: 'error'; errorText: string }
   | { type: 'abort'; reason?: string }
   | { type: 'finish'; finishReason: 'stop' | 'length' | 'other' | 'error'; messageMetadata: ResearchMessageMetadata }

@@ -10,7 +10,7 @@ import { quietTimer, type QuietTimer } from './quiet-timer.js'
 import type { EventStream } from './types.js'
 import { UIChunkMapper, type ResearchUIChunk } from './ui-message-chunks.js'
 
-export type { ResearchDataParts, ResearchMessageMetadata, ResearchUIChunk } from './ui-message-chunks.js'
+export type { ResearchDataChunk, ResearchDataParts, ResearchMessageMetadata, ResearchUIChunk } from './ui-message-chunks.js'
 
 /** The headers of a UI message stream response; `x-vercel-ai-ui-message-stream` names the protocol version. */
 export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {

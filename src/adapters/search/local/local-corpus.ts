@@ -19,7 +19,8 @@ export interface LocalDocument {
   url?: string
 }
 
-interface CommonOptions {
+/** The options every local corpus takes, whether it reads a folder or in-memory documents. */
+export interface LocalCorpusBaseOptions {
   /** Longest chunk, in characters. @defaultValue 1000 */
   readonly chunkChars?: number
   /** Longest snippet, in characters. @defaultValue 240 */
@@ -27,14 +28,14 @@ interface CommonOptions {
 }
 
 export type LocalCorpusOptions =
-  | (CommonOptions & {
+  | (LocalCorpusBaseOptions & {
       /** A folder of `.md`, `.txt` and `.html` files (Node only), read once on first use. */
       readonly dir: string
       /** @defaultValue ['.md', '.markdown', '.txt', '.html', '.htm'] */
       readonly extensions?: readonly string[]
       readonly documents?: undefined
     })
-  | (CommonOptions & { readonly documents: readonly LocalDocument[]; readonly dir?: undefined })
+  | (LocalCorpusBaseOptions & { readonly documents: readonly LocalDocument[]; readonly dir?: undefined })
 
 interface IndexedChunk {
   doc: number
