@@ -1,7 +1,7 @@
 import { onAbort } from './abort-listener.js'
 import { callDollars, costDelta } from './cost.js'
 import { describeError, isAbortError, LaconicError } from './errors.js'
-import type { StrategyEvent } from './events.js'
+import type { ErrorInfo, StrategyEvent } from './events.js'
 import type { LLMProvider, LLMRequest, RetryInfo } from './providers.js'
 import { toJson } from './checkpoint.js'
 import { createIdSource, type IdSource } from './ids.js'
@@ -80,7 +80,7 @@ interface Ledger {
   /** The most one model call has cost so far: the reserve kept for the final answer is twice it. */
   priciestCall: number
   searchesOk: number
-  firstSearchFailure: { message: string; code: string } | undefined
+  firstSearchFailure: ErrorInfo | undefined
 }
 
 export function createContext({ signal, ids = createIdSource(), resumed, ...init }: ContextInit): StrategyContext {
@@ -210,7 +210,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
   }
 
   /** A failed search: remembered for the no-search check. */
-  const searchFailed = (info: { message: string; code: string }) => {
+  const searchFailed = (info: ErrorInfo) => {
     ledger.firstSearchFailure ??= info
     return info
   }

@@ -1,3 +1,5 @@
+import type { ErrorInfo } from './events.js'
+
 /**
  * Errors carry a `code` discriminator and, where it helps, a hint that says what to do next.
  * No message ever contains a secret: adapters pass every text they build through `redact`.
@@ -20,6 +22,16 @@ export type ErrorCode =
   | 'locked'
   /** The model declined to answer; its words are in the message. */
   | 'refusal'
+  /** A search failed for a reason no more specific code names. */
+  | 'search-failed'
+  /** A Redis event log refused a write: another attempt took the run over (`fenced`), or a seq was not after the last (`conflict`). */
+  | 'fenced'
+  | 'conflict'
+  /** A run's event stream ended before its `run-end`. */
+  | 'incomplete'
+  /** Something was thrown that is not a `LaconicError` (a strategy's or a provider's own bug). */
+  | 'error'
+  /** Adapters and strategies users write may throw their own codes. */
   | (string & {})
 
 export class LaconicError extends Error {
@@ -80,7 +92,7 @@ export function abortError(signal?: AbortSignal): LaconicError {
 }
 
 /** `{message, code}` of any thrown value, for `warning` and `run-end` events. */
-export function describeError(error: unknown): { message: string; code: string } {
+export function describeError(error: unknown): ErrorInfo {
   if (error instanceof LaconicError) return { message: error.message, code: error.code }
   if (error instanceof Error) return { message: error.message || error.name, code: error.name === 'AbortError' ? 'aborted' : 'error' }
   return { message: String(error), code: 'error' }

@@ -1,4 +1,5 @@
 import type { JsonValue } from './checkpoint.js'
+import type { ErrorCode } from './errors.js'
 import type { Cost } from './cost.js'
 import type { SearchResult } from './providers.js'
 
@@ -33,10 +34,51 @@ export interface Report {
  */
 export type RunEndReason = 'answered' | 'max-iterations' | 'paused' | 'aborted' | 'error'
 
+/** A failure as events carry it: what went wrong, and its code (see `ErrorCode`). */
 export interface ErrorInfo {
   message: string
-  code: string
+  code: ErrorCode
 }
+
+/**
+ * What a `warning` event's `code` says; docs/events.md lists each one. A failed search or
+ * fetch carries its failure's `ErrorCode` (`network`, `http`, `rate-limit`, ...). The union
+ * stays open (`ErrorCode` ends in `string & {}`): strategies users write warn with their own
+ * codes through `ctx.warning`, and consumers should treat an unknown code as a plain warning.
+ */
+export type WarningCode =
+  // the runtime
+  | 'retry'
+  | 'search-empty'
+  | 'search-failed'
+  | 'fetch-failed'
+  | 'checkpoint-locked'
+  | 'checkpoint-failed'
+  // the built-in strategies
+  | 'budget'
+  | 'max-iterations'
+  | 'unparseable-output'
+  | 'empty-output'
+  | 'no-sources'
+  | 'no-facts'
+  | 'forced-search'
+  | 'repeated-query'
+  | 'empty-question'
+  | 'repeated-question'
+  | 'ungrounded-facts'
+  | 'invented-source'
+  | 'node-failed'
+  | 'repeated-call'
+  | 'tools-unsupported'
+  | 'answer-rejected'
+  | 'answer-ungrounded'
+  | 'approval-needed'
+  | 'approval-unavailable'
+  | 'approval-missing'
+  // streams and workers
+  | 'slow-subscriber'
+  | 'resumed'
+  | ErrorCode
 
 /** The payloads, keyed by event type. One union that every consumer switches on. */
 export interface EventPayloads {
@@ -59,7 +101,7 @@ export interface EventPayloads {
   'tool-result': { callId: string; ok: boolean; summary: string; chars: number }
   'answer-token': { text: string }
   answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
-  warning: { message: string; code: string; queryId?: string }
+  warning: { message: string; code: WarningCode; queryId?: string }
   'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo }
 }
 

@@ -1,7 +1,7 @@
 import { onAbort as onAbortOf } from './abort-listener.js'
 import { addCost, zeroCost } from './cost.js'
 import { abortError, describeError, LaconicError } from './errors.js'
-import type { Citation, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
+import type { Citation, ErrorInfo, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import { createContext } from './context.js'
 import type { Checkpoint, ReleaseLock } from './checkpoint.js'
 import { createIdSource } from './ids.js'
@@ -78,7 +78,7 @@ class ResultFold {
     }
   }
 
-  result(reason: RunEndReason, error?: { message: string; code: string }): ResearchResult {
+  result(reason: RunEndReason, error?: ErrorInfo): ResearchResult {
     return {
       answer: this.answered ? this.answer : this.streamed,
       citations: this.citations,
@@ -187,7 +187,7 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     if (!signal.aborted) controller.abort(reason ?? new DOMException('The run was aborted', 'AbortError'))
   }
 
-  const finish = (reason: RunEndReason, error?: { message: string; code: string }): ResearchResult => {
+  const finish = (reason: RunEndReason, error?: ErrorInfo): ResearchResult => {
     const result = fold.result(reason, error)
     if (!finished) {
       finished = true
@@ -235,7 +235,7 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       for (const stop of stopWaiting) stop()
     }
 
-    const end = (reason: RunEndReason, error?: { message: string; code: string }): IteratorResult<ResearchEvent> => {
+    const end = (reason: RunEndReason, error?: ErrorInfo): IteratorResult<ResearchEvent> => {
       const result = finish(reason, error)
       release()
       // A run that did not answer may leave work in flight (a search beside a branch that threw,

@@ -1,6 +1,6 @@
 import type { CheckpointStore, JsonValue } from './checkpoint.js'
 import type { Cost, Pricing } from './cost.js'
-import type { Citation, Fact, Report, RunEndReason, StrategyEvent } from './events.js'
+import type { Citation, ErrorInfo, Fact, Report, RunEndReason, StrategyEvent, WarningCode } from './events.js'
 import type { FetchProvider, JsonSchema, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
 import type { TextFilter } from './text.js'
 
@@ -225,7 +225,7 @@ export interface ResearchResult {
   knowledge: string
   cost: Cost
   reason: RunEndReason
-  error?: { message: string; code: string }
+  error?: ErrorInfo
   report?: Report
   confidence?: number
 }
@@ -246,7 +246,7 @@ export interface SearchOutcome {
   queryId: string
   results: SearchResult[]
   /** The failure, already reported as a `warning`. */
-  error?: { message: string; code: string }
+  error?: ErrorInfo
 }
 
 export interface StrategyContext {
@@ -289,7 +289,7 @@ export interface StrategyContext {
   /** Deep-reads one page: yields `page` and `cost`, or a `warning` and returns undefined. */
   readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
   /** A `warning` event. */
-  warning(message: string, code: string): StrategyEvent
+  warning(message: string, code: WarningCode): StrategyEvent
   /**
    * True once the run's spending plus a reserve for the final answer reaches `budget.usd`:
    * stop exploring and answer. Always false without a budget.

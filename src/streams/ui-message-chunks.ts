@@ -1,4 +1,4 @@
-import type { Cost, ErrorInfo, Fact, Report, ResearchEvent, RunEndReason, SearchResult } from '../core/index.js'
+import type { Cost, ErrorInfo, Fact, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
 
 /**
  * The data parts a research run adds to an AI SDK `UIMessage`, by name (`data-plan`, …).
@@ -17,7 +17,7 @@ export type ResearchDataParts = {
   fact: { fact: Fact; supersedes?: string[]; supersededBy?: string }
   /** One part (id `cost`), updated in place: the run's cost so far, then its final cost. */
   cost: { total: Cost }
-  warning: { message: string; code: string; queryId?: string }
+  warning: { message: string; code: WarningCode; queryId?: string }
   /** The structured report of strategies that write one (`deep`). */
   report: { report: Report }
   /** Progress only (transient): a page read. */

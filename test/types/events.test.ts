@@ -1,6 +1,19 @@
 /** Type-level tests of the event union: what a consumer's `switch (event.type)` can rely on. */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Citation, Cost, EventOf, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, SearchResult } from '../../src/index.js'
+import type {
+  Citation,
+  Cost,
+  ErrorCode,
+  ErrorInfo,
+  EventOf,
+  EventPayloads,
+  EventType,
+  Fact,
+  ResearchEvent,
+  RunEndReason,
+  SearchResult,
+  WarningCode,
+} from '../../src/index.js'
 
 /** True when `T` is a union of more than one member. */
 type IsUnion<T> = [T] extends [UnionToIntersection<T>] ? false : true
@@ -95,7 +108,7 @@ describe('ResearchEvent', () => {
           return event.text
         case 'warning':
           expectTypeOf(event.message).toEqualTypeOf<string>()
-          expectTypeOf(event.code).toExtend<string>()
+          expectTypeOf(event.code).toEqualTypeOf<WarningCode>()
           return event.message
         case 'run-end':
           expectTypeOf(event.reason).toEqualTypeOf<RunEndReason>()
@@ -149,5 +162,23 @@ describe('EventOf', () => {
     expectTypeOf<EventOf<'token'>>().toBeNever()
     // @ts-expect-error the internal checkpoint event is not one consumers see
     expectTypeOf<EventOf<'checkpoint'>>().toBeNever()
+  })
+})
+
+describe('codes', () => {
+  it('types a warning code and an error code as unions a consumer can switch on, open to user codes', () => {
+    expectTypeOf<EventOf<'warning'>['code']>().toEqualTypeOf<WarningCode>()
+    expectTypeOf<ErrorInfo['code']>().toEqualTypeOf<ErrorCode>()
+    expectTypeOf<EventOf<'run-end'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
+    expectTypeOf<EventOf<'result'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
+    // The known codes are members (so editors complete them), failures' codes among the warnings'.
+    expectTypeOf<'max-iterations' | 'search-empty' | 'retry' | 'slow-subscriber'>().toExtend<WarningCode>()
+    expectTypeOf<ErrorCode>().toExtend<WarningCode>()
+    expectTypeOf<'rate-limit' | 'network' | 'aborted'>().toExtend<ErrorInfo['code']>()
+    // A strategy a user writes may warn with a code of its own.
+    expectTypeOf<'my-strategy-gave-up'>().toExtend<WarningCode>()
+    // @ts-expect-error a code is a string, nothing else
+    const notACode: WarningCode = 404
+    void notACode
   })
 })
