@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ResearchEvent } from '../../src/core/index.js'
 import { broadcast } from '../../src/streams/index.js'
 import { stamp } from './arbitraries.js'
@@ -14,6 +14,10 @@ function tokens(count: number): ResearchEvent[] {
 }
 
 describe('broadcast', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('serves 3 subscribers: fast ones get everything, a late one replays, a slow one is cut off', async () => {
     const events = tokens(200)
     const lateMayJoin = gate()
@@ -25,7 +29,8 @@ describe('broadcast', () => {
     const slow = hub.subscribe()
     const slowFirst = await slow.next()
     // The late one joins while the run waits before seq 20.
-    await until(() => run.state.pulled === 20)
+    await run.pausedAt(20)
+    expect(run.state.pulled).toBe(20)
     const late = collect(hub.subscribe())
     lateMayJoin.open()
     const fastDone = await fast
@@ -76,7 +81,8 @@ describe('broadcast', () => {
     const run = scriptedRun(events, { 4: later.promise })
     const hub = broadcast(run, { replay: false })
     const first = collect(hub.subscribe())
-    await until(() => run.state.pulled === 4)
+    await run.pausedAt(4)
+    expect(run.state.pulled).toBe(4)
     const second = collect(hub.subscribe())
     later.open()
     expect(await first).toEqual(events)
@@ -130,24 +136,30 @@ describe('broadcast', () => {
   })
 
   it('within graceMs a returning subscriber keeps the run alive', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const events = tokens(5)
     const resume = gate()
     const run = scriptedRun(events, { 3: resume.promise })
-    const hub = broadcast(run, { graceMs: 60_000 })
+    const hub = broadcast(run, { graceMs: 50 })
     for await (const event of hub.subscribe()) if (event.seq === 1) break
+    vi.advanceTimersByTime(49)
     const back = hub.subscribe(2)
+    // The grace timer is cleared by the return: the full grace passing later aborts nothing.
+    vi.advanceTimersByTime(1_000)
     resume.open()
     expect(await collect(back)).toEqual(events.slice(2))
     expect(run.state.aborted).toBe(false)
   })
 
   it('after graceMs with nobody back, the run is aborted', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const never = gate()
     const run = scriptedRun(tokens(5), { 3: never.promise })
-    const hub = broadcast(run, { graceMs: 1 })
+    const hub = broadcast(run, { graceMs: 50 })
     for await (const event of hub.subscribe()) if (event.seq === 1) break
+    vi.advanceTimersByTime(49)
     expect(run.state.aborted).toBe(false)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    vi.advanceTimersByTime(1)
     expect(run.state.aborted).toBe(true)
   })
 
@@ -162,7 +174,8 @@ describe('broadcast', () => {
     }
     const hub = broadcast(endless(), { maxBuffer: 10_000 })
     for await (const event of hub.subscribe()) if (event.seq === 3) break
-    await new Promise((resolve) => setImmediate(resolve))
+    // The pump closes the iterable before it marks the broadcast finished.
+    await hub.finished
     expect(closed).toBe(true)
   })
 
@@ -187,7 +200,3 @@ describe('broadcast', () => {
     expect(() => broadcast(scriptedRun([])).subscribe(-1)).toThrow(/`fromSeq`/)
   })
 })
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve))
-}

@@ -28,16 +28,28 @@ export function gate(): { promise: Promise<void>; open: () => void } {
 
 /**
  * A hand-made run: yields the events, waits at `pauseBefore[seq]` if given, and records
- * whether it was aborted or returned early, as a ResearchRun would be.
+ * whether it was aborted or returned early, as a ResearchRun would be. `pausedAt(seq)`
+ * settles once the run is waiting at that pause, so a test can act at that exact point.
  */
 export function scriptedRun(events: readonly ResearchEvent[], pauseBefore: Record<number, Promise<void>> = {}) {
   const controller = new AbortController()
   const state = { aborted: false, returned: false, abortReason: undefined as unknown, pulled: 0 }
+  const arrivals = new Map<number, ReturnType<typeof gate>>()
+  const arrival = (seq: number) => {
+    const known = arrivals.get(seq)
+    if (known) return known
+    const arrived = gate()
+    arrivals.set(seq, arrived)
+    return arrived
+  }
   async function* generate(): AsyncGenerator<ResearchEvent> {
     try {
       for (const event of events) {
         const pause = pauseBefore[event.seq]
-        if (pause) await Promise.race([pause, abortedPromise(controller.signal)])
+        if (pause) {
+          arrival(event.seq).open()
+          await Promise.race([pause, abortedPromise(controller.signal)])
+        }
         if (controller.signal.aborted) return
         state.pulled += 1
         yield event
@@ -49,6 +61,10 @@ export function scriptedRun(events: readonly ResearchEvent[], pauseBefore: Recor
   const iterator = generate()
   return {
     state,
+    pausedAt(seq: number): Promise<void> {
+      if (!(seq in pauseBefore)) throw new Error(`scriptedRun has no pause before seq ${seq}`)
+      return arrival(seq).promise
+    },
     [Symbol.asyncIterator]: () => iterator,
     abort(reason?: unknown) {
       state.aborted = true
