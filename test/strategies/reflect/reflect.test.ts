@@ -4,6 +4,7 @@ import { queriesSystem, reflectSystem } from '../../../src/strategies/reflect/pr
 import { reflect } from '../../../src/strategies/reflect/index.js'
 import { mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
 import { collect, ofType } from './helpers.js'
+import { heldCalls } from '../held-calls.js'
 
 const doc = (id: string, snippet = `about ${id}`): SearchResult => ({ title: `Title ${id}`, url: `https://${id}.example/page`, snippet })
 
@@ -167,20 +168,31 @@ describe('reflect', () => {
   })
 
   it('runs the queries concurrently, bounded by reflect.concurrency', async () => {
-    for (const [concurrency, peak] of [
-      [1, 1],
-      [2, 2],
-      [4, 4],
-    ] as const) {
-      const search = mockSearch({ results: () => [doc('a')], delayMs: 5 })
+    for (const concurrency of [1, 2, 4]) {
+      const held = heldCalls()
+      const search = mockSearch({
+        results: async () => {
+          await held.hold()
+          return [doc('a')]
+        },
+      })
       const agent = createAgent({
         models: { planner: planner('["a", "b", "c", "d"]', () => enough), finalizer: scriptedLLM({ replies: ['A [1].'] }) },
         search,
         strategy: reflect({ reflect: { concurrency } }),
       })
-      await collect(agent, 'Q?')
+      const run = collect(agent, 'Q?')
+      // Each search waits for the test: `concurrency` of them start, and one more only
+      // when one of those is released.
+      for (let released = 0; released < 4; released++) {
+        await held.arrived(Math.min(4, released + concurrency))
+        expect(held.count).toBe(Math.min(4, released + concurrency))
+        expect(search.inFlight.current).toBeLessThanOrEqual(concurrency)
+        held.release(released)
+      }
+      await run
       expect(search.calls).toHaveLength(4)
-      expect(search.inFlight.peak).toBe(peak)
+      expect(search.inFlight.peak).toBe(concurrency)
     }
   })
 
