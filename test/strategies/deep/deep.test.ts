@@ -3,6 +3,7 @@ import { createAgent, type AgentOptions, type SearchResult } from '../../../src/
 import { deep } from '../../../src/strategies/deep/index.js'
 import { mockFetch, mockSearch, scriptedLLM, searchFailure, type Script } from '../../../src/testing/index.js'
 import { collect, ofType } from '../reflect/helpers.js'
+import { heldCalls } from '../held-calls.js'
 
 const doc = (id: string, snippet = `about ${id}`): SearchResult => ({ title: `Title ${id}`, url: `https://${id}.example/page`, snippet })
 const next = (q: string) => JSON.stringify({ is_complete: false, next_question: q, reasoning: 'needed' })
@@ -210,20 +211,34 @@ describe('deep', () => {
   })
 
   it('runs follow-up searches concurrently under deep.concurrency, within searchesPerQuestion', async () => {
-    for (const [concurrency, peak] of [
-      [1, 1],
-      [2, 2],
-    ] as const) {
-      const search = mockSearch({ results: (q) => [doc(q.replace(/\W/g, ''))], delayMs: 5 })
+    for (const concurrency of [1, 2]) {
+      const held = heldCalls()
+      const search = mockSearch({
+        results: async (q) => {
+          await held.hold()
+          return [doc(q.replace(/\W/g, ''))]
+        },
+      })
       const m = models({
         planner: [next('Sub?'), done],
         extractor: [sub('Partial [1].', [], 0.3, ['more one', 'more two', 'more three']), sub('Full [1][2][3].')],
         finalizer: ['Full [1].'],
         synthesizer: [report],
       })
-      await collect(agentWith(m, search, { deep: { concurrency } }), 'Q?')
+      const run = collect(agentWith(m, search, { deep: { concurrency } }), 'Q?')
+      // The sub-question's own search, then its two follow-ups: `concurrency` of them at once,
+      // the next only when the test releases one.
+      await held.arrived(1)
+      held.release(0)
+      for (let released = 1; released < 3; released++) {
+        await held.arrived(Math.min(3, released + concurrency))
+        expect(held.count).toBe(Math.min(3, released + concurrency))
+        expect(search.inFlight.current).toBeLessThanOrEqual(concurrency)
+        held.release(released)
+      }
+      await run
       expect(search.calls).toEqual(['Sub?', 'more one', 'more two'])
-      expect(search.inFlight.peak).toBe(peak)
+      expect(search.inFlight.peak).toBe(concurrency)
       expect(m.extractor.calls[1]!.prompt).toContain('No searches are left')
     }
   })
