@@ -4,6 +4,7 @@ import { graphReader } from '../../../src/strategies/graph-reader/index.js'
 import { ProviderError } from '../../../src/core/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure, sleep } from '../../../src/testing/index.js'
 import { calls, collect, graphModel, ofType, queryOf, result, roleOf } from './helpers.js'
+import { heldCalls } from '../held-calls.js'
 
 const baker = result('https://news.example/nobel-2024', 'The 2024 Nobel Prize in Chemistry went to David Baker.', 'Nobel 2024')
 const hassabis = result('https://science.example/alphafold', 'Demis Hassabis and John Jumper shared the other half.', 'AlphaFold')
@@ -211,17 +212,29 @@ describe('graph-reader', () => {
   })
 
   it('runs searches concurrently at concurrency 4 and strictly one at a time at concurrency 1', async () => {
-    const peaks: Record<number, number> = {}
     for (const concurrency of [1, 4]) {
-      const llm = graphModel({ plan: '{"queries": ["a", "b", "c", "d", "e"]}', latencyMs: 2 })
-      const search = mockSearch({ results: () => [baker], delayMs: 5 })
-      await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency } }) }).research('q?'))
+      const held = heldCalls()
+      const llm = graphModel({ plan: '{"queries": ["a", "b", "c", "d", "e"]}' })
+      const search = mockSearch({
+        results: async () => {
+          await held.hold()
+          return [baker]
+        },
+      })
+      const run = collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency } }) }).research('q?'))
+      // Every search waits for the test: `concurrency` of them start, the next only when one
+      // is released.
+      for (let released = 0; released < 5; released++) {
+        await held.arrived(Math.min(5, released + concurrency))
+        expect(held.count).toBe(Math.min(5, released + concurrency))
+        expect(search.inFlight.current).toBeLessThanOrEqual(concurrency)
+        held.release(released)
+      }
+      await run
       expect(search.calls).toHaveLength(5)
-      peaks[concurrency] = search.inFlight.peak
+      expect(search.inFlight.peak).toBe(concurrency)
       if (concurrency === 1) expect(llm.inFlight.peak).toBe(1)
     }
-    expect(peaks[1]).toBe(1)
-    expect(peaks[4]).toBeGreaterThan(1)
   })
 
   it('gives the same events in the same order at concurrency 1', async () => {
