@@ -106,10 +106,13 @@ describe('duckduckgo', () => {
   })
 
   it('aborts an in-flight request', async () => {
-    const endpoint = await serve(() => {})
+    // The server announces the request and never answers: the abort lands mid-request.
+    let requestArrived!: () => void
+    const arrived = new Promise<void>((resolve) => (requestArrived = resolve))
+    const endpoint = await serve(() => requestArrived())
     const controller = new AbortController()
     const pending = duckduckgo({ endpoint, pacer: noPacing() }).search('llama', { signal: controller.signal })
-    while (server?.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    await arrived
     controller.abort()
     await expect(pending).rejects.toMatchObject({ code: 'aborted' })
   })
