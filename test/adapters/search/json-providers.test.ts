@@ -180,10 +180,13 @@ describe.each(cases)('$name', ({ name, make, fixture: body, expected, empty, che
   })
 
   it('aborts an in-flight request', async () => {
-    const baseURL = await serve(() => {})
+    // The server announces the request and never answers: the abort lands mid-request.
+    let requestArrived!: () => void
+    const arrived = new Promise<void>((resolve) => (requestArrived = resolve))
+    const baseURL = await serve(() => requestArrived())
     const controller = new AbortController()
     const pending = make(baseURL).search('llama', { signal: controller.signal })
-    while (server?.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    await arrived
     controller.abort()
     await expect(pending).rejects.toMatchObject({ code: 'aborted' })
   })
