@@ -197,10 +197,13 @@ describe('httpFetch: failures', () => {
   })
 
   it('aborts an in-flight fetch', async () => {
-    const base = await serve(() => {})
+    // The server announces the request and never answers: the abort lands mid-request.
+    let requestArrived!: () => void
+    const arrived = new Promise<void>((resolve) => (requestArrived = resolve))
+    const base = await serve(() => requestArrived())
     const controller = new AbortController()
     const pending = httpFetch(local).fetch(base, { signal: controller.signal })
-    while (server?.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    await arrived
     controller.abort()
     await expect(pending).rejects.toMatchObject({ code: 'aborted' })
   })
