@@ -94,15 +94,7 @@ export function createLiveServer(options: LiveServerOptions): Server {
   }
   const guard = createRequestGuard({ host })
   const page = livePage(label, { token: guard.token })
-  const pageHeaders = {
-    'content-type': 'text/html; charset=utf-8',
-    // The page holds the token: never stored, never framed, and its own script and style only.
-    'cache-control': 'no-store',
-    'content-security-policy': contentSecurityPolicy(page),
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-  }
+  const headers = pageHeaders(page)
   const runs = new Map<string, RunRecord>()
   // Finished runs, oldest first: the ones dropped when the retention budget is exceeded.
   const retained: RunRecord[] = []
@@ -200,7 +192,7 @@ export function createLiveServer(options: LiveServerOptions): Server {
     }
     const refused = guard.checkRead(req)
     if (refused) return refuse(res, refused)
-    if (url.pathname === '/') res.writeHead(200, pageHeaders).end(page)
+    if (url.pathname === '/') res.writeHead(200, headers).end(page)
     else if (url.pathname === '/research') read(req, res, url)
     else text(res, 404, 'not found: try GET / (the live page)')
   })
@@ -242,9 +234,23 @@ function measured(run: ReturnType<LiveAgent['research']>, meter: { bytes: number
   }
 }
 
-/** A CSP allowing the page's own inline script and style (by hash) and requests to itself, nothing else. */
+/**
+ * The headers a page holding a start token is served with: never stored, never framed, never
+ * sniffed, and a Content-Security-Policy allowing its own inline script and style only.
+ */
+export function pageHeaders(page: string): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': contentSecurityPolicy(page),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  }
+}
+
 /** The page's Content-Security-Policy: its own inline script and style (by hash), requests to itself only. */
-export function contentSecurityPolicy(page: string): string {
+function contentSecurityPolicy(page: string): string {
   const hash = (tag: string) => {
     const body = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(page)?.[1] ?? ''
     return `'sha256-${createHash('sha256').update(body).digest('base64')}'`

@@ -14,7 +14,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createRequestGuard, livePage, MAX_QUESTION_CHARS, type RequestRefusal } from '../../node/index.js'
-import { contentSecurityPolicy } from '../../node/live-server.js'
+import { pageHeaders } from '../../node/live-server.js'
 import type { ResearchQueue } from '../../redis/index.js'
 import { pipeSSE } from '../../streams/index.js'
 
@@ -34,14 +34,7 @@ const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events)?$/
 export function createWebNode({ queue, host, token, heartbeatMs, label }: WebNodeOptions): Server {
   const guard = createRequestGuard({ host, token })
   const page = livePage(label, { runsToken: guard.token })
-  const pageHeaders = {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': contentSecurityPolicy(page),
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-  }
+  const headers = pageHeaders(page)
 
   async function start(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req)
@@ -68,7 +61,7 @@ export function createWebNode({ queue, host, token, heartbeatMs, label }: WebNod
     const refused = method === 'GET' || method === 'HEAD' ? guard.checkRead(req) : guard.checkChange(req)
     if (refused) return refuse(res, refused)
     if (pathname === '/' && method === 'GET') {
-      res.writeHead(200, pageHeaders).end(page)
+      res.writeHead(200, headers).end(page)
       return
     }
     if (pathname === '/runs' && method === 'POST') return start(req, res)
