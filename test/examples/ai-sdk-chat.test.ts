@@ -1,37 +1,25 @@
 /** The AI SDK chat example in a real browser: its page reads the UI message stream of a demo run. */
-import { existsSync } from 'node:fs'
 import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatServer, lastUserText } from '../../examples/ai-sdk-chat/server.js'
 import { demoAgent } from '../../examples/sse-server/demo.js'
+import { browserAvailable, launchChromium } from '../support/browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]
 const EXPECTED_ANSWER =
   'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
   'Baker was honoured for computational protein design [2], and Hassabis and Jumper for predicting protein structures with AlphaFold [3].'
 
-describe('examples/ai-sdk-chat in Chromium', () => {
+describe.skipIf(!browserAvailable('examples/ai-sdk-chat in Chromium'))('examples/ai-sdk-chat in Chromium', () => {
   let browser: Browser
   const server = createChatServer(demoAgent({ tokenDelayMs: 5 }))
   let port = 0
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does).`)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {

@@ -1,38 +1,24 @@
 /** The live page in a real browser, served by a `laconic serve` web node: POST /runs, then SSE. */
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createResearchWorker, type ResearchWorker } from '../../src/redis/index.js'
-import { findChromium } from '../support/find-chromium.js'
+import { browserAvailable, launchChromium } from '../support/browser.js'
 import { SKY_ANSWER, skyAgent } from './fixtures/sky-agent.js'
 import { startWebNode, type WebNode } from './processes.js'
 import { redisAvailable, startRedis, type RedisServer } from './redis-server.js'
 
-const chromiumLookup = findChromium()
-if (!chromiumLookup.found && !chromiumLookup.mustFail) console.warn(`[skipped] the web node's live page in a browser: ${chromiumLookup.notice}`)
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]
-
-describe.skipIf(!redisAvailable() || (!chromiumLookup.found && !chromiumLookup.mustFail))('the live page through a web node', () => {
+describe.skipIf(!redisAvailable() || !browserAvailable("the web node's live page in a browser"))('the live page through a web node', () => {
   let server: RedisServer
   let worker: ResearchWorker
   let node: WebNode
   let browser: Browser
 
   beforeAll(async () => {
-    if (!chromiumLookup.found) throw new Error(`${chromiumLookup.notice} (CI is set, so a missing browser fails)`)
     server = await startRedis()
     worker = createResearchWorker({ connection: server.url, name: 'page', agent: skyAgent({ latencyMs: 2 }) })
     await worker.ready()
     node = await startWebNode(server.url, 'page')
-    browser = await chromium.launch({ executablePath: chromiumLookup.path, args: ARGS })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {

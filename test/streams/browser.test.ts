@@ -1,30 +1,18 @@
 import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
 import { DEMO_LABEL } from '../../examples/sse-server/server.js'
 import { createLiveServer } from '../../src/node/index.js'
-import { findChromium } from '../support/find-chromium.js'
+import { browserAvailable, launchChromium } from '../support/browser.js'
 
-const chromiumLookup = findChromium()
-if (!chromiumLookup.found && !chromiumLookup.mustFail) console.warn(`[skipped] the live-page browser test: ${chromiumLookup.notice}`)
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]
 const EXPECTED_ANSWER =
   'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
   'Baker was honoured for computational protein design [2], and Hassabis and Jumper for predicting protein structures with AlphaFold [3].'
 
-describe.skipIf(!chromiumLookup.found && !chromiumLookup.mustFail)('the live page in a real browser (demo mode)', () => {
+describe.skipIf(!browserAvailable('the live-page browser test'))('the live page in a real browser (demo mode)', () => {
   let browser: Browser
   const demo = demoAgent({ tokenDelayMs: 5 })
   const questions: string[] = []
@@ -40,10 +28,9 @@ describe.skipIf(!chromiumLookup.found && !chromiumLookup.mustFail)('the live pag
   let base = ''
 
   beforeAll(async () => {
-    if (!chromiumLookup.found) throw new Error(`${chromiumLookup.notice} (CI is set, so a missing browser fails)`)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await chromium.launch({ executablePath: chromiumLookup.path, args: ARGS })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {
