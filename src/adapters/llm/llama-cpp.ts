@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { onAbort } from '../../core/abort-listener.js'
 import { abortError, isAbortError, LaconicError, ProviderError, type JsonSchema, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
 
 export interface LocalModelOptions {
@@ -121,8 +122,8 @@ async function* generate(load: () => Promise<Loaded>, options: LocalModelOptions
   const sequence = await takeSequence(loaded, req.signal)
   // One controller for the generation: the caller's signal, or the consumer leaving the loop.
   const stop = new AbortController()
-  const onAbort = () => stop.abort(req.signal?.reason)
-  req.signal?.addEventListener('abort', onAbort, { once: true })
+  const stopWaiting = onAbort(req.signal, () => stop.abort(req.signal?.reason))
+  if (req.signal?.aborted) stop.abort(req.signal.reason) // aborted while waiting for the model or a sequence
   const completion = new loaded.completion({ contextSequence: sequence })
   const pending: string[] = []
   let wake: (() => void) | undefined
@@ -130,10 +131,12 @@ async function* generate(load: () => Promise<Loaded>, options: LocalModelOptions
   const meterBefore = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens }
   let finished = false
   let failure: unknown
+  // Settles when llama.cpp has stopped sampling (at once if it never started).
+  let done: Promise<unknown> = Promise.resolve()
   try {
     const prompt = promptText(req)
     const grammar = await grammarFor(loaded, req.json)
-    const done = completion
+    done = completion
       .generateCompletionWithMeta(prompt, {
         signal: stop.signal,
         maxTokens: req.maxTokens ?? options.maxTokens ?? 1024,
@@ -177,9 +180,9 @@ async function* generate(load: () => Promise<Loaded>, options: LocalModelOptions
       cost: 0,
     }
   } finally {
-    req.signal?.removeEventListener('abort', onAbort)
+    stopWaiting()
     if (!finished) stop.abort() // the consumer left mid-stream: stop sampling
-    while (!finished) await new Promise((resolve) => setImmediate(resolve))
+    await done
     completion.dispose()
     await sequence.clearHistory().catch(() => undefined)
     releaseSequence(loaded, sequence)
@@ -205,18 +208,18 @@ async function grammarFor(loaded: Loaded, json: LLMRequest['json']): Promise<unk
 }
 
 function takeSequence(loaded: Loaded, signal: AbortSignal | undefined): Promise<Sequence> {
+  if (signal?.aborted) return Promise.reject(abortError(signal))
   const free = loaded.free.pop()
   if (free) return Promise.resolve(free)
   return new Promise<Sequence>((resolve, reject) => {
-    const onAbort = () => {
-      loaded.waiting.splice(loaded.waiting.indexOf(take), 1)
-      reject(abortError(signal))
-    }
     const take = (sequence: Sequence) => {
-      signal?.removeEventListener('abort', onAbort)
+      stopWaiting()
       resolve(sequence)
     }
-    signal?.addEventListener('abort', onAbort, { once: true })
+    const stopWaiting = onAbort(signal, () => {
+      loaded.waiting.splice(loaded.waiting.indexOf(take), 1)
+      reject(abortError(signal))
+    })
     loaded.waiting.push(take)
   })
 }
