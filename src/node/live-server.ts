@@ -266,7 +266,8 @@ function contentSecurityPolicy(page: string): string {
   ].join('; ')
 }
 
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+/** The request body as text, or undefined past `maxBytes` (the rest is not read). */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   const parts: Buffer[] = []
   let size = 0
   for await (const part of req) {

@@ -14,7 +14,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createRequestGuard, livePage, MAX_QUESTION_CHARS, type RequestRefusal } from '../../node/index.js'
-import { pageHeaders } from '../../node/live-server.js'
+import { pageHeaders, readBody } from '../../node/live-server.js'
 import type { ResearchQueue } from '../../redis/index.js'
 import { pipeSSE } from '../../streams/index.js'
 
@@ -101,15 +101,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 /** The request body as a JSON object, or undefined when it is not one (or too big). */
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  const parts: Buffer[] = []
-  let size = 0
-  for await (const part of req) {
-    size += (part as Buffer).length
-    if (size > MAX_BODY_BYTES) return undefined
-    parts.push(part as Buffer)
-  }
+  const body = await readBody(req, MAX_BODY_BYTES)
+  if (body === undefined) return undefined
   try {
-    const value: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'))
+    const value: unknown = JSON.parse(body)
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
   } catch {
     return undefined
