@@ -1,10 +1,10 @@
 import { onAbort as onAbortOf } from './abort-listener.js'
-import { addCost, zeroCost } from './cost.js'
 import { abortError, describeError, LaconicError } from './errors.js'
-import type { Citation, ErrorInfo, EventPayloads, EventType, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
+import type { ErrorInfo, EventPayloads, EventType, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import { createContext } from './context.js'
 import type { Checkpoint, ReleaseLock } from './checkpoint.js'
 import { createIdSource } from './ids.js'
+import { ResultFold } from './result-fold.js'
 import { runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
 import type { AgentOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyOutcome } from './strategy.js'
 
@@ -20,76 +20,6 @@ export interface ResearchRun extends AsyncIterable<ResearchEvent> {
 /** The run's events; `return()` is always there (breaking out of `for await` calls it). */
 interface RunIterator extends AsyncIterableIterator<ResearchEvent> {
   return(): Promise<IteratorResult<ResearchEvent>>
-}
-
-/** The result a run has gathered so far, folded from its events: one source of truth. */
-class ResultFold {
-  answer = ''
-  /** Answer tokens as they streamed: the answer of a run that ends before its `answer` event. */
-  private streamed = ''
-  private answered = false
-  citations: Citation[] = []
-  facts = new Map<string, Fact>()
-  knowledge: string
-  cost = zeroCost()
-  extra: Pick<ResearchResult, 'report' | 'confidence'> = {}
-
-  constructor(knowledge: string, restored?: Checkpoint) {
-    this.knowledge = knowledge
-    if (!restored) return
-    // A resumed run starts with what was gathered before; a finished one with its whole result.
-    this.knowledge = restored.knowledge
-    this.cost = restored.cost
-    for (const fact of restored.facts) this.facts.set(fact.id, fact)
-    const done = restored.result
-    if (done) {
-      this.answered = true
-      this.answer = done.answer
-      this.citations = done.citations
-      if (done.report !== undefined) this.extra.report = done.report
-      if (done.confidence !== undefined) this.extra.confidence = done.confidence
-    }
-  }
-
-  add(event: StrategyEvent): void {
-    switch (event.type) {
-      case 'answer-token':
-        this.streamed += event.text
-        break
-      case 'answer':
-        this.answered = true
-        this.answer = event.text
-        this.citations = event.citations
-        if (event.report !== undefined) this.extra.report = event.report
-        if (event.confidence !== undefined) this.extra.confidence = event.confidence
-        break
-      case 'fact':
-        for (const id of event.supersedes ?? []) this.facts.delete(id)
-        this.facts.set(event.fact.id, event.fact)
-        break
-      case 'knowledge-update':
-        this.knowledge = event.knowledge
-        break
-      case 'cost':
-        this.cost = addCost(this.cost, event.delta)
-        break
-      default:
-        break
-    }
-  }
-
-  result(reason: RunEndReason, error?: ErrorInfo): ResearchResult {
-    return {
-      answer: this.answered ? this.answer : this.streamed,
-      citations: this.citations,
-      facts: [...this.facts.values()],
-      knowledge: this.knowledge,
-      cost: this.cost,
-      reason,
-      ...(error ? { error } : {}),
-      ...this.extra,
-    }
-  }
 }
 
 /**

@@ -1,0 +1,106 @@
+import type { Checkpoint } from './checkpoint.js'
+import { addCost, zeroCost } from './cost.js'
+import type { Citation, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
+import type { ResearchResult } from './strategy.js'
+
+/**
+ * The warning code that marks where a later attempt at a run joined its log (a worker died and
+ * another took the run over). The attempt streams its answer again, so the fold restarts it.
+ */
+export const RESUMED_CODE = 'resumed'
+
+/**
+ * The result a run has gathered, folded from its events: one source of truth for the runtime
+ * (fed as the strategy yields) and for a logged run read back (fed its stamped events).
+ */
+export class ResultFold {
+  answer = ''
+  /** Answer tokens as they streamed: the answer of a run that ends before its `answer` event. */
+  private streamed = ''
+  private answered = false
+  citations: Citation[] = []
+  facts = new Map<string, Fact>()
+  knowledge: string
+  cost = zeroCost()
+  extra: Pick<ResearchResult, 'report' | 'confidence'> = {}
+  /** How the run ended, once a `run-end` was folded in (a logged run's). */
+  ended: { reason: RunEndReason; error?: ErrorInfo } | undefined
+
+  constructor(knowledge: string, restored?: Checkpoint) {
+    this.knowledge = knowledge
+    if (!restored) return
+    // A resumed run starts with what was gathered before; a finished one with its whole result.
+    this.knowledge = restored.knowledge
+    this.cost = restored.cost
+    for (const fact of restored.facts) this.facts.set(fact.id, fact)
+    const done = restored.result
+    if (done) {
+      this.answered = true
+      this.answer = done.answer
+      this.citations = done.citations
+      if (done.report !== undefined) this.extra.report = done.report
+      if (done.confidence !== undefined) this.extra.confidence = done.confidence
+    }
+  }
+
+  add(event: StrategyEvent | ResearchEvent): void {
+    switch (event.type) {
+      case 'warning':
+        if (event.code === RESUMED_CODE) this.streamed = ''
+        break
+      case 'answer-token':
+        this.streamed += event.text
+        break
+      case 'answer':
+        this.answered = true
+        this.answer = event.text
+        this.citations = event.citations
+        if (event.report !== undefined) this.extra.report = event.report
+        if (event.confidence !== undefined) this.extra.confidence = event.confidence
+        break
+      case 'fact':
+        for (const id of event.supersedes ?? []) this.facts.delete(id)
+        this.facts.set(event.fact.id, event.fact)
+        break
+      case 'knowledge-update':
+        this.knowledge = event.knowledge
+        break
+      case 'cost':
+        this.cost = addCost(this.cost, event.delta)
+        break
+      case 'run-end':
+        // The run's own account wins: its total cost, and the answer it had when it ended (a
+        // run resumed from a finished checkpoint streams nothing, its answer is only here).
+        this.cost = event.cost
+        if (!this.answered && event.answer !== undefined) this.streamed = event.answer
+        this.ended = { reason: event.reason, ...(event.error ? { error: event.error } : {}) }
+        break
+      default:
+        break
+    }
+  }
+
+  result(reason: RunEndReason, error?: ErrorInfo): ResearchResult {
+    return {
+      answer: this.answered ? this.answer : this.streamed,
+      citations: this.citations,
+      facts: [...this.facts.values()],
+      knowledge: this.knowledge,
+      cost: this.cost,
+      reason,
+      ...(error ? { error } : {}),
+      ...this.extra,
+    }
+  }
+}
+
+/**
+ * The result a logged run ended with, folded from its events: for a job whose worker died
+ * after the run's `run-end` was logged but before the job was marked done. A log without a
+ * `run-end` reads as a run that ended in error.
+ */
+export function resultOfEvents(events: Iterable<ResearchEvent>): ResearchResult {
+  const fold = new ResultFold('')
+  for (const event of events) fold.add(event)
+  return fold.result(fold.ended?.reason ?? 'error', fold.ended?.error)
+}
