@@ -123,8 +123,10 @@ type TableEntry = { input: number; output: number; cachedInput?: number; cacheWr
 
 /**
  * A model's name as sent, then without an OpenRouter-style `vendor/` prefix, then without a
- * date or version suffix (`gpt-4o-mini-2024-07-18`, `claude-sonnet-4-5-20250929`), with
- * OpenRouter's dotted Claude versions (`claude-sonnet-4.5`) dashed.
+ * date suffix or `-latest` (`gpt-4o-mini-2024-07-18`, `claude-sonnet-4-5-20250929`), with
+ * OpenRouter's dotted Claude versions (`claude-sonnet-4.5`) dashed. A name is never widened to a
+ * `-latest` alias: that alias may point at another version with another price, so a version
+ * missing from the table stays unknown.
  */
 function candidateNames(model: string): string[] {
   const lower = model.trim().toLowerCase()
@@ -132,7 +134,7 @@ function candidateNames(model: string): string[] {
   const names = [lower, bare]
   for (const name of [lower, bare]) {
     const undated = name.replace(/-(?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$/, '').replace(/-latest$/, '')
-    names.push(undated, undated.replace(/(\d)\.(\d)/g, '$1-$2'), `${undated}-latest`)
+    names.push(undated, undated.replace(/(\d)\.(\d)/g, '$1-$2'))
   }
   return [...new Set(names)]
 }

@@ -9,12 +9,39 @@ const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000 }
 describe('the price table', () => {
   it('is dated and sourced, and prices every entry per million input and output tokens', () => {
     expect(TABLE.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/)
-    expect(TABLE.sources.length).toBeGreaterThanOrEqual(6)
+    expect(Object.keys(TABLE.sources).length).toBeGreaterThanOrEqual(6)
     for (const [name, price] of Object.entries(TABLE.models)) {
       expect(price.input, name).toBeGreaterThan(0)
       expect(price.output, name).toBeGreaterThan(0)
     }
     expect(PRICE_TABLE).toBe(TABLE)
+  })
+
+  it('says where every entry came from, and a cache read never costs more than a plain prompt token', () => {
+    const sources: Readonly<Record<string, string>> = TABLE.sources
+    for (const [name, price] of Object.entries(TABLE.models) as [string, TableEntry][]) {
+      expect(price.from.length, name).toBeGreaterThan(0)
+      for (const source of price.from) expect(sources[source], `${name} from ${source}`).toBeTruthy()
+      if (price.cachedInput !== undefined) expect(price.cachedInput, name).toBeLessThanOrEqual(price.input)
+      if (price.cacheWrite !== undefined) expect(price.cacheWrite, name).toBeGreaterThanOrEqual(price.input)
+    }
+  })
+
+  // Checked against the providers' pages and the datasets named in the table's sources; a change
+  // here is a price change and needs a new `asOf` and source.
+  it.each([
+    ['gpt-4o-mini', { inputPerMillion: 0.15, cachedInputPerMillion: 0.075, outputPerMillion: 0.6 }],
+    ['gpt-5-nano', { inputPerMillion: 0.05, cachedInputPerMillion: 0.005, outputPerMillion: 0.4 }],
+    ['gpt-6-sol', { inputPerMillion: 2, cachedInputPerMillion: 0.2, cacheWritePerMillion: 2.5, outputPerMillion: 10 }],
+    ['o3', { inputPerMillion: 2, cachedInputPerMillion: 0.5, outputPerMillion: 8 }],
+    ['claude-sonnet-4-5', { inputPerMillion: 3, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, outputPerMillion: 15 }],
+    ['claude-opus-5-5', { inputPerMillion: 4, cachedInputPerMillion: 0.2, cacheWritePerMillion: 5, outputPerMillion: 20 }],
+    ['claude-opus-4-1', { inputPerMillion: 15, cachedInputPerMillion: 1.5, cacheWritePerMillion: 18.75, outputPerMillion: 75 }],
+    ['llama-3.3-70b-versatile', { inputPerMillion: 0.59, outputPerMillion: 0.79 }],
+    ['mistral-small-2603', { inputPerMillion: 0.15, cachedInputPerMillion: 0.015, outputPerMillion: 0.6 }],
+    ['deepseek-flash', { inputPerMillion: 0.3, cachedInputPerMillion: 0.006, outputPerMillion: 1.2 }],
+  ] as const)('prices %s as its sources list it', (model, price) => {
+    expect(modelPrice(model)).toEqual(price)
   })
 
   it('finds a model by the names APIs and OpenRouter give it: dated, vendor-prefixed, dotted', () => {
@@ -23,10 +50,25 @@ describe('the price table', () => {
     expect(modelPrice('openai/gpt-4o-mini')).toEqual(modelPrice('gpt-4o-mini'))
     expect(modelPrice('claude-sonnet-4-5-20250929')).toEqual(modelPrice('claude-sonnet-4-5'))
     expect(modelPrice('anthropic/claude-sonnet-4.5')).toEqual(modelPrice('claude-sonnet-4-5'))
-    expect(modelPrice('mistral-small-2506')).toEqual(modelPrice('mistral-small-latest'))
+    expect(modelPrice('claude-3-5-haiku-latest')).toEqual(modelPrice('claude-3-5-haiku'))
+    expect(modelPrice('mistralai/mistral-small-2603')).toEqual(modelPrice('mistral-small-2603'))
     expect(modelPrice('qwen3:4b')).toBeUndefined()
   })
+
+  it('prices a dated version that has its own price by that price, not by its undated name', () => {
+    expect(modelPrice('gpt-4o-2024-05-13')).toMatchObject({ inputPerMillion: 5, outputPerMillion: 15 })
+    expect(modelPrice('gpt-4o-2024-08-06')).toEqual(modelPrice('gpt-4o'))
+  })
+
+  it('leaves a version missing from the table unknown instead of pricing it as a -latest alias', () => {
+    expect(modelPrice('mistral-small-2506')).toBeUndefined()
+    expect(modelPrice('mistral-small-latest')).toBeUndefined()
+    expect(modelPrice('deepseek-chat')).toBeUndefined()
+    expect(callDollars(usage, 'mistral-small-2506', {})).toBeNull()
+  })
 })
+
+type TableEntry = { input: number; output: number; cachedInput?: number; cacheWrite?: number; from: readonly string[] }
 
 describe('callDollars', () => {
   it('takes the provider figure, then the caller pricing, then the table', () => {
