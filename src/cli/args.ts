@@ -56,7 +56,15 @@ export interface CliOptions {
   approvePlan: boolean
   /** `laconic resume RUN_ID`: continue that run from its checkpoint instead of asking a question. */
   resume?: string
+  /** `laconic resume RUN_ID --approve | --reject [REASON] | --plan-file FILE | --query Q`: the answer to a paused run. */
+  decision?: ResumeDecision
 }
+
+/**
+ * What `laconic resume` tells a paused run: run what waits (`approve`), refuse the waiting tool
+ * call (`reject`, the reason goes to the model), or run these queries instead of the saved plan.
+ */
+export type ResumeDecision = { kind: 'approve' } | { kind: 'reject'; reason?: string } | { kind: 'plan'; planFile?: string; queries: string[] }
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions }
 
@@ -87,6 +95,10 @@ const OPTIONS = {
   debug: { type: 'boolean' },
   'checkpoint-dir': { type: 'string' },
   'approve-plan': { type: 'boolean' },
+  approve: { type: 'boolean' },
+  reject: { type: 'string' },
+  'plan-file': { type: 'string' },
+  query: { type: 'string', multiple: true },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
@@ -94,10 +106,16 @@ const OPTIONS = {
 export const FLAG_NAMES: readonly string[] = Object.keys(OPTIONS)
 
 /**
- * `--serve` takes an optional port, which `parseArgs` cannot express: rewrite it to
- * `--serve=PORT` (the following token when it is a number, else the default port).
+ * Flags whose value is optional, which `parseArgs` cannot express: `--serve [PORT]` and
+ * `--reject [REASON]`. Each is rewritten to `--flag=VALUE`, taking the next token when it fits
+ * (a number for `--serve`, anything but a flag for `--reject`), else the flag's default.
  */
-function normalizeServe(argv: readonly string[]): string[] {
+const OPTIONAL_VALUES: Record<string, { takes: (token: string) => boolean; fallback: string }> = {
+  '--serve': { takes: (token) => /^\d+$/.test(token), fallback: String(DEFAULT_SERVE_PORT) },
+  '--reject': { takes: (token) => !token.startsWith('-'), fallback: '' },
+}
+
+function normalizeOptionalValues(argv: readonly string[]): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string
@@ -105,15 +123,16 @@ function normalizeServe(argv: readonly string[]): string[] {
       out.push(...argv.slice(i))
       break
     }
-    if (token !== '--serve') {
+    const optional = OPTIONAL_VALUES[token]
+    if (!optional) {
       out.push(token)
       continue
     }
     const next = argv[i + 1]
-    if (next !== undefined && /^\d+$/.test(next)) {
-      out.push(`--serve=${next}`)
+    if (next !== undefined && optional.takes(next)) {
+      out.push(`${token}=${next}`)
       i++
-    } else out.push(`--serve=${DEFAULT_SERVE_PORT}`)
+    } else out.push(`${token}=${optional.fallback}`)
   }
   return out
 }
@@ -205,7 +224,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   refuseSingleDashLongFlags(argv)
   let parsed: ReturnType<typeof parseOptions>
   try {
-    parsed = parseOptions(normalizeServe(argv))
+    parsed = parseOptions(normalizeOptionalValues(argv))
   } catch (error) {
     throw translateParseError(error)
   }
@@ -260,7 +279,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   // `laconic resume RUN_ID`: two words exactly, so a question that starts with "resume" (one
   // quoted argument, or more words) is still a question.
-  if (positionals[0] === 'resume' && positionals.length === 2) return { kind: 'run', options: resumeOptions(options, positionals[1] as string, values) }
+  const decision = resumeDecision(values)
+  if (positionals[0] === 'resume' && positionals.length === 2) {
+    return { kind: 'run', options: { ...resumeOptions(options, positionals[1] as string, values), ...(decision ? { decision } : {}) } }
+  }
+  if (decision) throw new UsageError('--approve, --reject, --plan-file and --query answer a paused run: give them to laconic resume RUN_ID')
   return { kind: 'run', options }
 }
 
@@ -297,6 +320,21 @@ function resumeOptions(options: CliOptions, runId: string, values: Record<string
     throw new UsageError(`laconic resume takes the question, strategy and its options from the checkpoint; drop ${given.map((f) => `--${f}`).join(', ')}`)
   }
   return { ...options, words: [], resume: runId }
+}
+
+/** The decision flags of `laconic resume`, checked against each other (whether they fit the paused run is known once its checkpoint is read). */
+function resumeDecision(values: { approve?: boolean; reject?: string; 'plan-file'?: string; query?: string[] }): ResumeDecision | undefined {
+  const planFile = nonEmpty('plan-file', values['plan-file'])
+  const queries = (values.query ?? []).map((q) => q.trim())
+  if (queries.some((q) => !q)) throw new UsageError('--query is empty')
+  const editsPlan = planFile !== undefined || queries.length > 0
+  if (values.reject !== undefined && (values.approve || editsPlan)) {
+    throw new UsageError('--reject refuses what waits: it cannot be given with --approve, --plan-file or --query')
+  }
+  if (values.reject !== undefined) return { kind: 'reject', ...(values.reject.trim() ? { reason: values.reject.trim() } : {}) }
+  // An edited plan is an approval of it, so --approve beside it changes nothing.
+  if (editsPlan) return { kind: 'plan', ...(planFile !== undefined ? { planFile } : {}), queries }
+  return values.approve ? { kind: 'approve' } : undefined
 }
 
 function servePort(value: string): number {

@@ -17,7 +17,8 @@ import { readKnowledge, writeKnowledge } from './knowledge-file.js'
 import type { Env } from './llm.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
-import { approveOnTerminal } from './tool-approval.js'
+import { approveOnTerminal, pauseForApproval } from './tool-approval.js'
+import { resumeInputs, resumeHint, waitingFor, type Waiting } from './resume-decision.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { resultMarkdown } from './render/markdown.js'
 import { serve } from './serve.js'
@@ -66,37 +67,57 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   // A resumed run is shaped by its checkpoint: read it first, so a missing or unreadable one
   // fails before any model is set up.
   const saved = options.resume !== undefined ? await loadCheckpoint(checkpoints as CheckpointStore, options.resume) : undefined
-  if (options.approvePlan && !io.ask) throw new UsageError('--approve-plan asks on a terminal: run laconic with stdin and stderr on a terminal')
+  const resumeWith = saved ? await resumeInputs(saved, options.decision) : {}
+  // Without a terminal to ask on, a run with a checkpoint store pauses instead (exit 4), for `laconic resume` to answer.
+  const pauses = io.ask === undefined && checkpoints !== undefined
+  if (options.approvePlan && !io.ask && !pauses) {
+    throw new UsageError('--approve-plan asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
+  }
   const question = serving || saved ? '' : await questionFrom(options, io.readStdin)
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
-  if (options.toolApproval && options.strategy !== 'react') throw new UsageError('--tool-approval works with --strategy react')
-  if (options.toolApproval && !io.ask) throw new UsageError('--tool-approval asks on a terminal: run laconic with stdin and stderr on a terminal')
+  if (options.toolApproval && (saved?.strategy ?? options.strategy) !== 'react') throw new UsageError('--tool-approval works with --strategy react')
+  // A run paused on a tool call was started with --tool-approval: its later calls keep pausing.
+  const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool'
+  if (options.toolApproval && !io.ask && !pauses) {
+    throw new UsageError('--tool-approval asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
+  }
   const providers = await configuredProviders(options, io)
   const settings = saved ? resumedAgentOptions(agentOptions(options, providers), saved) : agentOptions(options, providers)
   const ask = io.ask
-  if (options.toolApproval && ask) settings.react = { ...settings.react, beforeTool: approveOnTerminal((question) => ask(question, io.interrupt)) }
+  if (pausedOnTool || options.toolApproval) {
+    const beforeTool = ask && !pausedOnTool ? approveOnTerminal((question) => ask(question, io.interrupt)) : pauseForApproval
+    settings.react = { ...settings.react, beforeTool }
+  }
   const agent = createAgent(settings)
 
   if (serving) return serve(agent, { port: options.servePort as number, stderr: io.stderr, interrupt: io.interrupt })
 
   const renderer = rendererFor(options, io)
   if (checkpoints) researchOptions.checkpoints = checkpoints
-  if (options.approvePlan && io.ask) researchOptions.approvePlan = terminalApproval(io.ask, io.stderr, renderer.hold)
+  if (options.approvePlan) {
+    if (io.ask) researchOptions.approvePlan = terminalApproval(io.ask, io.stderr, renderer.hold)
+    else researchOptions.pauseAfterPlan = true
+  }
   const run =
     options.resume !== undefined
-      ? agent.resume(options.resume, { checkpoints: checkpoints as CheckpointStore, signal: io.interrupt })
+      ? agent.resume(options.resume, { checkpoints: checkpoints as CheckpointStore, signal: io.interrupt, ...resumeWith })
       : agent.research(question, researchOptions)
   if (checkpoints) io.stderr.write(`laconic: run ${run.runId} (checkpoints in ${options.checkpointDir})\n`)
-  for await (const event of run) renderer.event(event)
+  let waiting: Waiting = 'plan'
+  for await (const event of run) {
+    if (event.type === 'warning' && event.code === 'approval-needed') waiting = 'tool'
+    renderer.event(event)
+  }
   const result = await run.result
   const interrupted = io.interrupt.aborted
   renderer.end(result, { interrupted, ...(checkpoints ? { runId: run.runId } : {}) })
   if (result.error && !interrupted) io.stderr.write(`laconic: error: ${oneLine(result.error.message)}\n`)
   if (result.reason === 'paused' || (checkpoints && (interrupted || result.reason === 'error'))) {
+    const answer = result.reason === 'paused' ? ` ${resumeHint(waiting)}` : ''
     io.stderr.write(
       checkpoints
-        ? `laconic: continue it with: laconic resume ${run.runId} --checkpoint-dir ${options.checkpointDir}\n`
+        ? `laconic: continue it with: laconic resume ${run.runId} --checkpoint-dir ${options.checkpointDir}${answer}\n`
         : 'laconic: stopped before the plan ran (without --checkpoint-dir it cannot be resumed)\n',
     )
   }

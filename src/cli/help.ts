@@ -11,7 +11,7 @@ Usage:
   laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
-  laconic resume RUN_ID --checkpoint-dir DIR [model and search options]
+  laconic resume RUN_ID --checkpoint-dir DIR [--approve | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]
 
 Question:
   --prompt FILE            read the question from FILE (- for stdin)
@@ -31,13 +31,21 @@ Model:
 Research:
   -s, --strategy NAME      ${strategies.join(' | ')} (default scratchpad)
   --max-iterations N       search rounds at most (scratchpad 5, reflect 2, deep 3 sub-questions, react 8 steps)
-  --tool-approval          react: ask on the terminal before each tool call (y runs it)
+  --tool-approval          react: ask on the terminal before each tool call (y runs it); without a
+                           terminal, with --checkpoint-dir, each call pauses the run (exit 4)
   --graph-max-steps N      queries explored at most by graph-reader (default 8)
   --concurrency N          searches and page reads in flight at once (default 4)
   --knowledge FILE         start from what FILE knows; write the updated knowledge back
   --checkpoint-dir DIR     save a checkpoint after every step in DIR; the run id is printed at the
                            start and in [done]; \`laconic resume RUN_ID --checkpoint-dir DIR\` continues it
-  --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop
+  --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop;
+                           without a terminal, with --checkpoint-dir, pause after the plan (exit 4)
+
+Resuming a paused run (laconic resume RUN_ID):
+  --approve                run what waits: the saved plan, or the waiting tool call
+  --reject [REASON]        refuse the waiting tool call; the model is told REASON
+  --plan-file FILE         run these queries instead of the saved plan (one per line, # comments)
+  --query Q                a query to run instead of the saved plan; repeatable
 
 Search and reading:
   --search NAME            duckduckgo (default) | brave | tavily | searxng | local
@@ -58,7 +66,7 @@ Output:
 
 Exit codes:
   0 answered · 1 error · 2 usage error · 3 best-effort answer at the iteration cap
-  4 paused (the plan was not approved) · 130 interrupted (Ctrl-C)
+  4 paused (a plan or a tool call waits for approval) · 130 interrupted (Ctrl-C)
 
 Examples:
   laconic "Why is the sky blue?"
@@ -70,6 +78,6 @@ Examples:
   laconic --format ndjson "What is WebGPU?" | jq -c 'select(.type == "fact") | .fact.text'
   laconic --serve 8080 --strategy reflect
   laconic --checkpoint-dir .laconic --approve-plan -s deep "How do heat pumps work?"
-  laconic resume 0c9d…e1 --checkpoint-dir .laconic
+  laconic resume 0c9d…e1 --checkpoint-dir .laconic --query "heat pump efficiency" --query "heat pump cost"
 `
 }

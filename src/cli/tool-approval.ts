@@ -9,3 +9,9 @@ export function approveOnTerminal(ask: (question: string) => Promise<string>): N
     return /^\s*y(es)?\s*$/i.test(reply) ? { action: 'allow' } : { action: 'deny', message: 'the user refused this call' }
   }
 }
+
+/**
+ * `--tool-approval` without a terminal (with `--checkpoint-dir`): each tool call pauses the run
+ * (exit 4) until `laconic resume RUN_ID --approve` or `--reject [REASON]` answers it.
+ */
+export const pauseForApproval: NonNullable<ReactOptions['beforeTool']> = () => ({ action: 'suspend' })

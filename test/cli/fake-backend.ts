@@ -10,10 +10,16 @@ import type { SearchResult } from '../../src/index.js'
 export interface ChatTurn {
   system: string
   prompt: string
+  /** The whole request's messages, tool calls and results included. */
+  messages: Record<string, unknown>[]
+  /** The names of the tools the request offered. */
+  tools: string[]
 }
 
 export interface ScriptedReply {
   text: string
+  /** Tool calls streamed after the text, each call's arguments in two pieces (finish reason `tool_calls`). */
+  toolCalls?: { id: string; name: string; arguments: string }[]
   /** Send this many word-tokens, then hold the stream open until the client goes away. */
   stallAfterTokens?: number
 }
@@ -56,7 +62,12 @@ async function streamReply(res: ServerResponse, reply: ScriptedReply): Promise<v
     if (reply.stallAfterTokens !== undefined && i >= reply.stallAfterTokens) return // held open until the client leaves
     await write(res, chunk({ content: token }))
   }
-  await write(res, chunk({}, 'stop'))
+  for (const [index, call] of (reply.toolCalls ?? []).entries()) {
+    const half = Math.floor(call.arguments.length / 2)
+    await write(res, chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] }))
+    await write(res, chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }))
+  }
+  await write(res, chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop'))
   const usage = { prompt_tokens: 40, completion_tokens: tokens.length, total_tokens: 40 + tokens.length }
   await write(res, `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage })}\n\n`)
   await write(res, 'data: [DONE]\n\n')
@@ -71,10 +82,15 @@ export async function startFakeBackend(options: FakeBackendOptions): Promise<Fak
     for await (const part of req) parts.push(part as Buffer)
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
-      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: { role: string; content: string }[] }
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as {
+        messages: { role: string; content: string }[]
+        tools?: { function: { name: string } }[]
+      }
       const turn = {
         system: body.messages.find((m) => m.role === 'system')?.content ?? '',
         prompt: body.messages.find((m) => m.role === 'user')?.content ?? '',
+        messages: body.messages,
+        tools: (body.tools ?? []).map((tool) => tool.function.name),
       }
       turns.push(turn)
       const reply = options.reply(turn)

@@ -1,0 +1,221 @@
+/**
+ * `laconic resume RUN_ID --approve | --reject [REASON] | --plan-file FILE | --query Q`: the
+ * decision flags parsed, then whole runs through the CLI entry (a child process, no terminal)
+ * that pause for a plan or a tool call and are resumed with the decision.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
+import { UsageError } from '../../src/cli/usage-error.js'
+import type { Checkpoint } from '../../src/index.js'
+import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
+import { startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
+import { runCli } from './run-cli.js'
+
+const options = (argv: string[]): CliOptions => {
+  const command = parseCliArgs(argv)
+  if (command.kind !== 'run') throw new Error(`expected a run, got ${command.kind}`)
+  return command.options
+}
+const resume = ['resume', 'r1', '--checkpoint-dir', 'cp']
+
+describe('the decision flags', () => {
+  test('each lands as the decision of the resume', () => {
+    expect(options([...resume, '--approve']).decision).toEqual({ kind: 'approve' })
+    expect(options([...resume, '--reject']).decision).toEqual({ kind: 'reject' })
+    expect(options([...resume, '--reject', 'too costly', '-m', 'x'])).toMatchObject({ decision: { kind: 'reject', reason: 'too costly' }, model: 'x' })
+    expect(options([...resume, '--reject=not now']).decision).toEqual({ kind: 'reject', reason: 'not now' })
+    // A flag after --reject is not its reason.
+    expect(options([...resume, '--reject', '--debug'])).toMatchObject({ decision: { kind: 'reject' }, debug: true })
+    expect(options([...resume, '--query', 'a', '--query', ' b ']).decision).toEqual({ kind: 'plan', queries: ['a', 'b'] })
+    expect(options([...resume, '--plan-file', 'plan.txt', '--approve']).decision).toEqual({ kind: 'plan', planFile: 'plan.txt', queries: [] })
+    expect(options(resume).decision).toBeUndefined()
+  })
+
+  test.each([
+    [['--approve', 'why?'], 'give them to laconic resume RUN_ID'],
+    [['--reject', 'why?'], 'give them to laconic resume RUN_ID'],
+    [['--query', 'x', 'why?'], 'give them to laconic resume RUN_ID'],
+    [[...resume, '--approve', '--reject'], '--reject refuses what waits'],
+    [[...resume, '--reject', 'no', '--query', 'x'], '--reject refuses what waits'],
+    [[...resume, '--query', ' '], '--query is empty'],
+    [[...resume, '--plan-file', ''], '--plan-file is empty'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError)
+    expect(() => parseCliArgs(argv)).toThrow(message)
+  })
+})
+
+const results = (query: string) => [
+  { title: `About ${query}`, url: `https://example.org/${encodeURIComponent(query)}`, snippet: `Blue light is scattered more (${query}).` },
+]
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'laconic-decide-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const against = (b: FakeBackend) => [
+  '--backend',
+  'openai',
+  '--endpoint',
+  b.url,
+  '--model',
+  'fake-model',
+  '--search',
+  'searxng',
+  '--searxng-url',
+  b.url,
+  '--no-fetch',
+]
+const runIdIn = (stderr: string) => /laconic resume ([\w-]+) --checkpoint-dir/.exec(stderr)?.[1] as string
+const checkpoint = async (runId: string) => JSON.parse(await readFile(join(dir, `${runId}.json`), 'utf8')) as Checkpoint
+
+describe('a plan paused without a terminal, resumed with a decision', { timeout: 60_000 }, () => {
+  const ANSWER = 'The sky is blue because air scatters blue light the most.'
+  let backend: FakeBackend
+  beforeAll(async () => {
+    backend = await startFakeBackend({
+      reply: (turn) => {
+        if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
+        if (turn.system === synthesizerSystem) return 'Air scatters blue light more than red.'
+        if (turn.system === finalizerSystem) return ANSWER
+        return 'unexpected'
+      },
+      results,
+    })
+  })
+  afterAll(() => backend.close())
+
+  const pausedPlan = async () => {
+    backend.searches.length = 0
+    const out = await runCli([...against(backend), '--checkpoint-dir', dir, '--approve-plan', 'Why is the sky blue?'])
+    expect(out.stderr).not.toContain('error')
+    expect(out.code).toBe(4)
+    expect(out.stderr).toContain('[plan] Search: why is the sky blue')
+    expect(out.stderr).toContain('--checkpoint-dir')
+    expect(out.stderr).toContain('[--approve | --plan-file FILE | --query Q ...]')
+    expect(backend.searches).toEqual([])
+    const runId = runIdIn(out.stderr)
+    expect((await checkpoint(runId)).status).toBe('paused')
+    return runId
+  }
+
+  test('--plan-file runs the queries of the file instead of the saved plan; --reject and a missing file are refused first', async () => {
+    const runId = await pausedPlan()
+    const refused = await runCli(['resume', runId, '--checkpoint-dir', dir, '--reject', 'no', ...against(backend)])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      `laconic: run ${runId} waits for approval of its plan, and --reject answers a tool call: run the plan (--approve), run other queries (--plan-file FILE, --query Q), or leave it paused`,
+    ])
+    const missing = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', join(dir, 'nope.txt'), ...against(backend)])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('cannot read --plan-file')
+    const empty = join(dir, 'empty-plan.txt')
+    await writeFile(empty, '# nothing yet\n\n')
+    const none = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', empty, ...against(backend)])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('holds no queries')
+    expect(backend.searches).toEqual([])
+    expect((await checkpoint(runId)).status).toBe('paused')
+
+    const file = join(dir, 'plan.txt')
+    await writeFile(file, '# the queries to run\nrayleigh scattering\n\n  blue wavelengths  \n')
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', file, ...against(backend)])
+    expect(out.stderr).not.toContain('error')
+    expect(out.code).toBe(0)
+    expect(out.stdout).toContain(ANSWER)
+    expect(out.stderr).toContain('[plan] Approved plan: rayleigh scattering | blue wavelengths')
+    expect(backend.searches).toEqual(['rayleigh scattering', 'blue wavelengths'])
+  })
+
+  test('repeated --query runs those queries; a finished run refuses a decision', async () => {
+    const runId = await pausedPlan()
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--query', 'sunlight spectrum', ...against(backend)])
+    expect(out.code).toBe(0)
+    expect(backend.searches).toEqual(['sunlight spectrum'])
+    const again = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain(`run ${runId} is not paused (it has finished), so there is nothing to approve: resume it without --approve`)
+  })
+
+  test('--approve runs the saved plan', async () => {
+    const runId = await pausedPlan()
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
+    expect(out.code).toBe(0)
+    expect(out.stdout).toContain(ANSWER)
+    expect(backend.searches).toEqual(['why is the sky blue'])
+  })
+
+  test('--approve-plan with neither a terminal nor --checkpoint-dir is a usage error', async () => {
+    const out = await runCli([...against(backend), '--approve-plan', 'Why is the sky blue?'])
+    expect(out.code).toBe(2)
+    expect(out.stderr).toContain('--approve-plan asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
+  })
+})
+
+describe('react paused on each tool call without a terminal, resumed with --approve and --reject', { timeout: 60_000 }, () => {
+  const ANSWER = 'Air scatters blue light the most [1].'
+  let backend: FakeBackend
+  /** The model: search "sky colour", then search "blue wavelengths", then answer from the first result. */
+  const model = (turn: ChatTurn): ScriptedReply => {
+    const results = turn.messages.filter((m) => m.role === 'tool').length
+    if (results === 0) return { text: '', toolCalls: [{ id: 'call_1', name: 'search', arguments: '{"query":"sky colour"}' }] }
+    if (results === 1) return { text: '', toolCalls: [{ id: 'call_2', name: 'search', arguments: '{"query":"blue wavelengths"}' }] }
+    return { text: ANSWER }
+  }
+  beforeAll(async () => {
+    backend = await startFakeBackend({ reply: model, results })
+  })
+  afterAll(() => backend.close())
+
+  test('each call waits (exit 4); --approve runs it, --reject tells the model why; the answer cites what was searched', async () => {
+    const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
+    expect(first.stderr).not.toContain('error')
+    expect(first.code).toBe(4)
+    expect(first.stderr).toContain('--approve (or --reject [REASON])')
+    expect(backend.searches).toEqual([])
+    const runId = runIdIn(first.stderr)
+
+    // What does not fit a waiting tool call is refused before anything runs.
+    for (const [flags, message] of [
+      [[], `run ${runId} waits for approval of a tool call: resume it with --approve (or --reject [REASON])`],
+      [['--query', 'x'], `run ${runId} waits for approval of a tool call, not of a plan: --query does not fit; give --approve (or --reject [REASON])`],
+    ] as const) {
+      const refused = await runCli(['resume', runId, '--checkpoint-dir', dir, ...flags, ...against(backend)])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr.trim().split('\n')).toEqual([`laconic: ${message}`])
+    }
+    expect(backend.turns).toHaveLength(1)
+
+    // Approved: the search runs; the model's next call waits in turn.
+    const approved = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
+    expect(approved.stderr).not.toContain('error')
+    expect(approved.code).toBe(4)
+    expect(backend.searches).toEqual(['sky colour'])
+    expect(approved.stderr).toContain(`laconic resume ${runId} --checkpoint-dir ${dir} --approve (or --reject [REASON])`)
+
+    // Refused with a reason: the model hears it and answers from the first search.
+    const rejected = await runCli(['resume', runId, '--checkpoint-dir', dir, '--reject', 'one search is enough', '--format', 'json', ...against(backend)])
+    expect(rejected.stderr).toBe(`laconic: run ${runId} (checkpoints in ${dir})\n`)
+    expect(rejected.code).toBe(0)
+    expect(backend.searches).toEqual(['sky colour'])
+    const result = JSON.parse(rejected.stdout) as { answer: string; citations: unknown[]; reason: string }
+    expect(result).toMatchObject({ answer: ANSWER, reason: 'answered' })
+    expect(result.citations).toEqual([{ index: 1, url: 'https://example.org/sky%20colour', title: 'About sky colour' }])
+    const refusal = backend.turns.at(-1)?.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_2')
+    expect(refusal?.content).toContain('the user refused this call: one search is enough')
+    expect((await checkpoint(runId)).status).toBe('final')
+  })
+
+  test('--tool-approval with neither a terminal nor --checkpoint-dir is a usage error', async () => {
+    const out = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', 'q'])
+    expect(out.code).toBe(2)
+    expect(out.stderr).toContain('--tool-approval asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
+  })
+})
