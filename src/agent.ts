@@ -67,6 +67,9 @@ export function createAgent(options: AgentOptions): Agent {
   // The options every strategy shares; each strategy checks its own section when it is made below.
   wholeNumberOption(undefined, options, 'maxIterations', 5, 0)
   wholeNumberOption(undefined, options, 'searchLimit', 5, 1)
+  if (options.pipelining !== undefined && typeof options.pipelining !== 'boolean') {
+    throw new LaconicError('`pipelining` must be true or false', { code: 'config', hint: 'leave it out to search queries as they stream in' })
+  }
   // Resolve now so an unknown strategy name fails at construction, not mid-run.
   registry.resolve(options.strategy, options)
   const research = (question: string, researchOptions: ResearchOptions = {}, onEnd?: (r: ResearchResult) => void): ResearchRun => {

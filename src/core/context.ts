@@ -167,7 +167,8 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       answer = false,
       draft = false,
       filter,
-    }: { schedule?: Schedule | undefined; answer?: boolean; draft?: boolean; filter?: TextFilter | undefined },
+      onText,
+    }: { schedule?: Schedule | undefined; answer?: boolean; draft?: boolean; filter?: TextFilter | undefined; onText?: ((text: string) => void) | undefined },
   ): Step<Generation> {
     const llm = model(role)
     if (answer) refuseAnswerFromNothing()
@@ -185,6 +186,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
           return step.value
         }
         const piece = step.value
+        if (piece.type === 'text') onText?.(piece.text)
         // A draft's text is not the answer yet: it streams as the role's reasoning.
         if (piece.type === 'reasoning' || draft) yield { type: 'reasoning-token', role, text: piece.text }
         else if (answer) yield { type: 'answer-token', text: piece.text }
@@ -263,7 +265,7 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
       return reviewPlan(plan, { input, signal, review })
     },
     async *complete(role, req, opts) {
-      return (yield* callModel(role, req, { schedule: opts?.schedule })).text
+      return (yield* callModel(role, req, { schedule: opts?.schedule, onText: opts?.onText })).text
     },
     async *streamAnswer(role, req, opts) {
       return (yield* callModel(role, req, { answer: true, filter: opts?.filter })).text

@@ -79,6 +79,13 @@ export interface AgentOptions {
    * code `budget`); the answer itself is never cut off. Calls whose price is unknown count 0.
    */
   budget?: { usd: number }
+  /**
+   * Start each search as soon as a planner's reply names its query, while the reply still
+   * streams; a query the finished reply does not keep is cancelled. Off: searches wait for the
+   * whole reply. A plan that is put to `approvePlan`/`pauseAfterPlan` is never searched early.
+   * @defaultValue true
+   */
+  pipelining?: boolean
 }
 
 /** An answer a previous run or the caller already has, so `deep` can skip research it covers. */
@@ -267,8 +274,13 @@ export interface StrategyContext {
    * stop a branch early while the run goes on. `close()` the scope when its work is over.
    */
   scope(): ScopedContext
-  /** One model call to the end; yields `reasoning-token`s as they stream, then `llm-call` and `cost`; returns the visible text. */
-  complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { schedule?: Schedule }): Step<string>
+  /**
+   * One model call to the end; yields `reasoning-token`s as they stream, then `llm-call` and
+   * `cost`; returns the visible text. `onText` sees the visible text piece by piece as it
+   * arrives (think blocks removed), e.g. to start searching a planner's queries before its
+   * reply ends.
+   */
+  complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { schedule?: Schedule; onText?: (text: string) => void }): Step<string>
   /**
    * A model call streamed to the user as `answer-token`s (think blocks removed, then `filter`
    * if given; reasoning as `reasoning-token`s); returns the streamed text, which the strategy

@@ -18,6 +18,7 @@ import type {
   ScratchpadOptions,
   SearchProvider,
   Strategy,
+  StrategyContext,
 } from '../../src/index.js'
 
 declare const llm: LLMProvider
@@ -28,6 +29,7 @@ const tool: ReactTool = { name: 'calc', description: 'adds', parameters: { type:
 function acceptedAgentOptions(): void {
   createAgent({})
   createAgent({ llm, search, strategy: 'react', maxIterations: 3, searchLimit: 5, budget: { usd: 0.5 } })
+  createAgent({ llm, search, pipelining: false })
   createAgent({ llm, strategy })
   // Roles beyond the built-in ones are allowed: a custom strategy may name its own.
   createAgent({ models: { planner: llm, synthesizer: llm, 'my-role': llm } })
@@ -56,6 +58,15 @@ function rejectedAgentOptions(): void {
   createAgent({ search: async (q: string) => [q] })
   // @ts-expect-error the budget is in dollars, as an object
   createAgent({ budget: 0.5 })
+  // @ts-expect-error pipelining is on or off
+  createAgent({ pipelining: 'auto' })
+}
+
+function strategyContextCalls(ctx: StrategyContext): void {
+  // A strategy reads a reply as it streams, piece by piece.
+  ctx.complete('planner', { prompt: 'plan' }, { onText: (text: string) => void text.length })
+  // @ts-expect-error onText is given the text
+  ctx.complete('planner', { prompt: 'plan' }, { onText: (piece: number) => piece })
 }
 
 function strategySections(): void {
@@ -109,6 +120,11 @@ describe('AgentOptions', () => {
     // Every option is optional: `{}` is a valid agent.
     expectTypeOf({}).toExtend<AgentOptions>()
     expectTypeOf<AgentOptions['strategy']>().toEqualTypeOf<string | Strategy | undefined>()
+    expectTypeOf<AgentOptions['pipelining']>().toEqualTypeOf<boolean | undefined>()
+  })
+
+  it('lets a strategy read a model reply as it streams', () => {
+    expectTypeOf(strategyContextCalls).toBeFunction()
   })
 
   it('gives each strategy its own typed section, every field optional', () => {
