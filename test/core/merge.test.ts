@@ -1,13 +1,5 @@
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMerge, merge } from '../../src/core/index.js'
-import { sleep } from '../../src/testing/index.js'
-
-async function* timed(name: string, delays: number[]): AsyncGenerator<string> {
-  for (const [i, ms] of delays.entries()) {
-    await sleep(ms)
-    yield `${name}${i}`
-  }
-}
 
 async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = []
@@ -15,27 +7,35 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   return out
 }
 
+/** A promise and the function that settles it: a gate the test opens. */
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { open, opened }
+}
+
 describe('merge', () => {
   it('interleaves sources in arrival order, each in its own order', async () => {
-    // Each item waits for a gate the test opens, in the order a0, b0, b1, a1.
-    const gates = ['a0', 'b0', 'b1', 'a1'].map(() => {
-      let open!: () => void
-      const opened = new Promise<void>((resolve) => (open = resolve))
-      return { open, opened }
-    })
+    // Each item waits for a gate the test opens, in the order a0, b0, b1, a1; the reader
+    // opens `seen[i]` when it has taken item i, so the next gate opens only after that.
+    const gates = ['a0', 'b0', 'b1', 'a1'].map(gate)
+    const seen = gates.map(gate)
     const gated = async function* (name: string, order: number[]): AsyncGenerator<string> {
-      for (const [i, gate] of order.entries()) {
-        await gates[gate]!.opened
+      for (const [i, index] of order.entries()) {
+        await gates[index]!.opened
         yield `${name}${i}`
       }
     }
     const out: string[] = []
     const reading = (async () => {
-      for await (const item of merge(gated('a', [0, 3]), gated('b', [1, 2]))) out.push(item)
+      for await (const item of merge(gated('a', [0, 3]), gated('b', [1, 2]))) {
+        out.push(item)
+        seen[out.length - 1]?.open()
+      }
     })()
-    for (const [i, gate] of gates.entries()) {
-      gate.open()
-      await vi.waitFor(() => expect(out).toHaveLength(i + 1))
+    for (const [i, next] of gates.entries()) {
+      next.open()
+      await seen[i]!.opened
     }
     await reading
     expect(out).toEqual(['a0', 'b0', 'b1', 'a1'])
@@ -46,7 +46,12 @@ describe('merge', () => {
     m.add(
       (async function* () {
         yield 'parent'
-        m.add(timed('child', [1, 1]))
+        m.add(
+          (async function* () {
+            yield 'child0'
+            yield 'child1'
+          })(),
+        )
         yield 'parent-done'
       })(),
     )
@@ -54,26 +59,26 @@ describe('merge', () => {
   })
 
   it('rethrows a source failure and stops the other sources', async () => {
-    let stopped = false
-    let open!: () => void
-    const gate = new Promise<void>((resolve) => (open = resolve))
+    const waiting = gate()
+    const resume = gate()
+    const stopped = gate()
     const slow = (async function* () {
       try {
-        await gate
+        waiting.open()
+        await resume.opened
         yield 'after the failure'
       } finally {
-        stopped = true
+        stopped.open()
       }
     })()
     // biome-ignore lint/correctness/useYield: a source that fails before its first event
     const failing = (async function* () {
-      await sleep(1)
+      await waiting.opened
       throw new Error('boom')
     })()
     await expect(collect(merge<string>(slow, failing))).rejects.toThrow('boom')
-    // The merge asked the slow source to return; it does once its await ends.
-    open()
-    await sleep(5)
-    expect(stopped).toBe(true)
+    // The merge asked the slow source to return; it does once its await ends (else this waits forever).
+    resume.open()
+    await stopped.opened
   })
 })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { get, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
 import { createLiveServer, MAX_QUESTION_CHARS, TOKEN_HEADER, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
@@ -310,15 +310,19 @@ describe('createLiveServer', () => {
   })
 
   test('a started run nobody reads is aborted after the grace period, freeing its slot', async () => {
-    const agent = endlessAgent()
-    const { base } = await start({ agent, graceMs: 20, limits: { maxActiveRunsPerClient: 1 } })
-    expect((await startRun(base, 'unread')).status).toBe(201)
-    // The run was never read, so it never started: its slot comes back once the grace period ends.
-    const freed = async (): Promise<number> => {
-      const response = await startRun(base, 'next')
-      return response.status === 429 ? new Promise((resolve) => setImmediate(() => resolve(freed()))) : response.status
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const agent = endlessAgent()
+      const { base } = await start({ agent, graceMs: 60_000, limits: { maxActiveRunsPerClient: 1 } })
+      expect((await startRun(base, 'unread')).status).toBe(201)
+      vi.advanceTimersByTime(59_999)
+      expect((await startRun(base, 'too soon')).status).toBe(429)
+      // The run was never read, so it never started: its slot comes back once the grace period ends.
+      vi.advanceTimersByTime(1)
+      expect((await startRun(base, 'next')).status).toBe(201)
+    } finally {
+      vi.useRealTimers()
     }
-    expect(await freed()).toBe(201)
   })
 
   test('closing the server aborts the runs still in flight', async () => {
@@ -341,10 +345,15 @@ describe('createLiveServer', () => {
     const { events } = (await (await startRun(base, 'forever')).json()) as { events: string }
     const response = await fetch(`${base}${events}`)
     const seen: ResearchEvent[] = []
+    let started = () => {}
+    const firstEvent = new Promise<void>((resolve) => (started = resolve))
     const reading = (async () => {
-      for await (const event of fromSSE(response.body as ReadableStream<Uint8Array>)) seen.push(event as ResearchEvent)
+      for await (const event of fromSSE(response.body as ReadableStream<Uint8Array>)) {
+        seen.push(event as ResearchEvent)
+        started()
+      }
     })()
-    while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await firstEvent
     await new Promise((resolve) => server.close(resolve))
     await reading
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })

@@ -67,11 +67,14 @@ describe.skipIf(!redisAvailable())('Redis restarted or gone', () => {
     cleanups.push(() => server.close())
     const signals: (AbortSignal | undefined)[] = []
     let callMade: () => void = () => {}
+    // The second model call waits until Redis is gone, so the run is still going when it dies.
+    let redisGone: () => void = () => {}
+    const gone = new Promise<void>((resolve) => (redisGone = resolve))
     const agent = skyAgent({
-      latencyMs: 30,
       onCall: (signal) => {
         signals.push(signal)
         callMade()
+        return signals.length === 2 ? gone : undefined
       },
     })
     const log = { unavailableMs: 1500 }
@@ -95,6 +98,7 @@ describe.skipIf(!redisAvailable())('Redis restarted or gone', () => {
     await secondCall
 
     await server.stop('SIGKILL')
+    redisGone()
 
     // The worker cannot log any more events: it stops the run, and with it the model call.
     const last = signals.at(-1) as AbortSignal

@@ -35,7 +35,7 @@ export function queryOf(req: LLMRequest): string {
 export interface Script {
   plan?: string
   extract?: (req: LLMRequest) => string
-  check?: (req: LLMRequest, n: number) => string
+  check?: (req: LLMRequest, n: number) => string | Promise<string>
   condense?: (req: LLMRequest) => string
   final?: string
   latencyMs?: number

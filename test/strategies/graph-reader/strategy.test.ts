@@ -94,30 +94,41 @@ describe('graph-reader', () => {
   })
 
   it('ends promptly on an early stop while other nodes still have work queued in the limiter', async () => {
+    const slow = ['https://r.example/1', 'https://r.example/2', 'https://r.example/3']
+    // The slow pages hold both limiter slots and queue a third fetch; the model calls of the
+    // other node are not held up, and its early stop aborts them all. Its answer check waits
+    // until both slots are held, so the stop comes while the third fetch is still queued.
+    const signals: (AbortSignal | undefined)[] = []
+    let slowStarted = 0
+    let slotsHeld = () => {}
+    const bothSlotsHeld = new Promise<void>((resolve) => (slotsHeld = resolve))
     const llm = graphModel({
       plan: '{"queries": ["answers", "reads"]}',
       extract: () => '{"facts": [{"text": "Enough", "source": 1}]}',
-      check: (req) => (queryOf(req) === 'answers' ? '{"answerable": true}' : '{"answerable": false}'),
-      latencyMs: 20,
+      check: async (req) => {
+        if (queryOf(req) !== 'answers') return '{"answerable": false}'
+        await bothSlotsHeld
+        return '{"answerable": true}'
+      },
     })
-    const slow = ['https://r.example/1', 'https://r.example/2', 'https://r.example/3']
     const search = mockSearch({ results: (q) => (q === 'answers' ? [baker] : slow.map((url) => result(url))) })
-    // The slow pages hold both limiter slots and queue a third fetch; the model calls of the
-    // other node are not held up, and its early stop aborts them all.
-    const signals: (AbortSignal | undefined)[] = []
     const fetch = {
       async fetch(url: string, opts: { signal?: AbortSignal } = {}) {
         signals.push(opts.signal)
-        if (url.startsWith('https://r.example/')) await sleep(60_000, opts.signal)
+        if (url.startsWith('https://r.example/')) {
+          if (++slowStarted === 2) slotsHeld()
+          await sleep(60_000, opts.signal)
+        }
         return { url, text: `Page at ${url}.` }
       },
     }
     const run = createAgent({ llm, search, fetch, strategy: graphReader({ graphReader: { concurrency: 2, maxPagesPerNode: 3 } }) }).research('q?')
+    // Within the suite's timeout, far below the 60 s the held fetches would take.
     await collect(run)
     expect(signals).toHaveLength(4)
     expect(signals.every((s) => s?.aborted)).toBe(true)
     expect((await run.result).reason).toBe('answered')
-  }, 5_000)
+  })
 
   it('explores at most maxSteps nodes, counting only nodes actually explored', async () => {
     let n = 0

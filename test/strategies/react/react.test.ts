@@ -3,6 +3,7 @@ import { expect, test } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../../src/index.js'
 import { ProviderError, type EventOf, type LLMRequest, type ReactTool, type ResearchEvent, type ResearchRun } from '../../../src/core/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
+import { heldCalls } from '../held-calls.js'
 
 async function read(run: ResearchRun): Promise<ResearchEvent[]> {
   const events: ResearchEvent[] = []
@@ -230,7 +231,7 @@ test('beforeTool can deny with a message, rewrite arguments, or suspend', async 
 test('parallel calls of a step run at most `concurrency` at once', async () => {
   let running = 0
   let most = 0
-  const gates: (() => void)[] = []
+  const held = heldCalls()
   const slow: ReactTool = {
     name: 'slow',
     description: 'slow',
@@ -238,7 +239,7 @@ test('parallel calls of a step run at most `concurrency` at once', async () => {
     execute: async () => {
       running++
       most = Math.max(most, running)
-      await new Promise<void>((resolve) => gates.push(resolve))
+      await held.hold()
       running--
       return 'ok'
     },
@@ -247,10 +248,11 @@ test('parallel calls of a step run at most `concurrency` at once', async () => {
   const agent = createAgent({ llm, strategy: 'react', react: { tools: [slow], concurrency: 2, finalAnswer: () => true } })
   const run = agent.research('q')
   const done = collect(run)
-  // Release the tools one at a time as they start; at no point are more than two running.
+  // Two calls start; each release lets the next one in (an unbounded step would have started all five).
+  await held.arrived(2)
   for (let released = 0; released < 5; released++) {
-    while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    gates.shift()!()
+    held.release(released)
+    await held.arrived(Math.min(released + 3, 5))
   }
   const events = await done
   expect(most).toBe(2)
