@@ -167,8 +167,10 @@ const handlers = {
   result: (e) => {
     const list = document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
     if (!list) return
+    // No results says why: a query the planner dropped after it was searched early is cancelled, not empty.
+    const none = !e.error ? 'no results' : e.error.code === 'aborted' ? 'cancelled' : 'search failed: ' + e.error.message
     list.replaceChildren(...(e.results.length ? e.results.map((r) =>
-      el('li', {}, link(r.url, {}, r.title || r.url), ' ', el('span', {}, r.snippet))) : [el('li', {}, el('span', {}, 'no results'))]))
+      el('li', {}, link(r.url, {}, r.title || r.url), ' ', el('span', {}, r.snippet))) : [el('li', {}, el('span', { className: 'none' }, none))]))
   },
   page: (e) => {
     const list = e.queryId && document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')

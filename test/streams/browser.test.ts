@@ -76,6 +76,22 @@ describe.skipIf(!browserAvailable('the live-page browser test'))('the live page 
     )
     expect(tags).toEqual(['A', 'SPAN', 'SPAN', 'SPAN'])
 
+    // A query shows as soon as it starts; one with no results says why (a pipelined query the plan dropped is cancelled).
+    const outcomes = await page.evaluate(`(() => {
+      const show = (queryId, error) => {
+        handlers.query({ type: 'query', queryId, query: 'q ' + queryId })
+        const searching = document.querySelector('#query-' + queryId + ' .results').textContent
+        handlers.result({ type: 'result', queryId, results: [], ...(error ? { error } : {}) })
+        return [searching, document.querySelector('#query-' + queryId + ' .results').textContent]
+      }
+      return [show('x1'), show('x2', { code: 'aborted', message: 'dropped' }), show('x3', { code: 'search-failed', message: 'HTTP 503 <b>x</b>' })]
+    })()`)
+    expect(outcomes).toEqual([
+      ['searching…', 'no results'],
+      ['searching…', 'cancelled'],
+      ['searching…', 'search failed: HTTP 503 <b>x</b>'],
+    ])
+
     // The answer is where the eye lands: above the plan and the results.
     const answerTop = (await page.locator('#answer-panel').boundingBox())?.y ?? Number.POSITIVE_INFINITY
     const planTop = (await page.locator('#plan').boundingBox())?.y ?? 0
