@@ -38,15 +38,62 @@ export class CitationRegistry {
   }
 }
 
-const MARKER = /\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g
 /** A marker that may still be completed by the next chunk: "[", "[1", "[1, 2". */
 const PARTIAL_MARKER = /\[[\d,\s]{0,20}$/
 
+/**
+ * Calls `found(open, close, numbers)` for each citation marker in `text`: `[n]` or `[n, m, …]`,
+ * numbers of 1 to 4 digits, spaces allowed around the commas only; `open` is the index of `[`,
+ * `close` the index just past `]`, `numbers` valid only during the call. One pass with no callback per character: a reply that is
+ * nothing but markers (a hostile model's) costs a few milliseconds per megabyte.
+ */
+function scanMarkers(text: string, found: (open: number, close: number, numbers: number[]) => void): void {
+  // One list for every marker (`found` reads it before the next): no allocation per marker.
+  const numbers: number[] = []
+  for (let open = text.indexOf('['); open !== -1; ) {
+    numbers.length = 0
+    let i = open + 1
+    let close = -1
+    for (;;) {
+      const start = i
+      let n = 0
+      while (i < text.length && i - start < 5 && isDigit(text.charCodeAt(i))) n = n * 10 + text.charCodeAt(i++) - 48
+      if (i === start || i - start > 4) break // no number, or one of 5 digits or more
+      numbers.push(n)
+      if (text.charCodeAt(i) === CLOSE) {
+        close = i + 1
+        break
+      }
+      while (isSpace(text[i])) i++
+      if (text.charCodeAt(i) !== COMMA) break
+      i++
+      while (isSpace(text[i])) i++
+    }
+    if (close === -1) {
+      open = text.indexOf('[', open + 1)
+      continue
+    }
+    found(open, close, numbers)
+    open = text.indexOf('[', close)
+  }
+}
+
+const [CLOSE, COMMA] = [']'.charCodeAt(0), ','.charCodeAt(0)]
+const isDigit = (c: number) => c >= 48 && c <= 57
+/** `\s`, the ASCII ones without a regular expression. */
+const isSpace = (c: string | undefined) => {
+  if (c === undefined) return false
+  const code = c.charCodeAt(0)
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(c))
+}
+
 /** Every number cited in `text`, in order of appearance. */
 export function citationNumbers(text: string): number[] {
-  const numbers: number[] = []
-  for (const match of text.matchAll(MARKER)) for (const n of match[1]!.split(',')) numbers.push(Number(n.trim()))
-  return numbers
+  const all: number[] = []
+  scanMarkers(text, (_open, _close, numbers) => {
+    for (const n of numbers) all.push(n)
+  })
+  return all
 }
 
 /**
@@ -55,15 +102,21 @@ export function citationNumbers(text: string): number[] {
  * together with the space before it.
  */
 export function rewriteCitations(text: string, map: (n: number) => number | undefined): string {
-  return text.replace(/(\s?)\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g, (_whole, space: string, list: string) => {
-    if (!list.includes(',')) {
-      // One number, the common case: no sets or arrays per marker.
-      const n = map(Number(list))
-      return n === undefined ? '' : `${space}[${n}]`
-    }
-    const kept = [...new Set(list.split(',').map((n) => map(Number(n.trim()))))].filter((n): n is number => n !== undefined)
-    return kept.length ? space + kept.map((n) => `[${n}]`).join('') : ''
+  const out: string[] = []
+  let copied = 0
+  scanMarkers(text, (open, close, numbers) => {
+    // The one whitespace character before a marker goes with it when the marker goes.
+    const from = open > copied && isSpace(text[open - 1]) ? open - 1 : open
+    let marks = ''
+    if (numbers.length === 1) {
+      const n = map(numbers[0]!)
+      if (n !== undefined) marks = `[${n}]`
+    } else for (const n of new Set(numbers.map(map))) if (n !== undefined) marks += `[${n}]`
+    out.push(text.slice(copied, marks ? open : from), marks)
+    copied = close
   })
+  out.push(text.slice(copied))
+  return out.join('')
 }
 
 /**

@@ -27,6 +27,26 @@ describe('citations', () => {
     expect(citationNumbers('a [1] b [2, 3] c [x]')).toEqual([1, 2, 3])
   })
 
+  it('reads markers as the pattern that defines them does: `[n]`, `[n, m]`, 1 to 4 digits, one space dropped with a dropped marker', () => {
+    // The definition, as a regular expression: the scanner must agree with it on any text.
+    const marker = /(\s?)\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g
+    const reference = (text: string, map: (n: number) => number | undefined) =>
+      text.replace(marker, (_whole, space: string, list: string) => {
+        const kept = [...new Set(list.split(',').map((n) => map(Number(n.trim()))))].filter((n): n is number => n !== undefined)
+        return kept.length ? space + kept.map((n) => `[${n}]`).join('') : ''
+      })
+    const numbers = (text: string) => [...text.matchAll(marker)].flatMap((m) => m[2]!.split(',').map((n) => Number(n.trim())))
+    const map = (n: number) => (n % 3 === 0 ? undefined : n + 1)
+    const text = fc.string({ unit: fc.constantFrom('[', ']', '1', '0', '9', ',', ' ', '\t', '\n', 'a', '.'), maxLength: 60 })
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(rewriteCitations(t, map)).toBe(reference(t, map))
+        expect(citationNumbers(t)).toEqual(numbers(t))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
   it('gives the same text streamed in any chunks as rewritten at once', () => {
     const piece = fc.constantFrom('[', ']', '1', '2', '9', ',', ' ', 'word', '.', '[1]', '[2, 9]', '\n')
     const map = (n: number) => (n < 5 ? n * 10 : undefined)
