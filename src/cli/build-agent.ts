@@ -12,6 +12,8 @@ export interface ConfiguredProviders {
   llm: LLMProvider
   search: SearchProvider
   fetch: FetchProvider | undefined
+  /** The local corpus, when `--corpus` gave one: see `Sources.corpus`. */
+  corpus?: FetchProvider | undefined
 }
 
 /** Builds the providers (checking the model is there); notices go to stderr. */

@@ -91,7 +91,15 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   }
   const agent = createAgent(settings)
 
-  if (serving) return serve(agent, { port: options.servePort as number, stderr: io.stderr, interrupt: io.interrupt })
+  if (serving) {
+    const corpus = providers.corpus
+    return serve(agent, {
+      port: options.servePort as number,
+      stderr: io.stderr,
+      interrupt: io.interrupt,
+      ...(corpus ? { readSource: (url: string, signal: AbortSignal) => corpus.fetch(url, { signal }) } : {}),
+    })
+  }
 
   const renderer = rendererFor(options, io)
   if (checkpoints) researchOptions.checkpoints = checkpoints

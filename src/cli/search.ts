@@ -12,6 +12,11 @@ import { UsageError } from './usage-error.js'
 export interface Sources {
   search: SearchProvider
   fetch: FetchProvider | undefined
+  /**
+   * The local corpus (`--corpus`), which reads its own documents: `--serve` shows their text
+   * through it, with `--no-fetch` too (that flag stops the agent reading pages, not the user).
+   */
+  corpus?: FetchProvider | undefined
 }
 
 /** The corpus is read lazily on the first search; a wrong folder should fail now, as a usage error. */
@@ -53,7 +58,7 @@ export async function buildSources(options: CliOptions, env: Env): Promise<Sourc
     // args.ts guarantees --corpus with --search local. The corpus reads its own documents
     // in full, so the run stays offline.
     const corpus = localCorpus({ dir: await corpusFolder(options.corpus as string) })
-    return { search: corpus, fetch: options.fetch ? corpus : undefined }
+    return { search: corpus, fetch: options.fetch ? corpus : undefined, corpus }
   }
   return { search: webSearch(options, env), fetch: options.fetch ? httpFetch() : undefined }
 }

@@ -2,11 +2,12 @@
  * `--serve [PORT]`: the live research page (`createLiveServer` of `laconic-research/node`) with the
  * agent the other flags configure. Bound to 127.0.0.1, checking the `Host` header, without
  * CORS, and starting runs only for its own page (POST with the page's token), because every
- * run spends the configured keys.
+ * run spends the configured keys. With `--corpus`, the page opens a run's `file:` sources in the
+ * server's plain-text view, read from the corpus.
  */
 import type { AddressInfo } from 'node:net'
 import type { Agent } from '../index.js'
-import { createLiveServer } from '../node/index.js'
+import { createLiveServer, type LiveServerOptions } from '../node/index.js'
 import { EXIT } from './exit-codes.js'
 import type { Output } from './render/index.js'
 
@@ -19,11 +20,13 @@ export interface ServeOptions {
   stderr: Output
   /** Stops the server (Ctrl-C). */
   interrupt: AbortSignal
+  /** Reads a run's `file:` sources for the page's text view (the local corpus with `--corpus`). */
+  readSource?: LiveServerOptions['readSource']
 }
 
 /** Serves until `interrupt` fires; resolves with the exit code. */
 export async function serve(agent: Agent, options: ServeOptions): Promise<number> {
-  const server = createLiveServer({ agent, host: LOOPBACK })
+  const server = createLiveServer({ agent, host: LOOPBACK, readSource: options.readSource })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, LOOPBACK, () => resolve())

@@ -2,7 +2,8 @@
  * The live research page: one static HTML document (inline CSS and JS) that starts a run with a
  * POST carrying the server's token (from its `<meta>`), opens an EventSource on the run's events
  * and draws every event as it arrives. Text from events only ever becomes text nodes, and only
- * `http:`/`https:` URLs become links. It lives in a TS
+ * `http:`/`https:` URLs become links (and `file:` ones, to the server's text view, when it has
+ * one). It lives in a TS
  * module so tsc ships it in dist/ with no copy step. The page's script uses no backtick and no
  * dollar-brace, so it sits verbatim in a raw template literal: keep it that way when editing.
  */
@@ -10,7 +11,7 @@
 /** Where `livePage` puts the label banner. */
 const LABEL_SLOT = '<!--label-->'
 
-/** Where `livePage` puts the token meta tag. */
+/** Where `livePage` puts the token meta tag (and the source view's). */
 const TOKEN_SLOT = '<!--runs-token-->'
 
 export interface LivePageOptions {
@@ -24,6 +25,12 @@ export interface LivePageOptions {
    * `GET /runs/:id/events`, as the scale-out web node serves them, instead of `/research`.
    */
   runsToken?: string | undefined
+  /**
+   * The server serves the text of a run's `file:` sources at `GET /source?run=ID&url=URL` (as
+   * `createLiveServer` does given `readSource`): `file:` sources link there, in a new tab.
+   * Unset, they show as text. Needs `token` (the run id comes from `POST /research`).
+   */
+  sourceView?: boolean | undefined
 }
 
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
@@ -35,7 +42,8 @@ export function livePage(label?: string, options: LivePageOptions = {}): string 
       : options.token !== undefined
         ? `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
         : ''
-  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token)
+  const sourceView = options.sourceView && options.runsToken === undefined ? '<meta name="laconic-source-view" content="/source">' : ''
+  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token + sourceView)
 }
 
 function escapeHtml(text: string): string {
@@ -66,6 +74,8 @@ const PAGE = String.raw`<!doctype html>
   /* The answer comes first, where the eye lands, and stays in view while the research scrolls. */
   #answer-panel { grid-column: 1 / -1; position: sticky; top: 0; z-index: 1; max-height: 60vh; overflow: auto; }
   #report h3 { font-size: 14px; margin: 10px 0 4px; }
+  #report-title { font-size: 17px; margin: 0 0 6px; }
+  #report-title:empty { display: none; }
   ol, ul { margin: 0; padding-left: 20px; }
   .query { margin-bottom: 10px; }
   .query > strong { display: block; }
@@ -97,6 +107,7 @@ const PAGE = String.raw`<!doctype html>
 <main>
   <section id="answer-panel">
     <h2>Answer</h2>
+    <h3 id="report-title"></h3>
     <div id="answer" data-tokens="0"></div>
     <div id="report"></div>
     <ol id="citations" class="sources"></ol>
@@ -114,9 +125,21 @@ const el = (tag, props = {}, ...children) => {
   node.append(...children)
   return node
 }
-// Only web links are links: a javascript: or data: URL from a source shows as text.
-const link = (url, props, ...children) =>
-  /^https?:\/\//i.test(String(url)) ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', ...props }, ...children) : el('span', props, ...children)
+const sourceView = document.querySelector('meta[name=laconic-source-view]')
+// The server's id of the run shown: the source view serves only the sources that run named.
+let shownRun = null
+// Where a source opens: a web URL as itself, a file: URL in the server's text view (when it
+// has one), anything else (javascript:, data:) nowhere.
+const hrefOf = (url) => {
+  const text = String(url)
+  if (/^https?:\/\//i.test(text)) return text
+  if (/^file:/i.test(text) && sourceView && shownRun) return sourceView.content + '?run=' + encodeURIComponent(shownRun) + '&url=' + encodeURIComponent(text)
+  return null
+}
+const link = (url, props, ...children) => {
+  const href = hrefOf(url)
+  return href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer', ...props }, ...children) : el('span', props, ...children)
+}
 let source = null
 let lastSeq = -1
 let cost = null
@@ -125,11 +148,13 @@ let phase = 'Idle.'
 function reset() {
   for (const id of ['plan', 'queries', 'facts', 'warnings', 'citations', 'report']) $(id).replaceChildren()
   $('knowledge').textContent = ''
+  $('report-title').textContent = ''
   $('answer').textContent = ''
   $('answer').dataset.tokens = '0'
   $('answer').className = ''
   lastSeq = -1
   cost = null
+  shownRun = null
 }
 
 function status(text = phase) {
@@ -138,13 +163,19 @@ function status(text = phase) {
   $('status').textContent = text + money
 }
 
-// deep's report, below its summary (the streamed answer): text only, never markup.
+// deep's report: its title above its summary (the streamed answer), its sections below. Text
+// only, never markup.
 function renderReport(report) {
   if (!report) return
+  $('report-title').textContent = typeof report.title === 'string' ? report.title : ''
   const sections = [['Main findings', report.mainFindings], ['Conclusions', report.conclusions],
     ['Limitations', report.limitations], ['Recommendations', report.recommendations]]
-  $('report').replaceChildren(...sections.filter(([, items]) => Array.isArray(items) && items.length > 0).map(([heading, items]) =>
-    el('div', {}, el('h3', { textContent: heading }), el('ul', {}, ...items.map((item) => el('li', { textContent: String(item) }))))))
+  const lists = sections.filter(([, items]) => Array.isArray(items) && items.length > 0).map(([heading, items]) =>
+    el('div', { className: 'report-section' }, el('h3', { textContent: heading }), el('ul', {}, ...items.map((item) => el('li', { textContent: String(item) })))))
+  const about = typeof report.sourcesSummary === 'string' && report.sourcesSummary.trim()
+    ? [el('div', { className: 'report-section' }, el('h3', { textContent: 'About the sources' }), el('p', { textContent: report.sourcesSummary }))]
+    : []
+  $('report').replaceChildren(...lists, ...about)
 }
 
 // Citations arrive with the final answer: [n] becomes a link to source n.
@@ -174,7 +205,7 @@ const handlers = {
   },
   page: (e) => {
     const list = e.queryId && document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
-    if (list) list.append(el('li', {}, el('span', {}, 'read ' + e.url + ' (' + e.chars + ' chars)')))
+    if (list) list.append(el('li', { className: 'page' }, el('span', {}, 'read '), link(e.url, {}, e.url), el('span', {}, ' (' + e.chars + ' chars)')))
   },
   fact: (e) => {
     const item = el('li', { className: 'fact', id: 'fact-' + e.fact.id }, e.fact.text, ' ',
@@ -219,7 +250,9 @@ async function eventsUrl(question) {
       body: JSON.stringify({ q: question }),
     })
     if (!started.ok) throw new Error((await started.text()).trim())
-    return (await started.json()).events
+    const body = await started.json()
+    shownRun = body.run
+    return body.events
   }
   const response = await fetch('/runs', {
     method: 'POST',

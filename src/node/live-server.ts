@@ -4,7 +4,9 @@
  * Server-Sent Events. A reconnecting browser (EventSource sends `Last-Event-ID` by itself)
  * resumes where it stopped, and a closed tab aborts the run after a grace period. Runs are
  * limited server-wide and per client address, finished runs are kept for replay within a
- * count and a byte budget, and closing the server aborts every run.
+ * count and a byte budget, and closing the server aborts every run. Given `readSource`, it also
+ * serves `GET /source?run=ID&url=URL`: the text of a `file:` source that run's events named,
+ * as plain text, so the page can open local-corpus sources.
  */
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -57,9 +59,20 @@ export interface LiveServerOptions {
   host?: string | undefined
   /** How many runs it takes on and keeps; see `LiveServerLimits` for the defaults. */
   limits?: LiveServerLimits | undefined
+  /**
+   * Reads a `file:` source for the page's text view, `GET /source?run=ID&url=URL` (the page then
+   * links `file:` sources there). Only a URL that run's `result` or `page` events named is ever
+   * asked for; the text is served as `text/plain`, cut at 1,000,000 characters. A local
+   * corpus's `fetch` fits: `(url, signal) => corpus.fetch(url, { signal })`. Unset, `file:`
+   * sources are not links and `/source` answers 404.
+   */
+  readSource?: ((url: string, signal: AbortSignal) => Promise<{ title?: string | undefined; text: string }>) | undefined
 }
 
 export const MAX_QUESTION_CHARS = 2000
+
+/** The most of a source's text the text view serves; the rest is cut with a note. */
+const MAX_SOURCE_CHARS = 1_000_000
 
 /** A start's body is `{"q": "..."}`: a question of at most 2,000 characters fits in this many bytes. */
 const MAX_START_BODY_BYTES = 16_384
@@ -77,8 +90,8 @@ interface RunRecord {
   readonly client: string
   readonly hub: Broadcast
   readonly controller: AbortController
-  /** JSON size of the events so far: what keeping the run for replay costs. */
-  readonly meter: { bytes: number }
+  /** What the run's events have shown so far: see `observed`. */
+  readonly ledger: Ledger
   finished: boolean
   /** Aborts a run nobody subscribed to in time. */
   unclaimed?: ReturnType<typeof setTimeout> | undefined
@@ -87,15 +100,17 @@ interface RunRecord {
 
 /** The HTTP server, not yet listening: call `.listen(port, host)` on it. */
 export function createLiveServer(options: LiveServerOptions): Server {
-  const { agent, label, graceMs = 15_000, keepMs = 300_000, heartbeatMs, host } = options
+  const { agent, label, graceMs = 15_000, keepMs = 300_000, heartbeatMs, host, readSource } = options
   const limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits ?? {}) }
   for (const [name, value] of Object.entries(limits)) {
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${name} must be a positive integer, got ${value}`)
   }
   const guard = createRequestGuard({ host })
-  const page = livePage(label, { token: guard.token })
+  const page = livePage(label, { token: guard.token, sourceView: readSource !== undefined })
   const headers = pageHeaders(page)
   const runs = new Map<string, RunRecord>()
+  // Source reads in progress: closing the server aborts them.
+  const readings = new Set<AbortController>()
   // Finished runs, oldest first: the ones dropped when the retention budget is exceeded.
   const retained: RunRecord[] = []
   let closed = false
@@ -114,10 +129,10 @@ export function createLiveServer(options: LiveServerOptions): Server {
     if (!runs.has(record.id)) return
     retained.push(record)
     record.forget = setTimeout(() => forget(record), keepMs).unref()
-    let bytes = retained.reduce((sum, kept) => sum + kept.meter.bytes, 0)
+    let bytes = retained.reduce((sum, kept) => sum + kept.ledger.bytes, 0)
     while (retained.length > limits.maxRetainedRuns || (bytes > limits.maxRetainedBytes && retained.length > 0)) {
       const oldest = retained[0] as RunRecord
-      bytes -= oldest.meter.bytes
+      bytes -= oldest.ledger.bytes
       forget(oldest)
     }
   }
@@ -130,9 +145,9 @@ export function createLiveServer(options: LiveServerOptions): Server {
 
   const startRun = (question: string, client: string): RunRecord => {
     const controller = new AbortController()
-    const meter = { bytes: 0 }
-    const hub = broadcast(measured(agent.research(question, { signal: controller.signal }), meter), { graceMs })
-    const record: RunRecord = { id: crypto.randomUUID(), client, controller, meter, hub, finished: false }
+    const ledger: Ledger = { bytes: 0, sources: readSource ? new Set() : undefined }
+    const hub = broadcast(observed(agent.research(question, { signal: controller.signal }), ledger), { graceMs })
+    const record: RunRecord = { id: crypto.randomUUID(), client, controller, ledger, hub, finished: false }
     runs.set(record.id, record)
     // A run whose page never comes to read it would hold its slot forever.
     record.unclaimed = setTimeout(() => {
@@ -184,6 +199,28 @@ export function createLiveServer(options: LiveServerOptions): Server {
     pipeSSE(record.hub.subscribe(fromSeq), res, heartbeatMs === undefined ? {} : { heartbeatMs }).catch(() => res.destroy())
   }
 
+  // The text of a `file:` source the run named; any other URL is unknown here, whatever its path says.
+  const serveSource = async (res: ServerResponse, url: URL): Promise<void> => {
+    const record = runs.get(url.searchParams.get('run') ?? '')
+    const named = withoutFragment(url.searchParams.get('url') ?? '')
+    if (!readSource || !record?.ledger.sources?.has(named)) {
+      return text(res, 404, 'no such source: the view serves file: sources that a run kept here named in its results')
+    }
+    // A read stops when its reader leaves or the server closes.
+    const reading = new AbortController()
+    readings.add(reading)
+    res.once('close', () => reading.abort(new DOMException('the reader left', 'AbortError')))
+    try {
+      const source = await readSource(named, reading.signal)
+      res.writeHead(200, SOURCE_HEADERS).end(sourceText(named, source))
+    } catch (error) {
+      const notFound = (error as { code?: unknown } | null)?.code === 'not-found'
+      text(res, notFound ? 404 : 500, `could not read ${named}: ${firstLine(error)}`)
+    } finally {
+      readings.delete(reading)
+    }
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname === '/research' && req.method === 'POST') {
@@ -194,6 +231,7 @@ export function createLiveServer(options: LiveServerOptions): Server {
     if (refused) return refuse(res, refused)
     if (url.pathname === '/') res.writeHead(200, headers).end(page)
     else if (url.pathname === '/research') read(req, res, url)
+    else if (url.pathname === '/source') serveSource(res, url).catch(() => res.destroy())
     else text(res, 404, 'not found: try GET / (the live page)')
   })
   const abortAll = (): void => {
@@ -202,6 +240,7 @@ export function createLiveServer(options: LiveServerOptions): Server {
       record.controller.abort(new DOMException('the live server closed', 'AbortError'))
       forget(record)
     }
+    for (const reading of readings) reading.abort(new DOMException('the live server closed', 'AbortError'))
   }
   // `close()` aborts the runs first: each open stream then gets its `run-end` (aborted) and
   // ends, so a viewer learns the run stopped instead of seeing the connection drop.
@@ -214,15 +253,26 @@ export function createLiveServer(options: LiveServerOptions): Server {
   return server
 }
 
-/** The run, counting the JSON size of each event as it passes (what replay will keep). */
-function measured(run: ReturnType<LiveAgent['research']>, meter: { bytes: number }): EventStream {
+/** What a run's events have shown, gathered as they pass. */
+interface Ledger {
+  /** JSON size of the events so far: what keeping the run for replay costs. */
+  bytes: number
+  /** The `file:` URLs (without fragment) its `result` and `page` events named: all the text view serves. Undefined when the server serves no sources. */
+  readonly sources: Set<string> | undefined
+}
+
+/** The run, entering each event in the ledger as it passes. */
+function observed(run: ReturnType<LiveAgent['research']>, ledger: Ledger): EventStream {
   return {
     [Symbol.asyncIterator]() {
       const iterator = run[Symbol.asyncIterator]()
       return {
         async next() {
           const step = await iterator.next()
-          if (!step.done) meter.bytes += JSON.stringify(step.value).length
+          if (!step.done) {
+            ledger.bytes += JSON.stringify(step.value).length
+            if (ledger.sources) for (const url of sourcesNamed(step.value)) ledger.sources.add(url)
+          }
           return step
         },
         async return(value?: unknown) {
@@ -232,6 +282,45 @@ function measured(run: ReturnType<LiveAgent['research']>, meter: { bytes: number
     },
     ...(run.abort ? { abort: (reason?: unknown) => run.abort?.(reason) } : {}),
   }
+}
+
+/** The `file:` URLs an event names as sources: a search's results, or a page read. */
+function sourcesNamed(event: ResearchEvent): string[] {
+  // Total: an agent other than createAgent may yield events of any shape.
+  const urls: unknown[] =
+    event.type === 'result' && Array.isArray(event.results) ? event.results.map((result) => result?.url) : event.type === 'page' ? [event.url] : []
+  return urls.filter((url): url is string => typeof url === 'string' && /^file:/i.test(url)).map(withoutFragment)
+}
+
+const withoutFragment = (url: string): string => url.split('#', 1)[0] as string
+
+/**
+ * The text view's headers: plain text that is never sniffed into markup, and a policy that
+ * would load nothing and run nothing even if a browser did (`sandbox`: an opaque origin).
+ */
+const SOURCE_HEADERS: Record<string, string> = {
+  'content-type': 'text/plain; charset=utf-8',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox",
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+}
+
+/** The text view: the title and URL, a blank line, then the text, cut at `MAX_SOURCE_CHARS`. */
+function sourceText(url: string, source: { title?: string | undefined; text: string }): string {
+  const title = typeof source.title === 'string' && source.title.trim() ? `${source.title.trim().slice(0, 300)}\n` : ''
+  const body = typeof source.text === 'string' ? source.text : ''
+  const cut =
+    body.length > MAX_SOURCE_CHARS
+      ? `${body.slice(0, MAX_SOURCE_CHARS)}\n\n[cut at ${MAX_SOURCE_CHARS.toLocaleString('en')} of ${body.length.toLocaleString('en')} characters]`
+      : body
+  return `${title}${url}\n\n${cut}\n`
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return (message.split('\n', 1)[0] ?? '').slice(0, 300)
 }
 
 /**

@@ -135,14 +135,17 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(backend.searches.slice(searched)).toEqual(['why is the sky blue'])
   })
 
-  test('--serve serves the live page and streams runs as Server-Sent Events until Ctrl-C (exit 130)', async () => {
+  test('--serve serves the live page and streams runs as Server-Sent Events until Ctrl-C (exit 130); the corpus sources a run named open as text', async () => {
     let page = ''
     let body = ''
+    let source = { status: 0, type: '', text: '' }
+    let unseen = 0
     const out = await runCli([...against(backend), '--serve', '0'], {
       onStderr: (all, child) => {
         const url = /live page on (http:\/\/127\.0\.0\.1:\d+)\//.exec(all)?.[1]
         if (!url || body) return
         body = 'pending'
+        let run = ''
         void fetch(`${url}/`)
           .then((response) => response.text())
           .then((html) => (page = html))
@@ -154,19 +157,36 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
               body: JSON.stringify({ q: 'Why is the sky blue?' }),
             }),
           )
-          .then((response) => response.json() as Promise<{ events: string }>)
-          .then(({ events }) => fetch(`${url}${events}`))
+          .then((response) => response.json() as Promise<{ run: string; events: string }>)
+          .then((started) => {
+            run = started.run
+            return fetch(`${url}${started.events}`)
+          })
           .then((response) => response.text())
-          .then((text) => (body = text))
+          .then(async (text) => {
+            body = text
+            // The source link the page would draw for the corpus file the run found.
+            const named = /"url":"(file:[^"]*sky\.md[^"]*)"/.exec(text)?.[1] ?? ''
+            const view = await fetch(`${url}/source?run=${run}&url=${encodeURIComponent(named)}`)
+            source = { status: view.status, type: view.headers.get('content-type') ?? '', text: await view.text() }
+            const bread = named.replace(/sky\.md.*$/, 'bread.md')
+            unseen = (await fetch(`${url}/source?run=${run}&url=${encodeURIComponent(bread)}`)).status
+          })
           .finally(() => child.kill('SIGINT'))
       },
     })
     expect(out.code).toBe(130)
     expect(page).toContain('<title>laconic · live research</title>')
     expect(page).toContain("await fetch('/research', {")
+    expect(page).toContain('<meta name="laconic-source-view" content="/source">')
     expect(body).toContain('event: run-start')
     expect(body).toContain('event: answer\n')
     expect(body).toContain('event: run-end')
+    // The corpus (the same one the run searched) serves the file's text, as plain text...
+    expect(source).toMatchObject({ status: 200, type: 'text/plain; charset=utf-8' })
+    expect(source.text).toContain(CORPUS_TEXT)
+    // ...and only the files the run named: the bread file was in the corpus but not in its results.
+    expect(unseen).toBe(404)
   })
 
   test('the iteration cap gives a best-effort answer and exit code 3', async () => {

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { get, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { localCorpus } from '../../src/adapters/index.js'
 import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
 import { createLiveServer, MAX_QUESTION_CHARS, TOKEN_HEADER, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
@@ -361,5 +366,153 @@ describe('createLiveServer', () => {
 
   test('limits must be positive integers', () => {
     expect(() => createLiveServer({ agent: fakeAgent(), limits: { maxActiveRuns: 0 } })).toThrow(/maxActiveRuns/)
+  })
+})
+
+describe('the source view (GET /source?run=ID&url=URL)', () => {
+  const HOSTILE = '<img src=x onerror="document.title=1"><script>alert(1)</script>'
+  let folder = ''
+  let corpusDir = ''
+  let fileUrl = (_name: string) => ''
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'laconic-sources-'))
+    corpusDir = join(folder, 'corpus')
+    await mkdir(corpusDir)
+    await writeFile(
+      join(corpusDir, 'sky.md'),
+      `# Why the sky is blue\n\nRayleigh scattering sends blue light everywhere. ${HOSTILE}\n\n## Sunsets\n\nRed at dusk.\n`,
+    )
+    await writeFile(join(corpusDir, 'bread.md'), '# Baking bread\n\nYeast makes dough rise.\n')
+    await writeFile(join(corpusDir, 'long.txt'), `Long document ${'x'.repeat(1_200_000)}`)
+    // Beside the corpus, not in it: what a traversal would try to reach.
+    await writeFile(join(folder, 'secret.txt'), 'the secret\n')
+    fileUrl = (name) => pathToFileURL(join(corpusDir, name)).href
+  })
+  afterAll(() => rm(folder, { recursive: true, force: true }))
+
+  /**
+   * An agent that searches a real local corpus for its question and reports the results (and
+   * a page read of the first), as a strategy does; the server reads sources from the same corpus.
+   */
+  function corpusServer(options: Partial<LiveServerOptions> = {}) {
+    const corpus = localCorpus({ dir: corpusDir })
+    const reads: string[] = []
+    const agent: LiveAgent = {
+      research(question) {
+        return (async function* () {
+          const stamp = (seq: number) => ({ runId: RUN_ID, seq, time: 0 })
+          const results = await corpus.search(question, { limit: 3 })
+          yield { ...stamp(0), type: 'result', queryId: 'q1', results } satisfies ResearchEvent
+          if (question.includes('read')) yield { ...stamp(1), type: 'page', url: fileUrl('long.txt'), chars: 10 } satisfies ResearchEvent
+          yield { ...stamp(2), type: 'run-end', reason: 'answered', answer: '', cost: zeroCost() } satisfies ResearchEvent
+        })()
+      },
+    }
+    const readSource = (url: string, signal: AbortSignal) => {
+      reads.push(url)
+      return corpus.fetch(url, { signal })
+    }
+    return { options: { agent, readSource, ...options }, reads }
+  }
+
+  const view = (base: string, run: string, url: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}/source?run=${encodeURIComponent(run)}&url=${encodeURIComponent(url)}`, { headers })
+
+  test("a file: source the run's results named is served as plain text, never as markup", async () => {
+    const { options, reads } = corpusServer()
+    const { base } = await start(options)
+    const { run, events } = await research(base, 'Rayleigh scattering blue')
+    const named = events.flatMap((e) => (e.type === 'result' ? e.results.map((r) => r.url) : []))
+    // The corpus names its sections with a fragment; the view serves the whole document.
+    expect(named.some((url) => url.startsWith(`${fileUrl('sky.md')}#`) || url === fileUrl('sky.md'))).toBe(true)
+    const sectionUrl = named.find((url) => url.startsWith(fileUrl('sky.md'))) as string
+    const response = await view(base, run, sectionUrl)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox")
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const body = await response.text()
+    expect(body.startsWith(`Why the sky is blue\n${fileUrl('sky.md')}\n\n`)).toBe(true)
+    expect(body).toContain(`Rayleigh scattering sends blue light everywhere. ${HOSTILE}`)
+    expect(body).toContain('Red at dusk.')
+    expect(reads).toEqual([fileUrl('sky.md')])
+  })
+
+  test('the page links file: sources to the view only when the server has one', async () => {
+    const withView = await start(corpusServer().options)
+    expect(await (await fetch(`${withView.base}/`)).text()).toContain('<meta name="laconic-source-view" content="/source">')
+    const without = await start({ agent: fakeAgent() })
+    expect(await (await fetch(`${without.base}/`)).text()).not.toContain('<meta name="laconic-source-view"')
+    expect((await view(without.base, 'any', fileUrl('sky.md'))).status).toBe(404)
+  })
+
+  test("a URL the run never named is 404 and never read: another corpus document, another run's source, a traversal", async () => {
+    const { options, reads } = corpusServer()
+    const { base } = await start(options)
+    const sky = await research(base, 'Rayleigh scattering blue')
+    const bread = await research(base, 'yeast dough')
+    const attempts: [string, string][] = [
+      // In the corpus, but this run's results did not name it.
+      [sky.run, fileUrl('bread.md')],
+      [bread.run, fileUrl('sky.md')],
+      // Out of the corpus folder, by a path that starts inside it, or directly.
+      [sky.run, `${fileUrl('sky.md')}/../../secret.txt`],
+      [sky.run, `${pathToFileURL(corpusDir).href}/%2e%2e/secret.txt`],
+      [sky.run, pathToFileURL(join(folder, 'secret.txt')).href],
+      [sky.run, 'file:///etc/passwd'],
+      // Not a file: URL at all: the view never fetches the web.
+      [sky.run, 'http://127.0.0.1:1/'],
+      ['no-such-run', fileUrl('sky.md')],
+    ]
+    for (const [run, url] of attempts) {
+      const response = await view(base, run, url)
+      expect(response.status, url).toBe(404)
+      expect(await response.text()).not.toContain('secret')
+    }
+    expect((await fetch(`${base}/source`)).status).toBe(404)
+    expect(reads).toEqual([])
+  })
+
+  test("a page event's URL is served too, cut at 1,000,000 characters with a note", async () => {
+    const { options } = corpusServer()
+    const { base } = await start(options)
+    const { run } = await research(base, 'read the bread')
+    const body = await (await view(base, run, fileUrl('long.txt'))).text()
+    expect(body).toContain('Long document xxx')
+    expect(body).toContain('[cut at 1,000,000 of 1,200,014 characters]')
+    expect(body.length).toBeLessThan(1_000_200)
+  })
+
+  test('a read follows the request guard: a cross-site request or another Host is refused with 403, and nothing is read', async () => {
+    const { options, reads } = corpusServer({ host: '127.0.0.1' })
+    const { base, port } = await start(options)
+    const { run, events } = await research(base, 'Rayleigh scattering blue')
+    const url = events.flatMap((e) => (e.type === 'result' ? e.results.map((r) => r.url) : [])).find((u) => u.startsWith(fileUrl('sky.md'))) as string
+    const crossSite = await view(base, run, url, { 'sec-fetch-site': 'cross-site' })
+    expect(crossSite.status).toBe(403)
+    const path = `/source?run=${run}&url=${encodeURIComponent(url)}`
+    expect((await getWithHost(port, path, `evil.example:${port}`)).status).toBe(403)
+    expect(reads).toEqual([])
+    // From the page itself (same-origin), or the address bar, it is served.
+    expect((await view(base, run, url, { 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+    expect((await view(base, run, url, { 'sec-fetch-site': 'none' })).status).toBe(200)
+  })
+
+  test('a source the reader cannot read any more is 404 (not found) or 500 (any other failure), with one line', async () => {
+    const { options } = corpusServer()
+    const failing = {
+      ...options,
+      readSource: async (url: string) => Promise.reject(Object.assign(new Error(`gone: ${url}\nsecond line`), { code: 'not-found' })),
+    }
+    const { base } = await start(failing)
+    const { run } = await research(base, 'Rayleigh scattering blue')
+    const response = await view(base, run, fileUrl('sky.md'))
+    expect(response.status).toBe(404)
+    expect(await response.text()).toBe(`could not read ${fileUrl('sky.md')}: gone: ${fileUrl('sky.md')}\n`)
+    const broken = await start({ ...options, readSource: async () => Promise.reject(new Error('disk on fire')) })
+    const second = await research(broken.base, 'Rayleigh scattering blue')
+    expect((await view(broken.base, second.run, fileUrl('sky.md'))).status).toBe(500)
   })
 })

@@ -137,4 +137,12 @@ describe('laconic-research/strategy, /testing, /node, /otel', () => {
     expectTypeOf<typeof otel.traceRun>().parameter(0).toEqualTypeOf<AsyncIterable<ResearchEvent>>()
     expectTypeOf<typeof otel.traceRun>().returns.toEqualTypeOf<AsyncGenerator<ResearchEvent, void, undefined>>()
   })
+
+  it("the live server's source view reads with any FetchProvider (a local corpus)", () => {
+    type ReadSource = NonNullable<node.LiveServerOptions['readSource']>
+    const reader = (corpus: FetchProvider) => (url: string, signal: AbortSignal) => corpus.fetch(url, { signal })
+    expectTypeOf<ReturnType<typeof reader>>().toExtend<ReadSource>()
+    expectTypeOf<ReadSource>().parameters.toEqualTypeOf<[string, AbortSignal]>()
+    expectTypeOf<node.LivePageOptions['sourceView']>().toEqualTypeOf<boolean | undefined>()
+  })
 })

@@ -1,0 +1,164 @@
+/**
+ * The live page in a real Chromium, served by `createLiveServer` with a real `deep` run (scripted
+ * models) over a real local corpus: deep's report panel, hostile report text shown as text, and
+ * a `file:` source opening in the server's plain-text view.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { localCorpus } from '../../src/adapters/index.js'
+import { createAgent } from '../../src/index.js'
+import { createLiveServer, type LiveAgent } from '../../src/node/index.js'
+import { scriptedLLM } from '../../src/testing/index.js'
+import { browserAvailable, launchChromium } from '../support/browser.js'
+
+/** Markup that would show an image and set a flag if it were ever parsed as HTML. */
+const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='yes'">`
+const SKY_TEXT = `Rayleigh scattering sends short blue wavelengths across the whole sky. ${HOSTILE}`
+const SUMMARY = 'The sky is blue because air scatters blue light most [1].'
+
+const REPORT = {
+  title: `Why the sky is blue ${HOSTILE}`,
+  main_findings: ['Air molecules scatter blue light more than red [1].', `A finding with markup ${HOSTILE}`],
+  conclusions: ['Scattering explains the colour [1].'],
+  limitations: [`One source only ${HOSTILE}`],
+  recommendations: ['Read about Mie scattering.'],
+  sources_summary: 'A single local note on scattering [1].',
+}
+
+/** A fresh `deep` agent for each run: its scripted models plan one sub-question, answer it and write the report. */
+function deepAgent(corpus: ReturnType<typeof localCorpus>): LiveAgent {
+  return {
+    research(question, options) {
+      const models = {
+        planner: scriptedLLM({
+          replies: [
+            JSON.stringify({ is_complete: false, next_question: 'Why is the sky blue?', reasoning: 'the core' }),
+            '{"is_complete": true, "reasoning": "covered"}',
+          ],
+        }),
+        extractor: scriptedLLM({
+          replies: [
+            JSON.stringify({
+              answer: 'Air scatters blue light most [1].',
+              confidence: 0.9,
+              facts: [{ text: 'Air scatters blue light most', sources: [1] }],
+              need_more: false,
+              queries: [],
+            }),
+          ],
+        }),
+        finalizer: scriptedLLM({ replies: [SUMMARY] }),
+        synthesizer: scriptedLLM({ replies: [JSON.stringify(REPORT)] }),
+      }
+      return createAgent({ models, search: corpus, strategy: 'deep' }).research(question, options)
+    },
+  }
+}
+
+describe.skipIf(!browserAvailable('the live page browser tests (report panel, source view)'))(
+  'the live page in a real browser (deep over a local corpus)',
+  () => {
+    let browser: Browser
+    let folder = ''
+    let base = ''
+    let skyUrl = ''
+    let server: ReturnType<typeof createLiveServer>
+
+    beforeAll(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'laconic-live-page-'))
+      await writeFile(join(folder, 'sky.md'), `# Why the sky is blue\n\n${SKY_TEXT}\n`)
+      await writeFile(join(folder, 'bread.md'), '# Baking bread\n\nYeast makes dough rise.\n')
+      skyUrl = pathToFileURL(join(folder, 'sky.md')).href
+      const corpus = localCorpus({ dir: folder })
+      server = createLiveServer({ agent: deepAgent(corpus), readSource: (url, signal) => corpus.fetch(url, { signal }) })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      browser = await launchChromium()
+    })
+
+    afterAll(async () => {
+      await browser?.close()
+      server?.closeAllConnections()
+      await new Promise((resolve) => server?.close(resolve))
+      await rm(folder, { recursive: true, force: true })
+    })
+
+    /** A new page that asked the question and saw its run end. */
+    async function finishedRun(): Promise<Page> {
+      const page = await browser.newPage()
+      await page.goto(base)
+      await page.fill('#question', 'Why is the sky blue?')
+      await page.click('button[type=submit]')
+      await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+      expect(await page.locator('#status').textContent()).toMatch(/^Done\./)
+      return page
+    }
+
+    it("shows deep's report: its title, the summary, and each section's text, hostile markup as text", async () => {
+      const page = await finishedRun()
+      expect(await page.locator('#report-title').textContent()).toBe(REPORT.title)
+      expect(await page.locator('#answer').textContent()).toBe(SUMMARY)
+      const sections = await page.locator('#report .report-section').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          heading: node.querySelector('h3')?.textContent,
+          items: [...node.querySelectorAll('li, p')].map((item) => item.textContent),
+        })),
+      )
+      expect(sections).toEqual([
+        { heading: 'Main findings', items: REPORT.main_findings },
+        { heading: 'Conclusions', items: REPORT.conclusions },
+        { heading: 'Limitations', items: REPORT.limitations },
+        { heading: 'Recommendations', items: REPORT.recommendations },
+        { heading: 'About the sources', items: [REPORT.sources_summary] },
+      ])
+      // The report sits in the answer panel, above the research.
+      const panel = page.locator('#answer-panel')
+      expect(await panel.locator('#report').count()).toBe(1)
+      // The markup stayed text: no element was made of it, and its handler never ran.
+      expect(await page.locator('#answer-panel img').count()).toBe(0)
+      expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0)
+      expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined()
+    })
+
+    it("a file: source links to the server's text view, which opens in a new tab as plain text", async () => {
+      const page = await finishedRun()
+      const result = page.locator('.query .results a', { hasText: 'Why the sky is blue' }).first()
+      const href = (await result.getAttribute('href')) ?? ''
+      expect(href.startsWith('/source?run=')).toBe(true)
+      expect(new URL(href, base).searchParams.get('url')?.startsWith(skyUrl)).toBe(true)
+      expect(await result.getAttribute('target')).toBe('_blank')
+      // The cited source in the answer links to the same view.
+      expect(await page.locator('#answer a.citation').first().getAttribute('href')).toMatch(/^\/source\?run=/)
+
+      const [view] = await Promise.all([page.context().waitForEvent('page'), result.click()])
+      await view.waitForLoadState('load')
+      expect(view.url().startsWith(`${base}/source?run=`)).toBe(true)
+      expect(await view.evaluate(() => document.contentType)).toBe('text/plain')
+      const shown = await view.evaluate(() => document.body.innerText)
+      expect(shown.startsWith(`Why the sky is blue\n${skyUrl}\n`)).toBe(true)
+      expect(shown).toContain(SKY_TEXT)
+      // The document's markup is shown, not run.
+      expect(await view.evaluate(() => document.querySelectorAll('img').length)).toBe(0)
+    })
+
+    it('other schemes stay text, web URLs stay links', async () => {
+      const page = await finishedRun()
+      const tags = await page.evaluate(
+        `['https://example.org/', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'ftp://example.org/x'].map((url) => [link(url, {}, 'x').tagName, link(url, {}, 'x').getAttribute('href')])`,
+      )
+      expect(tags).toEqual([
+        ['A', 'https://example.org/'],
+        // A file: URL links to the view (which serves it only if this run named it).
+        ['A', expect.stringMatching(/^\/source\?run=[\w-]+&url=file%3A%2F%2F%2Fetc%2Fpasswd$/)],
+        ['SPAN', null],
+        ['SPAN', null],
+        ['SPAN', null],
+      ])
+    })
+  },
+)
