@@ -26,7 +26,7 @@ import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState, type ToolOutcome } from './memory.js'
 import { emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
-import { coerceTextArgs, parseTextStep, textProtocolInstructions } from './text-protocol.js'
+import { coerceTextArgs, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
 import { builtinTools, callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH, userTools } from './tools.js'
 
 export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
@@ -290,7 +290,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
   while (true) {
     state.step++
     const forced = state.step >= settings.maxSteps || state.repeats > settings.maxRepeats || (yield* budgetStop(ctx))
-    const textProtocol = state.protocol === 'text'
+    let textProtocol = state.protocol === 'text'
     const specs: ToolSpec[] = visibleAt(state.step).map((t) => t.spec)
     const system = textProtocol ? `${reactSystem}\n\n${textProtocolInstructions(specs)}` : reactSystem
     const { prompt, turns } = memory.request({ system, question, knowledge, textProtocol, budget: settings.contextTokens })
@@ -315,6 +315,17 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       throw error
     }
 
+    // A server that ignores `tools` (no error, no tool calls) leaves a model that may still write the
+    // text protocol's action: take it, and speak the protocol from now on.
+    if (!textProtocol && !reply.toolCalls.length) {
+      const parsed = parseTextStep(reply.text)
+      if (parsed.kind === 'action' && byName.has(parsed.name)) {
+        yield ctx.warning('the model wrote a text-protocol action instead of calling a tool; using the text protocol', 'tools-unsupported')
+        state.protocol = 'text'
+        textProtocol = true
+      }
+    }
+
     let calls = forced ? [] : reply.toolCalls
     let draft = reply.text.trim()
     if (textProtocol) {
@@ -333,7 +344,8 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     }
 
     if (calls.length) {
-      if (!(yield* act(state.step, reply.text, calls))) return { reason: 'paused' }
+      // An Observation the model went on to invent is not kept: the real one follows.
+      if (!(yield* act(state.step, textProtocol ? untilObservation(reply.text) : reply.text, calls))) return { reason: 'paused' }
       yield* save()
       continue
     }

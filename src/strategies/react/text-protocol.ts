@@ -43,6 +43,19 @@ export function parseTextStep(text: string): TextStep {
   return { kind: 'unreadable', text: text.trim() }
 }
 
+/**
+ * An action reply as the model's turn in the conversation: cut before the first `Observation:`
+ * label after its action and input, which only a model inventing the tool's result writes.
+ */
+export function untilObservation(text: string): string {
+  const labels = [...text.matchAll(LABEL)].map((match) => ({ label: match[1]!.toLowerCase(), start: match.index }))
+  const action = labels.findIndex((l) => l.label === 'action')
+  if (action < 0) return text
+  const input = labels.findIndex((l, j) => j > action && l.label === 'action input')
+  const observation = labels.find((l, j) => j > Math.max(action, input) && l.label === 'observation')
+  return observation ? text.slice(0, observation.start).trimEnd() : text
+}
+
 /** The input without code fences; a JSON object inside prose is taken out of it. */
 function actionInput(raw: string): string {
   const unfenced = raw

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { coerceTextArgs, finalAnswerFilter, parseTextStep } from '../../../src/strategies/react/text-protocol.js'
+import { coerceTextArgs, finalAnswerFilter, parseTextStep, untilObservation } from '../../../src/strategies/react/text-protocol.js'
 
 test('an action with a JSON input; an invented observation after it is cut off', () => {
   expect(parseTextStep('Thought: I need data.\nAction: search\nAction Input: {"query": "Zürich"}\nObservation: made up')).toEqual({
@@ -62,4 +62,28 @@ test('the filter streams only the final answer, wherever the chunks are cut', ()
 test('the filter passes nothing for an action, and nothing for unlabelled prose', () => {
   expect(run(['Thought: x\nAction: search\n', 'Action Input: {"query":"Final Answer: no"}'])).toBe('')
   expect(run(['just some ', 'prose'])).toBe('')
+})
+
+test("the model's turn is cut before an Observation it invents, and only there", () => {
+  expect(untilObservation('Thought: go\nAction: search\nAction Input: {"query":"x"}\n**Observation:** made up\nThought: more')).toBe(
+    'Thought: go\nAction: search\nAction Input: {"query":"x"}',
+  )
+  expect(untilObservation('Thought: nothing to cut\nAction: search\nAction Input: the observation: of birds')).toBe(
+    'Thought: nothing to cut\nAction: search\nAction Input: the observation: of birds',
+  )
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom('Thought: a', 'Action: search', 'Action Input: {}', 'Observation: b', 'observation: c', 'text', ''), { maxLength: 8 }),
+      (lines) => {
+        const text = lines.join('\n')
+        const cut = untilObservation(text)
+        expect(text.startsWith(cut)).toBe(true)
+        const step = parseTextStep(text)
+        if (step.kind !== 'action') return
+        // The action reads the same from the cut turn, and nothing after its input is an Observation.
+        expect(parseTextStep(cut)).toMatchObject({ kind: 'action', name: step.name, args: step.args })
+        expect(cut.slice(Math.max(cut.search(/^Action:/m), cut.lastIndexOf('Action Input:')))).not.toMatch(/^observation:/im)
+      },
+    ),
+  )
 })
