@@ -341,6 +341,14 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
           ...(page.title ? { title: page.title } : {}),
         }
         yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
+        if (page.fallback) {
+          yield {
+            type: 'warning',
+            code: 'extraction-fallback',
+            message: `${page.url || url} was read by a fallback: ${page.fallback}`,
+            ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          }
+        }
         return page
       } catch (error) {
         rethrowIfAborted(error)

@@ -52,6 +52,7 @@ export type WarningCode =
   | 'search-empty'
   | 'search-failed'
   | 'fetch-failed'
+  | 'extraction-fallback'
   | 'checkpoint-locked'
   | 'checkpoint-failed'
   // the built-in strategies

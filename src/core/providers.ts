@@ -134,6 +134,12 @@ export interface FetchedPage {
   text: string
   /** Set by a cache (`cached()`) on a page it served without fetching: the run charges no fetch for it. */
   cached?: true
+  /**
+   * Set when `text` is a fallback rather than the page's readable text, saying why (its
+   * extraction ran out of time, or the page has too many elements to look for its article):
+   * the run warns with code `extraction-fallback`.
+   */
+  fallback?: string
 }
 
 export interface FetchOptions {

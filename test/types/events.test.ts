@@ -9,6 +9,7 @@ import type {
   EventPayloads,
   EventType,
   Fact,
+  FetchedPage,
   ResearchEvent,
   RunEndReason,
   SearchResult,
@@ -172,7 +173,9 @@ describe('codes', () => {
     expectTypeOf<EventOf<'run-end'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
     expectTypeOf<EventOf<'result'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
     // The known codes are members (so editors complete them), failures' codes among the warnings'.
-    expectTypeOf<'max-iterations' | 'search-empty' | 'retry' | 'slow-subscriber'>().toExtend<WarningCode>()
+    expectTypeOf<'max-iterations' | 'search-empty' | 'retry' | 'slow-subscriber' | 'extraction-fallback'>().toExtend<WarningCode>()
+    // A page read by a fallback says why; the run warns `extraction-fallback` for it.
+    expectTypeOf<FetchedPage['fallback']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<ErrorCode>().toExtend<WarningCode>()
     expectTypeOf<'rate-limit' | 'network' | 'aborted'>().toExtend<ErrorInfo['code']>()
     // A strategy a user writes may warn with a code of its own.

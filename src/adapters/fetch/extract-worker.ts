@@ -4,7 +4,7 @@
  * here: the pool terminates the whole thread.
  */
 import { parentPort } from 'node:worker_threads'
-import { extractReadable, loadExtractModules } from './extract.js'
+import { extractReadable, loadExtractModules, type ExtractedPage } from './extract.js'
 
 export interface ExtractJob {
   id: number
@@ -13,7 +13,7 @@ export interface ExtractJob {
 }
 
 /** `ready` once the parsers are loaded (a job's time budget starts with the job, not the thread). */
-export type ExtractReply = 'ready' | { id: number; page: { title?: string; text: string } } | { id: number; error: string }
+export type ExtractReply = 'ready' | { id: number; page: ExtractedPage } | { id: number; error: string }
 
 const modules = await loadExtractModules()
 

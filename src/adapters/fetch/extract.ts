@@ -16,6 +16,8 @@ export interface ExtractModules {
 export interface ExtractedPage {
   title?: string
   text: string
+  /** Why the text is a fallback rather than the page's readable text (see `FetchedPage.fallback`). */
+  fallback?: string
 }
 
 /**
@@ -60,22 +62,30 @@ export function extractReadable(html: string, modules: ExtractModules, maxElemen
   try {
     document = parseDocument(modules.parseHTML, html)
   } catch {
-    return { text: taglessTextSync(html) }
+    return { text: taglessTextSync(html), fallback: 'its markup could not be parsed; it was read as tag-stripped text' }
   }
   const pageTitle = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1'))
   // Readability rewrites the DOM, so the whole-page text is taken first.
   const pageText = htmlToText(document.body?.childNodes.length ? document.body : document.documentElement)
   let title = pageTitle
   let text = pageText
-  try {
-    const article = new modules.Readability<Node>(document, { serializer: (node) => node, maxElemsToParse: maxElements }).parse()
-    const articleText = article?.content ? htmlToText(article.content) : ''
-    if (articleText.length >= Math.min(MIN_ARTICLE_CHARS, pageText.length / 2)) text = articleText
-    if (article?.title) title = article.title.replace(/\s+/g, ' ').trim()
-  } catch {
-    // Readability gave up on this DOM (or it has too many elements): the whole-page text stands.
+  let fallback: string | undefined
+  // Counted here, not left to Readability's `maxElemsToParse`: that check counts with
+  // getElementsByTagName('*'), which finds nothing on a linkedom DOM, so it never fired.
+  if (document.querySelectorAll('*').length > maxElements) {
+    fallback = `it has more than ${maxElements} elements, too many to look for its article; its whole text was kept`
+  } else {
+    try {
+      const article = new modules.Readability<Node>(document, { serializer: (node) => node }).parse()
+      const articleText = article?.content ? htmlToText(article.content) : ''
+      if (articleText.length >= Math.min(MIN_ARTICLE_CHARS, pageText.length / 2)) text = articleText
+      if (article?.title) title = article.title.replace(/\s+/g, ' ').trim()
+    } catch (error) {
+      // Readability gave up on this DOM: the whole-page text stands.
+      fallback = `looking for its article failed (${error instanceof Error ? error.message : String(error)}); its whole text was kept`
+    }
   }
-  return title ? { title, text } : { text }
+  return { ...(title ? { title } : {}), text, ...(fallback ? { fallback } : {}) }
 }
 
 const SKIPPED_CONTENT = ['script', 'style', 'noscript', 'template']

@@ -35,6 +35,8 @@ export async function readableText(html: string, options: ReadableTextOptions = 
     return await workers.run({ html, maxElements, timeoutMs: options.timeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS, signal: options.signal })
   } catch (error) {
     if (isAbortError(error)) throw error
-    return { text: await taglessText(html) }
+    // The pool's failure says why: not done within the budget, or the thread died.
+    const why = error instanceof Error ? error.message : String(error)
+    return { text: await taglessText(html), fallback: `extracting its readable text failed (${why}); it was read as tag-stripped text` }
   }
 }

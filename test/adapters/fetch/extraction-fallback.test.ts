@@ -1,0 +1,73 @@
+/**
+ * A page read by a fallback (its readable-text extraction ran out of time, or the page has too
+ * many elements to look for its article) says so on the fetched page, and the run warns.
+ */
+import { describe, expect, it } from 'vitest'
+import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { extractReadable, loadExtractModules, taglessText } from '../../../src/adapters/fetch/extract.js'
+import { readableText } from '../../../src/adapters/fetch/readable-text.js'
+import { createContext, type FetchProvider, type StrategyEvent } from '../../../src/core/index.js'
+import { manyParagraphs, unclosedDivs } from '../../fixtures/hostile/pages.js'
+import { loopbacks } from '../http/loopback.js'
+
+const serve = loopbacks()
+const local = { allowPrivateNetwork: true, maxRetries: 0 }
+
+const article = `<!doctype html><html><head><title>Tides</title></head><body><nav>Home | About</nav><article><h1>Tides</h1>${'<p>The moon pulls the sea toward it, and the sea rises on the near side and on the far side of the earth.</p>'.repeat(6)}</article></body></html>`
+
+async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
+  const events: StrategyEvent[] = []
+  for (;;) {
+    const next = await step.next()
+    if (next.done) return { events, value: next.value }
+    events.push(next.value)
+  }
+}
+
+const readWith = (fetch: FetchProvider, url: string) =>
+  drain(createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { fetch }, input: {} }).readPage(url, { queryId: 'q1' }))
+
+describe('a page read by a fallback', () => {
+  it('an article page is read by Readability, with no fallback', async () => {
+    const page = extractReadable(article, await loadExtractModules())
+    expect(page.text).toMatch(/^The moon pulls the sea/)
+    expect(page.text).not.toContain('Home | About')
+    expect(page.fallback).toBeUndefined()
+  })
+
+  it('a page over the element limit keeps its whole text and says why', async () => {
+    const page = extractReadable(article, await loadExtractModules(), 5)
+    expect(page.text).toMatch(/^Home \| About\n\n# Tides\n/)
+    expect(page.fallback).toMatch(/more than 5 elements/)
+  })
+
+  it('a page whose extraction runs out of time is its tag-stripped text, and says so', async () => {
+    // Readability takes seconds on this page: a 1 ms budget always ends it.
+    const page = await readableText(unclosedDivs, { timeoutMs: 1 })
+    expect(page.text).toBe(await taglessText(unclosedDivs))
+    expect(page.fallback).toMatch(/not done within 1 ms.*tag-stripped/)
+  })
+
+  it('reaches the run through the fetch path: httpFetch marks the page and readPage warns after it', async () => {
+    const { url } = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(req.url === '/many' ? manyParagraphs : article)
+    })
+    const fetch = httpFetch(local)
+    // 20,000 paragraphs: more elements than Readability is given.
+    const many = await readWith(fetch, `${url}/many`)
+    expect(many.value?.fallback).toMatch(/more than 20000 elements/)
+    expect(many.value?.text).toContain('A paragraph of ordinary words, repeated.')
+    expect(many.events.map((e) => e.type)).toEqual(['page', 'cost', 'warning'])
+    expect(many.events.at(-1)).toEqual({
+      type: 'warning',
+      code: 'extraction-fallback',
+      queryId: 'q1',
+      message: expect.stringMatching(new RegExp(`^${url}/many was read by a fallback: it has more than 20000 elements`)),
+    })
+
+    const plain = await readWith(fetch, `${url}/article`)
+    expect(plain.value?.fallback).toBeUndefined()
+    expect(plain.events.map((e) => e.type)).toEqual(['page', 'cost'])
+  })
+})
