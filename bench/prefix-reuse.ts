@@ -11,6 +11,8 @@
  * synthesizer keeps its notes in order and adds to the end (as its prompt asks), capped at the
  * knowledge budget. Search results: five ~280-character snippets per query.
  * Targets: ≥ 60% for graph-reader extraction and node checks, ≥ 40% for the scratchpad's roles.
+ * The details also give, per extraction call, the share of its prompt before its results: what
+ * any order of the same text could at most reuse, since the results are new with every search.
  */
 import { createAgent } from '../src/agent.js'
 import type { LLMRequest } from '../src/core/index.js'
@@ -116,8 +118,17 @@ async function scratchpadPrompts(): Promise<Record<string, string[]>> {
   return { planner: planner.calls.map(promptText), synthesizer: synthesizer.calls.map(promptText) }
 }
 
+/** For each call after the first: the share of its prompt before its search results. */
+export function shareBeforeResults(prompts: readonly string[]): number[] {
+  return prompts.slice(1).map((prompt) => {
+    const at = prompt.indexOf('\n\nResults for the search')
+    return at < 0 ? 0 : at / prompt.length
+  })
+}
+
 export async function run(): Promise<BenchResult & { details: unknown }> {
   const graph = await graphReaderPrompts()
+  const beforeResults = shareBeforeResults(graph.extractor!)
 
   const scratch = await scratchpadPrompts()
   return {
@@ -129,6 +140,7 @@ export async function run(): Promise<BenchResult & { details: unknown }> {
       row('scratchpad (20 iterations)', 'synthesizer', scratch.synthesizer!, 0.4),
     ],
     details: {
+      extractorBeforeResults: { meanPct: round(mean(beforeResults) * 100, 1), perCall: beforeResults.map((x) => round(x, 3)) },
       reusePerCall: {
         extractor: prefixReuse(graph.extractor!).map((x) => round(x, 3)),
         neighbor: prefixReuse(graph.neighbor!).map((x) => round(x, 3)),

@@ -5,7 +5,7 @@ import { takeSSEData } from '../../bench/fanout.js'
 import { openaiFrame, tokenIds, tokenText } from '../../bench/first-token.js'
 import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prompts.js'
 import { floodStrategy } from '../../bench/overhead.js'
-import { commonPrefixLength, prefixReuse } from '../../bench/prefix-reuse.js'
+import { commonPrefixLength, prefixReuse, shareBeforeResults } from '../../bench/prefix-reuse.js'
 import { growth } from '../../bench/soak.js'
 import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
 import { createAgent } from '../../src/agent.js'
@@ -143,6 +143,10 @@ describe('prefix reuse', () => {
     expect(commonPrefixLength('abcd', 'abxy')).toBe(2)
     expect(prefixReuse(['Q: x\nold', 'Q: x\nnew'])).toEqual([5 / 8])
     expect(prefixReuse(['same', 'same', 'other'])).toEqual([1, 0])
+  })
+
+  it('measures the share of each extraction prompt before its results, after the first', () => {
+    expect(shareBeforeResults(['first', 'Q: x\n\nResults for the search "a":', 'no results'])).toEqual([4 / 33, 0])
   })
 
   it('stays between 0 and 1, and is 1 exactly when the previous prompt starts with the whole of this one', () => {

@@ -12,7 +12,7 @@ import {
 } from '../../core/index.js'
 import type { Notebook } from './notebook.js'
 import { checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
-import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type SourceView } from './prompts.js'
+import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type NotebookView, type SourceView } from './prompts.js'
 import { extractionSchema, nodeCheckSchema } from './schemas.js'
 
 export interface ExploreSettings {
@@ -53,10 +53,10 @@ export interface Exploration {
 const SNIPPET_CHARS = 300
 const FACT_CHARS = 300
 const FACTS_PER_NODE = 12
-/** The notebook shown to the answer check: newest facts first, up to this many characters. */
-const NOTEBOOK_VIEW_CHARS = 3000
-/** How many of the oldest facts leave the view at once when it is full. */
-const VIEW_STEP = 16
+/** The notebook the extractor and the answer check see: at most this many characters of facts. */
+export const NOTEBOOK_VIEW_CHARS = 3000
+/** How many facts leave the view at once when it is full: few enough to keep recent ones in sight. */
+const VIEW_STEP = 8
 
 /**
  * Explores the query graph breadth-first. At most `concurrency` nodes run at once, each doing
@@ -170,10 +170,9 @@ export async function* explore(
         snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS),
         ...(pages.has(r.url) ? { page: pages.get(r.url)!.text } : {}),
       }))
-      const known = notebookView(notebook)
       const reply = yield* nodeCtx.complete('extractor', {
         system: extractorSystem,
-        prompt: extractorPrompt({ question: ctx.question, keyElements, notebook: known.facts, hiddenFacts: known.hidden, query: node.query, sources }),
+        prompt: extractorPrompt({ question: ctx.question, keyElements, notebook: notebookView(notebook.facts()), query: node.query, sources }),
         json: extractionSchema,
         temperature: 0,
       })
@@ -189,14 +188,12 @@ export async function* explore(
     }
     if (answered) return
 
-    const view = notebookView(notebook)
     const reply = yield* nodeCtx.complete('neighbor', {
       system: neighborSystem,
       prompt: neighborPrompt({
         question: ctx.question,
         keyElements,
-        notebook: view.facts,
-        hiddenFacts: view.hidden,
+        notebook: notebookView(notebook.facts()),
         query: node.query,
         searched,
         canSearchMore: explored < settings.maxSteps,
@@ -296,18 +293,28 @@ export async function* explore(
 }
 
 /**
- * The facts a prompt shows: the newest that fit NOTEBOOK_VIEW_CHARS, oldest first. When older
- * facts must go, they go in whole batches of VIEW_STEP, so the view starts at the same fact
- * for many calls in a row and the prompt keeps a prefix the provider's cache can reuse.
+ * The facts a prompt shows, oldest first, within NOTEBOOK_VIEW_CHARS. When they do not all fit:
+ * the oldest that fit in half of it (the head: from then on the same facts, in practice those of
+ * the planned searches), then the newest that fit in the rest (the tail), the facts between left
+ * out. The tail's start moves in whole batches of VIEW_STEP. So a role's consecutive prompts share
+ * their text up to their last common fact, and when a batch leaves, still up to the head's end:
+ * the prefix a provider's prompt cache reuses. (Dropping the oldest facts instead would change the
+ * prompt right after the key elements each time the view moved.)
  */
-function notebookView(notebook: Notebook): { facts: string[]; hidden: number } {
-  const all = notebook.facts().map((f) => f.text)
-  let chars = all.reduce((sum, text) => sum + text.length + 3, 0)
-  let hidden = 0
-  while (chars > NOTEBOOK_VIEW_CHARS && hidden < all.length - 1) {
-    const step = Math.min(VIEW_STEP, all.length - 1 - hidden)
-    for (const text of all.slice(hidden, hidden + step)) chars -= text.length + 3
-    hidden += step
+export function notebookView(notebook: readonly { text: string }[]): NotebookView {
+  const facts = notebook.map((f) => f.text)
+  const size = (text: string) => text.length + 3 // "- " and the newline
+  const total = facts.reduce((sum, text) => sum + size(text), 0)
+  if (total <= NOTEBOOK_VIEW_CHARS) return { head: [...facts], hidden: 0, tail: [] }
+  let headEnd = 0
+  let headChars = 0
+  while (headEnd < facts.length - 1 && headChars + size(facts[headEnd]!) <= NOTEBOOK_VIEW_CHARS / 2) headChars += size(facts[headEnd++]!)
+  let tailStart = headEnd
+  let tailChars = total - headChars
+  while (tailChars > NOTEBOOK_VIEW_CHARS - headChars && tailStart < facts.length - 1) {
+    const end = Math.min(tailStart + VIEW_STEP, facts.length - 1)
+    for (const text of facts.slice(tailStart, end)) tailChars -= size(text)
+    tailStart = end
   }
-  return { facts: all.slice(hidden), hidden }
+  return { head: facts.slice(0, headEnd), hidden: tailStart - headEnd, tail: facts.slice(tailStart) }
 }

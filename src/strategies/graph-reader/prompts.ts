@@ -30,18 +30,24 @@ Cite each fact with the number of the result it comes from. Use only what the re
 Reply with JSON only: {"facts": [{"text": "<fact>", "source": <result number>}]}
 If nothing helps, reply {"facts": []}.`
 
+/** The notebook as a prompt shows it, oldest first: `hidden` facts left out between `head` and `tail`. */
+export interface NotebookView {
+  head: readonly string[]
+  hidden: number
+  tail: readonly string[]
+}
+
 export function extractorPrompt(args: {
   question: string
   keyElements: readonly string[]
-  /** The notebook's facts, oldest first: already known, so not worth extracting again. */
-  notebook: readonly string[]
-  hiddenFacts: number
+  /** The notebook's facts: already known, so not worth extracting again. */
+  notebook: NotebookView
   query: string
   sources: readonly SourceView[]
 }): string {
   const sources = args.sources.map((s, i) => `[${i + 1}] ${s.title}\n${s.url}\n${s.snippet}${s.page ? `\nPage text:\n${s.page}` : ''}`).join('\n\n')
   const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
-  const known = args.notebook.length ? `\n\nAlready in the notebook (do not extract these again):\n${notebookLines(args.notebook, args.hiddenFacts)}` : ''
+  const known = shows(args.notebook) ? `\n\nAlready in the notebook (do not extract these again):\n${notebookLines(args.notebook)}` : ''
   return `Question: ${args.question}${elements}${known}
 
 Results for the search "${args.query}":
@@ -58,8 +64,7 @@ Reply with JSON only: {"answerable": true or false, "missing": "<what is still u
 export function neighborPrompt(args: {
   question: string
   keyElements: readonly string[]
-  notebook: readonly string[]
-  hiddenFacts: number
+  notebook: NotebookView
   /** The search this check follows. */
   query: string
   searched: readonly string[]
@@ -70,7 +75,7 @@ export function neighborPrompt(args: {
   return `Question: ${args.question}${elements}
 
 Notebook:
-${args.notebook.length ? notebookLines(args.notebook, args.hiddenFacts) : '(empty)'}
+${shows(args.notebook) ? notebookLines(args.notebook) : '(empty)'}
 
 Searches already run:
 ${args.searched.map((q) => `- ${q}`).join('\n')}
@@ -80,9 +85,12 @@ ${more}
 Reply with the JSON.`
 }
 
-/** The notebook's facts as a list, oldest first, after a note of how many older ones are left out. */
-function notebookLines(facts: readonly string[], hidden: number): string {
-  return `${hidden ? `(${hidden} older facts not shown)\n` : ''}${facts.map((f) => `- ${f}`).join('\n')}`
+const shows = (view: NotebookView) => view.head.length > 0 || view.tail.length > 0
+
+/** The notebook's facts as a list, oldest first, with a note of how many are left out where they are. */
+function notebookLines(view: NotebookView): string {
+  const list = (facts: readonly string[]) => facts.map((f) => `- ${f}`)
+  return [...list(view.head), ...(view.hidden ? [`(${view.hidden} facts not shown)`] : []), ...list(view.tail)].join('\n')
 }
 
 export const condenserSystem = `You condense research notes. Merge facts that say the same thing, drop facts that do not help answer the question, and keep every number, name and date that does.
