@@ -35,8 +35,8 @@ export interface RunCheckpoints {
   step(state: JsonValue, seq: number, gathered: Gathered, ids?: Checkpoint['ids']): Promise<StrategyEvent | undefined>
   /** At the run's end: a paused run saves its last state as `paused`, a finished one its result as `final`. */
   end(reason: RunEndReason, result: ResearchResult, nextSeq: number, gathered: Gathered): Promise<void>
-  /** Gives the run's lock back (once). */
-  release(): void
+  /** Gives the run's lock back (once); settles when it is given back (a failure to is ignored). */
+  release(): Promise<void>
 }
 
 /**
@@ -97,10 +97,10 @@ export function runCheckpoints(args: {
       if (reason === 'paused') await save(checkpoint('paused', nextSeq, gathered))
       else if (reason === 'answered' || reason === 'max-iterations') await save(checkpoint('final', nextSeq, gathered, result))
     },
-    release() {
+    async release() {
       if (released) return
       released = true
-      void lock?.().catch(() => undefined)
+      await lock?.().catch(() => undefined)
     },
   }
 }

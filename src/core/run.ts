@@ -121,9 +121,11 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     const result = fold.result(reason, error)
     if (!finished) {
       finished = true
-      checkpoints?.release()
+      const released = checkpoints?.release()
       onEnd?.(result)
-      settled.resolve(result)
+      // The result settles once the lock is given back, so a caller who awaited it can resume the run at once.
+      if (released) void released.then(() => settled.resolve(result))
+      else settled.resolve(result)
     }
     return result
   }

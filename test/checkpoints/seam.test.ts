@@ -118,6 +118,45 @@ describe('checkpoints through the runtime', () => {
     expect((await resumed.result).answer).toBe('ok')
   })
 
+  it('a run’s result settles only once its lock is given back, so it can be resumed at once', async () => {
+    const inner = memoryCheckpoints()
+    let openLock!: () => void
+    const lockOpen = new Promise<void>((resolve) => (openLock = resolve))
+    let releasing!: () => void
+    const releaseAsked = new Promise<void>((resolve) => (releasing = resolve))
+    // A store whose lock is given back only when the test says so.
+    const store: CheckpointStore = {
+      ...inner,
+      async acquire(runId) {
+        const release = await inner.acquire(runId)
+        return (
+          release &&
+          (async () => {
+            releasing()
+            await lockOpen
+            await release()
+          })
+        )
+      },
+    }
+    const { llm, search } = world()
+    const agent = createAgent({ llm, search, strategy: counting(1) })
+    const run = agent.research('q', { checkpoints: store })
+    let settled = false
+    const result = run.result.then((r) => {
+      settled = true
+      return r
+    })
+    await releaseAsked
+    // Every promise reaction queued so far has run by the next macrotask turn: none settled the result.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(settled).toBe(false)
+    openLock()
+    expect((await result).reason).toBe('answered')
+    // Given back: a resume right away takes the lock (a finished run replays its result).
+    expect((await agent.resume(run.runId, { checkpoints: store }).result).answer).toBe((await result).answer)
+  })
+
   it('two resumes of one run at once: the second is refused, not run twice', async () => {
     const store = memoryCheckpoints()
     let run!: ResearchRun
