@@ -20,8 +20,8 @@ interface Expect {
   refusal?: string
   error?: string
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number }
-  /** The complete tool calls, in order: arguments as an object, or their text when it is not one. */
-  toolCalls?: ({ name: string; args: unknown } | { name: string; argsText: string })[]
+  /** The complete tool calls, in order: arguments as an object, or their text when it is not one; the call's id when the sidecar names it. */
+  toolCalls?: ({ id?: string; name: string; args: unknown } | { id?: string; name: string; argsText: string })[]
 }
 
 interface Fixture {
@@ -132,12 +132,14 @@ function check(fixture: Fixture, got: { chunks: LLMChunk[]; error: unknown }): v
   expect(got.error).toBeUndefined()
   const calls = got.chunks.flatMap((c) => (c.type === 'tool-call' ? [c] : []))
   expect(
-    calls.map((c) =>
-      'argsText' in (want.toolCalls?.[calls.indexOf(c)] ?? {})
-        ? { name: c.name, argsText: c.args }
-        : { name: c.name, args: c.args.trim() ? JSON.parse(c.args) : {} },
-    ),
+    calls.map((c, i) => {
+      const wanted = want.toolCalls?.[i] ?? {}
+      const args = 'argsText' in wanted ? { argsText: c.args } : { args: c.args.trim() ? JSON.parse(c.args) : {} }
+      return { ...('id' in wanted ? { id: c.id } : {}), name: c.name, ...args }
+    }),
   ).toEqual(want.toolCalls ?? [])
+  // Every call's id is its own: parallel calls are never merged or split.
+  expect(new Set(calls.map((c) => c.id)).size).toBe(calls.length)
   // Each call's pieces add up to its arguments.
   for (const call of calls) expect(got.chunks.map((c) => (c.type === 'tool-call-delta' && c.id === call.id ? c.argsDelta : '')).join('')).toBe(call.args)
   const usage = got.chunks.filter((c) => c.type === 'usage')
@@ -159,6 +161,14 @@ describe('the recorded corpus', () => {
       expect(fixture.source.path).not.toBe('')
       expect(fixture.source.commit).toMatch(/^[0-9a-f]{40}$/)
     }
+  })
+
+  test('holds real recordings of several tool calls in one reply, each call named with its id', () => {
+    const parallel = Object.values(corpus)
+      .flat()
+      .filter((fixture) => (fixture.expect.toolCalls?.length ?? 0) > 1)
+    expect(parallel.length).toBeGreaterThanOrEqual(3)
+    for (const fixture of parallel) expect(fixture.expect.toolCalls?.every((call) => typeof call.id === 'string' && call.id !== '')).toBe(true)
   })
 })
 
