@@ -15,7 +15,9 @@ import {
 } from '../../core/index.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
-import { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
+import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
+import { createQueryStream } from '../shared/query-stream.js'
+import { cleanOneQuery, NEW_QUERY_KEYS, parseQueries, parseReflection, QUERY_LIST_KEYS, type Reflection, type Slot } from './parse.js'
 import { queriesPrompt, queriesSystem, reflectPrompt, reflectSystem, synthesizePrompt, synthesizeSystem } from './prompts.js'
 import { interleaveResults } from './sources.js'
 import { wordLimitFilter } from './word-limit.js'
@@ -30,6 +32,8 @@ const SOURCES_SHOWN = 12
 const SNIPPET_CHARS = 240
 /** New queries taken from one reflection at most. */
 const NEW_QUERIES = 3
+/** Queries taken from the planner at most. */
+const PLANNED_QUERIES = 5
 
 /**
  * Multi-query research with reflection: generate 3–5 queries, search them concurrently, let the
@@ -51,11 +55,11 @@ interface Settings {
   concurrency: number
 }
 
-/** What a reflect checkpoint holds: taken once the queries are planned, then after each round. */
+/** What a reflect checkpoint holds: taken after each round's searches, and once the rounds are over. */
 interface ReflectState {
   /** The next round (1-based). */
   round: number
-  /** The queries that round searches. */
+  /** The queries that round still has to search (none once searched: the reflection comes next). */
   queries: string[]
   searched: string[]
   resultsPerQuery: SearchResult[][]
@@ -89,7 +93,11 @@ const isReflectState = (v: unknown): boolean => {
 async function* runReflect(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const schedule = pLimit(settings.concurrency)
   const saved = restoredState<ReflectState>(ctx, 'reflect', isReflectState)
-  const state: ReflectState = saved ? structuredClone(saved) : yield* planQueries(question, ctx)
+  /** The searches the last planner call started while its reply streamed (pipelining). */
+  let early: EarlySearches | undefined
+  let state: ReflectState
+  if (saved) state = structuredClone(saved)
+  else ({ state, early } = yield* planQueries(question, ctx, schedule))
   if (!saved && state.pendingPlan) {
     yield* ctx.checkpoint(state)
     return { reason: 'paused' }
@@ -98,16 +106,24 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     state.queries = yield* approvedAfterPause(ctx, saved.pendingPlan)
     delete state.pendingPlan
   }
-  if (!saved && !state.done) yield* ctx.checkpoint(state)
 
   while (!state.done) {
-    for (const q of state.queries) state.searched.push(normalizeText(q))
-    state.queriesRun.push(...state.queries)
-    state.resultsPerQuery.push(...(yield* searchAll(state.queries, ctx, schedule)))
+    // The round's searches (some started while the reply naming them streamed), then the
+    // checkpoint: once they have all ended, none is in flight for a crash to lose.
+    if (state.queries.length) {
+      for (const q of state.queries) state.searched.push(normalizeText(q))
+      state.queriesRun.push(...state.queries)
+      state.resultsPerQuery.push(...(yield* searchAll(state.queries, ctx, schedule, early)))
+      state.queries = []
+      yield* ctx.checkpoint(state)
+    }
     const sources = interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS)
 
-    const reflection = yield* reflectOn(question, state.queriesRun, sources, ctx)
     const searched = new Set(state.searched)
+    // The last round's gaps are never searched: nothing to start early then.
+    const lastRound = state.round >= settings.maxIterations
+    early = earlySearches(ctx, { schedule, limit: NEW_QUERIES, clean: unsearched(searched), enabled: !lastRound })
+    const reflection = yield* reflectOn(question, state.queriesRun, sources, ctx, early)
     const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
     const goOn = reflection.needMore && unseen.length > 0
     yield {
@@ -119,26 +135,41 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     state.reflection = reflection
     if (!goOn) state.done = true
     else if (yield* budgetStop(ctx)) state.done = true
-    else if (state.round >= settings.maxIterations) {
+    else if (lastRound) {
       state.done = state.capped = true
       yield ctx.warning(`reached maxIterations (${settings.maxIterations}) with slots still empty; answering with what was found`, 'max-iterations')
     } else {
       state.round++
       state.queries = unseen
     }
-    yield* ctx.checkpoint(state)
+    // What the rounds will not search is cancelled: the reflection did not keep it, or the rounds are over.
+    yield* early.keepOnly(state.queries)
+    if (state.done) yield* ctx.checkpoint(state)
   }
 
   yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
   return { reason: state.capped ? 'max-iterations' : 'answered' }
 }
 
+/** A query as the parser keeps it, unless it was searched already (a reflection's gaps skip those). */
+function unsearched(searched: ReadonlySet<string>): (query: string) => string | undefined {
+  return (raw) => {
+    const query = cleanOneQuery(raw)
+    return query !== undefined && !searched.has(normalizeText(query)) ? query : undefined
+  }
+}
+
 /**
  * The first queries: from earlier answers when they leave gaps (or no search at all when they
- * fill every slot), else from the model. Returns the state of round 1, `done` when the earlier
+ * fill every slot), else from the model, whose queries are searched as they stream in (unless
+ * the plan awaits the caller's review). Returns the state of round 1, `done` when the earlier
  * answers suffice, with `pendingPlan` when the run must pause for approval.
  */
-async function* planQueries(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, ReflectState> {
+async function* planQueries(
+  question: string,
+  ctx: StrategyContext,
+  schedule: Schedule,
+): AsyncGenerator<StrategyEvent, { state: ReflectState; early?: EarlySearches }> {
   const state: ReflectState = {
     round: 1,
     queries: [],
@@ -159,36 +190,49 @@ async function* planQueries(question: string, ctx: StrategyContext): AsyncGenera
     const covered = yield* reflectOn(question, state.queriesRun, sources, ctx)
     if (!covered.needMore) {
       yield { type: 'plan', text: `${describe(covered, [])} (from earlier answers)`, keyElements: covered.slots.map((s) => s.name) }
-      return { ...state, done: true, reflection: covered }
+      return { state: { ...state, done: true, reflection: covered } }
     }
     // The reflection already named what is missing: search that instead of asking again.
     gaps = covered.newQueries
   }
 
-  let queries = gaps.length
-    ? gaps
-    : parseQueries(
-        yield* ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), json: queriesSchema, maxTokens: 200, temperature: 0 }),
-      )
+  let early: EarlySearches | undefined
+  let queries = gaps
+  if (!queries.length) {
+    early = earlySearches(ctx, { schedule, limit: PLANNED_QUERIES, clean: cleanOneQuery, enabled: !planAwaitsReview(ctx) })
+    const reply = yield* early.during(
+      (onText) =>
+        ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), json: queriesSchema, maxTokens: 200, temperature: 0 }, { onText }),
+      createQueryStream({ lists: QUERY_LIST_KEYS, topLevelList: true, bareList: true }),
+    )
+    queries = parseQueries(reply, PLANNED_QUERIES)
+    yield* early.keepOnly(queries)
+  }
   if (!queries.length) {
     yield ctx.warning('could not read search queries from the model; searching the question itself', 'unparseable-output')
     queries = [question]
   }
   const approved = yield* ctx.reviewPlan({ text: `Search: ${queries.join(' | ')}`, queries })
-  return approved ? { ...state, queries: approved } : { ...state, queries, pendingPlan: queries }
+  return approved ? { state: { ...state, queries: approved }, ...(early && { early }) } : { state: { ...state, queries, pendingPlan: queries } }
 }
 
 /**
- * Runs every query at once under the run's one limiter; a failing query only warns (runSearch
- * reports it). Returns the results in query order, whatever order they arrived in.
+ * Runs every query at once under the run's one limiter, taking over those `early` started
+ * while the planner's reply streamed; a failing query only warns (runSearch reports it).
+ * Returns the results in query order, whatever order they arrived in.
  */
-async function* searchAll(queries: readonly string[], ctx: StrategyContext, schedule: Schedule): AsyncGenerator<StrategyEvent, SearchResult[][]> {
+async function* searchAll(
+  queries: readonly string[],
+  ctx: StrategyContext,
+  schedule: Schedule,
+  early: EarlySearches | undefined,
+): AsyncGenerator<StrategyEvent, SearchResult[][]> {
   const results: SearchResult[][] = queries.map(() => [])
   const merge = createMerge<StrategyEvent>()
   queries.forEach((query, i) => {
     merge.add(
       (async function* () {
-        results[i] = (yield* ctx.runSearch(query, { schedule })).results
+        results[i] = (yield* early?.take(query) ?? ctx.runSearch(query, { schedule })).results
       })(),
     )
   })
@@ -201,14 +245,16 @@ async function* reflectOn(
   searched: readonly string[],
   sources: readonly SearchResult[],
   ctx: StrategyContext,
+  early?: EarlySearches,
 ): AsyncGenerator<StrategyEvent, Reflection> {
-  const reply = yield* ctx.complete('planner', {
-    system: reflectSystem,
-    prompt: reflectPrompt({ question, searched, sources }),
-    json: reflectionSchema,
-    maxTokens: 400,
-    temperature: 0,
-  })
+  const call = (onText?: (text: string) => void) =>
+    ctx.complete(
+      'planner',
+      { system: reflectSystem, prompt: reflectPrompt({ question, searched, sources }), json: reflectionSchema, maxTokens: 400, temperature: 0 },
+      { onText },
+    )
+  // The gaps it names are searched as they stream in; the caller keeps those the next round runs.
+  const reply = yield* early ? early.during(call, createQueryStream({ lists: NEW_QUERY_KEYS })) : call()
   const parsed = parseReflection(reply)
   if (parsed) return parsed
   // The design's fallback: decide on the result count alone, with no new queries to run.

@@ -1,5 +1,5 @@
 import { parseBareList, parseLooseJson, stringArrayField } from '../shared/json.js'
-import { distinctQueries, readBoolean } from '../shared/read.js'
+import { cleanQuery, distinctQueries, readBoolean } from '../shared/read.js'
 
 /** A piece of information the answer needs, and the evidence that fills it (if any was found). */
 export interface Slot {
@@ -22,6 +22,16 @@ export function cleanQueries(queries: readonly unknown[], limit: number): string
   return distinctQueries(queries, limit, MAX_QUERY_CHARS)
 }
 
+/** One query as `cleanQueries` keeps it; undefined when it drops it. */
+export function cleanOneQuery(query: string): string | undefined {
+  return cleanQuery(query, MAX_QUERY_CHARS)
+}
+
+/** The object keys `parseQueries` reads a list of queries from. */
+export const QUERY_LIST_KEYS = ['queries', 'search_queries', 'searchQueries']
+/** The object keys `parseReflection` reads its new queries from. */
+export const NEW_QUERY_KEYS = ['new_queries', 'newQueries', 'queries']
+
 /**
  * The search queries in a reply: a JSON array (of strings or `{query}` objects), an object
  * with a `queries` field, or a bare list. Total; [] when there are none.
@@ -40,7 +50,7 @@ export function parseQueries(reply: unknown, limit = 5): string[] {
     if (queries.length) return queries
   }
   const object = parseLooseJson(reply, 'object')
-  const fromObject = cleanQueries(stringArrayField(object, 'queries', 'search_queries', 'searchQueries'), limit)
+  const fromObject = cleanQueries(stringArrayField(object, ...QUERY_LIST_KEYS), limit)
   if (fromObject.length) return fromObject
   return cleanQueries(parseBareList(reply), limit)
 }
@@ -98,7 +108,7 @@ export function parseReflection(reply: unknown): Reflection | undefined {
   const record = value as Record<string, unknown>
   const slots = readSlots(record)
   const stated = readBoolean(record.need_more ?? record.needMore ?? record.needs_more)
-  const newQueries = cleanQueries(stringArrayField(record, 'new_queries', 'newQueries', 'queries'), 5)
+  const newQueries = cleanQueries(stringArrayField(record, ...NEW_QUERY_KEYS), 5)
   if (!slots.length && stated === undefined && !newQueries.length) return undefined
   return { slots, needMore: stated ?? slots.some((s) => s.evidence === undefined), newQueries }
 }

@@ -174,3 +174,12 @@ function settledLater<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined)
   return promise
 }
+
+/**
+ * Whether the run's first plan is still to be put to the caller (`approvePlan` or
+ * `pauseAfterPlan` on a fresh run): such a plan is not searched early, since the caller may
+ * change it or stop the run.
+ */
+export function planAwaitsReview(ctx: StrategyContext): boolean {
+  return !ctx.resumed && Boolean(ctx.input.approvePlan || ctx.input.pauseAfterPlan)
+}
