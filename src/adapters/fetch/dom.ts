@@ -1,7 +1,7 @@
 /**
  * HTML to a DOM with linkedom, loaded on first use so importing the adapters stays light.
- * For small, trusted-shape documents (a search engine's result page, local files); web pages
- * go through `readableText`, which parses them in a worker thread.
+ * Untrusted HTML (web pages, result pages, local files) is parsed on a worker thread (see
+ * `off-thread.ts`); this parses in place, where a runtime has no worker threads.
  */
 import { parseDocument } from './extract.js'
 
@@ -10,8 +10,12 @@ export { collapsedText } from './extract.js'
 type Linkedom = typeof import('linkedom')
 let linkedom: Promise<Linkedom> | undefined
 
-export async function parseHtml(html: string): Promise<Document> {
+/** linkedom's `parseHTML`, loaded on first use. */
+export async function loadParser(): Promise<Linkedom['parseHTML']> {
   linkedom ??= import('linkedom')
-  const { parseHTML } = await linkedom
-  return parseDocument(parseHTML, html)
+  return (await linkedom).parseHTML
+}
+
+export async function parseHtml(html: string): Promise<Document> {
+  return parseDocument(await loadParser(), html)
 }

@@ -1,5 +1,6 @@
 /**
- * A small pool of worker threads that turn HTML into readable text, so that no page, however
+ * A small pool of worker threads that parse untrusted HTML (a web page into readable text, a
+ * local document into text, a DuckDuckGo results page into results), so that no page, however
  * hostile, blocks the event loop: the main thread only posts the HTML and waits. A job that
  * outlives its time budget, or whose caller aborts, has its thread terminated (a synchronous
  * DOM walk cannot be interrupted any other way); a fresh thread replaces it on demand.
@@ -13,12 +14,15 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { abortError } from '../../core/index.js'
-import type { ExtractedPage } from './extract.js'
-import type { ExtractJob, ExtractReply } from './extract-worker.js'
+import { MAX_READABILITY_ELEMENTS } from './extract.js'
+import type { ExtractJob, ExtractKind, ExtractReply, ExtractResults } from './extract-worker.js'
 
-export interface ExtractRequest {
+export interface ExtractRequest<K extends ExtractKind = 'readable'> {
+  /** @defaultValue 'readable' */
+  kind?: K
   html: string
-  maxElements: number
+  /** Readability's element limit (`readable` only). @defaultValue MAX_READABILITY_ELEMENTS */
+  maxElements?: number
   /** Time the job may run once a thread has taken it. */
   timeoutMs: number
   signal?: AbortSignal | undefined
@@ -44,7 +48,7 @@ const WORKER_HEAP_MB = 512
 interface Pending {
   job: ExtractJob
   timeoutMs: number
-  resolve: (page: ExtractedPage) => void
+  resolve: (value: ExtractResults[ExtractKind]) => void
   reject: (error: unknown) => void
   signal?: AbortSignal | undefined
   /** The thread running it, once one took it. */
@@ -76,7 +80,12 @@ function startWorker(): Worker {
   return new Worker(boot, { ...options, eval: true })
 }
 
-export function createExtractPool(size = POOL_SIZE): { run(request: ExtractRequest): Promise<ExtractedPage>; close(): Promise<void> } {
+export interface ExtractPool {
+  run<K extends ExtractKind = 'readable'>(request: ExtractRequest<K>): Promise<ExtractResults[K]>
+  close(): Promise<void>
+}
+
+export function createExtractPool(size = POOL_SIZE): ExtractPool {
   const slots = new Set<Slot>()
   const idle: Slot[] = []
   const queue: Pending[] = []
@@ -94,7 +103,7 @@ export function createExtractPool(size = POOL_SIZE): { run(request: ExtractReque
       const pending = slot.current
       if (!pending || pending.job.id !== reply.id) return
       finish(slot)
-      if ('page' in reply) pending.resolve(reply.page)
+      if ('value' in reply) pending.resolve(reply.value)
       else pending.reject(new ExtractFailure('crashed', reply.error))
       release(slot)
     })
@@ -153,10 +162,11 @@ export function createExtractPool(size = POOL_SIZE): { run(request: ExtractReque
   }
 
   return {
-    run({ html, maxElements, timeoutMs, signal }) {
+    run<K extends ExtractKind = 'readable'>({ kind, html, maxElements = MAX_READABILITY_ELEMENTS, timeoutMs, signal }: ExtractRequest<K>) {
       if (signal?.aborted) return Promise.reject(abortError(signal))
-      return new Promise<ExtractedPage>((resolve, reject) => {
-        const pending: Pending = { job: { id: nextId++, html, maxElements }, timeoutMs, resolve, reject, signal }
+      return new Promise<ExtractResults[K]>((resolve, reject) => {
+        const job: ExtractJob = { id: nextId++, kind: kind ?? 'readable', html, maxElements }
+        const pending: Pending = { job, timeoutMs, resolve: resolve as Pending['resolve'], reject, signal }
         // Abort leaves the queue, or stops the thread running the job.
         const onAbort = () => {
           const index = queue.indexOf(pending)
@@ -165,9 +175,9 @@ export function createExtractPool(size = POOL_SIZE): { run(request: ExtractReque
           pending.reject(abortError(signal))
         }
         const settle = onAbortOf(signal, onAbort)
-        pending.resolve = (page) => {
+        pending.resolve = (value) => {
           settle()
-          resolve(page)
+          resolve(value as ExtractResults[K])
         }
         pending.reject = (error) => {
           settle()

@@ -57,16 +57,37 @@ export function collapsedText(node: Node | null | undefined): string {
   return (node?.textContent ?? '').replace(/\s+/g, ' ').trim()
 }
 
+const UNPARSEABLE = 'its markup could not be parsed; it was read as tag-stripped text'
+
+/** A page's title (`<title>`, else the first `<h1>`) and its whole text. */
+function wholePage(document: Document): { title: string; text: string } {
+  return {
+    title: collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1')),
+    text: htmlToText(document.body?.childNodes.length ? document.body : document.documentElement),
+  }
+}
+
+/** A document's title and whole text, with no article to look for (a local corpus's HTML files). */
+export function documentText(html: string, modules: Pick<ExtractModules, 'parseHTML'>): ExtractedPage {
+  let document: Document
+  try {
+    document = parseDocument(modules.parseHTML, html)
+  } catch {
+    return { text: taglessTextSync(html), fallback: UNPARSEABLE }
+  }
+  const { title, text } = wholePage(document)
+  return title ? { title, text } : { text }
+}
+
 export function extractReadable(html: string, modules: ExtractModules, maxElements = MAX_READABILITY_ELEMENTS): ExtractedPage {
   let document: Document
   try {
     document = parseDocument(modules.parseHTML, html)
   } catch {
-    return { text: taglessTextSync(html), fallback: 'its markup could not be parsed; it was read as tag-stripped text' }
+    return { text: taglessTextSync(html), fallback: UNPARSEABLE }
   }
-  const pageTitle = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1'))
   // Readability rewrites the DOM, so the whole-page text is taken first.
-  const pageText = htmlToText(document.body?.childNodes.length ? document.body : document.documentElement)
+  const { title: pageTitle, text: pageText } = wholePage(document)
   let title = pageTitle
   let text = pageText
   let fallback: string | undefined

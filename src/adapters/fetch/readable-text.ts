@@ -5,6 +5,7 @@
  */
 import { isAbortError } from '../../core/index.js'
 import { extractReadable, loadExtractModules, MAX_READABILITY_ELEMENTS, taglessText, type ExtractedPage } from './extract.js'
+import { offThread } from './off-thread.js'
 
 export interface ReadableTextOptions {
   signal?: AbortSignal | undefined
@@ -16,23 +17,12 @@ export interface ReadableTextOptions {
 
 export const DEFAULT_EXTRACT_TIMEOUT_MS = 5_000
 
-type Pool = ReturnType<typeof import('./extract-pool.js')['createExtractPool']>
-
-// Loaded on first use: the pool needs node:worker_threads, and importing the adapters must not.
-let pool: Promise<Pool | undefined> | undefined
-const poolFor = (): Promise<Pool | undefined> =>
-  (pool ??= import('./extract-pool.js').then(
-    (module) => module.createExtractPool(),
-    () => undefined,
-  ))
-
 export async function readableText(html: string, options: ReadableTextOptions = {}): Promise<ExtractedPage> {
   const maxElements = options.maxElements ?? MAX_READABILITY_ELEMENTS
-  const workers = await poolFor()
-  // A runtime without worker threads reads the page in place, as it always could.
-  if (!workers) return extractReadable(html, await loadExtractModules(), maxElements)
   try {
-    return await workers.run({ html, maxElements, timeoutMs: options.timeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS, signal: options.signal })
+    const page = await offThread({ kind: 'readable', html, maxElements, timeoutMs: options.timeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS, signal: options.signal })
+    // A runtime without worker threads reads the page in place, as it always could.
+    return page ?? extractReadable(html, await loadExtractModules(), maxElements)
   } catch (error) {
     if (isAbortError(error)) throw error
     // The pool's failure says why: not done within the budget, or the thread died.

@@ -70,8 +70,17 @@ export function duckduckgo(options: DuckDuckGoOptions = {}): SearchProvider {
       response.cancel()
       throw throttled(202)
     }
-    const page = await parseDuckDuckGoPage(await response.text({ maxBytes: PAGE_BYTES }))
+    const page = await parseDuckDuckGoPage(await response.text({ maxBytes: PAGE_BYTES }), { signal })
     if (page.kind === 'blocked') throw throttled(response.status)
+    if (page.kind === 'unreadable') {
+      throw new ProviderError(`duckduckgo: the results page could not be read (${page.reason})`, {
+        code: 'bad-response',
+        provider: 'duckduckgo',
+        status: response.status,
+        retryable: false,
+        hint: 'the page was not a normal results page (hostile or broken markup); try again later or use another search provider',
+      })
+    }
     return page.kind === 'results' ? page.results : []
   }
 

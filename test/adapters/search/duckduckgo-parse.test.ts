@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { parseDuckDuckGoPage, resultUrl } from '../../../src/adapters/search/duckduckgo-parse.js'
+import { nestedResultBlocks } from '../../fixtures/hostile/pages.js'
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
 
@@ -84,5 +85,27 @@ describe('resultUrl', () => {
     expect(resultUrl('javascript:alert(1)')).toBeUndefined()
     expect(resultUrl('/html/?q=next')).toBeUndefined()
     expect(resultUrl(null)).toBeUndefined()
+  })
+})
+
+describe('parseDuckDuckGoPage on a hostile page', () => {
+  const hostile = nestedResultBlocks(1_000)
+
+  it('reads it off the main thread: the event loop turns while it is read, and an abort ends the read', async () => {
+    // A thread is ready and idle once a small page has been read: the hostile one starts at once.
+    expect((await parseDuckDuckGoPage(fixture('ddg-html.html'))).kind).toBe('results')
+    const controller = new AbortController()
+    let settled = false
+    const reading = parseDuckDuckGoPage(nestedResultBlocks(8_000), { signal: controller.signal, timeoutMs: 60_000 }).finally(() => (settled = true))
+    // Read in place, the page would be done (after many seconds of a blocked loop) before this turn came.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(settled).toBe(false)
+    controller.abort()
+    await expect(reading).rejects.toMatchObject({ code: 'aborted' })
+  })
+
+  it('is unreadable once it outlives its time budget, saying why', async () => {
+    // It takes seconds to read: a 1 ms budget always ends it (only a read off the main thread can be cut).
+    expect(await parseDuckDuckGoPage(hostile, { timeoutMs: 1 })).toEqual({ kind: 'unreadable', reason: 'not done within 1 ms' })
   })
 })

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { taglessText } from '../../../src/adapters/fetch/extract.js'
 import { localCorpus } from '../../../src/adapters/search/index.js'
+import { loadDirectory } from '../../../src/adapters/search/local/load-dir.js'
+import { manyParagraphs } from '../../fixtures/hostile/pages.js'
 
 const guide = `# Llama care
 
@@ -134,5 +137,30 @@ describe('localCorpus({ dir })', () => {
     await mkdir(missing)
     await writeFile(join(missing, 'a.md'), 'Tapirs are not camelids.')
     await expect(corpus.search('tapirs')).resolves.toHaveLength(1)
+  })
+})
+
+describe('a folder’s HTML files, read off the main thread', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'laconic-corpus-html-'))
+    await writeFile(join(dir, 'huge.html'), manyParagraphs)
+    await writeFile(join(dir, 'small.html'), '<html><head><title>Alpacas</title></head><body><p>Alpacas hum.</p></body></html>')
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('are parsed for their title and text within the budget', async () => {
+    const [huge, small] = await loadDirectory(dir)
+    expect(small).toMatchObject({ id: 'small.html', title: 'Alpacas', text: 'Alpacas hum.' })
+    expect(huge?.title).toBe('many')
+    expect(huge?.text.split('\n\n')).toHaveLength(20_000)
+  })
+
+  it('are indexed as their tag-stripped text when parsing outlives the budget', async () => {
+    // Parsing 820 KB takes far more than 1 ms: only a parse off the main thread can be cut.
+    const [huge] = await loadDirectory(dir, undefined, { timeoutMs: 1 })
+    expect(huge).toMatchObject({ id: 'huge.html', title: 'huge', text: await taglessText(manyParagraphs) })
   })
 })

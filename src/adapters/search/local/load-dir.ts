@@ -6,9 +6,14 @@
 import { readFile, readdir } from 'node:fs/promises'
 import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { collapsedText, parseHtml } from '../../fetch/dom.js'
-import { htmlToText } from '../../fetch/html-text.js'
+import { isAbortError } from '../../../core/index.js'
+import { loadParser } from '../../fetch/dom.js'
+import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
+import { offThread } from '../../fetch/off-thread.js'
 import type { LocalDocument } from './local-corpus.js'
+
+/** Time one HTML file may take to read (an ordinary one takes milliseconds). */
+export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000
 
 export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm']
 
@@ -36,28 +41,40 @@ function splitFrontMatter(text: string): { title?: string; body: string } {
   return { body: text.slice(match[0].length), ...(title ? { title } : {}) }
 }
 
-async function toDocument(path: string, root: string): Promise<LocalDocument> {
+/**
+ * An HTML file's title and text, parsed on a worker thread under a time budget like a web
+ * page (a folder may hold pages saved from anywhere): one that is not done in time, or
+ * cannot be parsed, is indexed as its tag-stripped text.
+ */
+async function htmlDocument(raw: string, timeoutMs: number): Promise<ExtractedPage> {
+  try {
+    return (await offThread({ kind: 'document', html: raw, timeoutMs })) ?? documentText(raw, { parseHTML: await loadParser() })
+  } catch (error) {
+    if (isAbortError(error)) throw error
+    return { text: await taglessText(raw) }
+  }
+}
+
+async function toDocument(path: string, root: string, timeoutMs: number): Promise<LocalDocument> {
   const raw = await readFile(path, 'utf8')
   const id = relative(root, path).split(sep).join('/')
   const url = pathToFileURL(path).href
   const fallbackTitle = basename(path, extname(path))
   if (/^\.html?$/i.test(extname(path))) {
-    try {
-      const document = await parseHtml(raw)
-      const title = collapsedText(document.querySelector('title')) || collapsedText(document.querySelector('h1')) || fallbackTitle
-      return { id, url, title, text: htmlToText(document.body?.childNodes.length ? document.body : document.documentElement) }
-    } catch {
-      // One unparseable file should not sink the whole corpus: index its raw text.
-      return { id, url, title: fallbackTitle, text: raw }
-    }
+    const { title, text } = await htmlDocument(raw, timeoutMs)
+    return { id, url, title: title || fallbackTitle, text }
   }
   const { title, body } = splitFrontMatter(raw)
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
   return { id, url, title: title ?? heading ?? fallbackTitle, text: body }
 }
 
-export async function loadDirectory(dir: string, extensions: readonly string[] = DEFAULT_EXTENSIONS): Promise<LocalDocument[]> {
+export async function loadDirectory(
+  dir: string,
+  extensions: readonly string[] = DEFAULT_EXTENSIONS,
+  { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): Promise<LocalDocument[]> {
   const root = resolve(dir)
   const files = await listFiles(root, new Set(extensions.map((ext) => (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase())))
-  return Promise.all(files.map((file) => toDocument(file, root)))
+  return Promise.all(files.map((file) => toDocument(file, root, timeoutMs)))
 }
