@@ -56,15 +56,19 @@ export interface CliOptions {
   approvePlan: boolean
   /** `laconic resume RUN_ID`: continue that run from its checkpoint instead of asking a question. */
   resume?: string
-  /** `laconic resume RUN_ID --approve | --reject [REASON] | --plan-file FILE | --query Q`: the answer to a paused run. */
+  /** `laconic resume RUN_ID --approve [--tool-args JSON] | --reject [REASON] | --plan-file FILE | --query Q`: the answer to a paused run. */
   decision?: ResumeDecision
 }
 
 /**
- * What `laconic resume` tells a paused run: run what waits (`approve`), refuse the waiting tool
- * call (`reject`, the reason goes to the model), or run these queries instead of the saved plan.
+ * What `laconic resume` tells a paused run: run what waits (`approve`, a tool call with other
+ * arguments when given), refuse the waiting tool call (`reject`, the reason goes to the model), or
+ * run these queries instead of the saved plan.
  */
-export type ResumeDecision = { kind: 'approve' } | { kind: 'reject'; reason?: string } | { kind: 'plan'; planFile?: string; queries: string[] }
+export type ResumeDecision =
+  | { kind: 'approve'; toolArgs?: Record<string, unknown> }
+  | { kind: 'reject'; reason?: string }
+  | { kind: 'plan'; planFile?: string; queries: string[] }
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions }
 
@@ -99,6 +103,7 @@ const OPTIONS = {
   reject: { type: 'string' },
   'plan-file': { type: 'string' },
   query: { type: 'string', multiple: true },
+  'tool-args': { type: 'string' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
@@ -283,7 +288,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (positionals[0] === 'resume' && positionals.length === 2) {
     return { kind: 'run', options: { ...resumeOptions(options, positionals[1] as string, values), ...(decision ? { decision } : {}) } }
   }
-  if (decision) throw new UsageError('--approve, --reject, --plan-file and --query answer a paused run: give them to laconic resume RUN_ID')
+  if (decision) throw new UsageError('--approve, --reject, --tool-args, --plan-file and --query answer a paused run: give them to laconic resume RUN_ID')
   return { kind: 'run', options }
 }
 
@@ -323,18 +328,38 @@ function resumeOptions(options: CliOptions, runId: string, values: Record<string
 }
 
 /** The decision flags of `laconic resume`, checked against each other (whether they fit the paused run is known once its checkpoint is read). */
-function resumeDecision(values: { approve?: boolean; reject?: string; 'plan-file'?: string; query?: string[] }): ResumeDecision | undefined {
+function resumeDecision(values: {
+  approve?: boolean
+  reject?: string
+  'plan-file'?: string
+  query?: string[]
+  'tool-args'?: string
+}): ResumeDecision | undefined {
   const planFile = nonEmpty('plan-file', values['plan-file'])
   const queries = (values.query ?? []).map((q) => q.trim())
   if (queries.some((q) => !q)) throw new UsageError('--query is empty')
   const editsPlan = planFile !== undefined || queries.length > 0
-  if (values.reject !== undefined && (values.approve || editsPlan)) {
-    throw new UsageError('--reject refuses what waits: it cannot be given with --approve, --plan-file or --query')
+  const toolArgs = values['tool-args'] === undefined ? undefined : jsonObject('tool-args', values['tool-args'])
+  if (values.reject !== undefined && (values.approve || editsPlan || toolArgs)) {
+    throw new UsageError('--reject refuses what waits: it cannot be given with --approve, --tool-args, --plan-file or --query')
   }
+  if (toolArgs && editsPlan) throw new UsageError('--tool-args answers a tool call and --plan-file/--query a plan: give one or the other')
   if (values.reject !== undefined) return { kind: 'reject', ...(values.reject.trim() ? { reason: values.reject.trim() } : {}) }
-  // An edited plan is an approval of it, so --approve beside it changes nothing.
+  // An edited plan, or a call's edited arguments, is an approval of it: --approve beside it changes nothing.
   if (editsPlan) return { kind: 'plan', ...(planFile !== undefined ? { planFile } : {}), queries }
+  if (toolArgs) return { kind: 'approve', toolArgs }
   return values.approve ? { kind: 'approve' } : undefined
+}
+
+function jsonObject(flag: string, value: string): Record<string, unknown> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    throw new UsageError(`--${flag} must be a JSON object, e.g. '{"query":"..."}'; got ${JSON.stringify(value.slice(0, 80))}`)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--${flag} must be a JSON object, e.g. '{"query":"..."}'`)
+  return parsed as Record<string, unknown>
 }
 
 function servePort(value: string): number {

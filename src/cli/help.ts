@@ -11,7 +11,7 @@ Usage:
   laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
-  laconic resume RUN_ID --checkpoint-dir DIR [--approve | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]
+  laconic resume RUN_ID --checkpoint-dir DIR [--approve [--tool-args JSON] | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]
 
 Question:
   --prompt FILE            read the question from FILE (- for stdin)
@@ -44,6 +44,7 @@ Research:
 Resuming a paused run (laconic resume RUN_ID):
   --approve                run what waits: the saved plan, or the waiting tool call
   --reject [REASON]        refuse the waiting tool call; the model is told REASON
+  --tool-args JSON         run the waiting tool call with these arguments instead (a JSON object)
   --plan-file FILE         run these queries instead of the saved plan (one per line, # comments)
   --query Q                a query to run instead of the saved plan; repeatable
 

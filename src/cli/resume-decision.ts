@@ -24,8 +24,10 @@ export function resumeHint(waiting: Waiting): string {
   return waiting === 'tool' ? '--approve (or --reject [REASON])' : '[--approve | --plan-file FILE | --query Q ...]'
 }
 
-const flagOf = (decision: ResumeDecision): string =>
-  decision.kind === 'plan' ? (decision.planFile !== undefined ? '--plan-file' : '--query') : `--${decision.kind}`
+const flagOf = (decision: ResumeDecision): string => {
+  if (decision.kind === 'plan') return decision.planFile !== undefined ? '--plan-file' : '--query'
+  return decision.kind === 'approve' && decision.toolArgs ? '--tool-args' : `--${decision.kind}`
+}
 
 /** The `agent.resume` inputs for `decision`; a decision that does not fit what the run waits for is a usage error. */
 export async function resumeInputs(checkpoint: Checkpoint, decision: ResumeDecision | undefined): Promise<Pick<ResumeOptions, 'approval' | 'plan'>> {
@@ -40,8 +42,11 @@ export async function resumeInputs(checkpoint: Checkpoint, decision: ResumeDecis
     if (!decision) throw new UsageError(`${run} waits for approval of a tool call: resume it with ${resumeHint('tool')}`)
     if (decision.kind === 'plan')
       throw new UsageError(`${run} waits for approval of a tool call, not of a plan: ${flagOf(decision)} does not fit; give ${resumeHint('tool')}`)
-    if (decision.kind === 'approve') return { approval: { approved: true } }
+    if (decision.kind === 'approve') return { approval: { approved: true, ...(decision.toolArgs ? { arguments: decision.toolArgs } : {}) } }
     return { approval: { approved: false, ...(decision.reason ? { message: decision.reason } : {}) } }
+  }
+  if (decision?.kind === 'approve' && decision.toolArgs) {
+    throw new UsageError(`${run} waits for approval of its plan, and --tool-args answers a tool call: edit the plan with --plan-file FILE or --query Q`)
   }
   if (decision?.kind === 'reject') {
     throw new UsageError(

@@ -32,6 +32,9 @@ describe('the decision flags', () => {
     expect(options([...resume, '--query', 'a', '--query', ' b ']).decision).toEqual({ kind: 'plan', queries: ['a', 'b'] })
     expect(options([...resume, '--plan-file', 'plan.txt', '--approve']).decision).toEqual({ kind: 'plan', planFile: 'plan.txt', queries: [] })
     expect(options(resume).decision).toBeUndefined()
+    // Other arguments for the waiting call approve it with them.
+    expect(options([...resume, '--tool-args', '{"query":"x"}']).decision).toEqual({ kind: 'approve', toolArgs: { query: 'x' } })
+    expect(options([...resume, '--approve', '--tool-args={"n":2}']).decision).toEqual({ kind: 'approve', toolArgs: { n: 2 } })
   })
 
   test.each([
@@ -42,6 +45,11 @@ describe('the decision flags', () => {
     [[...resume, '--reject', 'no', '--query', 'x'], '--reject refuses what waits'],
     [[...resume, '--query', ' '], '--query is empty'],
     [[...resume, '--plan-file', ''], '--plan-file is empty'],
+    [[...resume, '--tool-args', 'query=x'], '--tool-args must be a JSON object'],
+    [[...resume, '--tool-args', '["x"]'], '--tool-args must be a JSON object'],
+    [[...resume, '--tool-args', '{}', '--reject'], '--reject refuses what waits'],
+    [[...resume, '--tool-args', '{}', '--query', 'x'], 'give one or the other'],
+    [['--tool-args', '{}', 'why?'], 'give them to laconic resume RUN_ID'],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError)
     expect(() => parseCliArgs(argv)).toThrow(message)
@@ -113,6 +121,9 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(refused.stderr.trim().split('\n')).toEqual([
       `laconic: run ${runId} waits for approval of its plan, and --reject answers a tool call: run the plan (--approve), run other queries (--plan-file FILE, --query Q), or leave it paused`,
     ])
+    const toolArgs = await runCli(['resume', runId, '--checkpoint-dir', dir, '--tool-args', '{"query":"x"}', ...against(backend)])
+    expect(toolArgs.code).toBe(2)
+    expect(toolArgs.stderr).toContain('waits for approval of its plan, and --tool-args answers a tool call')
     const missing = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', join(dir, 'nope.txt'), ...against(backend)])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('cannot read --plan-file')
@@ -211,6 +222,28 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     const refusal = backend.turns.at(-1)?.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_2')
     expect(refusal?.content).toContain('the user refused this call: one search is enough')
     expect((await checkpoint(runId)).status).toBe('final')
+  })
+
+  test('--tool-args runs the waiting call with other arguments, checked against its schema first', async () => {
+    backend.searches.length = 0
+    const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
+    expect(first.code).toBe(4)
+    const runId = runIdIn(first.stderr)
+    const paused = await checkpoint(runId)
+
+    // Arguments the search tool refuses: nothing runs, and the run still waits for its answer.
+    const wrong = await runCli(['resume', runId, '--checkpoint-dir', dir, '--tool-args', '{"q":"rayleigh"}', ...against(backend)])
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toContain('laconic: error: the approved arguments of `search` do not match its schema')
+    expect(backend.searches).toEqual([])
+    expect(await checkpoint(runId)).toMatchObject({ status: 'paused', seq: paused.seq })
+
+    const edited = await runCli(['resume', runId, '--checkpoint-dir', dir, '--tool-args', '{"query":"rayleigh scattering"}', ...against(backend)])
+    expect(edited.stderr).not.toContain('error')
+    expect(edited.code).toBe(4)
+    expect(backend.searches).toEqual(['rayleigh scattering'])
+    const result = backend.turns.at(-1)?.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_1')
+    expect(result?.content).toContain('About rayleigh scattering')
   })
 
   test('--tool-approval with neither a terminal nor --checkpoint-dir is a usage error', async () => {
