@@ -3,7 +3,7 @@
  * for a search to start), and a search that logs when each request starts and whether it was
  * aborted. Tests of pipelining order the two with promises: nothing depends on timing.
  */
-import type { LLMChunk, LLMProvider, LLMRequest, SearchProvider } from '../../src/index.js'
+import { memoryCheckpoints, type CheckpointStore, type LLMChunk, type LLMProvider, type LLMRequest, type SearchProvider } from '../../src/index.js'
 
 /** A piece of a reply; `after` holds it back until it settles. */
 export interface Piece {
@@ -82,5 +82,19 @@ export function gatedRig(replies: (req: LLMRequest, n: number) => readonly (stri
     started: (query) => gate(query).promise,
     searches: () => log.filter((l) => l.startsWith('search ')).map((l) => l.slice('search '.length)),
     inFlight: () => [...open],
+  }
+}
+
+/** A store that notes, at each running checkpoint, which searches were still in flight. */
+export function watchedStore(rig: GatedRig): CheckpointStore & { inFlightAtSaves: string[][] } {
+  const store = memoryCheckpoints()
+  const inFlightAtSaves: string[][] = []
+  return {
+    ...store,
+    inFlightAtSaves,
+    async save(checkpoint) {
+      if (checkpoint.status === 'running') inFlightAtSaves.push(rig.inFlight())
+      await store.save(checkpoint)
+    },
   }
 }

@@ -11,7 +11,9 @@ import {
 } from '../../core/index.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
-import { parsePlanNext, type PlanDecision } from './parse.js'
+import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
+import { createQueryStream } from '../shared/query-stream.js'
+import { cleanSubQuestion, NEXT_QUESTION_KEYS, parsePlanNext, type PlanDecision } from './parse.js'
 import { planPrompt, planSystem } from './prompts.js'
 import { searchOne } from './search-one.js'
 import { synthesize } from './synthesize.js'
@@ -102,6 +104,8 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   })
   let complete = false
   let stopped = false
+  /** The run's plan was put to the caller already: later sub-questions are searched early. */
+  let reviewed = false
 
   for (let step = saved?.step ?? 1; step <= settings.maxIterations; step++) {
     if (yield* budgetStop(ctx)) {
@@ -109,28 +113,40 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
       break
     }
     let subQuestion = queued.shift()
+    // The sub-question is its own first search: it starts as soon as the planner's reply names it.
+    let early: EarlySearches | undefined
     if (subQuestion === undefined) {
-      const reply = yield* ctx.complete('planner', {
-        system: planSystem,
-        json: planSchema,
-        prompt: planPrompt({
-          question,
-          background,
-          findings: numberFindings(findings, titles).shown,
-          hasPrior: prior.length > 0,
-          step,
-          maxSteps: settings.maxIterations,
-        }),
-        maxTokens: 300,
-        temperature: 0,
-      })
+      early = earlySearches(ctx, { schedule, limit: 1, clean: unasked(asked), enabled: reviewed || !planAwaitsReview(ctx) })
+      const call = (onText: (text: string) => void) =>
+        ctx.complete(
+          'planner',
+          {
+            system: planSystem,
+            json: planSchema,
+            prompt: planPrompt({
+              question,
+              background,
+              findings: numberFindings(findings, titles).shown,
+              hasPrior: prior.length > 0,
+              step,
+              maxSteps: settings.maxIterations,
+            }),
+            maxTokens: 300,
+            temperature: 0,
+          },
+          { onText },
+        )
+      const reply = yield* early.during(call, createQueryStream({ fields: NEXT_QUESTION_KEYS }))
       const next = yield* nextSubQuestion(parsePlanNext(reply), { question, findings, asked, ctx })
       if (next.kind === 'complete') {
+        yield* early.keepOnly([])
         complete = true
         yield { type: 'plan', text: `Complete${next.reasoning ? `: ${next.reasoning}` : '.'}` }
         break
       }
       const approved = yield* ctx.reviewPlan({ text: `Next: ${next.question}${next.reasoning ? ` (${next.reasoning})` : ''}`, queries: [next.question] })
+      reviewed = true
+      yield* early.keepOnly(approved?.slice(0, 1) ?? [])
       if (!approved) {
         yield* ctx.checkpoint(state(step, [next.question]))
         return { reason: 'paused' }
@@ -138,7 +154,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
       ;[subQuestion, ...queued] = approved as [string, ...string[]]
     }
     asked.add(normalizeText(subQuestion))
-    const finding = yield* searchOne(subQuestion, ctx, { ...settings, schedule, titles })
+    const finding = yield* searchOne(subQuestion, ctx, { ...settings, schedule, titles, ...(early && { early }) })
     findings.push(finding)
     yield { type: 'knowledge-update', knowledge: knowledgeOf(findings), iteration: step }
     yield* ctx.checkpoint(state(step + 1))
@@ -184,6 +200,14 @@ async function* nextSubQuestion(
     return fallback()
   }
   return decision
+}
+
+/** A sub-question as the parser keeps it, unless it was asked already (the loop rejects those). */
+function unasked(asked: ReadonlySet<string>): (text: string) => string | undefined {
+  return (raw) => {
+    const subQuestion = cleanSubQuestion(raw)
+    return subQuestion !== undefined && !asked.has(normalizeText(subQuestion)) ? subQuestion : undefined
+  }
 }
 
 /** The findings as knowledge a caller can carry into a follow-up run. */

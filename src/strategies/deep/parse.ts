@@ -45,6 +45,16 @@ function cleanQuestion(text: string): string {
   return cleanQuery(text, MAX_QUESTION_CHARS) ?? ''
 }
 
+/** A sub-question as `parsePlanNext` keeps it; undefined when it would be empty. */
+export function cleanSubQuestion(text: string): string | undefined {
+  return cleanQuestion(text) || undefined
+}
+
+/** The keys `parsePlanNext` reads the next sub-question from. */
+export const NEXT_QUESTION_KEYS = ['next_question', 'nextQuestion', 'question', 'sub_question']
+/** The keys `parseSubAnswer` reads follow-up queries from. */
+export const FOLLOW_UP_KEYS = ['queries', 'new_queries', 'follow_up_queries']
+
 /**
  * Reads `plan_next`: JSON `{is_complete, next_question, reasoning}` or labelled lines
  * (`Complete: yes`, `Next question: …`). A reply that is not complete but names no question
@@ -55,7 +65,7 @@ export function parsePlanNext(reply: unknown): PlanDecision {
   if (record) {
     const reasoning = stringField(record, 'reasoning', 'reason', 'why') ?? ''
     const complete = readBoolean(record.is_complete ?? record.isComplete ?? record.complete)
-    const question = stringField(record, 'next_question', 'nextQuestion', 'question', 'sub_question')
+    const question = stringField(record, ...NEXT_QUESTION_KEYS)
     if (complete === true) return { kind: 'complete', reasoning }
     if (question !== undefined || complete === false) return { kind: 'next', question: cleanQuestion(question ?? ''), reasoning }
   }
@@ -95,7 +105,7 @@ export function parseSubAnswer(reply: unknown): SubAnswerReply {
       ...(confidence !== undefined ? { confidence } : {}),
       facts: readFacts(record.facts),
       needMore: readBoolean(record.need_more ?? record.needMore) ?? false,
-      queries: stringArrayField(record, 'queries', 'new_queries', 'follow_up_queries'),
+      queries: stringArrayField(record, ...FOLLOW_UP_KEYS),
       readable: true,
     }
   }

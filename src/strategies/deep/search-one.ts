@@ -11,9 +11,11 @@ import {
 } from '../../core/index.js'
 import { citationNumbers, rewriteCitations } from '../shared/citations.js'
 import type { Finding, SourceTitles } from './findings.js'
-import { parseSubAnswer, type SubAnswerReply } from './parse.js'
+import { earlySearches, type EarlySearches } from '../shared/early-searches.js'
+import { createQueryStream } from '../shared/query-stream.js'
+import { FOLLOW_UP_KEYS, parseSubAnswer, type SubAnswerReply } from './parse.js'
 import { subAnswerPrompt, subAnswerSystem, type ShownSource } from './prompts.js'
-import { distinctQueries } from '../shared/read.js'
+import { cleanQuery, distinctQueries } from '../shared/read.js'
 import { subAnswerSchema } from './schemas.js'
 
 export interface SearchOneSettings {
@@ -22,6 +24,8 @@ export interface SearchOneSettings {
   pageChars: number
   schedule: Schedule
   titles: SourceTitles
+  /** Holds the sub-question's search when it started while the planner's reply streamed. */
+  early?: EarlySearches
 }
 
 /** Sources shown to the extractor for one sub-question at most. */
@@ -44,28 +48,36 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
   let searchesLeft = settings.searchesPerQuestion
   let pagesLeft = ctx.fetch ? settings.readPages : 0
   let queries = [subQuestion]
+  let early = settings.early
   let reply: SubAnswerReply | undefined
 
   while (queries.length && searchesLeft > 0) {
     const batch = queries.slice(0, searchesLeft)
     searchesLeft -= batch.length
     for (const q of batch) searched.add(normalizeText(q))
-    const found = yield* searchConcurrently(batch, ctx, settings.schedule)
+    const found = yield* searchConcurrently(batch, ctx, settings.schedule, early)
     const added = addSources(sources, found, settings.titles)
     const toRead = added.slice(0, pagesLeft)
     pagesLeft -= toRead.length
     yield* readPages(toRead, ctx, settings)
     if (!sources.length) break
 
-    const text = yield* ctx.complete('extractor', {
-      system: subAnswerSystem,
-      json: subAnswerSchema,
-      prompt: subAnswerPrompt({ subQuestion, sources, searchesLeft }),
-      maxTokens: 600,
-      temperature: 0,
-    })
-    reply = parseSubAnswer(text)
-    queries = reply.needMore ? distinctQueries(reply.queries, searchesLeft).filter((q) => !searched.has(normalizeText(q))) : []
+    // The follow-up queries are searched as they close in the reply; the parse keeps those the loop runs next.
+    early = earlySearches(ctx, { schedule: settings.schedule, limit: searchesLeft, clean: unsearched(searched), enabled: searchesLeft > 0 })
+    const call = (onText: (text: string) => void) =>
+      ctx.complete(
+        'extractor',
+        { system: subAnswerSystem, json: subAnswerSchema, prompt: subAnswerPrompt({ subQuestion, sources, searchesLeft }), maxTokens: 600, temperature: 0 },
+        { onText },
+      )
+    reply = parseSubAnswer(yield* early.during(call, createQueryStream({ lists: FOLLOW_UP_KEYS })))
+    // A query run before takes no place: the cap counts new ones only, as the early searches do.
+    queries = reply.needMore
+      ? distinctQueries(reply.queries, reply.queries.length)
+          .filter((q) => !searched.has(normalizeText(q)))
+          .slice(0, searchesLeft)
+      : []
+    yield* early.keepOnly(queries)
   }
 
   if (!reply) {
@@ -86,18 +98,27 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
   }
 }
 
-/** Runs the searches at once under the run's limiter; their results, in query order. */
+/** A follow-up query as the parse keeps it, unless this sub-question searched it already. */
+function unsearched(searched: ReadonlySet<string>): (query: string) => string | undefined {
+  return (raw) => {
+    const query = cleanQuery(raw)
+    return query !== undefined && !searched.has(normalizeText(query)) ? query : undefined
+  }
+}
+
+/** Runs the searches at once under the run's limiter, taking over those `early` started; their results, in query order. */
 async function* searchConcurrently(
   queries: readonly string[],
   ctx: StrategyContext,
   schedule: Schedule,
+  early: EarlySearches | undefined,
 ): AsyncGenerator<StrategyEvent, { queryId: string; results: SearchResult[] }[]> {
   const found: { queryId: string; results: SearchResult[] }[] = queries.map(() => ({ queryId: '', results: [] }))
   const merge = createMerge<StrategyEvent>()
   queries.forEach((query, i) => {
     merge.add(
       (async function* () {
-        found[i] = yield* ctx.runSearch(query, { schedule })
+        found[i] = yield* early?.take(query) ?? ctx.runSearch(query, { schedule })
       })(),
     )
   })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createAgent, memoryCheckpoints, type AgentOptions, type CheckpointStore, type LLMRequest } from '../../../src/index.js'
+import { createAgent, memoryCheckpoints, type AgentOptions, type LLMRequest } from '../../../src/index.js'
 import { queriesSystem, reflectSystem } from '../../../src/strategies/reflect/prompts.js'
 import { reflect } from '../../../src/strategies/reflect/index.js'
-import { gatedRig, type GatedRig, type Piece } from '../gated.js'
+import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from './helpers.js'
 
 type Script = { planner: readonly (string | Piece)[]; reflections: readonly (readonly (string | Piece)[])[] }
@@ -18,20 +18,6 @@ function reflectRig(script: (rig: GatedRig) => Script): GatedRig {
     return ['It was 3-3 [1].']
   })
   return rig
-}
-
-/** A store that notes, at each running checkpoint, which searches were still in flight. */
-function watchedStore(rig: GatedRig): CheckpointStore & { inFlightAtSaves: string[][] } {
-  const store = memoryCheckpoints()
-  const inFlightAtSaves: string[][] = []
-  return {
-    ...store,
-    inFlightAtSaves,
-    async save(checkpoint) {
-      if (checkpoint.status === 'running') inFlightAtSaves.push(rig.inFlight())
-      await store.save(checkpoint)
-    },
-  }
 }
 
 const agent = (rig: GatedRig, options: Partial<AgentOptions> = {}) =>
