@@ -1,7 +1,7 @@
 /**
- * `laconic resume RUN_ID` with `--approve`, `--reject [REASON]`, `--plan-file FILE` or `--query Q`:
- * what the paused run waits for, checked against the flags, and mapped onto `agent.resume`'s
- * `approval` (a tool call) or `plan` (the queries to run).
+ * `laconic resume RUN_ID` with `--approve [--tool-args JSON]`, `--reject [REASON]`, `--plan-file FILE`
+ * or `--query Q`: what the paused run waits for, checked against the flags, and mapped onto
+ * `agent.resume`'s `approval` (a tool call) or `plan` (the queries to run).
  */
 import { readFile } from 'node:fs/promises'
 import type { Checkpoint, ResumeOptions } from '../core/index.js'
