@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { parseDuckDuckGoPage, resultUrl } from '../../../src/adapters/search/duckduckgo-parse.js'
 import { nestedResultBlocks } from '../../fixtures/hostile/pages.js'
+import { pendingAfterALoopTurn } from '../../support/loop-turn.js'
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
 
@@ -95,11 +96,9 @@ describe('parseDuckDuckGoPage on a hostile page', () => {
     // A thread is ready and idle once a small page has been read: the hostile one starts at once.
     expect((await parseDuckDuckGoPage(fixture('ddg-html.html'))).kind).toBe('results')
     const controller = new AbortController()
-    let settled = false
-    const reading = parseDuckDuckGoPage(nestedResultBlocks(8_000), { signal: controller.signal, timeoutMs: 60_000 }).finally(() => (settled = true))
+    const reading = parseDuckDuckGoPage(nestedResultBlocks(8_000), { signal: controller.signal, timeoutMs: 60_000 })
     // Read in place, the page would be done (after many seconds of a blocked loop) before this turn came.
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(settled).toBe(false)
+    expect(await pendingAfterALoopTurn(reading)).toBe(true)
     controller.abort()
     await expect(reading).rejects.toMatchObject({ code: 'aborted' })
   })
