@@ -12,7 +12,9 @@ import {
 import { CitationRegistry } from '../shared/citations.js'
 import { wholeNumberOption } from '../shared/options.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
-import { parsePlannerDecision, type PlannerDecision } from './parse.js'
+import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
+import { createQueryStream } from '../shared/query-stream.js'
+import { lineQuery, parsePlannerDecision, plannerQuery, type PlannerDecision } from './parse.js'
 import { finalizerPrompt, finalizerSystem, plannerPrompt, plannerSystem, synthesizerPrompt, synthesizerSystem } from './prompts.js'
 import { budgetStop } from '../shared/budget.js'
 
@@ -113,32 +115,47 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
     sources: sources.list(),
   })
 
+  /** The run's plan was put to the caller already: later queries are searched early. */
+  let reviewed = false
+
   for (let iteration = saved?.iteration ?? 0; iteration < maxIterations; iteration++) {
     if (yield* budgetStop(ctx)) {
       yield* finalize(question, knowledge, true, ctx, sources)
       return { reason: 'answered' }
     }
     let query = queued.shift()
+    // The planner's query is searched as soon as its line ends (or its JSON string closes).
+    let early: EarlySearches | undefined
     if (query === undefined) {
-      const reply = yield* ctx.complete('planner', {
-        system: plannerSystem,
-        prompt: plannerPrompt({
-          question,
-          knowledge,
-          pastQueries: pastQueries.slice(-historySize).map((q) => q.slice(0, QUERY_CHARS)),
-          iteration,
-          maxIterations,
-        }),
-        maxTokens: 200,
-        temperature: 0,
-      })
+      early = earlySearches(ctx, { limit: 1, clean: unsearched(searched), enabled: reviewed || !planAwaitsReview(ctx) })
+      const call = (onText: (text: string) => void) =>
+        ctx.complete(
+          'planner',
+          {
+            system: plannerSystem,
+            prompt: plannerPrompt({
+              question,
+              knowledge,
+              pastQueries: pastQueries.slice(-historySize).map((q) => q.slice(0, QUERY_CHARS)),
+              iteration,
+              maxIterations,
+            }),
+            maxTokens: 200,
+            temperature: 0,
+          },
+          { onText },
+        )
+      const reply = yield* early.during(call, createQueryStream({ line: lineQuery, fields: ['query'] }))
       const decision = yield* decide(parsePlannerDecision(reply), { question, knowledge, hadPriorKnowledge, searched, ctx })
       if (decision.action === 'answer') {
+        yield* early.keepOnly([])
         yield { type: 'plan', text: 'Answer: the knowledge covers the question.' }
         yield* finalize(question, knowledge, false, ctx, sources)
         return { reason: 'answered' }
       }
       const approved = yield* ctx.reviewPlan({ text: `Search: ${decision.query}`, queries: [decision.query] })
+      reviewed = true
+      yield* early.keepOnly(approved?.slice(0, 1) ?? [])
       if (!approved) {
         yield* ctx.checkpoint(state(iteration, [decision.query]))
         return { reason: 'paused' }
@@ -147,7 +164,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
     }
     pastQueries.push(query)
     searched.add(normalizeText(query))
-    knowledge = yield* searchAndRewrite(query, { question, knowledge, budget, iteration, ctx, sources })
+    knowledge = yield* searchAndRewrite(query, { question, knowledge, budget, iteration, ctx, sources, ...(early && { early }) })
     yield* ctx.checkpoint(state(iteration + 1))
   }
 
@@ -159,10 +176,10 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
 /** One search, and the knowledge rewritten from its results (unchanged when it found nothing). */
 async function* searchAndRewrite(
   query: string,
-  args: { question: string; knowledge: string; budget: number; iteration: number; ctx: StrategyContext; sources: KnowledgeSources },
+  args: { question: string; knowledge: string; budget: number; iteration: number; ctx: StrategyContext; sources: KnowledgeSources; early?: EarlySearches },
 ): AsyncGenerator<StrategyEvent, string> {
-  const { question, knowledge, budget, iteration, ctx, sources } = args
-  const { results, error } = yield* ctx.runSearch(query)
+  const { question, knowledge, budget, iteration, ctx, sources, early } = args
+  const { results, error } = yield* early?.take(query) ?? ctx.runSearch(query)
   if (error || results.length === 0) return knowledge
   const rewritten = yield* ctx.complete('synthesizer', {
     system: synthesizerSystem,
@@ -183,6 +200,14 @@ async function* searchAndRewrite(
   sources.add(results)
   yield { type: 'knowledge-update', knowledge: next, iteration: iteration + 1 }
   return next
+}
+
+/** A query as the parse keeps it, unless it was searched already (the loop does not repeat those). */
+function unsearched(searched: ReadonlySet<string>): (raw: string) => string | undefined {
+  return (raw) => {
+    const query = plannerQuery(raw)
+    return query !== undefined && !searched.has(normalizeText(query)) ? query : undefined
+  }
 }
 
 /**

@@ -30,6 +30,28 @@ function fromJson(text: string): PlannerDecision | undefined {
   return undefined
 }
 
+/** The query an action line carries inline ("Action: Search: foo", "Action: Search - foo"), raw. */
+function inlineQuery(actionValue: string): string | undefined {
+  return /^\W*search\W*[:\-–]\s*(.+)$/i.exec(trimEdges(actionValue.replace(/[*_`]+/g, '')))?.[1]
+}
+
+/**
+ * The query one line of the planner's reply names, raw (before `cleanQuery`): a `Query:` line's
+ * value, or the query an `Action: Search: …` line carries inline. Undefined for any other line.
+ * The parse reads each line with it, and pipelining reads each line as it streams in.
+ */
+export function lineQuery(line: string): string | undefined {
+  const actionMatch = ACTION_LINE.exec(line)
+  if (actionMatch) return inlineQuery(actionMatch[1] ?? '')
+  return QUERY_LINE.exec(line)?.[1] ?? undefined
+}
+
+/** A query as the parse keeps it: clean, and not the word "answer" (a `Query: Answer` line). */
+export function plannerQuery(raw: string): string | undefined {
+  const query = cleanQuery(raw, MAX_QUERY_CHARS)
+  return query !== undefined && !/^answer$/i.test(query) ? query : undefined
+}
+
 /**
  * Reads the planner's reply. Total: any string gives a decision, `unclear` when the reply
  * names no usable action. Only labelled lines count, so prose like "I will research this"
@@ -43,18 +65,11 @@ export function parsePlannerDecision(reply: string): PlannerDecision {
     const actionMatch = ACTION_LINE.exec(line)
     if (actionMatch) {
       const value = actionMatch[1] ?? ''
-      // "Action: Search: foo" or "Action: Search - foo" carry the query on the same line.
-      const inline = /^\W*search\W*[:\-–]\s*(.+)$/i.exec(trimEdges(value.replace(/[*_`]+/g, '')))
-      const read = readAction(inline ? 'search' : value)
+      const read = readAction(inlineQuery(value) !== undefined ? 'search' : value)
       if (read && action === undefined) action = read
-      if (inline?.[1] && query === undefined) query = cleanQuery(inline[1], MAX_QUERY_CHARS)
-      continue
     }
-    const queryMatch = QUERY_LINE.exec(line)
-    if (queryMatch && query === undefined) {
-      const candidate = cleanQuery(queryMatch[1] ?? '', MAX_QUERY_CHARS)
-      if (candidate !== undefined && !/^answer$/i.test(candidate)) query = candidate
-    }
+    const raw = lineQuery(line)
+    if (raw !== undefined && query === undefined) query = plannerQuery(raw)
   }
   if (action === 'answer') return { action: 'answer' }
   // A labelled query is a search request, with or without an `Action: Search` line.

@@ -4,9 +4,11 @@ import { stringField } from './json.js'
 /**
  * The queries of a planner's reply as they close in its stream: the items of a top-level
  * object's query list (`{"queries": ["a", "b"]}`, items also as `{ "query": "a" }`), a top-level
- * string field (`{"next_question": "a"}`), or, before any JSON appears, the items of a bare list
- * ("- a" / "1. a", each once its line ends; the last line, unended, is left to the parse). Raw text: the caller cleans and dedupes them as its
- * parser does, and its parse of the whole reply decides which of them stand.
+ * string field (`{"next_question": "a"}`), before any JSON appears the items of a bare list
+ * ("- a" / "1. a"), and the queries of labelled lines ("Query: a") read by the caller's `line`.
+ * A line closes at its newline (the last line, unended, is left to the parse). Raw text: the
+ * caller cleans and dedupes them as its parser does, and its parse of the whole reply decides
+ * which of them stand.
  */
 export interface QueryStream {
   /** The next piece of the reply; returns the queries that closed in it, in order. */
@@ -22,6 +24,11 @@ export interface QueryStreamOptions {
   topLevelList?: boolean
   /** Read a bare list ("- a", "1. a") while no JSON has appeared. @defaultValue false */
   bareList?: boolean
+  /**
+   * The query a line of text protocol carries (`Query: a` gives `a`), or undefined; given each
+   * line once its newline arrives (without the line break), JSON or not around it.
+   */
+  line?: (line: string) => string | undefined
 }
 
 /** The keys an item object's query sits under, as the parsers read them. */
@@ -49,23 +56,27 @@ export function createQueryStream(options: QueryStreamOptions): QueryStream {
   }
 
   const fromLine = (text: string): string | undefined => {
+    const labelled = options.line?.(text.endsWith('\r') ? text.slice(0, -1) : text)
+    if (labelled !== undefined) return labelled
     if (!options.bareList || jsonSeen) return undefined
     return LIST_ITEM.exec(text)?.[1]
   }
+  /** Lines are read for the `line` reader always, for a bare list until JSON appears. */
+  const readsLines = () => options.line !== undefined || (options.bareList === true && !jsonSeen)
 
   return {
     push(text) {
       const queries: string[] = []
       if (typeof text !== 'string') return queries
-      if (options.bareList && !jsonSeen) {
+      if (readsLines()) {
         for (const ch of text) {
           if (ch === '{' || ch === '[') jsonSeen = true
           if (ch === '\n') {
             const item = fromLine(line)
-            if (item !== undefined) queries.push(item)
+            if (item?.trim()) queries.push(item)
             line = ''
           } else if (line.length < MAX_LINE) line += ch
-          if (jsonSeen) break
+          if (!readsLines()) break
         }
       }
       for (const closed of json.push(text)) {
