@@ -24,6 +24,7 @@ const MODULES = [
   'react-context',
   'checkpoints',
   'prefix-reuse',
+  'pipelining',
 ]
 
 interface BenchModule {

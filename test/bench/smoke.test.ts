@@ -6,6 +6,7 @@ import { openaiFrame, tokenIds, tokenText } from '../../bench/first-token.js'
 import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prompts.js'
 import { floodStrategy } from '../../bench/overhead.js'
 import { commonPrefixLength, prefixReuse, shareBeforeResults } from '../../bench/prefix-reuse.js'
+import { closeTimes, slotBound, streamingBound, tokens } from '../../bench/pipelining.js'
 import { growth } from '../../bench/soak.js'
 import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
 import { createAgent } from '../../src/agent.js'
@@ -174,5 +175,29 @@ describe('the run summary', () => {
       'met   demo (planner) [metFromIteration2]: target ≤ 1.3',
       'met   demo (run): target ≤ 1000 ns',
     ])
+  })
+})
+
+describe('pipelining bounds', () => {
+  it('reads when each query closes in a reply streamed evenly over the call', () => {
+    // 40 characters: 10 tokens of 4; "a" closes in the 4th token, "b" in the 5th.
+    const reply = '{"queries": ["a", "b"], "goal": "gggggg"}'
+    expect(tokens(reply)).toHaveLength(Math.ceil(reply.length / 4))
+    const closes = closeTimes(reply, 1000)
+    expect([...closes.keys()]).toEqual(['a', 'b'])
+    const at = (query: string) => Math.ceil((reply.indexOf(`"${query}"`) + query.length + 2) / 4) * (1000 / tokens(reply).length)
+    expect(closes.get('a')).toBeCloseTo(at('a'))
+    expect(closes.get('b')).toBeCloseTo(at('b'))
+  })
+
+  it('puts a child’s search at its parent check’s start plus the moment its query closes', () => {
+    const plan = '{"queries": ["r"]}'
+    const check = (query: string) => (query === 'r' ? '{"queries": ["c"]}' : '{"queries": []}')
+    const root = closeTimes(plan, 100).get('r')!
+    const child = closeTimes(check('r'), 100).get('c')!
+    const bound = streamingBound({ plan, check, children: (q) => (q === 'r' ? ['c'] : []), modelMs: 100, searchMs: 30 })
+    // root search, extractor, then the child from the moment it closes: search, extractor, check; then the answer.
+    expect(bound).toBeCloseTo(root + 30 + 100 + child + 30 + 100 + 100 + 100)
+    expect(slotBound({ plan, nodes: 2, concurrency: 2, modelMs: 100, searchMs: 30 })).toBeCloseTo(root + 30 + 200 + 100)
   })
 })

@@ -1,4 +1,5 @@
 import {
+  abortError,
   createMerge,
   isAdUrl,
   normalizeText,
@@ -6,12 +7,16 @@ import {
   ProviderError,
   truncateAtSentence,
   type Schedule,
+  type ScopedContext,
   type SearchResult,
   type StrategyContext,
   type StrategyEvent,
 } from '../../core/index.js'
+import { onAbort } from '../../core/abort-listener.js'
 import type { Notebook } from './notebook.js'
-import { checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
+import type { QueryStream } from '../shared/query-stream.js'
+import { cleanQuery } from '../shared/read.js'
+import { CHECK_QUERIES, checkQueryStream, checkSource, parseExtraction, parseNodeCheck, PLAN_QUERIES, planQueryStream, type ExtractedFact } from './parse.js'
 import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type NotebookView, type SourceView } from './prompts.js'
 import { extractionSchema, nodeCheckSchema } from './schemas.js'
 
@@ -46,6 +51,8 @@ export interface Exploration {
   answered: boolean
   /** Queries were left when the step budget ran out. */
   budgetSpent: boolean
+  /** The plan was put to the caller, who paused the run (or said no). */
+  paused: boolean
   /** Every URL of every result seen, with its title, for citations. */
   titles: Map<string, string>
 }
@@ -58,19 +65,83 @@ export const NOTEBOOK_VIEW_CHARS = 3000
 /** How many facts leave the view at once when it is full: few enough to keep recent ones in sight. */
 const VIEW_STEP = 8
 
+/** What a node's search and deep reads found, for its model calls. */
+interface Gathered {
+  queryId: string
+  usable: SearchResult[]
+  pages: Map<string, { url: string; text: string }>
+}
+
+/** A node being explored. */
+interface Running {
+  /** The node's own scope (a child of exploration's): cancelling the node aborts its requests alone. */
+  scope: ScopedContext
+  /** Page URLs it reserved. */
+  reserved: string[]
+  /** Started from a reply still streaming, and its reply's parse has not kept it yet: left out of checkpoints. */
+  tentative: boolean
+  /** Dropped by its reply's parse: aborted, and no longer counted as explored. */
+  cancelled: boolean
+  /** An early node's search and deep reads are done: it is ready for a slot once kept. */
+  gathered: boolean
+  /** Holds one of the `concurrency` slots (model calls happen only while holding one). */
+  holdsSlot: boolean
+  /** Settles when the node is given a slot. */
+  granted: Promise<void>
+  grant: () => void
+}
+
 /**
- * Explores the query graph breadth-first. At most `concurrency` nodes run at once, each doing
- * search → deep reads → extractor → answer check in order, so at most `concurrency` model calls
- * are in flight; searches and page fetches also go through `schedule`, the run's one limiter.
- * Model calls stay outside it so that slow page fetches never hold up another node's answer
- * check. With concurrency 1 nodes run one after another in queue order: deterministic.
+ * The queries of one streaming reply (the plan, or a node check), started as nodes as they
+ * close in it: each searches and deep-reads at once, then waits until the reply's parse keeps
+ * it (`settle`) before its model calls.
+ */
+interface EarlyNodes {
+  /** Reads the next piece of the reply; starts a node for each query that closed in it. */
+  onText(text: string): void
+  /** Cancels the nodes started for any query not among `queries` (the parse's). */
+  drop(queries: readonly string[]): void
+  /**
+   * The reply's parse kept `queries`: cancels the nodes started for any other query, queues the
+   * kept queries not started yet (unless explored before), and returns the kept queries that
+   * are new (started early or queued), in the parse's order. The kept early nodes go on once
+   * `keep()` is called.
+   */
+  settle(queries: readonly string[]): string[]
+  /** Lets the kept early nodes go on to their model calls (first in line for a slot), and fills free slots. */
+  keep(): void
+}
+
+/** How a reply that names the run's first queries is made: see `explore`'s `plan`. */
+export type PlanStep = (hooks: {
+  /** Give the planner's reply to this as it streams (undefined: nothing starts early). */
+  onText: ((text: string) => void) | undefined
+  /** The parse kept these queries: the other early nodes are cancelled; call before the `plan` event. */
+  keep: (queries: readonly string[]) => void
+}) => AsyncGenerator<StrategyEvent, { queries: string[]; keyElements: string[] } | undefined>
+
+/**
+ * Explores the query graph breadth-first. At most `concurrency` nodes hold a slot at once, each
+ * doing search → deep reads → extractor → answer check in order, so at most `concurrency`
+ * model calls are in flight; searches and page fetches also go through `schedule`, the run's
+ * one limiter. Model calls stay outside it so that slow page fetches never hold up another
+ * node's answer check. With concurrency 1 nodes run one after another in queue order:
+ * deterministic.
  *
- * Node work uses its own abort signal, linked to the run's: when an answer check says the
- * notebook suffices, queued nodes are dropped and in-flight ones aborted at once (their
- * finished events, facts included, are kept; the calls cut short report no cost).
+ * Pipelining (`pipelining`, concurrency 2 or more): a query that closes in a reply still
+ * streaming (the plan's, a node check's) starts its node at once, without a slot: its search
+ * and deep reads run while the reply streams. Its model calls wait until the parse of the
+ * whole reply keeps it and a slot is free (before nodes from the queue); a query the parse
+ * drops has its node cancelled (its `result` says aborted). Model calls thus stay within the
+ * limit (the planner's included: early roots call no model before the plan is parsed), and an
+ * early root's extractor sees the plan's final key elements. At concurrency 1 nothing starts
+ * early: one request at a time, in a fixed order.
+ *
+ * Each node has its own scope inside exploration's, linked to the run's: when an answer check
+ * says the notebook suffices, queued nodes are dropped and in-flight ones aborted at once
+ * (their finished events, facts included, are kept; the calls cut short report no cost).
  */
 export async function* explore(
-  start: readonly Node[],
   ctx: StrategyContext,
   args: {
     settings: ExploreSettings
@@ -79,42 +150,53 @@ export async function* explore(
     keyElements: readonly string[]
     /** Where a resumed run's exploration stood. */
     restored?: ExploreState
+    /** Makes the plan, whose queries become the first nodes (with no `restored`). */
+    plan?: { step: PlanStep; early: boolean }
     /** Saves a checkpoint after each node. */
     save?: (state: ExploreState) => AsyncGenerator<StrategyEvent, void>
   },
 ): AsyncGenerator<StrategyEvent, Exploration> {
-  const { settings, schedule, notebook, keyElements, restored } = args
+  const { settings, schedule, notebook, restored } = args
+  let keyElements = args.keyElements
   // Node work runs in a child scope: its own signal, the run's ids and cost.
   const nodeCtx = ctx.scope()
+  const pipelined = ctx.options.pipelining !== false && settings.concurrency > 1
 
-  const frontier = restored ? restored.frontier.map((n) => ({ ...n })) : [...start]
-  const visited = new Set(restored?.visited ?? start.map((n) => normalizeText(n.query)))
+  const frontier = restored ? restored.frontier.map((n) => ({ ...n })) : []
+  const visited = new Set(restored?.visited)
   const searched: string[] = [...(restored?.searched ?? [])]
   const readUrls = new Set<string>(restored?.readUrls)
   const titles = new Map<string, string>(restored?.titles)
   let explored = restored?.explored ?? 0
+  /** Nodes holding a slot. */
   let active = 0
   let answered = restored?.answered ?? false
-  /** Nodes being explored, with the page URLs each reserved. */
-  const inFlight = new Map<Node, string[]>()
+  /** The plan is settled (always, when resuming): checkpoints may be taken. */
+  let planned = !args.plan
+  let paused = false
+  const inFlight = new Map<Node, Running>()
+  /** Early nodes kept and ready for their model calls, waiting for a slot: served before the queue. */
+  const waiting: Running[] = []
 
   /**
    * The state after a node: nodes still in flight go back to the front of the frontier (a resume
-   * explores them again), and what they already changed is left out. The notebook is not here:
-   * a resume rebuilds it from the facts the run had emitted (`ctx.resumed.facts`), which is
-   * exactly what consumers saw, whatever nodes were in flight.
+   * explores them again), and what they already changed is left out; tentative and cancelled
+   * early nodes are left out altogether (a resume's replay of their reply starts them again).
+   * The notebook is not here: a resume rebuilds it from the facts the run had emitted
+   * (`ctx.resumed.facts`), which is exactly what consumers saw, whatever nodes were in flight.
    */
   const snapshot = (): ExploreState => {
-    const running = [...inFlight.keys()]
-    const runningQueries = new Set(running.map((n) => n.query))
-    const reserved = new Set([...inFlight.values()].flat())
+    const running = [...inFlight].filter(([, r]) => !r.tentative && !r.cancelled).map(([node]) => node)
+    const unsure = new Set([...inFlight].filter(([, r]) => r.tentative).map(([node]) => normalizeText(node.query)))
+    const inFlightQueries = new Set([...inFlight.keys()].map((n) => n.query))
+    const reserved = new Set([...inFlight.values()].flatMap((r) => r.reserved))
     return {
       frontier: [...running, ...frontier],
-      visited: [...visited],
-      searched: searched.filter((q) => !runningQueries.has(q)),
+      visited: [...visited].filter((key) => !unsure.has(key)),
+      searched: searched.filter((q) => !inFlightQueries.has(q)),
       readUrls: [...readUrls].filter((u) => !reserved.has(u)),
       titles: [...titles],
-      explored: explored - running.length,
+      explored: explored - [...inFlight.values()].filter((r) => !r.cancelled).length,
       answered,
     }
   }
@@ -127,33 +209,122 @@ export async function* explore(
     nodeCtx.abort(new DOMException('the notebook answers the question', 'AbortError'))
   }
 
-  const startNodes = () => {
-    while (!answered && !ctx.budgetExhausted() && active < settings.concurrency && explored < settings.maxSteps && frontier.length) {
-      const node = frontier.shift()!
-      explored++
+  const canStart = () => !answered && !ctx.budgetExhausted() && explored < settings.maxSteps
+
+  /** Starts a node: from the queue it takes a slot at once; an early one takes one before its model calls. */
+  const launch = (node: Node, early: boolean): Running => {
+    let grant!: () => void
+    const granted = new Promise<void>((resolve) => (grant = resolve))
+    const running: Running = { scope: nodeCtx.scope(), reserved: [], tentative: early, cancelled: false, gathered: false, holdsSlot: !early, granted, grant }
+    if (!early) active++
+    explored++
+    inFlight.set(node, running)
+    merge.add(guarded(node, running))
+    return running
+  }
+
+  /** An early node kept by its reply and done gathering queues for a slot, in the order it got there. */
+  const readyForSlot = (running: Running) => {
+    if (running.gathered && !running.tentative && !running.holdsSlot && !waiting.includes(running)) waiting.push(running)
+  }
+
+  /** Gives free slots to the early nodes waiting for one, then to the queue. */
+  const fill = () => {
+    while (active < settings.concurrency && waiting.length) {
+      const next = waiting.shift()!
+      if (next.scope.signal.aborted) continue
       active++
-      inFlight.set(node, [])
-      merge.add(guarded(node))
+      next.holdsSlot = true
+      next.grant()
+    }
+    while (planned && !waiting.length && canStart() && active < settings.concurrency && frontier.length) launch(frontier.shift()!, false)
+  }
+
+  const earlyNodes = (place: Omit<Node, 'query'>, limit: number, enabled: boolean, stream: QueryStream): EarlyNodes => {
+    /** This reply's early nodes, by normalised query. */
+    const mine = new Map<string, { node: Node; running: Running }>()
+    /** Distinct queries sighted: no more than the parser keeps start. */
+    const sighted = new Set<string>()
+    const drop = (queries: readonly string[]) => {
+      const kept = new Set(queries.map(normalizeText))
+      for (const [key, { running }] of mine) {
+        if (kept.has(key)) continue
+        mine.delete(key)
+        running.cancelled = true
+        explored--
+        visited.delete(key)
+        running.scope.abort(new DOMException(`the reply's parse did not keep the query`, 'AbortError'))
+      }
+    }
+    return {
+      onText(text) {
+        if (!enabled) return
+        for (const raw of stream.push(text)) {
+          const query = cleanQuery(raw)
+          const key = query && normalizeText(query)
+          if (!query || !key || sighted.has(key) || sighted.size >= limit) continue
+          sighted.add(key)
+          if (visited.has(key) || !canStart()) continue
+          visited.add(key)
+          const node: Node = { query, ...place }
+          mine.set(key, { node, running: launch(node, true) })
+        }
+      },
+      drop,
+      settle(queries) {
+        drop(queries)
+        const fresh: string[] = []
+        for (const query of queries) {
+          const key = normalizeText(query)
+          if (mine.has(key)) fresh.push(query)
+          else if (!visited.has(key)) {
+            visited.add(key)
+            frontier.push({ query, ...place })
+            fresh.push(query)
+          }
+        }
+        return fresh
+      },
+      keep() {
+        for (const { running } of mine.values()) {
+          running.tentative = false
+          readyForSlot(running)
+        }
+        fill()
+      },
     }
   }
 
-  async function* guarded(node: Node): AsyncGenerator<StrategyEvent> {
+  async function* guarded(node: Node, running: Running): AsyncGenerator<StrategyEvent> {
     try {
-      yield* exploreNode(node)
+      const gathered = yield* gather(node, running)
+      if (!running.holdsSlot) {
+        running.gathered = true
+        readyForSlot(running)
+        fill()
+        await untilAborted(running.granted, running.scope.signal)
+      }
+      yield* digest(node, running, gathered)
     } catch (error) {
-      if (ctx.signal.aborted || !(nodeCtx.signal.aborted || error instanceof ProviderError)) throw error
-      // Cut short by an early stop, or one node's model call failed: the run goes on.
-      if (!nodeCtx.signal.aborted) yield ctx.warning(`exploring "${node.query}" failed: ${(error as Error).message}`, 'node-failed')
+      const cut = running.scope.signal.aborted
+      if (ctx.signal.aborted || !(cut || error instanceof ProviderError)) throw error
+      // Cut short (an early stop, or its reply's parse dropped it), or one node's model call failed: the run goes on.
+      if (!cut) yield ctx.warning(`exploring "${node.query}" failed: ${(error as Error).message}`, 'node-failed')
     } finally {
-      active--
+      running.scope.close()
       inFlight.delete(node)
+      if (running.holdsSlot) active--
+      // A cancelled node is as if never started: a later reply may propose its query again.
+      const at = running.cancelled ? searched.lastIndexOf(node.query) : -1
+      if (at >= 0) searched.splice(at, 1)
     }
-    if (args.save) yield* args.save(snapshot())
-    startNodes()
+    if (args.save && planned && !running.cancelled) yield* args.save(snapshot())
+    fill()
   }
 
-  async function* exploreNode(node: Node): AsyncGenerator<StrategyEvent> {
-    const { queryId, results } = yield* nodeCtx.runSearch(node.query, {
+  /** The node's search and deep reads: no model call, so an early node does them before its reply is parsed. */
+  async function* gather(node: Node, running: Running): AsyncGenerator<StrategyEvent, Gathered> {
+    const { queryId, results } = yield* running.scope.runSearch(node.query, {
       ...(node.parentId !== undefined ? { parentId: node.parentId } : {}),
       depth: node.depth,
       schedule,
@@ -161,16 +332,21 @@ export async function* explore(
     searched.push(node.query)
     const usable = results.filter((r) => !isAdUrl(r.url))
     for (const r of usable) if (!titles.has(r.url)) titles.set(r.url, r.title)
+    const pages = usable.length ? yield* deepRead(usable, queryId, running) : new Map<string, { url: string; text: string }>()
+    return { queryId, usable, pages }
+  }
 
+  /** The node's model calls: extraction, then the answer check, whose queries start early nodes as they stream. */
+  async function* digest(node: Node, running: Running, { queryId, usable, pages }: Gathered): AsyncGenerator<StrategyEvent> {
+    const { scope } = running
     if (usable.length) {
-      const pages = yield* deepRead(usable, queryId, inFlight.get(node) ?? [])
       const sources: SourceView[] = usable.map((r) => ({
         title: r.title,
         url: r.url,
         snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS),
         ...(pages.has(r.url) ? { page: pages.get(r.url)!.text } : {}),
       }))
-      const reply = yield* nodeCtx.complete('extractor', {
+      const reply = yield* scope.complete('extractor', {
         system: extractorSystem,
         prompt: extractorPrompt({ question: ctx.question, keyElements, notebook: notebookView(notebook.facts()), query: node.query, sources }),
         json: extractionSchema,
@@ -188,32 +364,41 @@ export async function* explore(
     }
     if (answered) return
 
-    const reply = yield* nodeCtx.complete('neighbor', {
-      system: neighborSystem,
-      prompt: neighborPrompt({
-        question: ctx.question,
-        keyElements,
-        notebook: notebookView(notebook.facts()),
-        query: node.query,
-        searched,
-        canSearchMore: explored < settings.maxSteps,
-      }),
-      json: nodeCheckSchema,
-      temperature: 0,
-    })
+    const early = earlyNodes({ parentId: queryId, depth: node.depth + 1 }, CHECK_QUERIES, pipelined, checkQueryStream())
+    let reply: string
+    try {
+      reply = yield* scope.complete(
+        'neighbor',
+        {
+          system: neighborSystem,
+          prompt: neighborPrompt({
+            question: ctx.question,
+            keyElements,
+            notebook: notebookView(notebook.facts()),
+            query: node.query,
+            searched,
+            canSearchMore: explored < settings.maxSteps,
+          }),
+          json: nodeCheckSchema,
+          temperature: 0,
+        },
+        { onText: early.onText },
+      )
+    } catch (error) {
+      early.drop([]) // no reply to stand on: its early nodes are cancelled
+      throw error
+    }
     const check = parseNodeCheck(reply)
     if (!check.readable) yield ctx.warning(`could not read the answer check after "${node.query}"; exploring on`, 'unparseable-output')
+    if (answered || (check.answerable && notebook.size > 0)) early.drop([])
     if (answered) return
     if (check.answerable && notebook.size > 0) {
       stop()
       yield { type: 'plan', text: `The notebook answers the question (after "${node.query}"); exploration stops.` }
       return
     }
-    const fresh = check.queries.filter((q) => !visited.has(normalizeText(q)))
-    for (const query of fresh) {
-      visited.add(normalizeText(query))
-      frontier.push({ query, parentId: queryId, depth: node.depth + 1 })
-    }
+    const fresh = early.settle(check.queries)
+    early.keep()
     const missing = check.missing ? ` Missing: ${check.missing}.` : ''
     yield {
       type: 'plan',
@@ -222,14 +407,35 @@ export async function* explore(
     }
   }
 
+  /** Makes the plan; its queries start early nodes as they stream, and the kept ones go on once it is settled. */
+  async function* planning(plan: { step: PlanStep; early: boolean }): AsyncGenerator<StrategyEvent> {
+    const early = earlyNodes({ depth: 0 }, PLAN_QUERIES, pipelined && plan.early, planQueryStream())
+    let made: { queries: string[]; keyElements: string[] } | undefined
+    try {
+      made = yield* plan.step({ onText: pipelined && plan.early ? early.onText : undefined, keep: early.drop })
+    } catch (error) {
+      early.drop([])
+      throw error
+    }
+    if (!made) {
+      paused = true
+      early.drop([])
+      return
+    }
+    keyElements = made.keyElements
+    early.settle(made.queries)
+    planned = true
+    early.keep()
+  }
+
   /** Reads the node's best-ranked results not read before in this run (ads never), in parallel. */
   async function* deepRead(
     results: readonly SearchResult[],
     queryId: string,
-    reserved: string[],
+    running: Running,
   ): AsyncGenerator<StrategyEvent, Map<string, { url: string; text: string }>> {
     const pages = new Map<string, { url: string; text: string }>()
-    if (!nodeCtx.fetch || settings.maxPagesPerNode <= 0) return pages
+    if (!running.scope.fetch || settings.maxPagesPerNode <= 0) return pages
     const chosen: string[] = []
     for (const { url } of results) {
       if (chosen.length >= settings.maxPagesPerNode) break
@@ -237,14 +443,14 @@ export async function* explore(
       // Web pages, and the `file:` documents of a local corpus (the corpus is then the reader).
       if (readUrls.has(key) || !/^(?:https?:\/\/|file:)/i.test(url)) continue
       readUrls.add(key) // reserved now, so a concurrent node does not read it too
-      reserved.push(key)
+      running.reserved.push(key)
       chosen.push(url)
     }
     const reads = createMerge<StrategyEvent>()
     for (const url of chosen) {
       reads.add(
         (async function* () {
-          const page = yield* nodeCtx.readPage(url, { queryId, schedule })
+          const page = yield* running.scope.readPage(url, { queryId, schedule })
           if (page?.text.trim()) pages.set(url, { url: page.url || url, text: truncateAtSentence(page.text.trim(), settings.pageChars) })
         })(),
       )
@@ -284,12 +490,31 @@ export async function* explore(
   }
 
   try {
-    startNodes()
+    if (args.plan) merge.add(planning(args.plan))
+    fill()
     yield* merge
   } finally {
     nodeCtx.close()
   }
-  return { explored, answered, budgetSpent: !answered && frontier.length > 0, titles }
+  return { explored, answered, paused, budgetSpent: !answered && frontier.length > 0, titles }
+}
+
+/** `promise`, or a rejection with the signal's abort error as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal))
+  return new Promise<T>((resolve, reject) => {
+    const stop = onAbort(signal, () => reject(abortError(signal)))
+    promise.then(
+      (value) => {
+        stop()
+        resolve(value)
+      },
+      (error: unknown) => {
+        stop()
+        reject(error)
+      },
+    )
+  })
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type StrategyOutcome,
 } from '../../core/index.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
-import { explore, type ExploreSettings, type ExploreState } from './explore.js'
+import { explore, type ExploreSettings, type ExploreState, type PlanStep } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
 import { Notebook } from './notebook.js'
 import { parsePlan, type RationalPlan } from './parse.js'
@@ -100,20 +100,33 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   const saved = restoredState<GraphReaderState>(ctx, 'graph-reader', isGraphReaderState)
   if (ctx.resumed) notebook.restore(ctx.resumed.facts)
 
-  let state: GraphReaderState
-  if (!saved) {
-    const plan = yield* makePlan(question, ctx)
-    const approved = yield* ctx.reviewPlan({ text: plan.text, queries: plan.queries, ...(plan.keyElements.length ? { keyElements: plan.keyElements } : {}) })
-    state = { keyElements: plan.keyElements, explore: startingAt(approved ?? plan.queries), ...(approved ? {} : { pendingPlan: plan.queries }) }
-    yield* ctx.checkpoint(state)
-    if (!approved) return { reason: 'paused' }
-  } else if (saved.pendingPlan && ctx.resumed?.paused) {
-    state = { keyElements: saved.keyElements, explore: startingAt(yield* approvedAfterPause(ctx, saved.pendingPlan)) }
-  } else state = saved
+  // A fresh run plans inside exploration, so the plan's queries start their nodes as they stream.
+  let keyElements = saved?.keyElements ?? []
+  let restored: ExploreState | undefined
+  if (saved?.pendingPlan && ctx.resumed?.paused) restored = startingAt(yield* approvedAfterPause(ctx, saved.pendingPlan))
+  else restored = saved?.explore
+  const plan: PlanStep = async function* ({ onText, keep }) {
+    const made = yield* makePlan(question, ctx, onText)
+    keep(made.queries)
+    const approved = yield* ctx.reviewPlan({ text: made.text, queries: made.queries, ...(made.keyElements.length ? { keyElements: made.keyElements } : {}) })
+    keyElements = made.keyElements
+    // Early nodes still in flight are in this state's frontier: a resume explores them again.
+    yield* ctx.checkpoint({ keyElements, explore: startingAt(approved ?? made.queries), ...(approved ? {} : { pendingPlan: made.queries }) })
+    return approved && { queries: approved, keyElements }
+  }
+  // A plan put to the caller is never explored before the caller has seen it.
+  const reviewed = !ctx.resumed && (ctx.input.approvePlan !== undefined || ctx.input.pauseAfterPlan === true)
 
-  const { keyElements } = state
   const save = (explored: ExploreState) => ctx.checkpoint({ keyElements, explore: explored })
-  const exploration = yield* explore([], ctx, { settings, schedule, notebook, keyElements, restored: state.explore, save })
+  const exploration = yield* explore(ctx, {
+    settings,
+    schedule,
+    notebook,
+    keyElements,
+    save,
+    ...(restored ? { restored } : { plan: { step: plan, early: !reviewed } }),
+  })
+  if (exploration.paused) return { reason: 'paused' }
 
   const overBudget = !exploration.answered && (yield* budgetStop(ctx))
   const budgetSpent = !exploration.answered && !overBudget && exploration.explored >= settings.maxSteps
@@ -131,16 +144,27 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   return { reason: budgetSpent ? 'max-iterations' : 'answered' }
 }
 
-/** The rational plan and the initial nodes; unreadable → the question itself is the only node. Its `plan` event is the caller's to yield (`reviewPlan`). */
-async function* makePlan(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, RationalPlan & { text: string }> {
+/**
+ * The rational plan and the initial nodes; unreadable → the question itself is the only node.
+ * Its `plan` event is the caller's to yield (`reviewPlan`); `onText` reads the reply as it streams.
+ */
+async function* makePlan(
+  question: string,
+  ctx: StrategyContext,
+  onText: ((text: string) => void) | undefined,
+): AsyncGenerator<StrategyEvent, RationalPlan & { text: string }> {
   const knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', PLAN_KNOWLEDGE_CHARS)
-  const reply = yield* ctx.complete('planner', {
-    system: plannerSystem,
-    prompt: plannerPrompt({ question, knowledge }),
-    json: planSchema,
-    maxTokens: 500,
-    temperature: 0,
-  })
+  const reply = yield* ctx.complete(
+    'planner',
+    {
+      system: plannerSystem,
+      prompt: plannerPrompt({ question, knowledge }),
+      json: planSchema,
+      maxTokens: 500,
+      temperature: 0,
+    },
+    onText ? { onText } : undefined,
+  )
   let plan = parsePlan(reply)
   if (!plan) {
     yield ctx.warning('could not read queries from the rational plan; searching the question itself', 'unparseable-output')

@@ -1,5 +1,6 @@
 import { normalizeUrl, stripThink } from '../../core/index.js'
 import { parseBareList, parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
+import { createQueryStream, type QueryStream } from '../shared/query-stream.js'
 import { distinctQueries, readBoolean } from '../shared/read.js'
 
 /**
@@ -47,6 +48,15 @@ function itemsField(value: unknown, ...keys: string[]): string[] {
   return []
 }
 
+/** Where a plan's queries sit, and how many `parsePlan` keeps. */
+const PLAN_QUERY_KEYS = ['queries', 'initial_queries', 'initialQueries', 'search_queries', 'searchQueries', 'nodes']
+export const PLAN_QUERIES = 5
+
+/** The plan's queries as they close in its streaming reply (sightings: `parsePlan` of the whole reply decides). */
+export function planQueryStream(): QueryStream {
+  return createQueryStream({ lists: PLAN_QUERY_KEYS, bareList: true })
+}
+
 /**
  * The rational plan. JSON anywhere in the reply (fences, prose before it, think blocks,
  * trailing commas, single quotes); else a bare list is read as the queries. Undefined when
@@ -54,10 +64,7 @@ function itemsField(value: unknown, ...keys: string[]): string[] {
  */
 export function parsePlan(reply: unknown): RationalPlan | undefined {
   const json = parseLooseJson(reply, 'object')
-  const queries = distinctQueries(
-    json ? itemsField(json, 'queries', 'initial_queries', 'initialQueries', 'search_queries', 'searchQueries', 'nodes') : parseBareList(reply),
-    5,
-  )
+  const queries = distinctQueries(json ? itemsField(json, ...PLAN_QUERY_KEYS) : parseBareList(reply), PLAN_QUERIES)
   if (!queries.length) return undefined
   return {
     goal: stringField(json, 'goal', 'research_goal', 'researchGoal', 'objective') ?? '',
@@ -142,6 +149,15 @@ function factsField(json: unknown): unknown[] | undefined {
 const ANSWER_WORDS = { yes: ['answerable', 'sufficient', 'enough'], no: ['not yet', 'insufficient', 'continue'] }
 const readFlag = (value: unknown) => readBoolean(value, ANSWER_WORDS)
 
+/** Where a node check's queries sit, and how many `parseNodeCheck` keeps. */
+const CHECK_QUERY_KEYS = ['queries', 'next_queries', 'nextQueries', 'neighbors', 'neighbours', 'new_queries', 'search_queries']
+export const CHECK_QUERIES = 4
+
+/** A node check's queries as they close in its streaming reply (sightings: `parseNodeCheck` decides). */
+export function checkQueryStream(): QueryStream {
+  return createQueryStream({ lists: CHECK_QUERY_KEYS, bareList: true })
+}
+
 const FLAG_LINE = /^[ \t>*_#-]*(?:answerable|can answer|sufficient|enough)\b[^:=\n]*[:=]\s*\**\s*([A-Za-z ]+)/im
 
 /**
@@ -155,7 +171,7 @@ export function parseNodeCheck(reply: unknown): NodeCheck {
     const record = json as Record<string, unknown>
     const key = ['answerable', 'sufficient', 'can_answer', 'canAnswer', 'enough', 'done'].find((k) => record[k] !== undefined)
     const answerable = key ? readFlag(record[key]) : undefined
-    const queries = distinctQueries(itemsField(json, 'queries', 'next_queries', 'nextQueries', 'neighbors', 'neighbours', 'new_queries', 'search_queries'), 4)
+    const queries = distinctQueries(itemsField(json, ...CHECK_QUERY_KEYS), CHECK_QUERIES)
     const missing = stringField(json, 'missing', 'gaps', 'missing_information', 'reason')
     if (answerable !== undefined || queries.length) {
       return { answerable: answerable ?? false, queries, ...(missing ? { missing } : {}), readable: true }
@@ -163,7 +179,7 @@ export function parseNodeCheck(reply: unknown): NodeCheck {
   }
   const flag = FLAG_LINE.exec(text)
   const answerable = flag ? readFlag(flag[1]!.trim().split(/\s+/)[0]) : undefined
-  const queries = distinctQueries(parseBareList(text), 4)
+  const queries = distinctQueries(parseBareList(text), CHECK_QUERIES)
   return { answerable: answerable ?? false, queries, readable: answerable !== undefined || queries.length > 0 }
 }
 

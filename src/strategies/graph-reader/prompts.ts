@@ -7,7 +7,7 @@
 
 export const plannerSystem = `You plan web research. Break the question into a rational plan and the first searches to run.
 Reply with JSON only, in this form:
-{"goal": "<what the answer must establish>", "steps": ["<2 to 4 short steps>"], "key_elements": ["<3 to 8 entities, names, dates or concepts to resolve>"], "queries": ["<3 to 5 short web search queries>"]}`
+{"key_elements": ["<3 to 8 entities, names, dates or concepts to resolve>"], "queries": ["<3 to 5 short web search queries>"], "goal": "<what the answer must establish>", "steps": ["<2 to 4 short steps>"]}`
 
 export function plannerPrompt(args: { question: string; knowledge: string }): string {
   const known = args.knowledge ? `\nAlready known from earlier research:\n${args.knowledge}\n` : ''
@@ -59,7 +59,7 @@ Extract the facts as JSON.`
 export const neighborSystem = `You steer web research. Given the question and the notebook of facts found so far, decide:
 1. answerable: can the question be fully answered from the notebook alone?
 2. if not, up to 4 new short web search queries that would find what is still missing (never repeat a past search).
-Reply with JSON only: {"answerable": true or false, "missing": "<what is still unknown>", "queries": ["<query>"]}`
+Reply with JSON only: {"answerable": true or false, "queries": ["<query>"], "missing": "<what is still unknown>"}`
 
 export function neighborPrompt(args: {
   question: string

@@ -1,11 +1,13 @@
 /** The JSON Schemas of graph-reader's structured prompts (prompts.ts), sent with each call. */
 import { flag, list, object, query, sourceNumber, text } from '../shared/schema.js'
 
+// Queries come early in both: a reply streams in this order, and each query starts its node as
+// it closes (pipelining). Key elements stay before the queries, which are drawn from them.
 export const planSchema = object('research_plan', {
-  goal: text(300),
-  steps: list(text(200), 4),
   key_elements: list(text(80), 8),
   queries: list(query, 5),
+  goal: text(300),
+  steps: list(text(200), 4),
 })
 
 export const extractionSchema = object('extracted_facts', {
@@ -14,8 +16,8 @@ export const extractionSchema = object('extracted_facts', {
 
 export const nodeCheckSchema = object('node_check', {
   answerable: flag,
-  missing: text(300),
   queries: list(query, 4),
+  missing: text(300),
 })
 
 export const condenseSchema = object('condensed_facts', {
