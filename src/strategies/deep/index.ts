@@ -13,7 +13,7 @@ import { approvedAfterPause, isCount, isStringArray, restoredState } from '../sh
 import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
-import { cleanSubQuestion, NEXT_QUESTION_KEYS, parsePlanNext, type PlanDecision } from './parse.js'
+import { cleanSubQuestion, NEXT_QUESTION_KEYS, nextQuestionLine, parsePlanNext, type PlanDecision } from './parse.js'
 import { planPrompt, planSystem } from './prompts.js'
 import { searchOne } from './search-one.js'
 import { synthesize } from './synthesize.js'
@@ -136,7 +136,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
           },
           { onText },
         )
-      const reply = yield* early.during(call, createQueryStream({ fields: NEXT_QUESTION_KEYS }))
+      const reply = yield* early.during(call, createQueryStream({ fields: NEXT_QUESTION_KEYS, line: nextQuestionLine }))
       const next = yield* nextSubQuestion(parsePlanNext(reply), { question, findings, asked, ctx })
       if (next.kind === 'complete') {
         yield* early.keepOnly([])

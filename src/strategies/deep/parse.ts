@@ -50,6 +50,14 @@ export function cleanSubQuestion(text: string): string | undefined {
   return cleanQuestion(text) || undefined
 }
 
+/** A "Next question: …" line, as `parsePlanNext` reads one when the reply holds no JSON. */
+const NEXT_QUESTION_LINE = /^[ \t*_#>-]*next(?:\s+sub)?[\s-]*question\s*[:=]\s*(.+)$/im
+
+/** The sub-question one line of the planner's reply names ("Next question: …"), raw; for pipelining. */
+export function nextQuestionLine(line: string): string | undefined {
+  return NEXT_QUESTION_LINE.exec(line)?.[1]?.replace(/[*_]+/g, '')
+}
+
 /** The keys `parsePlanNext` reads the next sub-question from. */
 export const NEXT_QUESTION_KEYS = ['next_question', 'nextQuestion', 'question', 'sub_question']
 /** The keys `parseSubAnswer` reads follow-up queries from. */
@@ -70,7 +78,7 @@ export function parsePlanNext(reply: unknown): PlanDecision {
     if (question !== undefined || complete === false) return { kind: 'next', question: cleanQuestion(question ?? ''), reasoning }
   }
   const text = stripThink(typeof reply === 'string' ? reply : '')
-  const next = /^[ \t*_#>-]*next(?:\s+sub)?[\s-]*question\s*[:=]\s*(.+)$/im.exec(text)
+  const next = NEXT_QUESTION_LINE.exec(text)
   if (next?.[1]) return { kind: 'next', question: cleanQuestion(next[1].replace(/[*_]+/g, '')), reasoning: '' }
   if (/^[ \t*_#>-]*(?:is[\s_]*)?complete\s*[:=]\s*\**\s*(?:true|yes)\b/im.test(text)) return { kind: 'complete', reasoning: '' }
   return { kind: 'unclear' }

@@ -79,6 +79,17 @@ describe('deep: pipelining', () => {
     expect(result).toMatchObject({ reason: 'answered', answer: 'A is x [1].', cost: { searches: 1 } })
   })
 
+  it('reads a planner that writes lines instead of JSON: the sub-question starts once its line ends', async () => {
+    const rig = deepRig((r) => ({
+      planner: [['Complete: no\n**Next question:** What is A?\n', { text: 'Reasoning: nothing is known yet.', after: () => r.started('What is A?') }]],
+      extractor: [],
+    }))
+    const { result } = await collect(agent(rig), 'What is A?')
+    expect(rig.log.indexOf('search What is A?')).toBeLessThan(rig.log.indexOf('piece 0.1'))
+    expect(rig.searches()).toEqual(['What is A?'])
+    expect(result).toMatchObject({ reason: 'answered', cost: { searches: 1 } })
+  })
+
   it('with pipelining off, searches only once the reply that names the query has ended', async () => {
     const rig = deepRig(() => ({
       planner: [['{"is_complete": false, "next_question": "What is A?"', ', "reasoning": "needed"}']],
