@@ -2,6 +2,7 @@
  * Issue 13, findings 4 to 6, against each adapter: a server that drips forever, one that
  * sends a line without end, and a 200 that is not a stream at all.
  */
+import type { ServerResponse } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import { ProviderError } from '../../../src/core/index.js'
 import { MAX_LINE_CHARS } from '../../../src/core/line-buffer.js'
@@ -14,6 +15,17 @@ const serve = loopbacks()
 const drip = (res: import('node:http').ServerResponse, piece: string) => {
   const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(piece)), 10)
   res.on('close', () => clearInterval(timer))
+}
+
+/** Waits for the socket to drain or close, leaving no listener behind (one per wait would pile up). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done)
+      resolve()
+    }
+    res.once('drain', done).once('close', done)
+  })
 }
 
 describe.each(cases)('$name against hostile servers', (c) => {
@@ -41,7 +53,7 @@ describe.each(cases)('$name against hostile servers', (c) => {
       res.write(piece)
       const filler = 'x'.repeat(65_536)
       for (let sent = 0; sent < MAX_LINE_CHARS * 2 && !res.destroyed; sent += filler.length) {
-        if (!res.write(filler)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve))
+        if (!res.write(filler)) await drainedOrClosed(res)
       }
       res.end()
     })
