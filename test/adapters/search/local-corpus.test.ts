@@ -158,6 +158,15 @@ describe('a folder’s HTML files, read off the main thread', () => {
     expect(huge?.text.split('\n\n')).toHaveLength(20_000)
   })
 
+  it('are indexed as their tag-stripped text, not parsed, above 2,000,000 characters', async () => {
+    const large = join(dir, 'large')
+    await mkdir(large)
+    const html = `<html><head><title>Large</title></head><body>${'<p>Guanacos.</p>'.repeat(150_000)}</body></html>`
+    await writeFile(join(large, 'page.html'), html)
+    const [page] = await loadDirectory(large)
+    expect(page).toEqual({ id: 'page.html', url: expect.stringMatching(/^file:/), title: 'page', text: await taglessText(html) })
+  })
+
   it('are indexed as their tag-stripped text when parsing outlives the budget', async () => {
     // Parsing 820 KB takes far more than 1 ms: only a parse off the main thread can be cut.
     const [huge] = await loadDirectory(dir, undefined, { timeoutMs: 1 })

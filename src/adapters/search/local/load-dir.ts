@@ -15,6 +15,9 @@ import type { LocalDocument } from './local-corpus.js'
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
 export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000
 
+/** An HTML file larger than this (in characters) is not parsed: as large as a page `httpFetch` reads. */
+export const MAX_PARSED_HTML_CHARS = 2_000_000
+
 export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm']
 
 /** Every matching file under `dir`, in a stable order; dot-folders and node_modules skipped. */
@@ -43,10 +46,12 @@ function splitFrontMatter(text: string): { title?: string; body: string } {
 
 /**
  * An HTML file's title and text, parsed on a worker thread under a time budget like a web
- * page (a folder may hold pages saved from anywhere): one that is not done in time, or
- * cannot be parsed, is indexed as its tag-stripped text.
+ * page (a folder may hold pages saved from anywhere): one that is too large to parse, not
+ * done in time, or cannot be parsed, is indexed as its tag-stripped text (one linear pass
+ * that yields to the event loop).
  */
 async function htmlDocument(raw: string, timeoutMs: number): Promise<ExtractedPage> {
+  if (raw.length > MAX_PARSED_HTML_CHARS) return { text: await taglessText(raw) }
   try {
     return (await offThread({ kind: 'document', html: raw, timeoutMs })) ?? documentText(raw, { parseHTML: await loadParser() })
   } catch (error) {
