@@ -88,7 +88,7 @@ const saysNoResults = (document: Document): boolean =>
   document.querySelector('.no-results') !== null || /\bno (more )?results\b/i.test(collapsedText(document.body))
 
 /** The results a page's DOM holds. */
-export function readDuckDuckGoDocument(document: Document): DuckDuckGoPage {
+function readDuckDuckGoDocument(document: Document): DuckDuckGoPage {
   const found = htmlLayout(document) ?? liteLayout(document)
   const results = found?.filter((result) => !isPlaceholder(result))
   // A page whose only "result" is the placeholder says there were none.
