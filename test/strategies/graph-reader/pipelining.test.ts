@@ -4,6 +4,7 @@
  * only once the test's gate for it opens, so "the search started before the reply ended" is
  * ordered by promises, never by timing.
  */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   createAgent,
@@ -17,7 +18,7 @@ import {
   type SearchProvider,
 } from '../../../src/index.js'
 import { graphReader } from '../../../src/strategies/graph-reader/index.js'
-import { assertEventInvariants } from '../../../src/testing/index.js'
+import { assertEventInvariants, mockSearch, scriptedLLM } from '../../../src/testing/index.js'
 import { ofType, queryOf, roleOf, type Role } from './helpers.js'
 
 interface Reply {
@@ -298,5 +299,78 @@ describe('graph-reader pipelining', () => {
     const result = await resumed.result
     expect(result.reason).toBe('answered')
     expect(result.facts.map((f) => f.text).sort()).toEqual(['Something about alpha', 'Something about beta'])
+  })
+
+  it('changes when work starts, not what is explored: whatever the split, the same queries and facts as without pipelining', async () => {
+    /** Each root's check names two children; a decoy list the parse does not read may come first. */
+    const replies = (decoys: { plan: boolean; checks: boolean }) => (req: LLMRequest) => {
+      const query = queryOf(req)
+      switch (roleOf(req)) {
+        case 'planner':
+          return `{"key_elements": ["k"], ${decoys.plan ? '"search_queries": ["decoy root"], ' : ''}"queries": ["r1", "r2", "r3"], "goal": "g", "steps": ["s"]}`
+        case 'extractor':
+          return `{"facts": [{"text": "Found by searching ${query}", "source": 1}]}`
+        case 'neighbor': {
+          const children = /^r\d$/.test(query) ? [`${query} a`, `${query} b`] : []
+          return `{"answerable": false, ${decoys.checks ? `"search_queries": ["decoy of ${query}"], ` : ''}"queries": ${JSON.stringify(children)}, "missing": "m"}`
+        }
+        default:
+          return 'The answer [1].'
+      }
+    }
+    const outcome = async (pipelining: boolean, args: { chunkSize: number; concurrency: number; seed: number; decoys: { plan: boolean; checks: boolean } }) => {
+      const llm = scriptedLLM({ replies: replies(args.decoys), chunkSize: args.chunkSize })
+      const search = mockSearch({
+        results: (q) => [{ title: q, url: `https://example.com/${encodeURIComponent(q)}`, snippet: `About ${q}.` }],
+        // A few milliseconds that differ by query, so searches end in varying orders.
+        delayMs: (q) => (q.length * args.seed) % 3,
+      })
+      const agent = createAgent({ llm, search, pipelining, strategy: graphReader({ graphReader: { concurrency: args.concurrency, maxSteps: 20 } }) })
+      const run = agent.research('q?')
+      const events = await collect(run)
+      const byId = new Map(ofType(events, 'query').map((e) => [e.queryId, e.query]))
+      const results = ofType(events, 'result')
+      return {
+        // The nodes that went on to their model calls, and every search made.
+        explored: llm.calls
+          .filter((req) => roleOf(req) === 'extractor')
+          .map(queryOf)
+          .sort(),
+        searched: search.calls.filter((q) => !q.startsWith('decoy')).sort(),
+        decoysStarted: search.calls.filter((q) => q.startsWith('decoy')).length,
+        aborted: results.filter((e) => e.error?.code === 'aborted').map((e) => byId.get(e.queryId)!),
+        facts: (await run.result).facts.map((f) => f.text).sort(),
+        reason: (await run.result).reason,
+        modelPeak: llm.inFlight.peak,
+      }
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          chunkSize: fc.integer({ min: 1, max: 12 }),
+          concurrency: fc.integer({ min: 2, max: 4 }),
+          seed: fc.integer({ min: 1, max: 1000 }),
+          decoys: fc.record({ plan: fc.boolean(), checks: fc.boolean() }),
+        }),
+        async (args) => {
+          const piped = await outcome(true, args)
+          const whole = await outcome(false, args)
+          expect(whole.explored).toHaveLength(9)
+          expect(piped.explored).toEqual(whole.explored)
+          // Each planned or proposed query searched once: a node started early is taken over, not searched again.
+          expect(piped.searched).toEqual(whole.searched)
+          expect(new Set(piped.searched).size).toBe(9)
+          expect(piped.facts).toEqual(whole.facts)
+          expect(piped.reason).toBe(whole.reason)
+          // Only pipelining starts a decoy (each sighted as its reply streams), and only decoys are ever cancelled.
+          expect(whole.decoysStarted).toBe(0)
+          expect(piped.decoysStarted).toBe((args.decoys.plan ? 1 : 0) + (args.decoys.checks ? 9 : 0))
+          expect(whole.aborted).toEqual([])
+          for (const query of piped.aborted) expect(query).toMatch(/^decoy/)
+          expect(piped.modelPeak).toBeLessThanOrEqual(args.concurrency)
+        },
+      ),
+      { numRuns: 25 },
+    )
   })
 })
