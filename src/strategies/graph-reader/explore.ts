@@ -94,7 +94,7 @@ interface Running {
 /**
  * The queries of one streaming reply (the plan, or a node check), started as nodes as they
  * close in it: each searches and deep-reads at once, then waits until the reply's parse keeps
- * it (`settle`) before its model calls.
+ * it (`settle`, then `keep`) before its model calls.
  */
 interface EarlyNodes {
   /** Reads the next piece of the reply; starts a node for each query that closed in it. */
