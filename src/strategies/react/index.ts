@@ -25,7 +25,7 @@ import { CitationRegistry, rewriteCitations } from '../shared/citations.js'
 import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState, type ToolOutcome } from './memory.js'
-import { emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
+import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
 import { coerceTextArgs, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
 import { builtinTools, callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH, userTools } from './tools.js'
 
@@ -77,6 +77,8 @@ interface SavedState extends MemoryState {
   made: string[]
   repeats: number
   pending?: PendingStep
+  /** The model called a tool where it had to answer, and was asked once more. */
+  answerAsked?: boolean
 }
 
 const ROLE = 'agent'
@@ -115,6 +117,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     rejections: saved?.rejections ?? 0,
     made: saved?.made ?? [],
     repeats: saved?.repeats ?? 0,
+    ...(saved?.answerAsked ? { answerAsked: true } : {}),
   }
   const made = new Set(state.made)
   const tools = [...builtinTools({ search: ctx.search !== undefined, fetch: ctx.fetch !== undefined }), ...own]
@@ -289,7 +292,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
 
   while (true) {
     state.step++
-    const forced = state.step >= settings.maxSteps || state.repeats > settings.maxRepeats || (yield* budgetStop(ctx))
+    const forced = state.answerAsked === true || state.step >= settings.maxSteps || state.repeats > settings.maxRepeats || (yield* budgetStop(ctx))
     let textProtocol = state.protocol === 'text'
     const specs: ToolSpec[] = visibleAt(state.step).map((t) => t.spec)
     const system = textProtocol ? `${reactSystem}\n\n${textProtocolInstructions(specs)}` : reactSystem
@@ -328,8 +331,8 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
 
     let calls = forced ? [] : reply.toolCalls
     let draft = reply.text.trim()
-    if (textProtocol) {
-      const parsed = parseTextStep(reply.text)
+    const parsed = textProtocol ? parseTextStep(reply.text) : undefined
+    if (parsed) {
       calls = []
       if (parsed.kind === 'action' && !forced) {
         const args = coerceTextArgs(parsed.args, byName.get(parsed.name)?.spec)
@@ -356,8 +359,27 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       continue
     }
 
+    // Told to answer, the model still acts (a text-protocol action, or tool calls and no text):
+    // asked once more, then the answer is what the run gathered, never the action's text.
+    let gathered = false
+    if (forced && (parsed ? parsed.kind === 'action' : reply.toolCalls.length > 0 && !draft)) {
+      if (!state.answerAsked) {
+        state.answerAsked = true
+        yield ctx.warning('the model called a tool where it had to answer; it is asked once more for the answer', 'unparseable-output')
+        memory.steps.push({ text: parsed ? untilObservation(reply.text) : '', outcomes: [], followUp: answerNowNote(textProtocol) })
+        yield* save()
+        continue
+      }
+      draft = gatheredAnswer(memory)
+      gathered = true
+      yield ctx.warning(
+        `the model called a tool again where it had to answer: ${draft ? 'the answer lists what the run gathered' : 'nothing was gathered to answer from'}`,
+        'empty-output',
+      )
+    }
+
     const evidence = { sources: memory.sources.map((s) => ({ ...s })) }
-    const verdict = draft ? await (hooks.finalAnswer ?? groundingGate)(draft, evidence) : true
+    const verdict = draft && !gathered ? await (hooks.finalAnswer ?? groundingGate)(draft, evidence) : true
     if (verdict !== undefined && typeof verdict === 'object' && 'reject' in verdict) {
       const reason = bound(String(verdict.reject), ERROR_CHARS)
       if (state.rejections < settings.maxRejections && !forced) {
@@ -370,13 +392,20 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       yield ctx.warning(`the answer was rejected (${reason}), but no revision is left: it stands as it is`, 'answer-ungrounded')
     }
 
-    yield* answer(draft, ctx, memory)
+    yield* answer(draft, ctx, memory, gathered)
     return { reason: forced && state.step >= settings.maxSteps ? 'max-iterations' : 'answered' }
   }
 }
 
+/** What the run's tools found, as the answer of a model that would not give one. */
+function gatheredAnswer(memory: Memory): string {
+  const notes = memory.steps.flatMap((s) => s.outcomes.filter((o) => o.ok).map((o) => o.note))
+  if (!notes.length) return ''
+  return `No answer was given within the step budget. What the research found:\n${truncateAtSentence(notes.join('\n'), KNOWLEDGE_CHARS)}`
+}
+
 /** The answer, released once the gate took it: its `[n]` renumbered for the conversation. */
-async function* answer(draft: string, ctx: StrategyContext, memory: Memory): AsyncGenerator<StrategyEvent> {
+async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warned: boolean): AsyncGenerator<StrategyEvent> {
   const registry = new CitationRegistry(ctx.input.citations)
   const text = draft
     ? rewriteCitations(draft, (n) => {
@@ -384,7 +413,7 @@ async function* answer(draft: string, ctx: StrategyContext, memory: Memory): Asy
         return source ? registry.indexOf(source.url, source.title) : undefined
       })
     : 'No answer was found within the step budget.'
-  if (!draft) yield ctx.warning('the model gave no answer', 'empty-output')
+  if (!draft && !warned) yield ctx.warning('the model gave no answer', 'empty-output')
   const notes = memory.steps.flatMap((s) => s.outcomes.filter((o) => o.ok).map((o) => o.note))
   if (notes.length) yield { type: 'knowledge-update', knowledge: truncateAtSentence(notes.join('\n'), KNOWLEDGE_CHARS), iteration: memory.steps.length }
   yield { type: 'answer-token', text }

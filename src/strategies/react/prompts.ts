@@ -6,6 +6,10 @@ export const reactSystem = `You are a careful research agent. Find the answer to
 
 export const lastStepNote = 'This is the last step: answer now from what you have found, citing the sources, without calling any tool.'
 
+/** Said once when the model calls a tool on its last step. */
+export const answerNowNote = (textProtocol: boolean) =>
+  `You have no steps left and cannot use tools any more. ${textProtocol ? 'Reply with "Final Answer:" and the answer' : 'Reply with the answer only'}, from what you have found, citing the sources as [n].`
+
 export const protocolNudge = 'Reply with either "Action:" and "Action Input:" to use a tool, or "Final Answer:" with the answer.'
 
 export const emptyNudge = 'Write the answer, or call a tool.'

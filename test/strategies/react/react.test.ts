@@ -261,7 +261,7 @@ test('parallel calls of a step run at most `concurrency` at once', async () => {
 
 test('the circuit breaker refuses a repeated call and, past maxRepeats, makes the model answer', async () => {
   const llm = scriptedLLM({
-    replies: (_req, i) => (i < 10 ? { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] } : 'never'),
+    replies: (req) => (req.toolChoice === 'none' ? 'Eiffel.' : { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] }),
   })
   const agent = createAgent({ llm, search, strategy: 'react', react: { maxSteps: 10, maxRepeats: 1, finalAnswer: () => true } })
   const run = agent.research('q')
@@ -290,7 +290,8 @@ test('a garbage model (random tools and arguments) ends within maxSteps, the inv
       await collect(run)
       const result = await run.result
       expect(['answered', 'max-iterations']).toContain(result.reason)
-      expect(llm.calls.length).toBeLessThanOrEqual(maxSteps)
+      // maxSteps, and one retry when the last step still calls a tool.
+      expect(llm.calls.length).toBeLessThanOrEqual(maxSteps + 1)
     }),
     { numRuns: 40 },
   )
@@ -340,6 +341,83 @@ test('a server without tool support: the run switches to the text protocol and g
   expect(ofType(events, 'tool-call')).toEqual([expect.objectContaining({ name: 'search', args: { query: 'Eiffel Tower architect' } })])
   expect(llm.calls.at(-1)!.system).toContain('Final Answer')
   expect((await run.result).answer).toBe("Eiffel's firm designed it [1].")
+})
+
+const ACT = 'Thought: one more search would help.\nAction: search\nAction Input: Eiffel Tower architect\nObservation: (invented)'
+const ACT_AGAIN = 'Thought: still not sure.\nAction: search\nAction Input: {"query": "Gustave Eiffel firm"}'
+const ANSWERED = "Thought: enough.\nFinal Answer: Eiffel's firm designed it [1]."
+
+test('text protocol: an action on the last step is asked once more for the answer, which stands', async () => {
+  const llm = scriptedLLM({ replies: [ACT, ACT_AGAIN, ANSWERED] })
+  const agent = createAgent({ llm, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } })
+  const run = agent.research('Who designed the Eiffel Tower?')
+  const events = await collect(run)
+  const result = await run.result
+  expect(result.answer).toBe("Eiffel's firm designed it [1].")
+  expect(result.reason).toBe('max-iterations')
+  // The last step's action ran nothing; the retry told the model it has no steps left.
+  expect(ofType(events, 'tool-call').map((e) => e.args)).toEqual([{ query: 'Eiffel Tower architect' }])
+  expect(llm.calls).toHaveLength(3)
+  const retry = llm.calls[2]!.turns!
+  expect(retry.at(-2)).toEqual({ role: 'assistant', text: ACT_AGAIN, toolCalls: [] })
+  expect(retry.at(-1)).toMatchObject({ role: 'user', text: expect.stringContaining('Final Answer:') })
+  expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['unparseable-output'])
+})
+
+test('text protocol: a model that still acts after the retry gets an answer listing what was gathered, never its action', async () => {
+  const llm = scriptedLLM({ replies: (_req, i) => (i === 0 ? ACT : ACT_AGAIN) })
+  const agent = createAgent({ llm, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } })
+  const run = agent.research('Who designed the Eiffel Tower?')
+  const events = await collect(run)
+  const result = await run.result
+  expect(llm.calls).toHaveLength(3)
+  expect(result.reason).toBe('max-iterations')
+  expect(result.answer).not.toMatch(/Thought:|Action:|Action Input:/)
+  expect(result.answer).toContain('search "Eiffel Tower architect": [1] Eiffel Tower — history; [2] Paris guide')
+  expect(result.citations.map((c) => c.url)).toEqual(['https://example.org/eiffel', 'https://example.org/paris'])
+  expect(ofType(events, 'warning').map((w) => [w.code, w.message])).toEqual([
+    ['unparseable-output', expect.stringContaining('asked once more')],
+    ['empty-output', expect.stringContaining('lists what the run gathered')],
+  ])
+})
+
+test('native tool calls: tool calls and no text on the forced step get the same one retry, then the gathered answer', async () => {
+  const llm = scriptedLLM({ replies: () => ({ text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] }) })
+  const agent = createAgent({ llm, search, strategy: 'react', react: { maxSteps: 1 } })
+  const run = agent.research('q')
+  const events = await collect(run)
+  const result = await run.result
+  expect(llm.calls.map((c) => c.toolChoice)).toEqual(['none', 'none'])
+  expect(llm.calls[1]!.turns?.at(-1)).toMatchObject({ role: 'user', text: expect.stringContaining('Reply with the answer only') })
+  expect(ofType(events, 'tool-call')).toEqual([])
+  // Nothing was gathered: the usual empty answer, one warning that says why.
+  expect(result.answer).toBe('No answer was found within the step budget.')
+  expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['unparseable-output', 'empty-output'])
+})
+
+test('the retry is kept in the checkpoint: a run interrupted after it and resumed does not ask a third time', async () => {
+  const store = memoryCheckpoints()
+  let saves = 0
+  let run!: ResearchRun
+  const crashing = {
+    ...store,
+    async save(checkpoint: Parameters<typeof store.save>[0]) {
+      await store.save(checkpoint)
+      // The first step's checkpoint, then the retry's: interrupted right after the retry was decided.
+      if (checkpoint.status === 'running' && ++saves === 2) run.abort()
+    },
+  }
+  const first = scriptedLLM({ replies: [ACT, ACT_AGAIN] })
+  run = createAgent({ llm: first, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } }).research('q', { checkpoints: crashing })
+  await read(run)
+  expect((await run.result).reason).toBe('aborted')
+  const second = scriptedLLM({ replies: [ACT_AGAIN, 'never asked'] })
+  const resumed = createAgent({ llm: second, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } }).resume(run.runId, { checkpoints: store })
+  const events = await read(resumed)
+  const result = await resumed.result
+  expect(second.calls).toHaveLength(1)
+  expect(result.answer).toContain('What the research found')
+  expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['empty-output'])
 })
 
 test('activeTools hides tools at a step: a call to a hidden one is refused', async () => {

@@ -154,3 +154,38 @@ test.each(servers)('$name: search, read_page, then a cited answer, all in the te
   // The invented Observation in the model's reply never reaches the tool or the next prompt as a result.
   expect(last).not.toContain('Observation: (the model invents one')
 })
+
+test('the last step: an action there is asked once more over the wire, and the answer it then gives stands', async () => {
+  const loopback = await serve(async (req, res) => {
+    const body = JSON.parse(req.body) as Body
+    const last = body.messages.at(-1)?.content ?? ''
+    // Told it has no steps left, the model answers; until then it only acts.
+    const reply = last.includes('no steps left') ? ANSWER_STEP : body.messages.some((m) => m.content?.startsWith('Observation:')) ? READ_STEP : SEARCH_STEP
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    const bytes = new TextEncoder().encode(textStream(reply))
+    await writePieces(
+      res,
+      cutAt(
+        bytes,
+        Array.from({ length: 30 }, (_, i) => ((i + 1) * 89) % bytes.length),
+      ),
+    )
+    res.end()
+  })
+  const llm = openai({ baseURL: `${loopback.url}/v1`, model: 'llama-3.2-3b' })
+  const agent = createAgent({ llm, search, fetch, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } })
+  const run = agent.research('Who drew the first plans of the Eiffel Tower?')
+  const events: ResearchEvent[] = []
+  for await (const event of run) events.push(event)
+  assertEventInvariants(events)
+  const result = await run.result
+  expect(result.reason).toBe('max-iterations')
+  expect(result.answer).toBe(ANSWER)
+  // search ran; the last step's read_page did not; the retry was the third and last request.
+  expect(events.filter((e) => e.type === 'tool-call').map((e) => (e.type === 'tool-call' ? e.name : ''))).toEqual(['search'])
+  const bodies = loopback.requests.map((r) => JSON.parse(r.body) as Body)
+  expect(bodies).toHaveLength(3)
+  expect(bodies[2]!.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('Action: read_page') })
+  // The invented Observation of the acting reply is cut from the model's turn here too.
+  expect(bodies[2]!.messages.at(-2)!.content).not.toContain('the model invents one')
+})
