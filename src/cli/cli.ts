@@ -77,15 +77,19 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
   if (options.toolApproval && (saved?.strategy ?? options.strategy) !== 'react') throw new UsageError('--tool-approval works with --strategy react')
-  // A run paused on a tool call was started with --tool-approval: its later calls keep pausing.
-  const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool'
   if (options.toolApproval && !io.ask && !pauses) {
     throw new UsageError('--tool-approval asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
   }
   const providers = await configuredProviders(options, io)
   const settings = saved ? resumedAgentOptions(agentOptions(options, providers), saved) : agentOptions(options, providers)
-  const ask = io.ask
-  if (pausedOnTool || options.toolApproval) {
+  // --tool-approval is `react.needsApproval`, which the checkpoint keeps: a resumed run asks (or
+  // pauses) as the run it continues did, with or without the flag. (Given to the resume of a run
+  // started without it, it cannot change the saved options: `beforeTool` alone asks or pauses.)
+  if (options.toolApproval && !saved) settings.react = { ...settings.react, needsApproval: true }
+  if (options.toolApproval || settings.react?.needsApproval) {
+    const ask = io.ask
+    // A run resumed from a tool pause keeps pausing: asking would put its approved call to the terminal again.
+    const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool'
     const beforeTool = ask && !pausedOnTool ? approveOnTerminal((question) => ask(question, io.interrupt)) : pauseForApproval
     settings.react = { ...settings.react, beforeTool }
   }

@@ -179,6 +179,12 @@ export interface ReactOptions {
   maxRepeats?: number
   /** Answers the gate may reject before the last one is taken as it is. @defaultValue 2 */
   maxRejections?: number
+  /**
+   * Every tool call (the built-in `search` and `read_page` too) waits for approval, as a tool
+   * marked `needsApproval` does, unless `beforeTool` allows or denies it. Plain data, so the
+   * checkpoint keeps it: a run resumed after an interruption still asks. @defaultValue false
+   */
+  needsApproval?: boolean
   /** The tool names the model may call at a step (all by default). */
   activeTools?: (step: number, names: readonly string[]) => readonly string[]
   beforeTool?: (call: ReactCall) => BeforeToolDecision | Promise<BeforeToolDecision>

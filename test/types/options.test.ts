@@ -41,6 +41,7 @@ function acceptedAgentOptions(): void {
     react: { tools: [tool], maxSteps: 6, toolCalls: 'text', beforeTool: (call) => (call.name === 'calc' ? { action: 'deny', message: 'no' } : undefined) },
   })
   createAgent({ react: { activeTools: (_step, names) => names.slice(0, 1), finalAnswer: () => ({ reject: 'cite a source' }) } })
+  createAgent({ react: { needsApproval: true } })
 }
 
 function rejectedAgentOptions(): void {
@@ -90,6 +91,8 @@ function strategySections(): void {
   createAgent({ react: { tools: [{ name: 'calc', execute: async () => 'ok' }] } })
   // @ts-expect-error react: beforeTool answers with a decision object, not a string
   createAgent({ react: { beforeTool: () => 'yes' } })
+  // @ts-expect-error react: needsApproval is a boolean (a function would not survive the checkpoint)
+  createAgent({ react: { needsApproval: () => true } })
 }
 
 function researchOptions(): void {

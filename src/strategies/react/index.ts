@@ -39,6 +39,7 @@ interface Settings {
   resultChars: number
   maxRepeats: number
   maxRejections: number
+  needsApproval: boolean
 }
 
 function settingsOf(options: ReactOptions = {}): Settings {
@@ -46,6 +47,9 @@ function settingsOf(options: ReactOptions = {}): Settings {
   if (toolCalls !== 'native' && toolCalls !== 'text') {
     throw new LaconicError(`\`react.toolCalls\` must be 'native' or 'text', got ${String(toolCalls)}`, { code: 'config' })
   }
+  const needsApproval = options.needsApproval ?? false
+  if (typeof needsApproval !== 'boolean')
+    throw new LaconicError(`\`react.needsApproval\` must be true or false, got ${String(needsApproval)}`, { code: 'config' })
   return {
     maxSteps: wholeNumberOption('react', options, 'maxSteps', 8, 1),
     concurrency: wholeNumberOption('react', options, 'concurrency', 4, 1),
@@ -54,6 +58,7 @@ function settingsOf(options: ReactOptions = {}): Settings {
     resultChars: wholeNumberOption('react', options, 'resultChars', 3000, 200),
     maxRepeats: wholeNumberOption('react', options, 'maxRepeats', 2, 0),
     maxRejections: wholeNumberOption('react', options, 'maxRejections', 2, 0),
+    needsApproval,
   }
 }
 
@@ -216,7 +221,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       const wrong = tool.validate(args)
       if (wrong.length) throw new LaconicError(`beforeTool rewrote \`${call.name}\` with arguments its schema refuses: ${wrong.join('; ')}`, { code: 'config' })
     }
-    if (verdict?.action === 'suspend' || (tool.user?.needsApproval && verdict?.action !== 'allow')) {
+    if (verdict?.action === 'suspend' || ((settings.needsApproval || tool.user?.needsApproval) && verdict?.action !== 'allow')) {
       if (!approval) return { suspend: true }
       if (!approval.approved) return { error: `the user refused this call${approval.message ? `: ${bound(approval.message, ERROR_CHARS)}` : ''}` }
       if (approval.arguments !== undefined) {

@@ -176,6 +176,41 @@ test('a tool that needs approval pauses the run; resume with approval runs it wi
   assertEventInvariants([...paused, ...rest])
 })
 
+test('react.needsApproval: every call, the built-in search too, pauses the run, and the checkpoint keeps the mode', async () => {
+  const llm = scriptedLLM({
+    replies: (req) => {
+      const results = req.turns?.filter((t) => t.role === 'tool').length ?? 0
+      if (results === 0) return { text: '', toolCalls: [{ id: 'c1', name: 'search', args: { query: 'Eiffel Tower architect' } }] }
+      if (results === 1) return { text: '', toolCalls: [{ id: 'c2', name: 'search', args: { query: 'Maurice Koechlin birthplace' } }] }
+      return 'Koechlin [1].'
+    },
+  })
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm, search, strategy: 'react', react: { needsApproval: true, finalAnswer: () => true } })
+  const searched = search.calls.length
+  const first = agent.research('q', { checkpoints })
+  await read(first)
+  expect((await first.result).reason).toBe('paused')
+  expect(search.calls.slice(searched)).toEqual([])
+  expect((await checkpoints.load(first.runId))?.options.react).toMatchObject({ needsApproval: true })
+  // Approved, the search runs; the next call waits in turn.
+  const second = agent.resume(first.runId, { checkpoints, approval: { approved: true } })
+  await read(second)
+  expect((await second.result).reason).toBe('paused')
+  expect(search.calls.slice(searched)).toEqual(['Eiffel Tower architect'])
+  expect(ofType(await read(agent.resume(first.runId, { checkpoints, approval: { approved: false } })), 'tool-result')).toEqual([
+    expect.objectContaining({ callId: 'c2', ok: false }),
+  ])
+  // beforeTool's allow or deny settles a call without a pause.
+  const allowed = createAgent({
+    llm: scriptedLLM({ replies: [{ text: '', toolCalls: [{ name: 'search', args: { query: 'x' } }] }, 'done'] }),
+    search,
+    strategy: 'react',
+    react: { needsApproval: true, beforeTool: () => ({ action: 'allow' }), finalAnswer: () => true },
+  })
+  expect((await allowed.research('q', { checkpoints }).result).reason).toBe('answered')
+})
+
 test('a refused approval tells the model, which answers without the tool', async () => {
   const { tool, seen } = lookup({ needsApproval: true })
   const llm = scriptedLLM({
@@ -441,4 +476,5 @@ test('bad options are config errors when the agent is made', () => {
   expect(() =>
     createAgent({ llm, strategy: 'react', react: { tools: [{ name: 'search', description: '', parameters: {}, execute: () => '' }] } }).research('q'),
   ).toThrow(/built-in|twice/)
+  expect(() => createAgent({ llm, strategy: 'react', react: { needsApproval: 'yes' as unknown as boolean } }).research('q')).toThrow(/needsApproval/)
 })
