@@ -26,7 +26,7 @@ import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState, type ToolOutcome } from './memory.js'
 import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
-import { coerceTextArgs, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
+import { coerceTextArgs, hasProtocolLabel, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
 import { builtinTools, callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH, userTools } from './tools.js'
 
 export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
@@ -364,10 +364,11 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       continue
     }
 
-    // Told to answer, the model still acts (a text-protocol action, or tool calls and no text):
-    // asked once more, then the answer is what the run gathered, never the action's text.
+    // Told to answer, the model still acts (a text-protocol action or a bare `Thought:`, or tool
+    // calls and no text): asked once more, then the answer is what the run gathered, never its text.
     let gathered = false
-    if (forced && (parsed ? parsed.kind === 'action' : reply.toolCalls.length > 0 && !draft)) {
+    const acting = parsed ? parsed.kind === 'action' || (parsed.kind === 'unreadable' && hasProtocolLabel(reply.text)) : reply.toolCalls.length > 0 && !draft
+    if (forced && acting) {
       if (!state.answerAsked) {
         state.answerAsked = true
         yield ctx.warning('the model called a tool where it had to answer; it is asked once more for the answer', 'unparseable-output')

@@ -43,6 +43,11 @@ export function parseTextStep(text: string): TextStep {
   return { kind: 'unreadable', text: text.trim() }
 }
 
+/** Whether the text has a label of the protocol (`Thought:`, `Action:`, ...): then it is no plain answer. */
+export function hasProtocolLabel(text: string): boolean {
+  return text.search(new RegExp(LABEL.source, 'im')) >= 0
+}
+
 /**
  * An action reply as the model's turn in the conversation: cut before the first `Observation:`
  * label after its action and input, which only a model inventing the tool's result writes.

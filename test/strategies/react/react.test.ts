@@ -416,6 +416,16 @@ test('text protocol: a model that still acts after the retry gets an answer list
   ])
 })
 
+test('text protocol: a bare Thought on the last step is no answer either; plain prose after the retry is', async () => {
+  const llm = scriptedLLM({ replies: ['Thought: I should look further before answering.', 'The firm of Gustave Eiffel designed it.'] })
+  const agent = createAgent({ llm, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 1, finalAnswer: () => true } })
+  const run = agent.research('Who designed the Eiffel Tower?')
+  const events = await collect(run)
+  expect((await run.result).answer).toBe('The firm of Gustave Eiffel designed it.')
+  expect(llm.calls).toHaveLength(2)
+  expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['unparseable-output'])
+})
+
 test('native tool calls: tool calls and no text on the forced step get the same one retry, then the gathered answer', async () => {
   const llm = scriptedLLM({ replies: () => ({ text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] }) })
   const agent = createAgent({ llm, search, strategy: 'react', react: { maxSteps: 1 } })

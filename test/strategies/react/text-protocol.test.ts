@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { coerceTextArgs, finalAnswerFilter, parseTextStep, untilObservation } from '../../../src/strategies/react/text-protocol.js'
+import { coerceTextArgs, finalAnswerFilter, hasProtocolLabel, parseTextStep, untilObservation } from '../../../src/strategies/react/text-protocol.js'
 
 test('an action with a JSON input; an invented observation after it is cut off', () => {
   expect(parseTextStep('Thought: I need data.\nAction: search\nAction Input: {"query": "Zürich"}\nObservation: made up')).toEqual({
@@ -86,4 +86,13 @@ test("the model's turn is cut before an Observation it invents, and only there",
       },
     ),
   )
+})
+
+test('protocol labels anywhere at a line start mark protocol text; prose that only mentions them does not', () => {
+  expect(hasProtocolLabel('Thought: not sure yet.')).toBe(true)
+  expect(hasProtocolLabel('Some words.\n  **Action**: search')).toBe(true)
+  expect(hasProtocolLabel('The tower was designed by the firm of Gustave Eiffel [1].')).toBe(false)
+  expect(hasProtocolLabel('His first thought: build it tall.')).toBe(false)
+  // The shared pattern keeps no state between calls.
+  expect([hasProtocolLabel('Thought: a'), hasProtocolLabel('Thought: a')]).toEqual([true, true])
 })
