@@ -371,7 +371,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     if (forced && acting) {
       if (!state.answerAsked) {
         state.answerAsked = true
-        yield ctx.warning('the model called a tool where it had to answer; it is asked once more for the answer', 'unparseable-output')
+        yield ctx.warning('the model acted instead of answering on its last step; it is asked once more for the answer', 'unparseable-output')
         memory.steps.push({ text: parsed ? untilObservation(reply.text) : '', outcomes: [], followUp: answerNowNote(textProtocol) })
         yield* save()
         continue
@@ -379,7 +379,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       draft = gatheredAnswer(memory)
       gathered = true
       yield ctx.warning(
-        `the model called a tool again where it had to answer: ${draft ? 'the answer lists what the run gathered' : 'nothing was gathered to answer from'}`,
+        `the model acted again instead of answering: ${draft ? 'the answer lists what the run gathered' : 'nothing was gathered to answer from'}`,
         'empty-output',
       )
     }
