@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint } from '../../src/index.js'
@@ -184,6 +184,11 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     backend = await startFakeBackend({ reply: model, results })
   })
   afterAll(() => backend.close())
+  // The backend is shared: each test counts only its own requests, whatever ran before it.
+  beforeEach(() => {
+    backend.turns.length = 0
+    backend.searches.length = 0
+  })
 
   test('each call waits (exit 4); --approve runs it, --reject tells the model why; the answer cites what was searched', async () => {
     const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
@@ -225,7 +230,6 @@ describe('react paused on each tool call without a terminal, resumed with --appr
   })
 
   test('--tool-args runs the waiting call with other arguments, checked against its schema first', async () => {
-    backend.searches.length = 0
     const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
     expect(first.code).toBe(4)
     const runId = runIdIn(first.stderr)
