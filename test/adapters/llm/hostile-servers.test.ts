@@ -3,13 +3,17 @@
  * sends a line without end, and a 200 that is not a stream at all.
  */
 import type { ServerResponse } from 'node:http'
-import { describe, expect, test } from 'vitest'
-import { ProviderError } from '../../../src/core/index.js'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { ProviderError, type LLMChunk } from '../../../src/core/index.js'
 import { MAX_LINE_CHARS } from '../../../src/core/line-buffer.js'
 import { loopbacks } from '../http/loopback.js'
 import { API_KEY, cases, collectUntilError } from './cases.js'
 
 const serve = loopbacks()
+// A test cut short by its timeout must not leave the next one on fake timers.
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 /** Writes `piece` every 10 ms until the client goes away. */
 const drip = (res: import('node:http').ServerResponse, piece: string) => {
@@ -36,8 +40,22 @@ describe.each(cases)('$name against hostile servers', (c) => {
       // A keep-alive comment (SSE) or a blank line (NDJSON): never idle, never done.
       drip(res, c.name === 'ollama' ? '\n' : ': ping\n\n')
     })
-    const { got, error } = await collectUntilError(c.make(server.url, { timeouts: { totalMs: 300 }, maxRetries: 2 }), { prompt: 'q' })
-    expect(got.text).toBe('Hello')
+    // The deadline passes once "Hello" is in, by the test's clock: on a busy machine a real 300 ms
+    // can run out before the first frame arrives, which is not what this test is about.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const chunks: LLMChunk[] = []
+    let error: unknown
+    try {
+      for await (const chunk of c.make(server.url, { timeouts: { totalMs: 300 }, maxRetries: 2 }).stream({ prompt: 'q' })) {
+        chunks.push(chunk)
+        if (chunk.type === 'text') vi.advanceTimersByTime(300)
+      }
+    } catch (caught) {
+      error = caught
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(chunks).toEqual([{ type: 'text', text: 'Hello' }])
     expect(error).toBeInstanceOf(ProviderError)
     expect(error).toMatchObject({ code: 'timeout', provider: c.name, retryable: false })
     expect((error as Error).message).toContain('not done within 300 ms')
