@@ -161,12 +161,16 @@ describe('a folder’s HTML files, read off the main thread', () => {
   })
 
   it('are indexed as their tag-stripped text, not parsed, above 2,000,000 characters', async () => {
-    const large = join(dir, 'large')
-    await mkdir(large)
-    const html = `<html><head><title>Large</title></head><body>${'<p>Guanacos.</p>'.repeat(150_000)}</body></html>`
-    await writeFile(join(large, 'page.html'), html)
-    const [page] = await loadDirectory(large)
-    expect(page).toEqual({ id: 'page.html', url: expect.stringMatching(/^file:/), title: 'page', text: await taglessText(html) })
+    // A folder of its own: inside the shared one, it would be a third file for the tests beside this one.
+    const large = await mkdtemp(join(tmpdir(), 'laconic-corpus-large-'))
+    try {
+      const html = `<html><head><title>Large</title></head><body>${'<p>Guanacos.</p>'.repeat(150_000)}</body></html>`
+      await writeFile(join(large, 'page.html'), html)
+      const [page] = await loadDirectory(large)
+      expect(page).toEqual({ id: 'page.html', url: expect.stringMatching(/^file:/), title: 'page', text: await taglessText(html) })
+    } finally {
+      await rm(large, { recursive: true, force: true })
+    }
   })
 
   it('are indexed as their tag-stripped text when parsing outlives the budget', async () => {
