@@ -274,7 +274,8 @@ describe('createLiveServer', () => {
 
   test('runs in progress are limited per client address and server-wide, with 429 and Retry-After', async () => {
     const agent = endlessAgent()
-    const { base, port } = await start({ agent, limits: { maxActiveRuns: 3, maxActiveRunsPerClient: 2, retryAfterSeconds: 7 } })
+    // Nobody reads these runs: a grace period longer than any test keeps each holding its slot however slowly the requests come.
+    const { base, port } = await start({ agent, graceMs: 600_000, limits: { maxActiveRuns: 3, maxActiveRunsPerClient: 2, retryAfterSeconds: 7 } })
     const token = await tokenOf(base)
     const post = (localAddress: string) =>
       rawRequest(port, {
