@@ -13,11 +13,11 @@ import { graphReader } from '../src/strategies/graph-reader/index.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../src/testing/index.js'
 
-const MODEL_MS = 500
-const SEARCH_MS = 300
+export const MODEL_MS = 500
+export const SEARCH_MS = 300
 
-/** query → the queries its answer check proposes. */
-const WORKLOAD: Readonly<Record<string, readonly string[]>> = {
+/** query → the queries its answer check proposes (G8: the workload bench/pipelining.ts streams too). */
+export const WORKLOAD: Readonly<Record<string, readonly string[]>> = {
   'first topic': ['first detail'],
   'second topic': ['second detail'],
   'third topic': ['third detail'],
@@ -27,7 +27,7 @@ const WORKLOAD: Readonly<Record<string, readonly string[]>> = {
   'third detail': [],
   'fourth detail': [],
 }
-const ROOTS = ['first topic', 'second topic', 'third topic', 'fourth topic']
+export const ROOTS = ['first topic', 'second topic', 'third topic', 'fourth topic']
 const NODE_MS = SEARCH_MS + 2 * MODEL_MS
 
 /**
@@ -44,7 +44,8 @@ function lowerBound(concurrency: number): number {
   return MODEL_MS + Math.max(longestChain, work) + MODEL_MS
 }
 
-const queryIn = (prompt: string) => /Results for the search "([^"]*)"/.exec(prompt)?.[1] ?? /Last search: (.*)/.exec(prompt)?.[1] ?? ''
+/** The query a node's extractor or answer-check prompt is about. */
+export const queryIn = (prompt: string) => /Results for the search "([^"]*)"/.exec(prompt)?.[1] ?? /Last search: (.*)/.exec(prompt)?.[1] ?? ''
 
 async function runOnce(concurrency: number) {
   const llm = scriptedLLM({

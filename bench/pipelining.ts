@@ -22,27 +22,13 @@ import { graphReader } from '../src/strategies/graph-reader/index.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../src/strategies/graph-reader/prompts.js'
 import { createQueryStream } from '../src/strategies/shared/query-stream.js'
 import { mockSearch, sleep } from '../src/testing/index.js'
+import { MODEL_MS, queryIn, ROOTS, SEARCH_MS, WORKLOAD } from './graph-reader.js'
 import { median, round } from './stats.js'
 
-const MODEL_MS = 500
-const SEARCH_MS = 300
 /** Characters per streamed token: ~4 is a token of English. */
 const TOKEN_CHARS = 4
 /** Runs per mode at the target's concurrency (median); the other rows are context, one run each. */
 const RUNS = 3
-
-/** query → the queries its answer check proposes (bench/graph-reader.ts's G8). */
-const WORKLOAD: Readonly<Record<string, readonly string[]>> = {
-  'first topic': ['first detail'],
-  'second topic': ['second detail'],
-  'third topic': ['third detail'],
-  'fourth topic': ['fourth detail'],
-  'first detail': [],
-  'second detail': [],
-  'third detail': [],
-  'fourth detail': [],
-}
-const ROOTS = ['first topic', 'second topic', 'third topic', 'fourth topic']
 
 const PLAN = JSON.stringify({
   key_elements: ['the four topics', 'what they share'],
@@ -130,8 +116,6 @@ function streamingLLM(reply: (req: LLMRequest) => string, callMs: number): LLMPr
     },
   }
 }
-
-const queryIn = (prompt: string) => /Results for the search "([^"]*)"/.exec(prompt)?.[1] ?? /Last search: (.*)/.exec(prompt)?.[1] ?? ''
 
 function replyFor(req: LLMRequest): string {
   switch (req.system) {
