@@ -6,7 +6,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
 import type { Strategy } from '../../src/core/index.js'
 import { createAgent, type Agent } from '../../src/index.js'
-import { createMcpServer, MAX_MCP_QUESTION_CHARS, type McpServerOptions } from '../../src/mcp/index.js'
+import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js'
+import { MAX_MCP_QUESTION_CHARS } from '../../src/mcp/server.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 
 async function connected(options: McpServerOptions): Promise<Client> {
