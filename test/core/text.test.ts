@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createThinkFilter, stripThink, truncateAtSentence, normalizeText } from '../../src/core/index.js'
+import { splitAt } from '../support/split.js'
 
 /**
  * An independent statement of the rule, one character at a time: blocks removed, an unclosed
@@ -30,14 +31,11 @@ function reference(text: string): string {
 
 function runSplit(text: string, cuts: number[]): string {
   const filter = createThinkFilter()
-  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
-  let out = ''
-  let previous = 0
-  for (const point of [...points, text.length]) {
-    out += filter.push(text.slice(previous, point))
-    previous = point
-  }
-  return out + filter.flush()
+  return (
+    splitAt(text, cuts)
+      .map((piece) => filter.push(piece))
+      .join('') + filter.flush()
+  )
 }
 
 const pieces = fc.constantFrom(

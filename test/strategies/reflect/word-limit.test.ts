@@ -1,23 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { countWords, wordLimitFilter } from '../../../src/strategies/reflect/word-limit.js'
+import { splitAt } from '../../support/split.js'
 
 function runFilter(chunks: readonly string[], maxWords: number): string {
   const filter = wordLimitFilter(maxWords)
   return chunks.map((c) => filter.push(c)).join('') + filter.flush()
-}
-
-/** Splits `text` at the given cut points. */
-function splitAt(text: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
-  const pieces: string[] = []
-  let from = 0
-  for (const p of points) {
-    pieces.push(text.slice(from, p))
-    from = p
-  }
-  pieces.push(text.slice(from))
-  return pieces
 }
 
 const token = fc.oneof(

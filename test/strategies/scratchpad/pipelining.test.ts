@@ -7,6 +7,7 @@ import { finalizerSystem, plannerSystem } from '../../../src/strategies/scratchp
 import { createQueryStream } from '../../../src/strategies/shared/query-stream.js'
 import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from '../reflect/helpers.js'
+import { splitAt } from '../../support/split.js'
 
 type Reply = readonly (string | Piece)[]
 
@@ -118,8 +119,7 @@ describe('scratchpad: pipelining', () => {
       .map(([head, l, q, end, tail]) => `${head}${l}${q}${end}${tail.replace(/[\r\n]/g, ' ')}`)
     fc.assert(
       fc.property(reply, fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
-        const pieces = [...points, text.length].map((p, i, all) => text.slice(i === 0 ? 0 : all[i - 1], p))
+        const pieces = splitAt(text, cuts)
         const decision = parsePlannerDecision(text)
         const first = streamed(pieces)[0]
         if (decision.action === 'search') expect(first).toBe(decision.query)

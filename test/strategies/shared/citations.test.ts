@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CitationRegistry, citationFilter, citationNumbers, rewriteCitations } from '../../../src/strategies/shared/citations.js'
+import { splitAt } from '../../support/split.js'
 
 describe('citations', () => {
   it('numbers sources densely and stably, whatever their URL spelling', () => {
@@ -53,14 +54,10 @@ describe('citations', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
         const text = parts.join('')
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
         const filter = citationFilter(map)
-        let out = ''
-        let previous = 0
-        for (const p of [...points, text.length]) {
-          out += filter.push(text.slice(previous, p))
-          previous = p
-        }
+        const out = splitAt(text, cuts)
+          .map((piece) => filter.push(piece))
+          .join('')
         expect(out + filter.flush()).toBe(rewriteCitations(text, map))
       }),
       { numRuns: 500 },

@@ -5,19 +5,7 @@ import { parseQueries } from '../../../src/strategies/reflect/parse.js'
 import { createJsonStreamReader, type ClosedValue } from '../../../src/strategies/shared/json-stream.js'
 import { createQueryStream, type QueryStreamOptions } from '../../../src/strategies/shared/query-stream.js'
 import { distinctQueries } from '../../../src/strategies/shared/read.js'
-
-/** The text cut at the given points (any order, repeats and out-of-range points allowed). */
-function split(text: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
-  const pieces: string[] = []
-  let from = 0
-  for (const p of points) {
-    pieces.push(text.slice(from, p))
-    from = p
-  }
-  pieces.push(text.slice(from))
-  return pieces
-}
+import { splitAt } from '../../support/split.js'
 
 function readAll(pieces: readonly string[]): ClosedValue[] {
   const reader = createJsonStreamReader()
@@ -36,7 +24,7 @@ describe('createJsonStreamReader', () => {
   it('reports the same values however the text is split', () => {
     fc.assert(
       fc.property(fc.oneof(jsonish, fc.string({ maxLength: 80 })), fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
-        expect(readAll(split(text, cuts))).toEqual(readAll([text]))
+        expect(readAll(splitAt(text, cuts))).toEqual(readAll([text]))
       }),
     )
   })
@@ -46,7 +34,7 @@ describe('createJsonStreamReader', () => {
     fc.assert(
       fc.property(top, fc.constantFrom(0, 2), fc.array(fc.nat(), { maxLength: 8 }), (value, indent, cuts) => {
         const text = `Here is the plan:\n${JSON.stringify(value, null, indent)}\nDone.`
-        const closed = readAll(split(text, cuts))
+        const closed = readAll(splitAt(text, cuts))
         const whole = closed.filter((c) => c.path.length === 0)
         expect(whole).toHaveLength(1)
         expect(whole[0]!.value).toEqual(JSON.parse(JSON.stringify(value)))
@@ -112,7 +100,7 @@ describe('createQueryStream', () => {
     fc.assert(
       fc.property(plan, fc.constantFrom(0, 2), fc.array(fc.nat(), { maxLength: 10 }), (value, indent, cuts) => {
         const reply = `\`\`\`json\n${JSON.stringify(value, null, indent)}\n\`\`\``
-        const seen = queriesOf(split(reply, cuts), { lists: PLAN_LISTS })
+        const seen = queriesOf(splitAt(reply, cuts), { lists: PLAN_LISTS })
         expect(distinctQueries(seen, 5)).toEqual(parsePlan(reply)?.queries ?? [])
       }),
     )
@@ -122,10 +110,10 @@ describe('createQueryStream', () => {
     fc.assert(
       fc.property(fc.array(query, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 10 }), (queries, cuts) => {
         const json = JSON.stringify(queries)
-        expect(distinctQueries(queriesOf(split(json, cuts), { topLevelList: true }), 5)).toEqual(parseQueries(json))
+        expect(distinctQueries(queriesOf(splitAt(json, cuts), { topLevelList: true }), 5)).toEqual(parseQueries(json))
         const clean = queries.map((q) => q.replace(/[\r\n[\]{}]/g, ' ').trim() || 'q')
         const bare = `Queries:\n${clean.map((q, i) => `${i + 1}. ${q}`).join('\n')}\n`
-        expect(distinctQueries(queriesOf(split(bare, cuts), { bareList: true }), 5)).toEqual(parseQueries(bare))
+        expect(distinctQueries(queriesOf(splitAt(bare, cuts), { bareList: true }), 5)).toEqual(parseQueries(bare))
       }),
     )
   })
