@@ -116,7 +116,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
     // The sub-question is its own first search: it starts as soon as the planner's reply names it.
     let early: EarlySearches | undefined
     if (subQuestion === undefined) {
-      early = earlySearches(ctx, { schedule, limit: 1, clean: unasked(asked), enabled: reviewed || !planAwaitsReview(ctx) })
+      early = earlySearches(ctx, { schedule, limit: 1, clean: cleanSubQuestion, skip: asked, enabled: reviewed || !planAwaitsReview(ctx) })
       const call = (onText: (text: string) => void) =>
         ctx.complete(
           'planner',
@@ -200,14 +200,6 @@ async function* nextSubQuestion(
     return fallback()
   }
   return decision
-}
-
-/** A sub-question as the parser keeps it, unless it was asked already (the loop rejects those). */
-function unasked(asked: ReadonlySet<string>): (text: string) => string | undefined {
-  return (raw) => {
-    const subQuestion = cleanSubQuestion(raw)
-    return subQuestion !== undefined && !asked.has(normalizeText(subQuestion)) ? subQuestion : undefined
-  }
 }
 
 /** The findings as knowledge a caller can carry into a follow-up run. */

@@ -63,7 +63,7 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
     if (!sources.length) break
 
     // The follow-up queries are searched as they close in the reply; the parse keeps those the loop runs next.
-    early = earlySearches(ctx, { schedule: settings.schedule, limit: searchesLeft, clean: unsearched(searched), enabled: searchesLeft > 0 })
+    early = earlySearches(ctx, { schedule: settings.schedule, limit: searchesLeft, clean: cleanQuery, skip: searched, enabled: searchesLeft > 0 })
     const call = (onText: (text: string) => void) =>
       ctx.complete(
         'extractor',
@@ -95,14 +95,6 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
     // A prose fallback is unverified: low confidence unless the model said otherwise.
     confidence: reply.confidence ?? (reply.readable ? 0.5 : 0.3),
     sources: urls,
-  }
-}
-
-/** A follow-up query as the parse keeps it, unless this sub-question searched it already. */
-function unsearched(searched: ReadonlySet<string>): (query: string) => string | undefined {
-  return (raw) => {
-    const query = cleanQuery(raw)
-    return query !== undefined && !searched.has(normalizeText(query)) ? query : undefined
   }
 }
 

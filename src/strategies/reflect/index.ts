@@ -122,7 +122,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     const searched = new Set(state.searched)
     // The last round's gaps are never searched: nothing to start early then.
     const lastRound = state.round >= settings.maxIterations
-    early = earlySearches(ctx, { schedule, limit: NEW_QUERIES, clean: unsearched(searched), enabled: !lastRound })
+    early = earlySearches(ctx, { schedule, limit: NEW_QUERIES, clean: cleanOneQuery, skip: searched, enabled: !lastRound })
     const reflection = yield* reflectOn(question, state.queriesRun, sources, ctx, early)
     const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
     const goOn = reflection.needMore && unseen.length > 0
@@ -149,14 +149,6 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
 
   yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
   return { reason: state.capped ? 'max-iterations' : 'answered' }
-}
-
-/** A query as the parser keeps it, unless it was searched already (a reflection's gaps skip those). */
-function unsearched(searched: ReadonlySet<string>): (query: string) => string | undefined {
-  return (raw) => {
-    const query = cleanOneQuery(raw)
-    return query !== undefined && !searched.has(normalizeText(query)) ? query : undefined
-  }
 }
 
 /**

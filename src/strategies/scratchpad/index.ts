@@ -127,7 +127,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
     // The planner's query is searched as soon as its line ends (or its JSON string closes).
     let early: EarlySearches | undefined
     if (query === undefined) {
-      early = earlySearches(ctx, { limit: 1, clean: unsearched(searched), enabled: reviewed || !planAwaitsReview(ctx) })
+      early = earlySearches(ctx, { limit: 1, clean: plannerQuery, skip: searched, enabled: reviewed || !planAwaitsReview(ctx) })
       const call = (onText: (text: string) => void) =>
         ctx.complete(
           'planner',
@@ -200,14 +200,6 @@ async function* searchAndRewrite(
   sources.add(results)
   yield { type: 'knowledge-update', knowledge: next, iteration: iteration + 1 }
   return next
-}
-
-/** A query as the parse keeps it, unless it was searched already (the loop does not repeat those). */
-function unsearched(searched: ReadonlySet<string>): (raw: string) => string | undefined {
-  return (raw) => {
-    const query = plannerQuery(raw)
-    return query !== undefined && !searched.has(normalizeText(query)) ? query : undefined
-  }
 }
 
 /**

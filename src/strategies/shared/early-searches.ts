@@ -35,8 +35,10 @@ export interface EarlySearchOptions {
   schedule?: Schedule
   /** Early searches per call at most: the parser's own limit, so none is started only to be cut. */
   limit: number
-  /** The query as the strategy's parser keeps it, or undefined to skip it (unusable, or searched before). */
+  /** The query as the strategy's parser keeps it, or undefined to skip it (unusable). */
   clean?: (query: string) => string | undefined
+  /** Queries not to search (normalised, `normalizeText`): those the strategy searched before. */
+  skip?: ReadonlySet<string>
   /** False: `during` only runs the call (a plan still to be approved is not searched early). @defaultValue true */
   enabled?: boolean
 }
@@ -60,7 +62,7 @@ export function earlySearches(ctx: StrategyContext, options: EarlySearchOptions)
     const query = options.clean ? options.clean(raw) : raw.trim()
     if (!query) return undefined
     const key = normalizeText(query)
-    if (seen.has(key)) return undefined
+    if (seen.has(key) || options.skip?.has(key)) return undefined
     seen.add(key)
     const scope = ctx.scope()
     const iterator = scope.runSearch(query, { ...place, ...(options.schedule && { schedule: options.schedule }) })
