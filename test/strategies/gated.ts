@@ -5,10 +5,11 @@
  */
 import { memoryCheckpoints, type CheckpointStore, type LLMChunk, type LLMProvider, type LLMRequest, type SearchProvider } from '../../src/index.js'
 
-/** A piece of a reply; `after` holds it back until it settles. */
+/** A piece of a reply; `after` holds it back until it settles; `cut` ends the stream there with that error instead. */
 export interface Piece {
   text: string
   after?: () => Promise<void>
+  cut?: Error
 }
 
 export interface GatedRig {
@@ -46,8 +47,9 @@ export function gatedRig(replies: (req: LLMRequest, n: number) => readonly (stri
       const n = calls++
       log.push(`call ${n}`)
       for (const [i, piece] of replies(req, n).entries()) {
-        const { text, after } = typeof piece === 'string' ? { text: piece, after: undefined } : piece
+        const { text, after, cut } = typeof piece === 'string' ? { text: piece, after: undefined, cut: undefined } : piece
         await after?.()
+        if (cut) throw cut
         log.push(`piece ${n}.${i}`)
         yield { type: 'text', text }
       }

@@ -1,52 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { createAgent, type LLMChunk, type LLMProvider, type ResearchEvent, type SearchProvider, type Strategy } from '../../../src/index.js'
+import { createAgent, type ResearchEvent, type Strategy } from '../../../src/index.js'
 import { earlySearches } from '../../../src/strategies/shared/early-searches.js'
 import { createQueryStream } from '../../../src/strategies/shared/query-stream.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'
-
-/**
- * A planner that streams its reply piece by piece, each piece only once `ready(i)` settles, and
- * a search that logs when each request starts, ends or is aborted. The test orders the two with
- * promises: nothing depends on timing.
- */
-function rig(pieces: readonly string[], ready: (i: number) => Promise<void> = () => Promise.resolve(), opts: { failAfter?: number } = {}) {
-  const log: string[] = []
-  const started = new Map<string, () => void>()
-  const startedPromise = new Map<string, Promise<void>>()
-  const whenStarted = (query: string) => {
-    if (!startedPromise.has(query)) startedPromise.set(query, new Promise<void>((resolve) => started.set(query, resolve)))
-    return startedPromise.get(query)!
-  }
-  const llm: LLMProvider = {
-    local: true,
-    async *stream(): AsyncGenerator<LLMChunk> {
-      for (const [i, text] of pieces.entries()) {
-        await ready(i)
-        if (opts.failAfter === i) throw new Error('the connection was cut')
-        log.push(`piece ${i}`)
-        yield { type: 'text', text }
-      }
-      log.push('reply ended')
-      yield { type: 'usage', inputTokens: 10, outputTokens: 10 }
-    },
-  }
-  const search: SearchProvider = {
-    search(query, options) {
-      log.push(`search ${query}`)
-      void whenStarted(query)
-      started.get(query)!()
-      return new Promise((resolve, reject) => {
-        options?.signal?.addEventListener('abort', () => {
-          log.push(`aborted ${query}`)
-          reject(options.signal!.reason)
-        })
-        // Settles on the next turn: the search is in flight while the reply streams on.
-        queueMicrotask(() => setImmediate(() => !options?.signal?.aborted && resolve([{ title: query, url: `https://example.com/${query}`, snippet: query }])))
-      })
-    },
-  }
-  return { llm, search, log, whenStarted }
-}
+import { gatedRig, type Piece } from '../gated.js'
 
 /** A strategy that plans with one streamed call, keeps the queries `keep` says, searches them, answers. */
 function probe(keep: (queries: string[]) => string[] = (q) => q): Strategy {
@@ -77,44 +34,59 @@ async function collect(run: AsyncIterable<ResearchEvent>): Promise<ResearchEvent
   return events
 }
 
-const PIECES = ['{"queries": ["alpha"', ', "beta"', ']}']
+/**
+ * The planner's reply in three pieces; `hold(i)` (if given) holds piece i back until it settles,
+ * `cutAt` ends the stream before that piece with a cut connection.
+ */
+function rig(hold: (i: number) => Promise<void> | undefined = () => undefined, cutAt?: number) {
+  const pieces = ['{"queries": ["alpha"', ', "beta"', ']}']
+  return gatedRig(() =>
+    pieces.map((text, i): Piece => {
+      const after = hold(i)
+      return { text, ...(after && { after: () => after }), ...(i === cutAt && { cut: new Error('the connection was cut') }) }
+    }),
+  )
+}
 
 describe('earlySearches', () => {
   it('starts each search as its query closes in the reply, before the reply ends', async () => {
     // The second piece is sent only once alpha's search has started: only pipelining gets there.
-    const { llm, search, log, whenStarted } = rig(PIECES, (i) => (i === 1 ? whenStarted('alpha') : i === 2 ? whenStarted('beta') : Promise.resolve()))
+    const world = rig((i) => (i === 1 ? world.started('alpha') : i === 2 ? world.started('beta') : undefined))
+    const { llm, search, log } = world
     const events = assertEventInvariants(await collect(createAgent({ llm, search, strategy: probe() }).research('q')))
-    expect(log.indexOf('search alpha')).toBeLessThan(log.indexOf('piece 1'))
-    expect(log.indexOf('search beta')).toBeLessThan(log.indexOf('reply ended'))
+    expect(log.indexOf('search alpha')).toBeLessThan(log.indexOf('piece 0.1'))
+    expect(log.indexOf('search beta')).toBeLessThan(log.indexOf('end 0'))
     // Each query searched once, its `query` before the `plan` that names it, and the answer uses both.
     expect(log.filter((l) => l.startsWith('search'))).toEqual(['search alpha', 'search beta'])
     const types = events.map((e) => (e.type === 'query' ? `query ${e.query}` : e.type))
     expect(types.indexOf('query alpha')).toBeLessThan(types.indexOf('plan'))
-    expect(events.find((e) => e.type === 'answer')).toMatchObject({ text: 'found alpha, beta' })
+    expect(events.find((e) => e.type === 'answer')).toMatchObject({ text: 'found On alpha, On beta' })
     expect(events.find((e) => e.type === 'run-end')).toMatchObject({ reason: 'answered', cost: { searches: 2 } })
   })
 
   it('cancels a search whose query the parse of the whole reply did not keep; it still gets its result', async () => {
-    const { llm, search, log, whenStarted } = rig(PIECES, (i) => (i === 1 ? whenStarted('alpha') : Promise.resolve()))
+    const world = rig((i) => (i === 1 ? world.started('alpha') : undefined))
+    const { llm, search, log } = world
     const events = assertEventInvariants(await collect(createAgent({ llm, search, strategy: probe((q) => q.filter((x) => x !== 'alpha')) }).research('q')))
     expect(log).toContain('aborted alpha')
     const alpha = events.find((e) => e.type === 'query' && e.query === 'alpha')
     expect(alpha).toBeDefined()
     const result = events.find((e) => e.type === 'result' && e.queryId === (alpha as { queryId: string }).queryId)
     expect(result).toMatchObject({ results: [], error: { code: 'aborted' } })
-    expect(events.find((e) => e.type === 'answer')).toMatchObject({ text: 'found beta' })
+    expect(events.find((e) => e.type === 'answer')).toMatchObject({ text: 'found On beta' })
     expect(events.find((e) => e.type === 'run-end')).toMatchObject({ reason: 'answered', cost: { searches: 1 } })
   })
 
   it('with pipelining off, searches only after the reply ended', async () => {
-    const { llm, search, log } = rig(PIECES)
+    const { llm, search, log } = rig()
     assertEventInvariants(await collect(createAgent({ llm, search, strategy: probe(), pipelining: false }).research('q')))
-    expect(log.indexOf('search alpha')).toBeGreaterThan(log.indexOf('reply ended'))
+    expect(log.indexOf('search alpha')).toBeGreaterThan(log.indexOf('end 0'))
     expect(log.filter((l) => l.startsWith('search'))).toEqual(['search alpha', 'search beta'])
   })
 
   it('a reply cut off mid-stream cancels its early searches, and the run ends saying why', async () => {
-    const { llm, search, log, whenStarted } = rig(PIECES, (i) => (i === 1 ? whenStarted('alpha') : Promise.resolve()), { failAfter: 1 })
+    const world = rig((i) => (i === 1 ? world.started('alpha') : undefined), 1)
+    const { llm, search, log } = world
     const events = assertEventInvariants(await collect(createAgent({ llm, search, strategy: probe() }).research('q')))
     expect(log).toContain('aborted alpha')
     expect(events.filter((e) => e.type === 'result')).toMatchObject([{ error: { code: 'aborted' } }])
@@ -122,7 +94,7 @@ describe('earlySearches', () => {
   })
 
   it('rejects a pipelining option that is not a boolean', () => {
-    const { llm } = rig([])
+    const { llm } = rig()
     expect(() => createAgent({ llm, pipelining: 'yes' as unknown as boolean })).toThrow(/pipelining/)
   })
 })
