@@ -10,7 +10,7 @@ import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint, PlanProposal } from '../../src/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
-import { startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
 import { REPO, runCli } from './run-cli.js'
 
 const run = (argv: string[]): CliOptions => {
@@ -104,19 +104,7 @@ describe('a run killed with SIGKILL, then `laconic resume`', { timeout: 60_000 }
     await Promise.all([stalling.close(), healthy.close()])
     await rm(dir, { recursive: true, force: true })
   })
-  const against = (b: FakeBackend) => [
-    '--backend',
-    'openai',
-    '--endpoint',
-    b.url,
-    '--model',
-    'fake-model',
-    '--search',
-    'searxng',
-    '--searxng-url',
-    b.url,
-    '--no-fetch',
-  ]
+  const against = cliFlags
 
   test('the resumed run completes with the answer, repeating no call that finished before the checkpoint', async () => {
     // The first process searches, rewrites its notes (a checkpoint), then hangs writing the answer: kill it there.
@@ -182,19 +170,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     await backend.close()
     await rm(dir, { recursive: true, force: true })
   })
-  const flags = () => [
-    '--backend',
-    'openai',
-    '--endpoint',
-    backend.url,
-    '--model',
-    'fake-model',
-    '--search',
-    'searxng',
-    '--searxng-url',
-    backend.url,
-    '--no-fetch',
-  ]
+  const flags = () => cliFlags(backend)
   const cli = async (argv: string[], answers: string[] = []) => {
     let stdout = ''
     let stderr = ''

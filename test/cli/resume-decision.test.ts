@@ -11,7 +11,7 @@ import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint } from '../../src/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
-import { startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
+import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
 
 const options = (argv: string[]): CliOptions => {
@@ -68,19 +68,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const against = (b: FakeBackend) => [
-  '--backend',
-  'openai',
-  '--endpoint',
-  b.url,
-  '--model',
-  'fake-model',
-  '--search',
-  'searxng',
-  '--searxng-url',
-  b.url,
-  '--no-fetch',
-]
+const against = cliFlags
 const runIdIn = (stderr: string) => /laconic resume ([\w-]+) --checkpoint-dir/.exec(stderr)?.[1] as string
 const checkpoint = async (runId: string) => JSON.parse(await readFile(join(dir, `${runId}.json`), 'utf8')) as Checkpoint
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import { approveOnTerminal } from '../../src/cli/tool-approval.js'
 import type { Checkpoint } from '../../src/index.js'
-import { startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
+import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
 
 test('--tool-approval: y runs the call; anything else refuses it; the question is printable', async () => {
@@ -61,19 +61,7 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
     await backend.close()
     await rm(dir, { recursive: true, force: true })
   })
-  const against = () => [
-    '--backend',
-    'openai',
-    '--endpoint',
-    backend.url,
-    '--model',
-    'fake-model',
-    '--search',
-    'searxng',
-    '--searxng-url',
-    backend.url,
-    '--no-fetch',
-  ]
+  const against = () => cliFlags(backend)
   /** The CLI in process, on a terminal that answers from `answers` and records each question. */
   const onTerminal = async (argv: string[], answers: string[], interrupt = new AbortController()) => {
     const asked: string[] = []
