@@ -1,7 +1,6 @@
 import {
   createRegistry,
   createRun,
-  deferredRun,
   assertResumable,
   parseCheckpoint,
   LaconicError,
@@ -91,27 +90,25 @@ export function createAgent(options: AgentOptions): Agent {
     if (!store || typeof store.load !== 'function') {
       throw new LaconicError('resume needs the checkpoint store the run saved to', { code: 'config', hint: 'pass `checkpoints`' })
     }
-    return deferredRun(runId, async (onEnd) => {
-      const loaded = await store.load(runId)
-      if (!loaded) throw new LaconicError(`no checkpoint for run ${runId}`, { code: 'config', hint: 'was it run with `checkpoints` and the same store?' })
-      // Checked again here: a store of the user's own may hand back anything.
-      const checkpoint = parseCheckpoint(loaded, `the checkpoint of run ${runId}`)
-      const strategy = registry.resolve(options.strategy, options)
-      assertResumable(checkpoint, {
-        runId,
-        strategy: strategy.name,
-        options,
-        ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}),
-      })
-      const lock = await store.acquire(runId)
-      if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
-      try {
+    return createRun({
+      runId,
+      prepare: async () => {
+        const loaded = await store.load(runId)
+        if (!loaded) throw new LaconicError(`no checkpoint for run ${runId}`, { code: 'config', hint: 'was it run with `checkpoints` and the same store?' })
+        // Checked again here: a store of the user's own may hand back anything.
+        const checkpoint = parseCheckpoint(loaded, `the checkpoint of run ${runId}`)
+        const strategy = registry.resolve(options.strategy, options)
+        assertResumable(checkpoint, {
+          runId,
+          strategy: strategy.name,
+          options,
+          ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}),
+        })
+        const lock = await store.acquire(runId)
+        if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
         const input: ResearchOptions = { ...checkpoint.input, checkpoints: store, ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}) }
-        return createRun({ strategy, question: checkpoint.question, options, input, onEnd, restore: { checkpoint, options: resumeOptions, lock } })
-      } catch (error) {
-        await lock()
-        throw error
-      }
+        return { strategy, question: checkpoint.question, options, input, restore: { checkpoint, options: resumeOptions, lock } }
+      },
     })
   }
   return {

@@ -5,8 +5,8 @@ import { createContext } from './context.js'
 import type { Checkpoint, ReleaseLock } from './checkpoint.js'
 import { createIdSource } from './ids.js'
 import { ResultFold } from './result-fold.js'
-import { runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
-import type { AgentOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyOutcome } from './strategy.js'
+import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
+import type { AgentOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
 
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string
@@ -53,8 +53,12 @@ async function* replayEnd(checkpoint: Checkpoint): AsyncGenerator<StrategyEvent,
 
 function deferred<T>() {
   let resolve!: (value: T) => void
-  const promise = new Promise<T>((r) => (resolve = r))
-  return { promise, resolve }
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok
+    reject = fail
+  })
+  return { promise, resolve, reject }
 }
 
 export interface RunInit {
@@ -69,15 +73,29 @@ export interface RunInit {
 }
 
 /**
- * A lazy research run. The strategy starts when the run is first iterated or its result is
- * awaited; the runtime stamps every event, sums cost, and guarantees one `run-start` first and
- * one `run-end` last, whatever the strategy does (throws, hangs on an abort, or is abandoned).
+ * A run that has to be prepared asynchronously first (`agent.resume` loads its checkpoint and
+ * takes its lock): nothing is loaded until it is read or its result awaited. When preparing
+ * fails (a corrupt checkpoint, a lock held elsewhere), reading it throws that error and its
+ * result rejects with it: no event is made up for a run that never started.
  */
-export function createRun({ strategy, question, options, input, onEnd, restore }: RunInit): ResearchRun {
+export interface DeferredRunInit {
+  runId: string
+  prepare(): Promise<RunInit>
+}
+
+/** What a run needs once its init is known: the strategy's inputs, its fold, ids and checkpoints. */
+interface Prepared {
+  init: RunInit
+  restored: Checkpoint | undefined
+  fold: ResultFold
+  checkpoints: RunCheckpoints | undefined
+  context(): StrategyContext
+  gathered(): Gathered
+}
+
+function prepared(init: RunInit, runId: string, signal: AbortSignal): Prepared {
+  const { strategy, question, options, input, restore } = init
   const restored = restore?.checkpoint
-  const runId = restored?.runId ?? crypto.randomUUID()
-  const controller = new AbortController()
-  const signal = controller.signal
   const fold = new ResultFold(input.knowledge ?? '', restored)
   const ids = createIdSource(restored?.ids)
   const checkpoints = input.checkpoints
@@ -88,7 +106,6 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
         ...(restored ? { state: restored.state, lock: restore.lock } : {}),
       })
     : undefined
-  const gathered = () => ({ cost: fold.cost, facts: [...fold.facts.values()], knowledge: fold.knowledge })
   const context = () =>
     createContext({
       runId,
@@ -109,7 +126,45 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
           }
         : {}),
     })
+  const gathered = () => ({ cost: fold.cost, facts: [...fold.facts.values()], knowledge: fold.knowledge })
+  return { init, restored, fold, checkpoints, context, gathered }
+}
+
+/**
+ * A lazy research run. The strategy starts when the run is first iterated or its result is
+ * awaited; the runtime stamps every event, sums cost, and guarantees one `run-start` first and
+ * one `run-end` last, whatever the strategy does (throws, hangs on an abort, or is abandoned).
+ * A deferred run (`{ runId, prepare }`) prepares itself first, when it is first read.
+ */
+export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
+  const controller = new AbortController()
+  const signal = controller.signal
+  const runId = 'prepare' in start ? start.runId : (start.restore?.checkpoint.runId ?? crypto.randomUUID())
+  let ready: Prepared | undefined = 'prepare' in start ? undefined : prepared(start, runId, signal)
+  let loading: Promise<Prepared> | undefined
+  /** Prepares a deferred run once; a failure rejects the result and every read. */
+  const load = (): Promise<Prepared> => {
+    if (ready) return Promise.resolve(ready)
+    loading ??= (start as DeferredRunInit)
+      .prepare()
+      .then((init) => {
+        try {
+          ready = prepared(init, runId, signal)
+          return ready
+        } catch (error) {
+          void init.restore?.lock().catch(() => undefined)
+          throw error
+        }
+      })
+      .catch((error: unknown) => {
+        settled.reject(error)
+        throw error
+      })
+    return loading
+  }
   const settled = deferred<ResearchResult>()
+  // Not an unhandled rejection when nobody awaits the result of a run that failed to prepare.
+  settled.promise.catch(() => undefined)
   let started = false
   let finished = false
 
@@ -117,12 +172,12 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     if (!signal.aborted) controller.abort(reason ?? new DOMException('The run was aborted', 'AbortError'))
   }
 
-  const finish = (reason: RunEndReason, error?: ErrorInfo): ResearchResult => {
-    const result = fold.result(reason, error)
+  const finish = (run: Prepared, reason: RunEndReason, error?: ErrorInfo): ResearchResult => {
+    const result = run.fold.result(reason, error)
     if (!finished) {
       finished = true
-      const released = checkpoints?.release()
-      onEnd?.(result)
+      const released = run.checkpoints?.release()
+      run.init.onEnd?.(result)
       // The result settles once the lock is given back, so a caller who awaited it can resume the run at once.
       if (released) void released.then(() => settled.resolve(result))
       else settled.resolve(result)
@@ -133,15 +188,15 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
   /**
    * The run's event stream, as a hand-written iterator rather than an async generator: each
    * event crosses one promise hop instead of a generator's several, which is most of the
-   * runtime's cost per event (bench/overhead.ts). Phases: `run-start`, the strategy's events,
-   * `run-end`; `return()` (the consumer left) aborts everything.
+   * runtime's cost per event (bench/overhead.ts). Phases: preparing (a deferred run),
+   * `run-start`, the strategy's events, `run-end`; `return()` (the consumer left) aborts everything.
    */
   function events(): RunIterator {
     // biome-ignore lint/suspicious/noConfusingVoidType: a strategy's return type, as Strategy.run declares it
     type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
     const DONE: IteratorResult<ResearchEvent> = { done: true, value: undefined }
     let phase: 'start' | 'running' | 'done' = 'start'
-    let seq = restored?.seq ?? 0
+    let seq = 0
     let generator: ReturnType<Strategy['run']> | undefined
     // An abort rejects the step in progress, so a strategy stuck on a call that ignores its
     // signal cannot keep the stream open. One step at a time holds the reject function: racing
@@ -157,8 +212,6 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       return { done: false, value: stamped as unknown as ResearchEvent }
     }
 
-    const callerSignal = input.signal
-    const onCallerAbort = () => abort(callerSignal?.reason)
     const onAbort = () => rejectStep?.(abortError(signal))
     // One listener per signal however many runs share it (see abort-listener.ts).
     let stopWaiting = [() => {}]
@@ -167,8 +220,8 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       for (const stop of stopWaiting) stop()
     }
 
-    const end = (reason: RunEndReason, error?: ErrorInfo): IteratorResult<ResearchEvent> => {
-      const result = finish(reason, error)
+    const end = (run: Prepared, reason: RunEndReason, error?: ErrorInfo): IteratorResult<ResearchEvent> => {
+      const result = finish(run, reason, error)
       release()
       // A run that did not answer may leave work in flight (a search beside a branch that threw,
       // a step cut off at the iteration cap): stop it before anyone sees `run-end`, so nothing
@@ -183,26 +236,27 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       })
     }
 
-    const onStep = (taken: Step): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
+    const onStep = (run: Prepared, taken: Step): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
+      const { checkpoints, fold } = run
       if (taken.done) {
         const reason = signal.aborted ? 'aborted' : (taken.value?.reason ?? 'answered')
         if (!checkpoints) {
           busy = false
-          return end(reason)
+          return end(run, reason)
         }
-        return checkpoints.end(reason, fold.result(reason), seq + 1, gathered()).then(() => {
+        return checkpoints.end(reason, fold.result(reason), seq + 1, run.gathered()).then(() => {
           busy = false
-          return end(reason)
+          return end(run, reason)
         })
       }
       const event = taken.value
       if (event.type === 'checkpoint') {
         // Not an event for consumers: save it, let the strategy go on (unless the run was
         // aborted meanwhile), then take its next event.
-        const saving = checkpoints ? checkpoints.step(event.state, seq, gathered(), event.ids) : Promise.resolve(undefined)
+        const saving = checkpoints ? checkpoints.step(event.state, seq, run.gathered(), event.ids) : Promise.resolve(undefined)
         return saving.then((warning) => {
           if (!signal.aborted) event.saved?.()
-          return warning ? onStep({ done: false, value: warning }) : step()
+          return warning ? onStep(run, { done: false, value: warning }) : step(run)
         })
       }
       busy = false
@@ -212,31 +266,38 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
         : stamp(event as { type: EventType } & EventPayloads[EventType])
     }
 
-    const onThrow = (thrown: unknown): IteratorResult<ResearchEvent> => {
+    const onThrow = (run: Prepared, thrown: unknown): IteratorResult<ResearchEvent> => {
       busy = false
       void generator?.return(undefined).catch(() => undefined)
-      return signal.aborted ? end('aborted') : end('error', describeError(thrown))
+      return signal.aborted ? end(run, 'aborted') : end(run, 'error', describeError(thrown))
     }
 
-    const start = (): IteratorResult<ResearchEvent> => {
+    const begin = (run: Prepared): IteratorResult<ResearchEvent> => {
       phase = 'running'
+      const { restored, init } = run
+      seq = restored?.seq ?? 0
+      const callerSignal = init.input.signal
+      const onCallerAbort = () => abort(callerSignal?.reason)
       if (callerSignal?.aborted) onCallerAbort()
       stopWaiting = [onAbortOf(callerSignal, onCallerAbort), onAbortOf(signal, onAbort)]
-      return stamp({ type: 'run-start', question, strategy: strategy.name, ...(restored ? { resumed: { cost: restored.cost } } : {}) })
+      return stamp({ type: 'run-start', question: init.question, strategy: init.strategy.name, ...(restored ? { resumed: { cost: restored.cost } } : {}) })
     }
 
-    const step = (): Promise<IteratorResult<ResearchEvent>> => {
-      if (signal.aborted) return Promise.resolve(onThrow(abortError(signal)))
+    const step = (run: Prepared): Promise<IteratorResult<ResearchEvent>> => {
+      if (signal.aborted) return Promise.resolve(onThrow(run, abortError(signal)))
       try {
-        generator ??= restored?.status === 'final' ? replayEnd(restored) : strategy.run(question, context())
+        generator ??= run.restored?.status === 'final' ? replayEnd(run.restored) : run.init.strategy.run(run.init.question, run.context())
       } catch (thrown) {
-        return Promise.resolve(onThrow(thrown))
+        return Promise.resolve(onThrow(run, thrown))
       }
       const running = generator
       return new Promise<Step>((resolve, reject) => {
         rejectStep = reject
         running.next().then(resolve, reject)
-      }).then(onStep, onThrow)
+      }).then(
+        (taken) => onStep(run, taken),
+        (thrown) => onThrow(run, thrown),
+      )
     }
 
     // Calls to next() are served one after another, even if a caller does not wait for each:
@@ -245,9 +306,23 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     let last: Promise<IteratorResult<ResearchEvent>> = Promise.resolve(DONE)
     const serve = (): Promise<IteratorResult<ResearchEvent>> => {
       if (phase === 'done') return Promise.resolve(DONE)
-      if (phase === 'start') return Promise.resolve(start())
+      if (phase === 'start') {
+        if (ready) return Promise.resolve(begin(ready))
+        busy = true
+        return load().then(
+          (run) => {
+            busy = false
+            return phase === 'done' ? DONE : begin(run)
+          },
+          (error: unknown) => {
+            busy = false
+            phase = 'done'
+            throw error
+          },
+        )
+      }
       busy = true
-      return step()
+      return step(ready as Prepared)
     }
     const next = (): Promise<IteratorResult<ResearchEvent>> => (last = busy ? last.then(serve, serve) : serve())
 
@@ -257,13 +332,15 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
       },
       next,
       async return() {
-        if (phase !== 'done') {
-          // The consumer left before the end (break out of `for await`): stop everything.
-          abort(new DOMException('The consumer stopped reading the run', 'AbortError'))
-          void generator?.return(undefined).catch(() => undefined)
-          finish('aborted')
-          release()
-        }
+        if (phase === 'done') return DONE
+        // The consumer left before the end (break out of `for await`): stop everything.
+        abort(new DOMException('The consumer stopped reading the run', 'AbortError'))
+        void generator?.return(undefined).catch(() => undefined)
+        phase = 'done'
+        // A deferred run left while it prepared still ends (aborted), so its lock is given back.
+        const run = ready ?? (await load().catch(() => undefined))
+        if (run) finish(run, 'aborted')
+        release()
         return DONE
       },
     }
@@ -284,7 +361,11 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
     if (started) return
     const generator = iterate()
     void (async () => {
-      for await (const _ of generator);
+      try {
+        for await (const _ of generator);
+      } catch {
+        // A run that failed to prepare: the failure rejects the result.
+      }
     })()
   }
 
@@ -306,12 +387,8 @@ export function createRun({ strategy, question, options, input, onEnd, restore }
           else controller.enqueue(step.value)
         },
         async cancel() {
-          if (iterator) await iterator.return()
-          else {
-            started = true
-            abort()
-            finish('aborted')
-          }
+          iterator ??= iterate()
+          await iterator.return()
         },
       })
     },
