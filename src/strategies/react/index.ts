@@ -1,14 +1,10 @@
 import pLimit from 'p-limit'
 import {
-  createMerge,
   describeError,
-  isAbortError,
   LaconicError,
-  parseToolArgs,
   toolsUnsupported,
   truncateAtSentence,
   type AgentOptions,
-  type ReactCall,
   type ReactOptions,
   type ResumeOptions,
   type Schedule,
@@ -24,10 +20,11 @@ import { budgetStop } from '../shared/budget.js'
 import { CitationRegistry, rewriteCitations } from '../shared/citations.js'
 import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
-import { bound, Memory, type MemoryState, type ToolOutcome } from './memory.js'
+import { bound, Memory, type MemoryState } from './memory.js'
 import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
 import { coerceTextArgs, hasProtocolLabel, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
-import { builtinTools, callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH, userTools } from './tools.js'
+import { type CallApproval, ERROR_CHARS, toolRunner } from './tool-runner.js'
+import { builtinTools, type RunnableTool, userTools } from './tools.js'
 
 export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
 
@@ -70,7 +67,7 @@ interface PendingStep {
   /** The call that waits. */
   waiting: string
   /** Decisions taken on earlier resumes of this step, by call id. */
-  decisions: Record<string, ToolApproval>
+  decisions: Record<string, CallApproval>
 }
 
 /** What a checkpoint holds of a `react` run. */
@@ -89,8 +86,6 @@ interface SavedState extends MemoryState {
 const ROLE = 'agent'
 /** Characters of knowledge carried to a follow-up run. */
 const KNOWLEDGE_CHARS = 3000
-/** Characters of a tool's error the model sees. */
-const ERROR_CHARS = 400
 
 /**
  * ReAct over native tool calls (or the Thought / Action / Final Answer text protocol for models
@@ -142,146 +137,31 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     return tools.filter((tool) => allowed.has(tool.spec.name))
   }
 
-  /** Runs a step's calls (checks, approvals, then the allowed ones at once); false when the run pauses. */
-  async function* act(step: number, text: string, calls: ToolCall[], pending?: PendingStep): AsyncGenerator<StrategyEvent, boolean> {
+  const runner = toolRunner({
+    ctx,
+    memory,
+    tools: byName,
+    schedule,
+    made,
+    resultChars: settings.resultChars,
+    needsApproval: settings.needsApproval,
+    hooks,
+    onRepeat: () => state.repeats++,
+  })
+
+  /** Runs a step's calls; false when one waits for approval: the step is saved as pending and the run pauses. */
+  async function* act(step: number, text: string, calls: ToolCall[], approvals?: Record<string, CallApproval>): AsyncGenerator<StrategyEvent, boolean> {
     const visible = new Set(visibleAt(step).map((t) => t.spec.name))
-    const decisions: Record<string, ToolApproval> = { ...pending?.decisions }
-    // A resumed step announces its calls again (its run-start opens a new stream), except those already settled.
-    type Planned = { call: ToolCall; run?: { tool: RunnableTool; args: Record<string, unknown> }; error?: string }
-    const planned: Planned[] = []
-    for (const call of calls) {
-      const tool = byName.get(call.name)
-      const parsed = parseToolArgs(call.args)
-      yield { type: 'tool-call', callId: call.id, name: call.name, args: redactArgs(parsed.ok ? parsed.value : { raw: bound(call.args, 200) }, tool) }
-      const decided = yield* decide(step, call, tool, parsed, visible, decisions[call.id])
-      if ('suspend' in decided) {
-        if (!ctx.input.checkpoints) {
-          yield ctx.warning(
-            `tool \`${call.name}\` needs approval, but the run has no checkpoint store to pause in; the call is refused`,
-            'approval-unavailable',
-          )
-          planned.push({ call, error: 'this call needs approval, which cannot be given in this run; do without it' })
-          continue
-        }
-        state.pending = { step, text, calls, waiting: call.id, decisions }
-        yield ctx.warning(`tool \`${call.name}\` (call ${call.id}) waits for approval: resume the run with \`approval\``, 'approval-needed')
-        yield* save()
-        return false
-      }
-      planned.push({ call, ...decided })
+    const ran = yield* runner.run({ step, text, calls, visible, ...(approvals ? { approvals } : {}) })
+    if (ran.ran) {
+      delete state.pending
+      return true
     }
-    delete state.pending
-
-    const outcomes: ToolOutcome[] = new Array(planned.length)
-    const merge = createMerge<StrategyEvent>()
-    for (const [i, plan] of planned.entries()) {
-      merge.add(
-        (async function* (): AsyncGenerator<StrategyEvent> {
-          let outcome = plan.run ? yield* execute(plan.call, plan.run.tool, plan.run.args) : failed(plan.call, plan.error ?? 'refused')
-          if (plan.run && hooks.afterTool) {
-            const replaced = await hooks.afterTool(callOf(step, plan.call, plan.run.args), { ok: outcome.ok, content: outcome.content })
-            if (replaced && typeof replaced.content === 'string') outcome = { ...outcome, content: bound(replaced.content, settings.resultChars) }
-          }
-          outcomes[i] = outcome
-          yield { type: 'tool-result', callId: plan.call.id, ok: outcome.ok, summary: summaryOf(outcome), chars: outcome.content.length }
-        })(),
-      )
-    }
-    yield* merge
-    memory.steps.push({ text, outcomes })
-    return true
-  }
-
-  /** Whether a call may run: its tool, its arguments, repeats, the caller's `beforeTool`, approval. */
-  async function* decide(
-    step: number,
-    call: ToolCall,
-    tool: RunnableTool | undefined,
-    parsed: ReturnType<typeof parseToolArgs>,
-    visible: ReadonlySet<string>,
-    approval: ToolApproval | undefined,
-  ): AsyncGenerator<StrategyEvent, { run: { tool: RunnableTool; args: Record<string, unknown> } } | { error: string } | { suspend: true }> {
-    if (!tool || !visible.has(call.name)) {
-      return { error: `there is no tool \`${bound(call.name, 60)}\` at this step; the tools are: ${[...visible].join(', ') || 'none'}` }
-    }
-    if (!parsed.ok) return { error: `${parsed.error}; send a JSON object matching the tool's parameters` }
-    let args = parsed.value
-    const invalid = tool.validate(args)
-    if (invalid.length) return { error: `invalid arguments: ${invalid.join('; ')}` }
-    const key = callKey(call.name, args)
-    if (made.has(key)) {
-      state.repeats++
-      yield ctx.warning(`the model repeated a call it already made (${bound(key, 120)})`, 'repeated-call')
-      return { error: 'you already made this exact call; its result is above or in the notes. Use it, or try something different.' }
-    }
-    const verdict = hooks.beforeTool ? await hooks.beforeTool(callOf(step, call, args)) : undefined
-    if (verdict?.action === 'deny') return { error: `refused: ${bound(String(verdict.message), ERROR_CHARS)}` }
-    if (verdict?.action === 'rewrite') {
-      args = verdict.args
-      const wrong = tool.validate(args)
-      if (wrong.length) throw new LaconicError(`beforeTool rewrote \`${call.name}\` with arguments its schema refuses: ${wrong.join('; ')}`, { code: 'config' })
-    }
-    if (verdict?.action === 'suspend' || ((settings.needsApproval || tool.user?.needsApproval) && verdict?.action !== 'allow')) {
-      if (!approval) return { suspend: true }
-      if (!approval.approved) return { error: `the user refused this call${approval.message ? `: ${bound(approval.message, ERROR_CHARS)}` : ''}` }
-      if (approval.arguments !== undefined) {
-        const wrong = tool.validate(approval.arguments)
-        if (wrong.length) throw new LaconicError(`the approved arguments of \`${call.name}\` do not match its schema: ${wrong.join('; ')}`, { code: 'config' })
-        args = approval.arguments
-      }
-    }
-    return { run: { tool, args } }
-  }
-
-  /** Runs one call; a failing tool is an error result, never the run's end (unless the run was aborted). */
-  async function* execute(call: ToolCall, tool: RunnableTool, args: Record<string, unknown>): AsyncGenerator<StrategyEvent, ToolOutcome> {
-    made.add(callKey(call.name, args))
-    if (tool.spec.name === SEARCH && !tool.user) return yield* search(call, String(args.query))
-    if (tool.spec.name === READ_PAGE && !tool.user) return yield* readPage(call, String(args.url))
-    try {
-      const value = await schedule(async () => tool.user!.execute(args, { signal: ctx.signal }))
-      ctx.signal.throwIfAborted()
-      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
-      const content = bound(text, settings.resultChars)
-      return { call, ok: true, content, note: `- ${call.name} ${JSON.stringify(redactArgs(args, tool))}: ${bound(text.replace(/\s+/g, ' '), 200)}` }
-    } catch (error) {
-      if (ctx.signal.aborted || isAbortError(error)) throw error
-      return failed(call, `the tool failed: ${describeError(error).message}`)
-    }
-  }
-
-  async function* search(call: ToolCall, query: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
-    const outcome = yield* ctx.runSearch(query, { schedule })
-    if (outcome.error) return failed(call, `search failed: ${outcome.error.message}`)
-    if (!outcome.results.length) return { call, ok: true, content: 'No results.', note: `- search "${query}": no results` }
-    const lines = outcome.results.map((r) => {
-      const source = memory.source(r.url, r.title, false)
-      return { source, text: `[${source.n}] ${r.title}\n${r.url}\n${bound(r.snippet, 400)}` }
-    })
-    const content = bound(lines.map((l) => l.text).join('\n\n'), settings.resultChars)
-    return {
-      call,
-      ok: true,
-      content,
-      note: `- search "${query}": ${lines.map((l) => `[${l.source.n}] ${bound(l.source.title ?? l.source.url, 60)}`).join('; ')}`,
-    }
-  }
-
-  async function* readPage(call: ToolCall, ref: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
-    // The model may name a source by its number instead of its URL.
-    const number = /^\[?(\d{1,4})\]?$/.exec(ref.trim())
-    const url = number ? memory.find(Number(number[1]))?.url : ref.trim()
-    if (!url || !/^https?:\/\//i.test(url)) return failed(call, `\`${bound(ref, 100)}\` is not the URL of a source; pass a URL from the search results`)
-    const page = yield* ctx.readPage(url, { schedule })
-    if (!page) return failed(call, `could not read ${url}`)
-    const source = memory.source(page.url || url, page.title, true)
-    const head = `[${source.n}] ${page.title ?? ''}\n${source.url}\n`
-    return {
-      call,
-      ok: true,
-      content: head + bound(page.text, settings.resultChars),
-      note: `- read [${source.n}]: ${bound(page.text.replace(/\s+/g, ' '), 240)}`,
-    }
+    const { waiting } = ran
+    state.pending = { step, text, calls, waiting: waiting.id, decisions: ran.approvals }
+    yield ctx.warning(`tool \`${waiting.name}\` (call ${waiting.id}) waits for approval: resume the run with \`approval\``, 'approval-needed')
+    yield* save()
+    return false
   }
 
   // A run resumed from a pause first settles the step that waited.
@@ -291,7 +171,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     const decisions = approval ? { ...pending.decisions, [pending.waiting]: normalizeApproval(approval) } : pending.decisions
     if (!approval) yield ctx.warning(`resumed without \`approval\`: the waiting call ${pending.waiting} is refused`, 'approval-missing')
     const settled = approval ? decisions : { ...decisions, [pending.waiting]: { approved: false } }
-    if (!(yield* act(pending.step, pending.text, pending.calls, { ...pending, decisions: settled }))) return { reason: 'paused' }
+    if (!(yield* act(pending.step, pending.text, pending.calls, settled))) return { reason: 'paused' }
     yield* save()
   }
 
@@ -424,20 +304,6 @@ async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warn
   if (notes.length) yield { type: 'knowledge-update', knowledge: truncateAtSentence(notes.join('\n'), KNOWLEDGE_CHARS), iteration: memory.steps.length }
   yield { type: 'answer-token', text }
   yield { type: 'answer', text, citations: registry.citedIn(text) }
-}
-
-function failed(call: ToolCall, error: string): ToolOutcome {
-  const content = bound(`Error: ${error}`, ERROR_CHARS)
-  return { call, ok: false, content, note: `- ${bound(call.name, 60)}: failed (${bound(error, 120)})` }
-}
-
-function summaryOf(outcome: ToolOutcome): string {
-  const line = outcome.content.replace(/\s+/g, ' ').trim()
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line
-}
-
-function callOf(step: number, call: ToolCall, args: Record<string, unknown>): ReactCall {
-  return { callId: call.id, name: call.name, args, step }
 }
 
 function normalizeApproval(approval: ToolApproval): ToolApproval {

@@ -1,0 +1,160 @@
+/** The react tool runner on its own: checks, approvals, concurrency and results of one step's calls, without a model. */
+import pLimit from 'p-limit'
+import { describe, expect, it } from 'vitest'
+import { createContext, memoryCheckpoints, type ReactOptions, type ReactTool, type StrategyEvent, type ToolCall } from '../../../src/core/index.js'
+import { Memory } from '../../../src/strategies/react/memory.js'
+import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'
+import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'
+import { mockSearch } from '../../../src/testing/index.js'
+
+async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
+  const events: StrategyEvent[] = []
+  for (;;) {
+    const next = await step.next()
+    if (next.done) return { events, value: next.value }
+    events.push(next.value)
+  }
+}
+
+const search = mockSearch({ results: { tides: [{ title: 'Tides', url: 'https://example.org/tides', snippet: 'The moon pulls the sea.' }] } })
+
+function setup(tools: ReactTool[], options: { hooks?: ReactOptions; needsApproval?: boolean; store?: boolean; concurrency?: number } = {}) {
+  const ctx = createContext({
+    runId: 'r',
+    question: 'q',
+    signal: new AbortController().signal,
+    options: { search },
+    input: options.store === false ? {} : { checkpoints: memoryCheckpoints() },
+  })
+  const memory = new Memory()
+  const made = new Set<string>()
+  let repeats = 0
+  const all = [...builtinTools({ search: true, fetch: false }), ...userTools(tools)]
+  const runner = toolRunner({
+    ctx,
+    memory,
+    tools: new Map(all.map((t) => [t.spec.name, t])),
+    schedule: pLimit(options.concurrency ?? 4),
+    made,
+    resultChars: 3000,
+    needsApproval: options.needsApproval ?? false,
+    hooks: options.hooks ?? {},
+    onRepeat: () => repeats++,
+  })
+  const visible = new Set(all.map((t) => t.spec.name))
+  const run = (calls: ToolCall[], approvals?: Record<string, CallApproval>) =>
+    drain(runner.run({ step: 1, text: 'thinking', calls, visible, ...(approvals ? { approvals } : {}) }))
+  return { run, memory, made, repeats: () => repeats }
+}
+
+const echo = (overrides: Partial<ReactTool> = {}) => {
+  const seen: Record<string, unknown>[] = []
+  const tool: ReactTool = {
+    name: 'echo',
+    description: 'echoes',
+    parameters: { type: 'object', properties: { text: { type: 'string' }, secret: { type: 'string' } }, required: ['text'] },
+    execute: (args) => {
+      seen.push(args)
+      return `echo: ${String(args.text)}`
+    },
+    ...overrides,
+  }
+  return { tool, seen }
+}
+
+const results = (events: StrategyEvent[]) => events.flatMap((e) => (e.type === 'tool-result' ? [{ callId: e.callId, ok: e.ok, summary: e.summary }] : []))
+
+describe('toolRunner', () => {
+  it('refuses an unknown tool, bad arguments and a repeat with a message to the model, and runs the rest', async () => {
+    const { tool, seen } = echo()
+    const { run, memory, repeats } = setup([tool])
+    const first = await run([{ id: 'c1', name: 'echo', args: '{"text":"hi"}' }])
+    expect(first.value).toEqual({ ran: true })
+    const second = await run([
+      { id: 'c2', name: 'nope', args: '{}' },
+      { id: 'c3', name: 'echo', args: '{"text": 3}' },
+      { id: 'c4', name: 'echo', args: 'not json' },
+      { id: 'c5', name: 'echo', args: '{"text":"hi"}' },
+    ])
+    expect(seen).toEqual([{ text: 'hi' }])
+    expect(results(second.events)).toEqual([
+      { callId: 'c2', ok: false, summary: expect.stringContaining('there is no tool `nope`') },
+      { callId: 'c3', ok: false, summary: expect.stringContaining('invalid arguments') },
+      { callId: 'c4', ok: false, summary: expect.stringContaining('JSON object') },
+      { callId: 'c5', ok: false, summary: expect.stringContaining('already made this exact call') },
+    ])
+    expect(second.events.filter((e) => e.type === 'warning').map((e) => e.type === 'warning' && e.code)).toEqual(['repeated-call'])
+    expect(repeats()).toBe(1)
+    expect(memory.steps.map((s) => s.outcomes.length)).toEqual([1, 4])
+  })
+
+  it('the built-in search numbers its sources in the memory', async () => {
+    const { run, memory } = setup([])
+    const { events } = await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['tool-call', 'query', 'result', 'tool-result']))
+    expect(memory.sources).toEqual([{ n: 1, url: 'https://example.org/tides', title: 'Tides', read: false }])
+    expect(memory.steps[0]!.outcomes[0]!.content).toContain('[1] Tides')
+  })
+
+  it('stops at a call that needs approval before anything runs, and redacts its sensitive fields in the event', async () => {
+    const { tool, seen } = echo({ needsApproval: true, sensitive: ['secret'] })
+    const { run, memory } = setup([tool])
+    const calls = [
+      { id: 'c1', name: 'search', args: '{"query":"tides"}' },
+      { id: 'c2', name: 'echo', args: '{"text":"hi","secret":"s3cret"}' },
+    ]
+    const paused = await run(calls)
+    expect(paused.value).toMatchObject({ ran: false, waiting: { id: 'c2' } })
+    expect(paused.events.find((e) => e.type === 'tool-call' && e.callId === 'c2')).toMatchObject({ args: { text: 'hi', secret: '[redacted]' } })
+    expect(paused.events.some((e) => e.type === 'query')).toBe(false)
+    expect(memory.steps).toEqual([])
+
+    const approved = await run(calls, { c2: { approved: true, arguments: { text: 'edited' } } })
+    expect(approved.value).toEqual({ ran: true })
+    expect(seen).toEqual([{ text: 'edited' }])
+  })
+
+  it('a refused approval reaches the model with its message; approved arguments that break the schema are a config error', async () => {
+    const { tool, seen } = echo({ needsApproval: true })
+    const { run } = setup([tool])
+    const call = { id: 'c1', name: 'echo', args: '{"text":"hi"}' }
+    const refused = await run([call], { c1: { approved: false, message: 'not now' } })
+    expect(results(refused.events)).toEqual([{ callId: 'c1', ok: false, summary: expect.stringContaining('the user refused this call: not now') }])
+    expect(seen).toEqual([])
+    await expect(run([call], { c1: { approved: true, arguments: { text: 1 } } })).rejects.toMatchObject({ code: 'config' })
+  })
+
+  it('without a checkpoint store a call that needs approval is refused with a warning instead of pausing', async () => {
+    const { run } = setup([], { needsApproval: true, store: false })
+    const { value, events } = await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
+    expect(value).toEqual({ ran: true })
+    expect(events.find((e) => e.type === 'warning')).toMatchObject({ code: 'approval-unavailable' })
+    expect(results(events)).toEqual([{ callId: 'c1', ok: false, summary: expect.stringContaining('needs approval') }])
+  })
+
+  it("a step's calls run at once within the limiter, and afterTool may replace what the model sees", async () => {
+    const started: string[] = []
+    const release: (() => void)[] = []
+    const slow: ReactTool = {
+      name: 'slow',
+      description: 'waits',
+      parameters: { type: 'object', properties: { n: { type: 'number' } } },
+      execute: (args) =>
+        new Promise((resolve) => {
+          started.push(String(args.n))
+          release.push(() => resolve(`done ${String(args.n)}`))
+        }),
+    }
+    const { run } = setup([slow], { concurrency: 2, hooks: { afterTool: (call, result) => ({ content: `${result.content} (checked ${call.callId})` }) } })
+    const running = run([1, 2, 3].map((n) => ({ id: `c${n}`, name: 'slow', args: JSON.stringify({ n }) })))
+    await expect.poll(() => started.length).toBe(2)
+    expect(started).toEqual(['1', '2'])
+    release.shift()!()
+    await expect.poll(() => started.length).toBe(3)
+    for (const done of release.splice(0)) done()
+    const { events } = await running
+    expect(results(events).map((r) => r.summary)).toEqual(
+      expect.arrayContaining(['done 1 (checked c1)', 'done 2 (checked c2)', 'done 3 (checked c3)'].map((s) => expect.stringContaining(s))),
+    )
+  })
+})
