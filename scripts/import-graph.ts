@@ -80,4 +80,14 @@ export function cycles(imports: readonly Import[]): string[][] {
   return found
 }
 
+/** The source file of each entry point: `./dist/adapters/index.js` → `src/adapters/index.ts`. */
+export function entrySources(exports: Record<string, unknown>): Map<string, string> {
+  const sources = new Map<string, string>()
+  for (const [subpath, target] of Object.entries(exports)) {
+    const file = typeof target === 'object' && target !== null ? (target as { default?: string }).default : undefined
+    if (file?.startsWith('./dist/')) sources.set(subpath, file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))
+  }
+  return sources
+}
+
 const toPosix = (path: string): string => path.split(sep).join('/')
