@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util'
 import type { Cost, ResearchEvent } from '../core/index.js'
 
 const COST_FIELDS: readonly (keyof Cost)[] = ['llm', 'search', 'total', 'inputTokens', 'outputTokens', 'llmCalls', 'searches', 'fetches']
@@ -11,7 +10,20 @@ function survivesJson(value: unknown): boolean {
   } catch {
     return false
   }
-  return isDeepStrictEqual(copy, value)
+  return sameData(copy, value)
+}
+
+/**
+ * Deep equality of data (node:util's `isDeepStrictEqual` for the values events hold, without
+ * Node): the same primitives, and arrays and objects of the same prototype with the same keys.
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  return keys.every((key) => Object.hasOwn(b, key) && sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
 }
 
 /**
@@ -57,7 +69,7 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
     switch (event.type) {
       case 'run-start':
         if (event.resumed) {
-          if (lastTotal && !isDeepStrictEqual(lastTotal, event.resumed.cost)) fail(event, 'resumed.cost differs from the cost total before it')
+          if (lastTotal && !sameData(lastTotal, event.resumed.cost)) fail(event, 'resumed.cost differs from the cost total before it')
           lastTotal = event.resumed.cost
           // The run that continues a paused one announces again the calls it settles.
           for (const [callId, done] of toolCalls) if (!done) toolCalls.delete(callId)
@@ -119,7 +131,7 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         if (event.reason === 'answered' || event.reason === 'max-iterations') {
           for (const [callId, done] of toolCalls) if (!done) fail(event, `tool call ${callId} never got its tool-result`)
         }
-        if (lastTotal && !isDeepStrictEqual(lastTotal, event.cost)) fail(event, 'run-end.cost differs from the last cost.total')
+        if (lastTotal && !sameData(lastTotal, event.cost)) fail(event, 'run-end.cost differs from the last cost.total')
         if (!lastTotal && event.cost.total !== 0) fail(event, 'run-end.cost is not zero but no cost event came')
         break
       default:

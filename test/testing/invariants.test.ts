@@ -13,6 +13,14 @@ describe('assertEventInvariants', () => {
     expect(assertEventInvariants(events)).toBe(events)
   })
 
+  it('rejects an event a JSON round trip changes, and accepts plain nested data', () => {
+    const query = { type: 'query', queryId: 'q1', query: 'x' }
+    for (const odd of [{ at: new Date(0) }, { missing: undefined }, { count: Number.NaN }, { seen: new Map() }, { list: [1, undefined] }]) {
+      expect(() => assertEventInvariants(stamp([start, { ...query, ...odd }, end])), JSON.stringify(Object.keys(odd))).toThrow(/not plain JSON/)
+    }
+    expect(() => assertEventInvariants(stamp([start, { ...query, extra: { list: [1, 'a', null, { deep: [true] }] } }, end]))).not.toThrow()
+  })
+
   it('rejects answer tokens streamed after the answer event', () => {
     const events = stamp([start, { type: 'answer-token', text: 'A' }, { type: 'answer', text: 'A', citations: [] }, { type: 'answer-token', text: 'B' }, end])
     expect(() => assertEventInvariants(events)).toThrow(/answer-token/)

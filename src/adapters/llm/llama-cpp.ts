@@ -4,8 +4,6 @@
  * tokens stream as llama.cpp samples them, and a schema-carrying call is constrained by a grammar
  * built from that schema, so even a tiny model writes JSON the parsers accept.
  */
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { onAbort } from '../../core/abort-listener.js'
 import { abortError, isAbortError, LaconicError, ProviderError, type JsonSchema, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
 
@@ -262,6 +260,15 @@ async function open(options: LocalModelOptions): Promise<Loaded> {
   return { llama, model, context, free, waiting: [], completion: lib.LlamaCompletion as Loaded['completion'] }
 }
 
+/**
+ * `~/.cache/laconic/models`. node:os and node:path load here, with the engine, and not with
+ * `laconic-research/adapters`, which loads in any Web-standard runtime.
+ */
+async function defaultCacheDir(): Promise<string> {
+  const [{ homedir }, { join }] = await Promise.all([import('node:os'), import('node:path')])
+  return join(homedir(), '.cache', 'laconic', 'models')
+}
+
 interface ModelHandle {
   createContext(o: object): Promise<Loaded['context'] & { getSequence(): Sequence }>
 }
@@ -271,7 +278,7 @@ async function resolveModel(lib: Record<string, unknown>, options: LocalModelOpt
   const resolveModelFile = lib.resolveModelFile as (uri: string, o: object) => Promise<string>
   try {
     return await resolveModelFile(options.model, {
-      directory: options.cacheDir ?? join(homedir(), '.cache', 'laconic', 'models'),
+      directory: options.cacheDir ?? (await defaultCacheDir()),
       cli: options.progressBar ?? process.stderr.isTTY === true,
       ...(options.huggingFaceEndpoint && { endpoints: { huggingFace: options.huggingFaceEndpoint } }),
       ...(options.onDownloadProgress && {
