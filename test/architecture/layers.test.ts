@@ -42,7 +42,7 @@ function layerOf(file: string): { layer: Layer; unit: string } | undefined {
     } else if (folder.endsWith('/*')) {
       const sub = /^[^/]+\//.exec(file.startsWith(folder.slice(0, -1)) ? file.slice(folder.length - 1) : '')
       if (sub) matches.push({ layer, unit: folder.slice(0, -1) + sub[0].slice(0, -1), exact: false })
-    } else if (file.startsWith(`${folder}/`)) {
+    } else if (file === folder || file.startsWith(`${folder}/`)) {
       matches.push({ layer, unit: folder, exact: true })
     }
   }
@@ -107,7 +107,8 @@ describe('the import rule of src/', () => {
     expect(layerOf('src/agent.ts')?.unit).toBe('src/*.ts')
     expect(breach({ from: 'src/strategies/deep/index.ts', to: 'src/strategies/react/index.ts', lazy: false })).toMatch(/not src\/strategies\/react/)
     expect(breach({ from: 'src/core/run.ts', to: 'src/cli/version.ts', lazy: true })).toMatch(/src\/core may import src\/wire, not src\/cli/)
-    expect(breach({ from: 'src/adapters/llm/openai.ts', to: 'src/adapters/index.ts', lazy: false })).toMatch(/own folder/)
+    expect(breach({ from: 'src/adapters/llm/openai.ts', to: 'src/adapters/llm/index.ts', lazy: false })).toMatch(/own folder/)
+    expect(breach({ from: 'src/adapters/llm/openai.ts', to: 'src/adapters/index.ts', lazy: false })).toMatch(/not src\/adapters$/)
   })
 
   it('is the table docs/architecture.md shows', () => {
