@@ -8,7 +8,8 @@ Usage:
   laconic [options] QUESTION...
   laconic [options] --prompt FILE [--var KEY=VALUE ...]
   laconic [options] --serve [PORT]
-  laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md)
+  laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md); a dead worker's
+                                                           runs move on within --lock-ms MS (5000) + 2 × --stall-ms MS (1000)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
   laconic resume RUN_ID --checkpoint-dir DIR [--approve [--tool-args JSON] | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]

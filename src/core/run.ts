@@ -41,7 +41,11 @@ export function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<
       return super.then(onFulfilled, onRejected)
     }
   }
-  return new LazyPromise((resolve, reject) => settled.then(resolve, reject))
+  const lazy = new LazyPromise((resolve, reject) => settled.then(resolve, reject))
+  // Its rejection is `settled`'s, reported (or handled) there: a run read only by iterating, whose
+  // result nobody awaits, must not crash the process when it fails to load (a resume's lock held).
+  Promise.prototype.then.call(lazy, undefined, () => undefined)
+  return lazy
 }
 
 /** A finished run resumed: nothing to call, it ends as it ended (its result is in the fold). */

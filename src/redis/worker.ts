@@ -54,11 +54,21 @@ export interface ResearchWorkerOptions {
    */
   checkpoints?: CheckpointStore | false
   /**
-   * BullMQ worker settings, e.g. `lockDuration` and `stalledInterval` (how soon a dead worker's
-   * job moves to another worker, 30 s by default) or `maxStalledCount`.
+   * BullMQ worker settings. `lockDuration` and `stalledInterval` say how soon a dead worker's
+   * runs move to another worker: its job locks lapse `lockDuration` after their last renewal
+   * (renewed every `lockDuration / 4` to `/ 2`: BullMQ's `lockRenewTime` is half of it and its
+   * timer ticks twice as often), and a stall check, run every `stalledInterval` by some worker
+   * (at most one per interval), moves them on: within `lockDuration + 2 × stalledInterval`, 4 to
+   * 7 s with the defaults (BullMQ's own, 30 s each, took about a minute). A shorter
+   * lock costs more renewals, and a worker whose event loop stalls past its lock loses its runs to
+   * another (it stops them; nothing is logged twice).
+   * @defaultValue `{ lockDuration: 5000, stalledInterval: 1000 }`
    */
   bullmq?: Omit<WorkerOptions, 'connection' | 'concurrency' | 'autorun'>
 }
+
+/** Fast takeover by default (see `bullmq` above): a reader sees a run freeze for seconds, not a minute. */
+const TAKEOVER = { lockDuration: 5_000, stalledInterval: 1_000 }
 
 export interface ResearchWorker {
   /** Resolves when the worker is connected and taking jobs. */
@@ -80,7 +90,8 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
   const unavailableMs = options.log?.unavailableMs ?? 30_000
   const ownerSeconds = options.log?.idleTtlSeconds ?? 604_800
   const running = new Map<string, AbortController>()
-  const lockMs = options.bullmq?.lockDuration ?? 30_000
+  const lockMs = options.bullmq?.lockDuration ?? TAKEOVER.lockDuration
+  const bullmq = { ...options.bullmq, lockDuration: lockMs, stalledInterval: options.bullmq?.stalledInterval ?? TAKEOVER.stalledInterval }
   const checkpoints = options.checkpoints === false ? undefined : (options.checkpoints ?? redisCheckpoints(redis, { prefix, lockMs }))
 
   // Cancellations reach every worker on one channel; the worker running that run aborts it.
@@ -120,6 +131,9 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
     if (logged.at(-1)?.type === 'run-end') return resultOfEvents(logged)
 
     const controller = new AbortController()
+    // An earlier attempt at this run in this process lost the job (its lock lapsed) and the job
+    // came back here: this attempt supersedes it.
+    running.get(runId)?.abort(lostLock(runId))
     running.set(runId, controller)
     const stop = (reason: unknown) => controller.abort(reason)
     jobSignal?.addEventListener('abort', () => stop(jobSignal.reason), { once: true })
@@ -127,6 +141,8 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
     let lastSeq = logged.at(-1)?.seq ?? -1
 
     const append = async (event: ResearchEvent) => {
+      // A run this worker lost logs nothing more, not even its own `run-end`: the taker owns the log.
+      if (isFenced(controller.signal.reason)) throw controller.signal.reason
       await log.appendFenced(event, fence)
       lastSeq = event.seq
     }
@@ -165,21 +181,27 @@ export function createResearchWorker(options: ResearchWorkerOptions): ResearchWo
       const result = await run.result
       return { ...result, cost: join.cost(result.cost) }
     } catch (error) {
-      if (lastSeq >= 0 && !(error instanceof LaconicError && error.code === 'fenced')) {
+      if (lastSeq >= 0 && !isFenced(error)) {
         await endWithError(await log.history(runId).catch(() => logged), data, runId, error, append).catch(() => undefined)
       }
       throw error
     } finally {
-      running.delete(runId)
+      if (running.get(runId) === controller) running.delete(runId)
     }
   }
 
   const worker = new Worker<ResearchJobData, ResearchResult>(
     options.name ?? DEFAULT_QUEUE_NAME,
     (job, _token, signal) => runJob(job.id as string, job.data, signal),
-    { ...options.bullmq, connection: redis, concurrency, autorun: true },
+    { ...bullmq, connection: redis, concurrency, autorun: true },
   )
   worker.on('error', () => {}) // reconnections are ioredis's; a job's own failure fails the job
+  // A job whose lock could not be renewed (this process stalled past it, or Redis was away) goes
+  // to another worker: stop spending on it now, and free its checkpoint lock for the taker,
+  // instead of running on until the next append finds the log fenced.
+  worker.on('lockRenewalFailed', (jobIds: string[]) => {
+    for (const runId of jobIds) running.get(runId)?.abort(lostLock(runId))
+  })
 
   return {
     async ready() {
@@ -224,6 +246,15 @@ async function resumeWhenUnlocked(agent: WorkerAgent, agentRunId: string, checkp
       await sleep(Math.min(500, lockMs / 4), signal)
     }
   }
+}
+
+function lostLock(runId: string): LaconicError {
+  return new LaconicError(`run ${runId} lost its lock and moved to another attempt`, { code: 'fenced' })
+}
+
+/** Another attempt owns the run (or is about to): this one must stop without logging. */
+function isFenced(error: unknown): boolean {
+  return error instanceof LaconicError && error.code === 'fenced'
 }
 
 /** Logs a `run-end` with the error, unless the log already ended: readers must not wait forever. */

@@ -174,6 +174,28 @@ describe('checkpoints through the runtime', () => {
     expect(w.search.calls).toEqual(['q 1', 'q 2'])
   })
 
+  it('a resume refused its lock, read by iterating only (its result never awaited), throws there and nowhere else', async () => {
+    const store = memoryCheckpoints()
+    const run = createAgent({ ...world(), strategy: counting(1) }).research('q', { checkpoints: store })
+    await run.result
+    const release = await store.acquire(run.runId)
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const events = createAgent({ ...world(), strategy: counting(1) })
+        .resume(run.runId, { checkpoints: store })
+        [Symbol.asyncIterator]()
+      await expect(events.next()).rejects.toMatchObject({ code: 'locked' })
+      // Unhandled rejections are reported before the next macrotask turn.
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+      await release?.()
+    }
+    expect(unhandled).toEqual([])
+  })
+
   it('a corrupt, unknown-version or mismatched checkpoint is a config error, and the checkpoint is left as it was', async () => {
     const store = memoryCheckpoints()
     const run = createAgent({ ...world(), strategy: counting(1) }).research('q', { checkpoints: store })

@@ -134,6 +134,42 @@ describe.skipIf(!redisAvailable())('createResearchQueue and createResearchWorker
     expect(model.signals).toEqual([])
   })
 
+  it("a worker that loses a run's lock stops it at once, logs nothing more, and the run is taken again", async () => {
+    // The first model call hangs until aborted; the calls after it follow the script.
+    const script = scriptedLLM({ replies: SCRIPT })
+    let firstCall: ((signal: AbortSignal) => void) | undefined
+    const firstSignal = new Promise<AbortSignal>((resolve) => (firstCall = resolve))
+    const llm: LLMProvider = {
+      async *stream(req: LLMRequest): AsyncGenerator<LLMChunk> {
+        const hang = firstCall
+        firstCall = undefined
+        if (!hang) return yield* script.stream(req)
+        const signal = req.signal as AbortSignal
+        hang(signal)
+        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+      },
+    }
+    await setup(createAgent({ llm, search: mockSearch({ corpus: CORPUS }) }))
+    const { runId } = await queue.submit('Why is the sky blue?')
+    const signal = await firstSignal
+    // What a worker stalled past its lock finds: the lock gone (BullMQ's key for the job).
+    const redis = new Redis(server.port, '127.0.0.1')
+    try {
+      expect(await redis.del(`bull:${name}:${runId}:lock`)).toBe(1)
+    } finally {
+      redis.disconnect()
+    }
+    const reason = await new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }))
+    expect(reason).toMatchObject({ code: 'fenced' })
+    const events = await collect(queue.researchEvents(runId))
+    assertEventInvariants(events)
+    const resumed = events.findIndex((e) => e.type === 'warning' && e.code === 'resumed')
+    expect(resumed).toBeGreaterThan(0)
+    // The first attempt logged no run-end of its own (an `aborted` one would have ended the run).
+    expect(events.filter((e) => e.type === 'run-end')).toEqual([expect.objectContaining({ reason: 'answered' })])
+    expect(events.filter((e) => e.type === 'run-start')).toHaveLength(1)
+  })
+
   it('a later attempt continues the log a dead one left: one run-start, seq goes on, cost adds up', async () => {
     name = `q${++n}`
     queue = createResearchQueue({ connection: server.url, name })

@@ -26,6 +26,9 @@ interface ScaleOutFlags {
   port: number
   concurrency: number
   queue: string | undefined
+  /** How soon a dead worker's runs move on (worker only): BullMQ's `lockDuration` and `stalledInterval`; the worker's defaults when absent. */
+  lockMs: number | undefined
+  stallMs: number | undefined
   /** The flags left for the agent (worker only). */
   rest: string[]
 }
@@ -34,12 +37,20 @@ interface ScaleOutFlags {
 export function parseScaleOutFlags(command: string, argv: readonly string[], env: CliIO['env']): ScaleOutFlags {
   const { values, tokens } = parseArgs({
     args: [...argv],
-    options: { redis: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, concurrency: { type: 'string' }, queue: { type: 'string' } },
+    options: {
+      redis: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      concurrency: { type: 'string' },
+      queue: { type: 'string' },
+      'lock-ms': { type: 'string' },
+      'stall-ms': { type: 'string' },
+    },
     strict: false,
     allowPositionals: true,
     tokens: true,
   })
-  const mine = new Set(['redis', 'host', 'port', 'concurrency', 'queue'])
+  const mine = new Set(['redis', 'host', 'port', 'concurrency', 'queue', 'lock-ms', 'stall-ms'])
   const rest: string[] = []
   for (const token of tokens) {
     if (token.kind === 'option' && mine.has(token.name)) continue
@@ -56,12 +67,16 @@ export function parseScaleOutFlags(command: string, argv: readonly string[], env
   if (!/^rediss?:\/\//.test(redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL; got "${redis}"`)
   if (command === 'serve' && rest.length > 0) throw new UsageError(`laconic serve takes --redis, --port, --host and --queue only; got ${rest.join(' ')}`)
   if (command === 'worker' && text('port') !== undefined) throw new UsageError('laconic worker serves nothing: --port is for laconic serve')
+  if (command === 'serve' && (text('lock-ms') ?? text('stall-ms')) !== undefined)
+    throw new UsageError('laconic serve runs nothing: --lock-ms and --stall-ms are for laconic worker')
   return {
     redis,
     host: text('host') ?? LOOPBACK,
     port: whole('port', text('port'), 0, 65_535) ?? 3000,
     concurrency: whole('concurrency', text('concurrency'), 1, 10_000) ?? 1,
     queue: text('queue'),
+    lockMs: whole('lock-ms', text('lock-ms'), 1_000, 3_600_000),
+    stallMs: whole('stall-ms', text('stall-ms'), 100, 3_600_000),
     rest,
   }
 }
@@ -113,6 +128,10 @@ async function worker(flags: ScaleOutFlags, io: CliIO): Promise<number> {
     agent: agentFor,
     concurrency: flags.concurrency,
     ...(flags.queue ? { name: flags.queue } : {}),
+    bullmq: {
+      ...(flags.lockMs !== undefined ? { lockDuration: flags.lockMs } : {}),
+      ...(flags.stallMs !== undefined ? { stalledInterval: flags.stallMs } : {}),
+    },
   })
   await running.ready()
   io.stderr.write(`laconic: worker on ${shown(flags.redis)}, ${flags.concurrency} run${flags.concurrency === 1 ? '' : 's'} at once (Ctrl-C to stop)\n`)
