@@ -17,7 +17,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import type { Agent } from '../../src/index.js'
-import { createRequestGuard, type RequestGuard } from '../../src/node/index.js'
+import { createRequestGuard, type RequestGuard } from '../../src/server/index.js'
 import { toUIMessageStreamResponse } from '../../src/streams/index.js'
 import { exampleAgent } from '../shared/agent.js'
 

@@ -1,5 +1,3 @@
-export { createLiveServer, MAX_QUESTION_CHARS, type LiveAgent, type LiveServerLimits, type LiveServerOptions } from './live-server.js'
-export { livePage, type LivePageOptions } from './live-page.js'
-export { hostAllowed } from './allowed-host.js'
+export { createLiveServer, type LiveServerLimits, type LiveServerOptions } from './live-server.js'
+export type { LiveAgent } from '../server/in-process-runs.js'
 export { fileCheckpoints } from './file-checkpoints.js'
-export { createRequestGuard, TOKEN_HEADER, type GuardedRequest, type RequestGuard, type RequestGuardOptions, type RequestRefusal } from './request-guard.js'

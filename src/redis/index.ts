@@ -15,3 +15,4 @@ export {
 export { createResearchWorker, type ResearchWorker, type ResearchWorkerOptions, type WorkerAgent } from './worker.js'
 export type { RedisConnection } from './connection.js'
 export { redisCheckpoints, type RedisCheckpointsOptions } from './checkpoints.js'
+export { redisRuns, type RedisRuns, type RedisRunsOptions } from './redis-runs.js'

@@ -7,6 +7,7 @@ import { LaconicError, type ResearchOptions, type ResearchResult } from '../core
 import { openConnection, withDeadline, type RedisConnection } from './connection.js'
 import { createEventLog, type EventLogReader, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
+import type { RunStatus } from '../server/run-host.js'
 
 /** The default BullMQ queue name; the worker must use the same. */
 export const DEFAULT_QUEUE_NAME = 'laconic-research'
@@ -30,21 +31,8 @@ export interface ResearchQueueOptions {
   log?: RedisEventLogOptions
 }
 
-/** `queued`: waiting for a worker; `running`: a worker has it; `done`: it ended (see `result.reason`); `failed`: it could not run to its end. */
-export type RunState = 'queued' | 'running' | 'done' | 'failed'
-
-export interface RunStatus {
-  runId: string
-  state: RunState
-  question: string
-  strategy?: string
-  /** Set when `done`. */
-  result?: ResearchResult
-  /** Why it `failed`. */
-  error?: string
-  /** Whether it was cancelled. */
-  cancelled: boolean
-}
+/** A run's state and status, as the research handler's `GET /runs/:id` shows them. */
+export type { RunState, RunStatus } from '../server/run-host.js'
 
 export interface SubmitOptions {
   /** A strategy name the workers know; their agent's own strategy when absent. */

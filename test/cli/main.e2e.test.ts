@@ -151,34 +151,34 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
           .then((html) => (page = html))
           // What the page does: POST the question with its token, then read the run's events.
           .then(() =>
-            fetch(`${url}/research`, {
+            fetch(`${url}/runs`, {
               method: 'POST',
               headers: { 'content-type': 'application/json', 'x-laconic-token': /name="laconic-token" content="([^"]+)"/.exec(page)?.[1] ?? '' },
-              body: JSON.stringify({ q: 'Why is the sky blue?' }),
+              body: JSON.stringify({ question: 'Why is the sky blue?' }),
             }),
           )
-          .then((response) => response.json() as Promise<{ run: string; events: string }>)
+          .then((response) => response.json() as Promise<{ runId: string }>)
           .then((started) => {
-            run = started.run
-            return fetch(`${url}${started.events}`)
+            run = started.runId
+            return fetch(`${url}/runs/${run}/events`)
           })
           .then((response) => response.text())
           .then(async (text) => {
             body = text
             // The source link the page would draw for the corpus file the run found.
             const named = /"url":"(file:[^"]*sky\.md[^"]*)"/.exec(text)?.[1] ?? ''
-            const view = await fetch(`${url}/source?run=${run}&url=${encodeURIComponent(named)}`)
+            const view = await fetch(`${url}/runs/${run}/source?url=${encodeURIComponent(named)}`)
             source = { status: view.status, type: view.headers.get('content-type') ?? '', text: await view.text() }
             const bread = named.replace(/sky\.md.*$/, 'bread.md')
-            unseen = (await fetch(`${url}/source?run=${run}&url=${encodeURIComponent(bread)}`)).status
+            unseen = (await fetch(`${url}/runs/${run}/source?url=${encodeURIComponent(bread)}`)).status
           })
           .finally(() => child.kill('SIGINT'))
       },
     })
     expect(out.code).toBe(130)
     expect(page).toContain('<title>laconic · live research</title>')
-    expect(page).toContain("await fetch('/research', {")
-    expect(page).toContain('<meta name="laconic-source-view" content="/source">')
+    expect(page).toContain("await fetch('/runs', {")
+    expect(page).toContain('<meta name="laconic-source-view" content="yes">')
     expect(body).toContain('event: run-start')
     expect(body).toContain('event: answer\n')
     expect(body).toContain('event: run-end')

@@ -129,15 +129,15 @@ describe.skipIf(!browserAvailable('the live page browser tests (report panel, so
       const page = await finishedRun()
       const result = page.locator('.query .results a', { hasText: 'Why the sky is blue' }).first()
       const href = (await result.getAttribute('href')) ?? ''
-      expect(href.startsWith('/source?run=')).toBe(true)
+      expect(href).toMatch(/^\/runs\/[\w-]+\/source\?url=/)
       expect(new URL(href, base).searchParams.get('url')?.startsWith(skyUrl)).toBe(true)
       expect(await result.getAttribute('target')).toBe('_blank')
       // The cited source in the answer links to the same view.
-      expect(await page.locator('#answer a.citation').first().getAttribute('href')).toMatch(/^\/source\?run=/)
+      expect(await page.locator('#answer a.citation').first().getAttribute('href')).toMatch(/^\/runs\/[\w-]+\/source\?url=/)
 
       const [view] = await Promise.all([page.context().waitForEvent('page'), result.click()])
       await view.waitForLoadState('load')
-      expect(view.url().startsWith(`${base}/source?run=`)).toBe(true)
+      expect(view.url().startsWith(`${base}/runs/`)).toBe(true)
       expect(await view.evaluate(() => document.contentType)).toBe('text/plain')
       const shown = await view.evaluate(() => document.body.innerText)
       expect(shown.startsWith(`Why the sky is blue\n${skyUrl}\n`)).toBe(true)
@@ -154,7 +154,7 @@ describe.skipIf(!browserAvailable('the live page browser tests (report panel, so
       expect(tags).toEqual([
         ['A', 'https://example.org/'],
         // A file: URL links to the view (which serves it only if this run named it).
-        ['A', expect.stringMatching(/^\/source\?run=[\w-]+&url=file%3A%2F%2F%2Fetc%2Fpasswd$/)],
+        ['A', expect.stringMatching(/^\/runs\/[\w-]+\/source\?url=file%3A%2F%2F%2Fetc%2Fpasswd$/)],
         ['SPAN', null],
         ['SPAN', null],
         ['SPAN', null],

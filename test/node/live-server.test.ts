@@ -8,10 +8,12 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
 import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
-import { createLiveServer, MAX_QUESTION_CHARS, TOKEN_HEADER, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
+import { createLiveServer, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 
 const RUN_ID = 'run-1'
+const TOKEN_HEADER = 'x-laconic-token'
+const MAX_QUESTION_CHARS = 2000
 
 function eventsFor(question: string): ResearchEvent[] {
   const stamp = (seq: number) => ({ runId: RUN_ID, seq, time: 1_700_000_000_000 + seq })
@@ -87,10 +89,10 @@ async function tokenOf(base: string): Promise<string> {
 
 /** What the page does to start a run: POST the question with the token. */
 async function startRun(base: string, question: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}/research`, {
+  return fetch(`${base}/runs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [TOKEN_HEADER]: await tokenOf(base), ...headers },
-    body: JSON.stringify({ q: question }),
+    body: JSON.stringify({ question }),
   })
 }
 
@@ -98,8 +100,8 @@ async function startRun(base: string, question: string, headers: Record<string, 
 async function research(base: string, question: string): Promise<{ run: string; events: ResearchEvent[] }> {
   const started = await startRun(base, question)
   expect(started.status).toBe(201)
-  const { run, events } = (await started.json()) as { run: string; events: string }
-  return { run, events: await collect(await fetch(`${base}${events}`)) }
+  const { runId } = (await started.json()) as { runId: string }
+  return { run: runId, events: await collect(await fetch(`${base}/runs/${runId}/events`)) }
 }
 
 /** A raw request with headers fetch does not let a caller set (Host), from a chosen loopback address. */
@@ -143,8 +145,6 @@ describe('createLiveServer', () => {
     expect(response.headers.get('cache-control')).toBe('no-store')
     const html = await response.text()
     expect(html).toContain('<p class="banner" id="label">Scripted &#60;b&#62;demo&#60;/b&#62; &#38; co</p>')
-    // The single-process server's token, not the web node's runs token.
-    expect(html).not.toContain('name="laconic-runs-token"')
     expect(html).toMatch(/<meta name="laconic-token" content="[\w-]{43}">/)
     // Only the page's own script and style run (by hash): an injected one would not.
     const csp = response.headers.get('content-security-policy') ?? ''
@@ -172,14 +172,13 @@ describe('createLiveServer', () => {
     expect(html).not.toContain('<!--label-->')
   })
 
-  test('POST /research with the token starts the run of the trimmed question; GET streams it as Server-Sent Events', async () => {
+  test('POST /runs with the token starts the run of the trimmed question; GET /runs/:id/events streams it as Server-Sent Events', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
     const started = await startRun(base, '  why blue?  ')
     expect(started.status).toBe(201)
-    const { run, events } = (await started.json()) as { run: string; events: string }
-    expect(events).toBe(`/research?run=${run}`)
-    const response = await fetch(`${base}${events}`)
+    const { runId } = (await started.json()) as { runId: string }
+    const response = await fetch(`${base}/runs/${runId}/events`)
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
     expect(await collect(response)).toEqual(eventsFor('why blue?'))
     expect(agent.questions).toEqual(['why blue?'])
@@ -190,7 +189,7 @@ describe('createLiveServer', () => {
     const { base } = await start({ agent })
     const { run, events } = await research(base, 'why')
     expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4])
-    const resumed = await collect(await fetch(`${base}/research?run=${run}`, { headers: { 'last-event-id': '2' } }))
+    const resumed = await collect(await fetch(`${base}/runs/${run}/events`, { headers: { 'last-event-id': '2' } }))
     expect(resumed.map((e) => e.seq)).toEqual([3, 4])
     expect(agent.questions).toEqual(['why'])
   })
@@ -207,7 +206,7 @@ describe('createLiveServer', () => {
   test('a GET never starts a run (an <img> or EventSource on another site could send one)', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
-    const response = await fetch(`${base}/research?q=spend`)
+    const response = await fetch(`${base}/runs?question=spend`)
     expect(response.status).toBe(405)
     expect(response.headers.get('allow')).toBe('POST')
     expect(agent.questions).toEqual([])
@@ -228,15 +227,16 @@ describe('createLiveServer', () => {
   })
 
   test.each([
-    ['{}', 400, 'send {"q": QUESTION}'],
-    ['{"q": "   "}', 400, 'send {"q": QUESTION}'],
-    [JSON.stringify({ q: 'x'.repeat(MAX_QUESTION_CHARS + 1) }), 400, 'send {"q": QUESTION}'],
-    ['not json', 400, 'send {"q": QUESTION}'],
-    [JSON.stringify({ q: 'x'.repeat(20_000) }), 400, 'send {"q": QUESTION}'],
-  ])('POST %s → %i with a usage line, and no run', async (body, status, message) => {
+    ['{}', 400, 'send {\\"question\\": QUESTION}'],
+    ['{"question": "   "}', 400, 'send {\\"question\\": QUESTION}'],
+    [JSON.stringify({ question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }), 400, 'send {\\"question\\": QUESTION}'],
+    ['not json', 400, 'send {\\"question\\": QUESTION}'],
+    [JSON.stringify({ question: 'x'.repeat(20_000) }), 400, 'send {\\"question\\": QUESTION}'],
+    ['["a list"]', 400, 'send {\\"question\\": QUESTION}'],
+  ])('POST %s → %i with a JSON error saying what to send, and no run', async (body, status, message) => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
-    const response = await fetch(`${base}/research`, {
+    const response = await fetch(`${base}/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [TOKEN_HEADER]: await tokenOf(base) },
       body,
@@ -247,7 +247,8 @@ describe('createLiveServer', () => {
   })
 
   test.each([
-    ['/research?run=unknown', 404, 'no such run'],
+    ['/runs/unknown/events', 404, 'no run unknown'],
+    ['/runs/unknown', 404, 'no run unknown'],
     ['/elsewhere', 404, 'not found: try GET /'],
   ])('GET %s → %i', async (path, status, message) => {
     const { base } = await start({ agent: fakeAgent() })
@@ -262,9 +263,9 @@ describe('createLiveServer', () => {
     const token = await tokenOf(base)
     const refused = await rawRequest(port, {
       method: 'POST',
-      path: '/research',
+      path: '/runs',
       headers: { host: `evil.example:${port}`, 'content-type': 'application/json', [TOKEN_HEADER]: token },
-      body: '{"q":"spend"}',
+      body: '{"question":"spend"}',
     })
     expect(refused.status).toBe(403)
     expect(refused.body).toContain('addressed to 127.0.0.1 only')
@@ -280,10 +281,10 @@ describe('createLiveServer', () => {
     const post = (localAddress: string) =>
       rawRequest(port, {
         method: 'POST',
-        path: '/research',
+        path: '/runs',
         localAddress,
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
-        body: '{"q":"again"}',
+        body: '{"question":"again"}',
       })
     expect((await post('127.0.0.1')).status).toBe(201)
     expect((await post('127.0.0.1')).status).toBe(201)
@@ -302,8 +303,8 @@ describe('createLiveServer', () => {
   test('finished runs are kept within a count: the oldest is dropped first', async () => {
     const { base } = await start({ agent: fakeAgent(), limits: { maxRetainedRuns: 2 } })
     const runs = [await research(base, 'one'), await research(base, 'two'), await research(base, 'three')]
-    expect((await fetch(`${base}/research?run=${runs[0]?.run}`)).status).toBe(404)
-    for (const kept of runs.slice(1)) expect(await collect(await fetch(`${base}/research?run=${kept.run}`))).toHaveLength(5)
+    expect((await fetch(`${base}/runs/${runs[0]?.run}/events`)).status).toBe(404)
+    for (const kept of runs.slice(1)) expect(await collect(await fetch(`${base}/runs/${kept.run}/events`))).toHaveLength(5)
   })
 
   test('finished runs are kept within a byte budget: the oldest are dropped first', async () => {
@@ -311,8 +312,8 @@ describe('createLiveServer', () => {
     const { base } = await start({ agent: fakeAgent(), limits: { maxRetainedBytes: oneRun + 10 } })
     const first = await research(base, 'one')
     const second = await research(base, 'two')
-    expect((await fetch(`${base}/research?run=${first.run}`)).status).toBe(404)
-    expect(await collect(await fetch(`${base}/research?run=${second.run}`))).toHaveLength(5)
+    expect((await fetch(`${base}/runs/${first.run}/events`)).status).toBe(404)
+    expect(await collect(await fetch(`${base}/runs/${second.run}/events`))).toHaveLength(5)
   })
 
   test('a started run nobody reads is aborted after the grace period, freeing its slot', async () => {
@@ -334,8 +335,8 @@ describe('createLiveServer', () => {
   test('closing the server aborts the runs still in flight', async () => {
     const agent = endlessAgent()
     const { server, base } = await start({ agent })
-    const { events } = (await (await startRun(base, 'forever')).json()) as { events: string }
-    const response = await fetch(`${base}${events}`)
+    const { runId } = (await (await startRun(base, 'forever')).json()) as { runId: string }
+    const response = await fetch(`${base}/runs/${runId}/events`)
     const reader = response.body?.getReader()
     await reader?.read() // the stream is open and the run has started
     expect(agent.signals).toHaveLength(1)
@@ -348,8 +349,8 @@ describe('createLiveServer', () => {
   test('closing the server sends each open stream its run-end (aborted) before the connection ends', async () => {
     const agent = endlessAgent()
     const { server, base } = await start({ agent })
-    const { events } = (await (await startRun(base, 'forever')).json()) as { events: string }
-    const response = await fetch(`${base}${events}`)
+    const { runId } = (await (await startRun(base, 'forever')).json()) as { runId: string }
+    const response = await fetch(`${base}/runs/${runId}/events`)
     const seen: ResearchEvent[] = []
     let started = () => {}
     const firstEvent = new Promise<void>((resolve) => (started = resolve))
@@ -365,12 +366,79 @@ describe('createLiveServer', () => {
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
   })
 
+  test('GET /runs/:id says how the run is doing, and its result once done', async () => {
+    const { base } = await start({ agent: fakeAgent() })
+    const { run } = await research(base, 'why')
+    const status = await fetch(`${base}/runs/${run}`)
+    expect(status.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await status.json()).toMatchObject({ runId: run, state: 'done', question: 'why', cancelled: false, result: { reason: 'answered', answer: 'Blue.' } })
+  })
+
+  test('a reconnection at or past the run-end gets the end frame at once, so an EventSource stops', async () => {
+    const { base } = await start({ agent: fakeAgent() })
+    const { run } = await research(base, 'why')
+    for (const last of ['4', '9']) {
+      const response = await fetch(`${base}/runs/${run}/events`, { headers: { 'last-event-id': last } })
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+      expect(await response.text()).toBe('retry: 3000\n\nevent: end\ndata: [DONE]\n\n')
+    }
+  })
+
+  test('DELETE /runs/:id with the token cancels the run: its stream ends with run-end (aborted)', async () => {
+    const agent = endlessAgent()
+    const { base } = await start({ agent })
+    const { runId } = (await (await startRun(base, 'forever')).json()) as { runId: string }
+    const response = await fetch(`${base}/runs/${runId}/events`)
+    const seen: ResearchEvent[] = []
+    let started = () => {}
+    const firstEvent = new Promise<void>((resolve) => (started = resolve))
+    const reading = (async () => {
+      for await (const event of fromSSE(response.body as ReadableStream<Uint8Array>)) {
+        seen.push(event as ResearchEvent)
+        started()
+      }
+    })()
+    await firstEvent
+    const refused = await fetch(`${base}/runs/${runId}`, { method: 'DELETE' })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ code: 'forbidden' })
+    expect(agent.signals[0]?.aborted).toBe(false)
+    const cancelled = await fetch(`${base}/runs/${runId}`, { method: 'DELETE', headers: { [TOKEN_HEADER]: await tokenOf(base) } })
+    expect(cancelled.status).toBe(202)
+    await reading
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
+    expect(await (await fetch(`${base}/runs/${runId}`)).json()).toMatchObject({ state: 'done', cancelled: true })
+  })
+
+  test('a 1 MB query string is answered 431 with a line saying what fits, not a reset connection', async () => {
+    const { base } = await start({ agent: fakeAgent() })
+    const response = await fetch(`${base}/runs/x/events?pad=${'a'.repeat(1_000_000)}`)
+    expect(response.status).toBe(431)
+    expect(await response.text()).toContain('must fit in 16 KB')
+    // The server goes on serving.
+    expect((await fetch(`${base}/`)).status).toBe(200)
+  })
+
+  test('errors are JSON with a code', async () => {
+    const { base } = await start({ agent: fakeAgent() })
+    const unknown = await fetch(`${base}/elsewhere`)
+    expect(unknown.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await unknown.json()).toMatchObject({ code: 'not-found', message: expect.stringContaining('POST /runs') })
+    const wrongType = await fetch(`${base}/runs`, {
+      method: 'POST',
+      headers: { [TOKEN_HEADER]: await tokenOf(base), 'content-type': 'text/plain' },
+      body: 'why',
+    })
+    expect(wrongType.status).toBe(415)
+    expect(await wrongType.json()).toMatchObject({ code: 'unsupported-media-type' })
+  })
+
   test('limits must be positive integers', () => {
     expect(() => createLiveServer({ agent: fakeAgent(), limits: { maxActiveRuns: 0 } })).toThrow(/maxActiveRuns/)
   })
 })
 
-describe('the source view (GET /source?run=ID&url=URL)', () => {
+describe('the source view (GET /runs/:id/source?url=URL)', () => {
   const HOSTILE = '<img src=x onerror="document.title=1"><script>alert(1)</script>'
   let folder = ''
   let corpusDir = ''
@@ -418,7 +486,7 @@ describe('the source view (GET /source?run=ID&url=URL)', () => {
   }
 
   const view = (base: string, run: string, url: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}/source?run=${encodeURIComponent(run)}&url=${encodeURIComponent(url)}`, { headers })
+    fetch(`${base}/runs/${encodeURIComponent(run)}/source?url=${encodeURIComponent(url)}`, { headers })
 
   test("a file: source the run's results named is served as plain text, never as markup", async () => {
     const { options, reads } = corpusServer()
@@ -443,7 +511,7 @@ describe('the source view (GET /source?run=ID&url=URL)', () => {
 
   test('the page links file: sources to the view only when the server has one', async () => {
     const withView = await start(corpusServer().options)
-    expect(await (await fetch(`${withView.base}/`)).text()).toContain('<meta name="laconic-source-view" content="/source">')
+    expect(await (await fetch(`${withView.base}/`)).text()).toContain('<meta name="laconic-source-view" content="yes">')
     const without = await start({ agent: fakeAgent() })
     expect(await (await fetch(`${without.base}/`)).text()).not.toContain('<meta name="laconic-source-view"')
     expect((await view(without.base, 'any', fileUrl('sky.md'))).status).toBe(404)
@@ -472,7 +540,7 @@ describe('the source view (GET /source?run=ID&url=URL)', () => {
       expect(response.status, url).toBe(404)
       expect(await response.text()).not.toContain('secret')
     }
-    expect((await fetch(`${base}/source`)).status).toBe(404)
+    expect((await fetch(`${base}/runs/${sky.run}/source`)).status).toBe(404)
     expect(reads).toEqual([])
   })
 
@@ -493,7 +561,7 @@ describe('the source view (GET /source?run=ID&url=URL)', () => {
     const url = events.flatMap((e) => (e.type === 'result' ? e.results.map((r) => r.url) : [])).find((u) => u.startsWith(fileUrl('sky.md'))) as string
     const crossSite = await view(base, run, url, { 'sec-fetch-site': 'cross-site' })
     expect(crossSite.status).toBe(403)
-    const path = `/source?run=${run}&url=${encodeURIComponent(url)}`
+    const path = `/runs/${run}/source?url=${encodeURIComponent(url)}`
     expect((await getWithHost(port, path, `evil.example:${port}`)).status).toBe(403)
     expect(reads).toEqual([])
     // From the page itself (same-origin), or the address bar, it is served.
@@ -511,9 +579,11 @@ describe('the source view (GET /source?run=ID&url=URL)', () => {
     const { run } = await research(base, 'Rayleigh scattering blue')
     const response = await view(base, run, fileUrl('sky.md'))
     expect(response.status).toBe(404)
-    expect(await response.text()).toBe(`could not read ${fileUrl('sky.md')}: gone: ${fileUrl('sky.md')}\n`)
+    expect(await response.json()).toEqual({ code: 'not-found', message: `could not read ${fileUrl('sky.md')}: gone: ${fileUrl('sky.md')}` })
     const broken = await start({ ...options, readSource: async () => Promise.reject(new Error('disk on fire')) })
     const second = await research(broken.base, 'Rayleigh scattering blue')
-    expect((await view(broken.base, second.run, fileUrl('sky.md'))).status).toBe(500)
+    const failed = await view(broken.base, second.run, fileUrl('sky.md'))
+    expect(failed.status).toBe(500)
+    expect(await failed.json()).toMatchObject({ code: 'source-unreadable', message: expect.stringContaining('disk on fire') })
   })
 })

@@ -19,6 +19,7 @@ import { localCorpus, openai, cached } from 'laconic-research/adapters'
 import { toNDJSON, fromNDJSON } from 'laconic-research/streams'
 import { scriptedLLM, assertEventInvariants } from 'laconic-research/testing'
 import { createLiveServer } from 'laconic-research/node'
+import { createResearchHandler, inProcessRuns } from 'laconic-research/server'
 import { Notebook } from 'laconic-research/strategy'
 import { createMcpServer } from 'laconic-research/mcp'
 import { toUIMessageStream } from 'laconic-research/streams'
@@ -30,7 +31,7 @@ const agent = createAgent({ llm, search: cached(corpus), fetch: corpus })
 const events = []
 for await (const event of fromNDJSON(toNDJSON(agent.research('Why is the sky blue?')))) events.push(event)
 assertEventInvariants(events)
-console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, notebook: typeof Notebook, mcp: typeof createMcpServer, ui: typeof toUIMessageStream, aiSdk: typeof aiSdkModel }))
+console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, handler: typeof createResearchHandler({ runs: inProcessRuns({ agent }) }), notebook: typeof Notebook, mcp: typeof createMcpServer, ui: typeof toUIMessageStream, aiSdk: typeof aiSdkModel }))
 `
 
 test('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
@@ -54,13 +55,15 @@ test('every entry point imports by name from the build, with types, and runs', {
     end: { type: string; reason: string; answer: string }
     openai: string
     live: string
+    handler: string
     notebook: string
     mcp: string
     ui: string
     aiSdk: string
   }
   expect(output.end).toMatchObject({ type: 'run-end', reason: 'answered', answer: 'Because air scatters blue light most.' })
-  expect([output.openai, output.live, output.notebook, output.mcp, output.ui, output.aiSdk]).toEqual([
+  expect([output.openai, output.live, output.handler, output.notebook, output.mcp, output.ui, output.aiSdk]).toEqual([
+    'function',
     'function',
     'function',
     'function',

@@ -18,9 +18,9 @@ export async function resolve(specifier, context, next) {
 }`
 const REGISTER = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`
 
-test('the root, adapters, streams, testing, node and CLI modules import without any optional peer', { timeout: 60_000 }, async () => {
+test('the root, adapters, streams, testing, server, node and CLI modules import without any optional peer', { timeout: 60_000 }, async () => {
   const script = `
-    const entries = ['./src/index.ts', './src/adapters/index.ts', './src/streams/index.ts', './src/testing/index.ts', './src/node/index.ts', './src/strategy.ts', './src/cli/cli.ts']
+    const entries = ['./src/index.ts', './src/adapters/index.ts', './src/streams/index.ts', './src/testing/index.ts', './src/node/index.ts', './src/server/index.ts', './src/strategy.ts', './src/cli/cli.ts']
     const loaded = []
     for (const entry of entries) loaded.push(Object.keys(await import(entry)).length)
     let blocked = 'no'

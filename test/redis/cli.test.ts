@@ -86,10 +86,11 @@ describe.skipIf(!redisAvailable())('laconic worker and laconic serve', () => {
     expect(streamed.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: expect.stringContaining('no-such-strategy') } })
   })
 
-  it('a bad request to the web node is a 400 that says what to send', async () => {
-    const response = await fetch(`${node.url}/runs`, { method: 'POST', headers: { 'x-laconic-token': node.token }, body: '{"question": ""}' })
+  it('a bad request to the web node is a JSON 400 that says what to send', async () => {
+    const headers = { 'x-laconic-token': node.token, 'content-type': 'application/json' }
+    const response = await fetch(`${node.url}/runs`, { method: 'POST', headers, body: '{"question": ""}' })
     expect(response.status).toBe(400)
-    expect(await response.text()).toContain('question')
+    expect(await response.json()).toMatchObject({ code: 'bad-request', message: expect.stringContaining('"question"') })
   })
 
   it('usage errors exit 2 with one line', async () => {

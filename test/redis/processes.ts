@@ -67,7 +67,7 @@ export async function startWebNode(redisUrl: string, queue: string, env: Record<
   const child = startChild(['src/cli/main.ts', 'serve', '--redis', redisUrl, '--port', '0', '--queue', queue], env)
   const [, url] = (await child.waitFor(/web node on (http:\/\/127\.0\.0\.1:\d+)\//)) as [string, string]
   const page = await (await fetch(`${url}/`)).text()
-  const token = /name="laconic-runs-token" content="([^"]+)"/.exec(page)?.[1]
+  const token = /name="laconic-token" content="([^"]+)"/.exec(page)?.[1]
   if (!token) throw new Error('the page carries no token')
   return { ...child, url, token }
 }

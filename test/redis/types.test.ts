@@ -8,7 +8,9 @@ import {
   createResearchWorker,
   redisCheckpoints,
   redisEventLog,
+  redisRuns,
   redisStore,
+  type RedisRuns,
   type ResearchQueue,
   type ResearchWorker,
   type RunStatus,
@@ -16,6 +18,7 @@ import {
   type RedisEventLog,
   type RedisEventLogOptions,
 } from '../../src/redis/index.js'
+import type { RunHost, RunStatus as ServedStatus } from '../../src/server/index.js'
 import type { EventStream } from '../../src/streams/index.js'
 
 describe('laconic-research/redis types', () => {
@@ -25,6 +28,13 @@ describe('laconic-research/redis types', () => {
     expectTypeOf<RedisEventLog['append']>().parameters.toEqualTypeOf<[ResearchEvent]>()
     expectTypeOf<EventLogReader>().toExtend<EventStream>()
     expectTypeOf<ReturnType<RedisEventLog['read']>>().toEqualTypeOf<EventLogReader>()
+  })
+
+  it("redisRuns is the research handler's run host on the queue, and its status is the one GET /runs/:id shows", () => {
+    expectTypeOf(redisRuns).returns.toEqualTypeOf<RedisRuns>()
+    expectTypeOf<RedisRuns>().toExtend<RunHost>()
+    expectTypeOf<RedisRuns['close']>().returns.toEqualTypeOf<Promise<void>>()
+    expectTypeOf<RunStatus>().toEqualTypeOf<ServedStatus>()
   })
 
   it('redisStore is a CacheStore and redisCheckpoints a CheckpointStore', () => {

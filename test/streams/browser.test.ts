@@ -108,14 +108,14 @@ describe.skipIf(!browserAvailable('the live-page browser test'))('the live page 
     const evil = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body>
 <iframe name="sink"></iframe>
-<form id="f" method="POST" action="${base}/research" enctype="text/plain" target="sink"><input name='{"q":"form","x":"' value='"}'></form>
+<form id="f" method="POST" action="${base}/runs" enctype="text/plain" target="sink"><input name='{"question":"form","x":"' value='"}'></form>
 <script>
 const target = ${JSON.stringify(base)}
 const attempts = [
-  new Promise((done) => { const img = new Image(); img.onload = img.onerror = done; img.src = target + '/research?q=img' }),
-  new Promise((done) => { const es = new EventSource(target + '/research?q=eventsource'); es.onerror = () => { es.close(); done() } }),
-  fetch(target + '/research', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"q":"no-cors"}' }).catch(() => {}),
-  fetch(target + '/research', { method: 'POST', headers: { 'content-type': 'application/json', 'x-laconic-token': 'guessed' }, body: '{"q":"cors"}' }).catch(() => {}),
+  new Promise((done) => { const img = new Image(); img.onload = img.onerror = done; img.src = target + '/runs?question=img' }),
+  new Promise((done) => { const es = new EventSource(target + '/runs?question=eventsource'); es.onerror = () => { es.close(); done() } }),
+  fetch(target + '/runs', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"question":"no-cors"}' }).catch(() => {}),
+  fetch(target + '/runs', { method: 'POST', headers: { 'content-type': 'application/json', 'x-laconic-token': 'guessed' }, body: '{"question":"cors"}' }).catch(() => {}),
   new Promise((done) => { document.querySelector('iframe').onload = done; document.getElementById('f').submit() }),
 ]
 Promise.all(attempts).then(() => { document.body.dataset.done = 'yes' })
@@ -129,7 +129,7 @@ Promise.all(attempts).then(() => { document.body.dataset.done = 'yes' })
       const attempts = received.slice(seen)
       // The requests did reach the server, marked by the browser as cross-site...
       expect(attempts.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(2)
-      expect(attempts.some((r) => r.method === 'GET' && r.url.startsWith('/research?q='))).toBe(true)
+      expect(attempts.some((r) => r.method === 'GET' && r.url.startsWith('/runs?question='))).toBe(true)
       for (const attempt of attempts) expect(attempt.headers['sec-fetch-site']).toBe('cross-site')
       // ...and not one started a run.
       expect(questions.length).toBe(before)

@@ -23,6 +23,7 @@ import type {
 import type * as root from '../../src/index.js'
 import type * as node from '../../src/node/index.js'
 import type * as otel from '../../src/otel/index.js'
+import type * as server from '../../src/server/index.js'
 import type * as kit from '../../src/strategy.js'
 import type * as streams from '../../src/streams/index.js'
 import type * as testing from '../../src/testing/index.js'
@@ -143,6 +144,39 @@ describe('laconic-research/strategy, /testing, /node, /otel', () => {
     const reader = (corpus: FetchProvider) => (url: string, signal: AbortSignal) => corpus.fetch(url, { signal })
     expectTypeOf<ReturnType<typeof reader>>().toExtend<ReadSource>()
     expectTypeOf<ReadSource>().parameters.toEqualTypeOf<[string, AbortSignal]>()
-    expectTypeOf<node.LivePageOptions['sourceView']>().toEqualTypeOf<boolean | undefined>()
+  })
+})
+
+describe('laconic-research/server', () => {
+  it('the handler is a fetch-style function over a run host, and fits wherever (request: Request) => Promise<Response> does', () => {
+    expectTypeOf<typeof server.createResearchHandler>().returns.toEqualTypeOf<server.ResearchHandler>()
+    expectTypeOf<server.ResearchHandler>().toExtend<(request: Request) => Promise<Response>>()
+    expectTypeOf<server.ResearchHandler>().parameter(1).toEqualTypeOf<server.ClientInfo | undefined>()
+    expectTypeOf<server.ResearchHandlerOptions['runs']>().toEqualTypeOf<server.RunHost>()
+    expectTypeOf<server.ResearchHandlerLimits['maxActiveRuns']>().toEqualTypeOf<number | undefined>()
+  })
+
+  it('the in-process host is a RunHost on any agent createAgent makes, closed by close()', () => {
+    expectTypeOf<typeof server.inProcessRuns>().returns.toEqualTypeOf<server.InProcessRuns>()
+    expectTypeOf<server.InProcessRuns>().toExtend<server.RunHost>()
+    expectTypeOf<Agent>().toExtend<server.LiveAgent>()
+    expectTypeOf<server.InProcessRuns['close']>().returns.toEqualTypeOf<void>()
+    expectTypeOf<node.LiveAgent>().toEqualTypeOf<server.LiveAgent>()
+  })
+
+  it('a host streams events, says a run ended, or knows no such run; its status is JSON', () => {
+    expectTypeOf<ReturnType<server.RunHost['events']>>().toEqualTypeOf<Promise<streams.EventStream | 'ended' | undefined>>()
+    expectTypeOf<ReturnType<server.RunHost['start']>>().toEqualTypeOf<Promise<server.StartedRun>>()
+    expectTypeOf<server.StartedRun['ended']>().toEqualTypeOf<Promise<void>>()
+    expectTypeOf<server.RunStatus['state']>().toEqualTypeOf<server.RunState>()
+    expectTypeOf<server.RunStatus['result']>().toEqualTypeOf<ResearchResult | undefined>()
+    expectTypeOf<NonNullable<server.RunHost['readSource']>>().returns.toEqualTypeOf<Promise<server.SourceText | undefined>>()
+  })
+
+  it('the request guard checks a Web Request or Node headers', () => {
+    expectTypeOf<typeof server.createRequestGuard>().returns.toEqualTypeOf<server.RequestGuard>()
+    expectTypeOf<Request>().toExtend<server.GuardedRequest>()
+    expectTypeOf<ReturnType<server.RequestGuard['checkStart']>>().toEqualTypeOf<server.RequestRefusal | undefined>()
+    expectTypeOf<server.RequestGuardOptions['token']>().toEqualTypeOf<string | undefined>()
   })
 })

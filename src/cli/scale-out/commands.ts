@@ -141,18 +141,29 @@ async function worker(flags: ScaleOutFlags, io: CliIO): Promise<number> {
   return EXIT.interrupted
 }
 
+/**
+ * A web node passes runs to the queue, where they wait for a worker: it bounds the runs it has
+ * in flight (each followed by one Redis connection until it ends), not runs per client, since
+ * behind a load balancer every client has the balancer's address.
+ */
+const WEB_NODE_LIMITS = { maxActiveRuns: 64, maxActiveRunsPerClient: 64 }
+
 async function serve(flags: ScaleOutFlags, io: CliIO): Promise<number> {
-  const { createResearchQueue } = await loadRedis()
-  const { createWebNode } = await import('./web-node.js')
+  const { redisRuns } = await loadRedis()
+  const { createResearchHandler } = await import('../../server/handler.js')
+  const { createHandlerServer } = await import('../../node/node-listener.js')
   // Nodes behind one load balancer share a token (a page from one node posts to another).
   const token = io.env.LACONIC_WEB_TOKEN
   if (token !== undefined && token.length < 16) throw new UsageError('LACONIC_WEB_TOKEN must be at least 16 characters (a long random string)')
-  const queue = createResearchQueue({ connection: flags.redis, ...(flags.queue ? { name: flags.queue } : {}) })
-  const server = createWebNode({
-    queue,
-    ...(token ? { token } : {}),
-    ...(flags.host === LOOPBACK || flags.host === 'localhost' ? { host: flags.host } : {}),
-  })
+  const runs = redisRuns({ connection: flags.redis, ...(flags.queue ? { name: flags.queue } : {}) })
+  const server = createHandlerServer(
+    createResearchHandler({
+      runs,
+      limits: WEB_NODE_LIMITS,
+      ...(token ? { token } : {}),
+      ...(flags.host === LOOPBACK || flags.host === 'localhost' ? { host: flags.host } : {}),
+    }),
+  )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(flags.port, flags.host, () => resolve())
@@ -163,7 +174,7 @@ async function serve(flags: ScaleOutFlags, io: CliIO): Promise<number> {
   await untilAborted(io.interrupt)
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
-  await queue.close()
+  await runs.close()
   return EXIT.interrupted
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { hostAllowed } from '../../src/node/index.js'
+import { hostAllowed } from '../../src/server/allowed-host.js'
 
 describe('hostAllowed', () => {
   test.each([

@@ -1,48 +1,31 @@
 /**
- * The live research page: one static HTML document (inline CSS and JS) that starts a run with a
- * POST carrying the server's token (from its `<meta>`), opens an EventSource on the run's events
- * and draws every event as it arrives. Text from events only ever becomes text nodes, and only
- * `http:`/`https:` URLs become links (and `file:` ones, to the server's text view, when it has
- * one). It lives in a TS
- * module so tsc ships it in dist/ with no copy step. The page's script uses no backtick and no
- * dollar-brace, so it sits verbatim in a raw template literal: keep it that way when editing.
+ * The live research page: one static HTML document (inline CSS and JS) that starts a run with
+ * `POST /runs` carrying the server's token (from its `<meta>`), opens an EventSource on
+ * `/runs/:id/events` and draws every event as it arrives. Text from events only ever becomes
+ * text nodes, and only `http:`/`https:` URLs become links (and `file:` ones, to the server's
+ * text view `/runs/:id/source?url=`, when it has one). It lives in a TS module so tsc ships it
+ * in dist/ with no copy step. The page's script uses no backtick and no dollar-brace, so it
+ * sits verbatim in a raw template literal: keep it that way when editing.
  */
 
 /** Where `livePage` puts the label banner. */
 const LABEL_SLOT = '<!--label-->'
 
 /** Where `livePage` puts the token meta tag (and the source view's). */
-const TOKEN_SLOT = '<!--runs-token-->'
+const TOKEN_SLOT = '<!--token-->'
 
 export interface LivePageOptions {
-  /**
-   * The token of a single-process server (`createLiveServer`, see `createRequestGuard`): the page
-   * starts runs with `POST /research`, sending it in `x-laconic-token`.
-   */
-  token?: string | undefined
-  /**
-   * Start runs with `POST /runs` (sending this token in `x-laconic-token`) and read them from
-   * `GET /runs/:id/events`, as the scale-out web node serves them, instead of `/research`.
-   */
-  runsToken?: string | undefined
-  /**
-   * The server serves the text of a run's `file:` sources at `GET /source?run=ID&url=URL` (as
-   * `createLiveServer` does given `readSource`): `file:` sources link there, in a new tab.
-   * Unset, they show as text. Needs `token` (the run id comes from `POST /research`).
-   */
+  /** The server's token (see `createRequestGuard`): the page sends it in `x-laconic-token` to start, cancel or answer a run. */
+  token: string
+  /** The server serves the text of a run's `file:` sources at `GET /runs/:id/source?url=URL`: `file:` sources link there, in a new tab. Unset, they show as text. */
   sourceView?: boolean | undefined
 }
 
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
-export function livePage(label?: string, options: LivePageOptions = {}): string {
+export function livePage(label: string | undefined, options: LivePageOptions): string {
   const banner = label ? `<p class="banner" id="label">${escapeHtml(label)}</p>` : ''
-  const token =
-    options.runsToken !== undefined
-      ? `<meta name="laconic-runs-token" content="${escapeHtml(options.runsToken)}">`
-      : options.token !== undefined
-        ? `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
-        : ''
-  const sourceView = options.sourceView && options.runsToken === undefined ? '<meta name="laconic-source-view" content="/source">' : ''
+  const token = `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
+  const sourceView = options.sourceView ? '<meta name="laconic-source-view" content="yes">' : ''
   return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token + sourceView)
 }
 
@@ -56,7 +39,7 @@ const PAGE = String.raw`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>laconic · live research</title>
-<!--runs-token-->
+<!--token-->
 <style>
   :root { --ink: #1d2330; --muted: #6b7280; --line: #e5e7eb; --accent: #2563eb; --bg: #f8fafc; }
   * { box-sizing: border-box; }
@@ -133,7 +116,7 @@ let shownRun = null
 const hrefOf = (url) => {
   const text = String(url)
   if (/^https?:\/\//i.test(text)) return text
-  if (/^file:/i.test(text) && sourceView && shownRun) return sourceView.content + '?run=' + encodeURIComponent(shownRun) + '&url=' + encodeURIComponent(text)
+  if (/^file:/i.test(text) && sourceView && shownRun) return '/runs/' + encodeURIComponent(shownRun) + '/source?url=' + encodeURIComponent(text)
   return null
 }
 const link = (url, props, ...children) => {
@@ -238,29 +221,23 @@ const handlers = {
   },
 }
 
-// Where the run's events stream from. Either server starts a run only on a POST that carries
-// the token this page was served with; the events are then read with GET.
+// Starts the run and answers where its events stream from. The server starts a run only on a
+// POST that carries the token this page was served with; the events are then read with GET.
 async function eventsUrl(question) {
-  const token = document.querySelector('meta[name=laconic-runs-token]')
-  if (!token) {
-    const own = document.querySelector('meta[name=laconic-token]')
-    const started = await fetch('/research', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-laconic-token': own ? own.content : '' },
-      body: JSON.stringify({ q: question }),
-    })
-    if (!started.ok) throw new Error((await started.text()).trim())
-    const body = await started.json()
-    shownRun = body.run
-    return body.events
-  }
+  const token = document.querySelector('meta[name=laconic-token]')
   const response = await fetch('/runs', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-laconic-token': token.content },
+    headers: { 'content-type': 'application/json', 'x-laconic-token': token ? token.content : '' },
     body: JSON.stringify({ question }),
   })
-  if (!response.ok) throw new Error(await response.text())
+  if (!response.ok) {
+    const text = await response.text()
+    let message = text.trim()
+    try { message = JSON.parse(text).message || message } catch {}
+    throw new Error(message)
+  }
   const { runId } = await response.json()
+  shownRun = runId
   return '/runs/' + encodeURIComponent(runId) + '/events'
 }
 

@@ -5,12 +5,12 @@
  * site, and the per-server token the page was served with. Reading a run's events (a `GET`)
  * only needs the right `Host` and no cross-site marker.
  *
- * Web-standard: it reads a method and headers (a `Request`, or Node's `IncomingMessage`), so
- * every server in this package (`createLiveServer`, `--serve`, the Redis web node) shares it.
+ * Web-standard: it reads a method and headers (a `Request`, or Node's `IncomingMessage`). The
+ * research handler runs it on every request; a server of your own (a chat endpoint) can too.
  */
 import { hostAllowed } from './allowed-host.js'
 
-/** The header the page sends the token in. A custom header also makes a cross-origin `fetch` preflight, which this server never answers. */
+/** The header a page sends the token in (`x-laconic-token`). A custom header also makes a cross-origin `fetch` preflight, which these servers never answer. */
 export const TOKEN_HEADER = 'x-laconic-token'
 
 /** Options of `createRequestGuard`. */
@@ -34,7 +34,9 @@ export interface GuardedRequest {
 
 /** Why a request is refused: the status and a line to send back. */
 export interface RequestRefusal {
+  /** `403` for a request from elsewhere (another site, another Host, no token); `405` for the wrong method. */
   status: 403 | 405
+  /** One line saying why, for the response body. */
   message: string
   /** Headers to send with the refusal (`allow` on a 405). */
   headers: Record<string, string>
@@ -42,7 +44,7 @@ export interface RequestRefusal {
 
 /** The checks a research server runs before it starts a run (`checkStart`) or serves one (`checkRead`). */
 export interface RequestGuard {
-  /** The per-server secret: embed it in the page you serve; the page sends it back in `TOKEN_HEADER` to start a run. */
+  /** The per-server secret: embed it in the page you serve; the page sends it back in the `x-laconic-token` header to start a run. */
   readonly token: string
   /** Undefined when the request may start a run (a `POST`); else why not. */
   checkStart(request: GuardedRequest): RequestRefusal | undefined
@@ -55,7 +57,7 @@ export interface RequestGuard {
 /**
  * The one cross-site check of every server that starts runs: a `POST` with the server's
  * token and no browser marker of another site starts a run; reads are `GET`s from the same
- * site or the address bar. Serve `token` in your page and have it sent in `TOKEN_HEADER`.
+ * site or the address bar. Serve `token` in your page and have it sent in `x-laconic-token`.
  */
 export function createRequestGuard(options: RequestGuardOptions = {}): RequestGuard {
   const { host } = options

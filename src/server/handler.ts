@@ -1,0 +1,212 @@
+/**
+ * The research server as one Web-standard handler, `(request) => Promise<Response>`, over a run
+ * host (`inProcessRuns`, or `redisRuns` of `laconic-research/redis`). It mounts as is in Hono,
+ * Next.js route handlers, Bun and Deno; `createLiveServer` (`laconic-research/node`) is its
+ * `node:http` shell. One protocol:
+ *
+ *   GET    /                        the live page (it works through the routes below)
+ *   POST   /runs                    {question, strategy?} → 201 {runId}
+ *   GET    /runs/:id                the run's state, and its result once done
+ *   GET    /runs/:id/events         Server-Sent Events; resumes after Last-Event-ID
+ *   DELETE /runs/:id                cancel → 202
+ *   GET    /runs/:id/source?url=U   the text of a `file:` source the run named
+ *
+ * Every error is JSON `{code, message}`. Every request passes the request guard once: a start
+ * or a cancel must be a same-origin request carrying the page's token; a read must be a `GET`
+ * with no cross-site marker; with `host`, the `Host` must name it (against DNS rebinding). Runs
+ * in progress are limited server-wide and per client address.
+ */
+import type { EventStream } from '../streams/index.js'
+import { sseResponse } from '../streams/index.js'
+import { livePage } from './live-page.js'
+import { readJsonObject } from './read-body.js'
+import { createRequestGuard, type RequestRefusal } from './request-guard.js'
+import { contentSecurityPolicy, endedStream, failure, firstLine, json, pageResponse, sourceResponse, SSE_EXTRA_HEADERS } from './responses.js'
+import type { RunHost } from './run-host.js'
+import { withoutFragment } from './in-process-runs.js'
+
+/** How many runs the handler lets be in progress. Beyond them a start gets `429` with `Retry-After`. */
+export interface ResearchHandlerLimits {
+  /** Runs in progress at once, all clients together. @defaultValue 8 */
+  maxActiveRuns?: number | undefined
+  /** Runs in progress at once from one client address (when the adapter tells the address). @defaultValue 2 */
+  maxActiveRunsPerClient?: number | undefined
+  /** The `Retry-After` of a 429, in seconds. @defaultValue 5 */
+  retryAfterSeconds?: number | undefined
+}
+
+/** Options of `createResearchHandler`. */
+export interface ResearchHandlerOptions {
+  /** Where the runs live: `inProcessRuns({ agent })`, or `redisRuns({ queue })` of `laconic-research/redis`. */
+  runs: RunHost
+  /** A banner on the page, e.g. "Scripted demo: …" or the model in use. */
+  label?: string | undefined
+  /**
+   * Serve only requests whose `Host` header names this host (any loopback name counts for a
+   * loopback one): set it when listening on loopback, against DNS rebinding. Unset, any `Host`
+   * is served.
+   */
+  host?: string | undefined
+  /**
+   * The token the page sends to start and cancel runs. Servers behind one load balancer share
+   * one (a page from one posts to another).
+   * @defaultValue 32 random bytes, new for each handler
+   */
+  token?: string | undefined
+  /** How many runs it lets be in progress; see `ResearchHandlerLimits`. */
+  limits?: ResearchHandlerLimits | undefined
+  /** Interval of SSE keep-alive comments, in ms; `0` turns them off. @defaultValue 15000 */
+  heartbeatMs?: number | undefined
+}
+
+/** What an adapter knows of the client beyond the `Request`. */
+export interface ClientInfo {
+  /** The client's address (Node's `req.socket.remoteAddress`, Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(req)?.address`): the per-client limit counts by it. Unknown, only the server-wide limit applies. */
+  address?: string | undefined
+}
+
+/** The handler: a `fetch`-style function. The second argument is optional, so it fits wherever `(request: Request) => Promise<Response>` does. */
+export type ResearchHandler = (request: Request, client?: ClientInfo) => Promise<Response>
+
+/** The longest question a run takes, in characters. */
+const MAX_QUESTION_CHARS = 2000
+/** A start's body is `{"question": "...", "strategy": "..."}`: a question of at most 2,000 characters fits in this many bytes. */
+const MAX_START_BODY_BYTES = 16_384
+const RETRY_MS = 3_000
+const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events|\/source)?$/
+
+const DEFAULT_LIMITS = { maxActiveRuns: 8, maxActiveRunsPerClient: 2, retryAfterSeconds: 5 } as const
+
+const ROUTES = 'GET / (the live page), POST /runs, GET /runs/:id, GET /runs/:id/events, DELETE /runs/:id, GET /runs/:id/source?url='
+
+/** The research server as one Web-standard handler over `options.runs`. */
+export function createResearchHandler(options: ResearchHandlerOptions): ResearchHandler {
+  const { runs, label, host, heartbeatMs } = options
+  const limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits ?? {}) }
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${name} must be a positive integer, got ${value}`)
+  }
+  const guard = createRequestGuard({ host, token: options.token })
+  const page = livePage(label, { token: guard.token, sourceView: runs.readSource !== undefined })
+  let policy: Promise<string> | undefined
+  // Runs started here and not ended yet, with the client that started each (undefined: unknown).
+  const active = new Map<symbol, string | undefined>()
+
+  const busy = (why: string): Response =>
+    failure(429, 'busy', `${why}; try again in ${limits.retryAfterSeconds} s`, { 'retry-after': String(limits.retryAfterSeconds) })
+
+  const activeCount = (client?: string): number => {
+    let count = 0
+    for (const owner of active.values()) if (client === undefined || owner === client) count++
+    return count
+  }
+
+  async function start(request: Request, client: string | undefined): Promise<Response> {
+    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+      return failure(415, 'unsupported-media-type', 'send the run as JSON: {"question": "..."}')
+    }
+    const body = await readJsonObject(request, MAX_START_BODY_BYTES)
+    const question = typeof body === 'object' && typeof body.question === 'string' ? body.question.trim() : ''
+    if (body === 'too-large' || !question || question.length > MAX_QUESTION_CHARS) {
+      return failure(400, 'bad-request', `send {"question": QUESTION} with a question of 1 to ${MAX_QUESTION_CHARS} characters`)
+    }
+    const strategy = typeof body === 'object' && typeof body.strategy === 'string' && body.strategy ? body.strategy : undefined
+    if (activeCount() >= limits.maxActiveRuns) return busy(`the server is running ${limits.maxActiveRuns} runs already`)
+    if (client !== undefined && activeCount(client) >= limits.maxActiveRunsPerClient) {
+      return busy(`you have ${limits.maxActiveRunsPerClient} runs in progress already`)
+    }
+    // The slot is taken before the host is asked, so two starts at once cannot both squeeze in.
+    const slot = Symbol('run')
+    active.set(slot, client)
+    try {
+      const started = await runs.start(question, { strategy })
+      void started.ended.finally(() => active.delete(slot))
+      return json(201, { runId: started.runId })
+    } catch (error) {
+      active.delete(slot)
+      return failure(503, 'unavailable', `could not start the run: ${firstLine(error)}`)
+    }
+  }
+
+  async function events(request: Request, runId: string): Promise<Response> {
+    const header = request.headers.get('last-event-id')?.trim() ?? ''
+    const after = /^\d{1,15}$/.test(header) ? Number(header) : undefined
+    const stream: EventStream | 'ended' | undefined = await runs.events(runId, { after })
+    if (stream === undefined) return noSuchRun(runId)
+    if (stream === 'ended') return endedStream(RETRY_MS)
+    return sseResponse(stream, { retryMs: RETRY_MS, headers: SSE_EXTRA_HEADERS, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) })
+  }
+
+  // The text of a `file:` source the run named; any other URL is unknown here, whatever its path says.
+  async function source(request: Request, runId: string, url: URL): Promise<Response> {
+    const named = withoutFragment(url.searchParams.get('url') ?? '')
+    const unknown = () => failure(404, 'not-found', 'no such source: the view serves the file: sources a run kept here named in its results')
+    if (!runs.readSource || !named) return unknown()
+    try {
+      const text = await runs.readSource(runId, named, request.signal)
+      return text === undefined ? unknown() : sourceResponse(named, text)
+    } catch (error) {
+      const notFound = (error as { code?: unknown } | null)?.code === 'not-found'
+      return failure(notFound ? 404 : 500, notFound ? 'not-found' : 'source-unreadable', `could not read ${named}: ${firstLine(error)}`)
+    }
+  }
+
+  async function route(request: Request, client: ClientInfo | undefined): Promise<Response> {
+    const url = new URL(request.url)
+    const method = request.method.toUpperCase()
+    const path = url.pathname
+    const read = method === 'GET' || method === 'HEAD'
+    if (path === '/') {
+      const refused = guard.checkRead(request)
+      if (refused) return refuse(refused)
+      policy ??= contentSecurityPolicy(page)
+      return pageResponse(page, await policy)
+    }
+    if (path === '/runs') {
+      // A GET never starts a run: an <img> or an EventSource on another site could send one.
+      const refused = guard.checkStart(request)
+      if (refused) return refuse(refused.status === 405 ? { ...refused, message: 'start a run with POST /runs and {"question": QUESTION}' } : refused)
+      return start(request, client?.address)
+    }
+    const match = RUN_PATH.exec(path)
+    if (!match) {
+      const refused = guard.checkRead(request)
+      return refused ? refuse(refused) : failure(404, 'not-found', `not found: try ${ROUTES}`)
+    }
+    const runId = match[1] as string
+    const sub = match[2]
+    if (sub === undefined && method === 'DELETE') {
+      // A cancel stops someone's paid run: it needs the same proof as a start.
+      const refused = guard.checkChange(request)
+      if (refused) return refuse(refused)
+      return (await runs.cancel(runId)) ? json(202, { runId, cancelled: true }) : noSuchRun(runId)
+    }
+    const refused = guard.checkRead(request)
+    if (refused) return refuse(sub === undefined && !read ? { ...refused, headers: { allow: 'GET, HEAD, DELETE' } } : refused)
+    if (sub === '/events') return events(request, runId)
+    if (sub === '/source') return source(request, runId, url)
+    const status = await runs.status(runId)
+    return status ? json(200, status) : noSuchRun(runId)
+  }
+
+  return async (request, client) => {
+    try {
+      return await route(request, client)
+    } catch (error) {
+      // The host unreachable (Redis down, or slower than its deadline): say so instead of hanging the client.
+      return failure(503, 'unavailable', firstLine(error))
+    }
+  }
+}
+
+function noSuchRun(runId: string): Response {
+  return failure(404, 'not-found', `no run ${runId} (unknown, or finished a while ago: finished runs are kept for a while only)`)
+}
+
+function refuse(refusal: RequestRefusal): Response {
+  return failure(refusal.status, refusal.status === 405 ? 'method-not-allowed' : 'forbidden', refusal.message, refusal.headers)
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

@@ -1,0 +1,242 @@
+/**
+ * Runs on an agent in this process, for the research handler: each run is a `broadcast`, so
+ * any number of readers follow it and a reconnecting one resumes after its `Last-Event-ID`. A
+ * run nobody comes to read is aborted after a grace period, as is one whose readers all left;
+ * finished runs are kept for replay within a count and a byte budget; `close()` aborts them all.
+ */
+import { resultOfEvents } from '../core/result-fold.js'
+import type { ResearchEvent } from '../core/index.js'
+import { broadcast, type Broadcast, type EventStream } from '../streams/index.js'
+import type { RunHost, RunStatus, SourceText } from './run-host.js'
+
+/** What the in-process host needs of an agent: `createAgent(...)` fits. */
+export interface LiveAgent {
+  /** Starts a run of the question; aborting `signal` stops it (its last event is then `run-end` with reason `aborted`). */
+  research(question: string, options: { signal: AbortSignal }): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
+}
+
+/** Options of `inProcessRuns`. */
+export interface InProcessRunsOptions {
+  /** The agent that runs the research: `createAgent(...)`. */
+  agent: LiveAgent
+  /**
+   * How long a run with no reader waits for one to come back (or, once started, for its first
+   * one) before it is aborted.
+   * @defaultValue 15000
+   */
+  graceMs?: number | undefined
+  /** How long a finished run stays replayable. @defaultValue 300000 */
+  keepMs?: number | undefined
+  /** Finished runs kept for replay; the oldest is dropped first. @defaultValue 50 */
+  maxRetainedRuns?: number | undefined
+  /** Total size (as JSON) of the events of the finished runs kept; the oldest are dropped first. @defaultValue 16_000_000 */
+  maxRetainedBytes?: number | undefined
+  /**
+   * Reads a `file:` source for the page's text view. Only a URL that run's `result` or `page`
+   * events named is ever asked for; the text is served as `text/plain`, cut at 1,000,000
+   * characters. A local corpus's `fetch` fits: `(url, signal) => corpus.fetch(url, { signal })`.
+   * Unset, the view is off.
+   */
+  readSource?: ((url: string, signal: AbortSignal) => Promise<SourceText>) | undefined
+}
+
+/** The in-process run host: give it to `createResearchHandler`; `close()` aborts every run. */
+export interface InProcessRuns extends RunHost {
+  /** Aborts every run (each open stream gets its `run-end`) and every source read; later starts are refused. */
+  close(): void
+}
+
+interface RunRecord {
+  readonly id: string
+  readonly question: string
+  readonly hub: Broadcast
+  readonly controller: AbortController
+  readonly ledger: Ledger
+  readonly history: ResearchEvent[]
+  finished: boolean
+  cancelled: boolean
+  /** Aborts a run nobody subscribed to in time. */
+  unclaimed?: ReturnType<typeof setTimeout> | undefined
+  forget?: ReturnType<typeof setTimeout> | undefined
+  /** Settles `ended` when the run is dropped before it finished. */
+  dropped(): void
+}
+
+/** Runs on `agent` in this process. */
+export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
+  const { agent, readSource } = options
+  const graceMs = positive('graceMs', options.graceMs ?? 15_000)
+  const keepMs = positive('keepMs', options.keepMs ?? 300_000)
+  const maxRetainedRuns = positive('maxRetainedRuns', options.maxRetainedRuns ?? 50)
+  const maxRetainedBytes = positive('maxRetainedBytes', options.maxRetainedBytes ?? 16_000_000)
+  const runs = new Map<string, RunRecord>()
+  // Finished runs, oldest first: the ones dropped when the retention budget is exceeded.
+  const retained: RunRecord[] = []
+  // Source reads in progress: closing aborts them.
+  const readings = new Set<AbortController>()
+  let closed = false
+
+  const forget = (record: RunRecord): void => {
+    clearTimeout(record.unclaimed)
+    clearTimeout(record.forget)
+    runs.delete(record.id)
+    record.dropped()
+    const index = retained.indexOf(record)
+    if (index !== -1) retained.splice(index, 1)
+  }
+
+  const retain = (record: RunRecord): void => {
+    record.finished = true
+    clearTimeout(record.unclaimed)
+    if (!runs.has(record.id)) return
+    retained.push(record)
+    record.forget = setTimeout(() => forget(record), keepMs)
+    unref(record.forget)
+    let bytes = retained.reduce((sum, kept) => sum + kept.ledger.bytes, 0)
+    while (retained.length > maxRetainedRuns || (bytes > maxRetainedBytes && retained.length > 0)) {
+      const oldest = retained[0] as RunRecord
+      bytes -= oldest.ledger.bytes
+      forget(oldest)
+    }
+  }
+
+  const abort = (record: RunRecord, why: string): void => record.controller.abort(new DOMException(why, 'AbortError'))
+
+  return {
+    async start(question) {
+      if (closed) throw new Error('the server is closing')
+      const controller = new AbortController()
+      const ledger: Ledger = { bytes: 0, sources: readSource ? new Set() : undefined }
+      const history: ResearchEvent[] = []
+      const hub = broadcast(observed(agent.research(question, { signal: controller.signal }), ledger, history), { graceMs })
+      let dropped = () => {}
+      const ended = Promise.race([hub.finished, new Promise<void>((resolve) => (dropped = resolve))])
+      const record: RunRecord = { id: crypto.randomUUID(), question, controller, ledger, hub, history, finished: false, cancelled: false, dropped }
+      runs.set(record.id, record)
+      // A run whose page never comes to read it would hold its slot forever.
+      record.unclaimed = setTimeout(() => {
+        if (record.hub.subscriberCount > 0) return
+        abort(record, 'nobody read the run')
+        forget(record)
+      }, graceMs)
+      unref(record.unclaimed)
+      void hub.finished.then(() => retain(record))
+      return { runId: record.id, ended }
+    },
+
+    async status(runId) {
+      const record = runs.get(runId)
+      if (!record) return undefined
+      const status: RunStatus = { runId, state: 'running', question: record.question, cancelled: record.cancelled }
+      if (record.finished) {
+        if (record.history.at(-1)?.type === 'run-end') {
+          status.state = 'done'
+          status.result = resultOfEvents(record.history)
+        } else {
+          status.state = 'failed'
+          status.error = 'the run stopped without its run-end'
+        }
+      }
+      return status
+    },
+
+    async events(runId, { after }) {
+      const record = runs.get(runId)
+      if (!record) return undefined
+      const last = record.history.at(-1)
+      if (after !== undefined && record.finished && last?.type === 'run-end' && last.seq <= after) return 'ended'
+      return record.hub.subscribe(after === undefined ? 0 : after + 1)
+    },
+
+    async cancel(runId) {
+      const record = runs.get(runId)
+      if (!record) return false
+      record.cancelled = true
+      abort(record, 'the run was cancelled')
+      // A run nobody reads has not started: it will never end by itself.
+      if (record.hub.subscriberCount === 0 && !record.finished) forget(record)
+      return true
+    },
+
+    ...(readSource
+      ? {
+          async readSource(runId: string, url: string, signal: AbortSignal) {
+            const named = withoutFragment(url)
+            if (!runs.get(runId)?.ledger.sources?.has(named)) return undefined
+            // A read stops when its reader leaves or the host closes.
+            const reading = new AbortController()
+            const stop = () => reading.abort(signal.reason)
+            signal.addEventListener('abort', stop, { once: true })
+            readings.add(reading)
+            try {
+              return await readSource(named, reading.signal)
+            } finally {
+              signal.removeEventListener('abort', stop)
+              readings.delete(reading)
+            }
+          },
+        }
+      : {}),
+
+    close() {
+      closed = true
+      for (const record of [...runs.values()]) {
+        abort(record, 'the live server closed')
+        forget(record)
+      }
+      for (const reading of readings) reading.abort(new DOMException('the live server closed', 'AbortError'))
+    },
+  }
+}
+
+/** What a run's events have shown, gathered as they pass. */
+interface Ledger {
+  /** JSON size of the events so far: what keeping the run for replay costs. */
+  bytes: number
+  /** The `file:` URLs (without fragment) its `result` and `page` events named: all the text view serves. Undefined when the host reads no sources. */
+  readonly sources: Set<string> | undefined
+}
+
+/** The run, entering each event in the ledger and the history as it passes. */
+function observed(run: ReturnType<LiveAgent['research']>, ledger: Ledger, history: ResearchEvent[]): EventStream {
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = run[Symbol.asyncIterator]()
+      return {
+        async next() {
+          const step = await iterator.next()
+          if (!step.done) {
+            history.push(step.value)
+            ledger.bytes += JSON.stringify(step.value).length
+            if (ledger.sources) for (const url of sourcesNamed(step.value)) ledger.sources.add(url)
+          }
+          return step
+        },
+        async return(value?: unknown) {
+          return (await iterator.return?.(value)) ?? { done: true, value: undefined }
+        },
+      }
+    },
+    ...(run.abort ? { abort: (reason?: unknown) => run.abort?.(reason) } : {}),
+  }
+}
+
+/** The `file:` URLs an event names as sources: a search's results, or a page read. */
+function sourcesNamed(event: ResearchEvent): string[] {
+  // Total: an agent other than createAgent may yield events of any shape.
+  const urls: unknown[] =
+    event.type === 'result' && Array.isArray(event.results) ? event.results.map((result) => result?.url) : event.type === 'page' ? [event.url] : []
+  return urls.filter((url): url is string => typeof url === 'string' && /^file:/i.test(url)).map(withoutFragment)
+}
+
+export const withoutFragment = (url: string): string => url.split('#', 1)[0] as string
+
+function positive(name: string, value: number): number {
+  if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`\`${name}\` must be a positive integer, got ${value}`)
+  return value
+}
+
+/** Timers of a long-lived server must not keep a Node process alive; elsewhere there is no unref. */
+function unref(timer: ReturnType<typeof setTimeout>): void {
+  ;(timer as { unref?: () => void }).unref?.()
+}
