@@ -21,9 +21,8 @@ import { sseResponse } from '../streams/index.js'
 import { livePage } from './live-page.js'
 import { readJsonObject } from './read-body.js'
 import { createRequestGuard, type RequestRefusal } from './request-guard.js'
-import { contentSecurityPolicy, endedStream, failure, firstLine, json, pageResponse, sourceResponse, SSE_EXTRA_HEADERS } from './responses.js'
+import { contentSecurityPolicy, endedStream, failure, firstLine, json, pageResponse, sourceResponse, SSE_EXTRA_HEADERS, withoutFragment } from './responses.js'
 import type { RunHost } from './run-host.js'
-import { withoutFragment } from './in-process-runs.js'
 
 /** How many runs the handler lets be in progress. Beyond them a start gets `429` with `Retry-After`. */
 export interface ResearchHandlerLimits {

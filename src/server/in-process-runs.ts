@@ -7,6 +7,7 @@
 import { resultOfEvents } from '../core/result-fold.js'
 import type { ResearchEvent } from '../core/index.js'
 import { broadcast, type Broadcast, type EventStream } from '../streams/index.js'
+import { withoutFragment } from './responses.js'
 import type { RunHost, RunStatus, SourceText } from './run-host.js'
 
 /** What the in-process host needs of an agent: `createAgent(...)` fits. */
@@ -228,8 +229,6 @@ function sourcesNamed(event: ResearchEvent): string[] {
     event.type === 'result' && Array.isArray(event.results) ? event.results.map((result) => result?.url) : event.type === 'page' ? [event.url] : []
   return urls.filter((url): url is string => typeof url === 'string' && /^file:/i.test(url)).map(withoutFragment)
 }
-
-export const withoutFragment = (url: string): string => url.split('#', 1)[0] as string
 
 function positive(name: string, value: number): number {
   if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`\`${name}\` must be a positive integer, got ${value}`)

@@ -89,6 +89,9 @@ export function endedStream(retryMs: number): Response {
 
 export const SSE_EXTRA_HEADERS: Record<string, string> = { ...BASE_HEADERS }
 
+/** A source URL as runs name it for the text view: without its `#fragment` (a corpus names its sections so). */
+export const withoutFragment = (url: string): string => url.split('#', 1)[0] as string
+
 export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   return (message.split('\n', 1)[0] ?? '').slice(0, 300)
