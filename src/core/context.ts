@@ -339,8 +339,18 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
           chars: page.text.length,
           ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
           ...(page.title ? { title: page.title } : {}),
+          ...(page.kind ? { kind: page.kind } : {}),
+          ...(page.pages !== undefined ? { pages: page.pages } : {}),
         }
         yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
+        for (const warning of page.warnings ?? []) {
+          yield {
+            type: 'warning',
+            code: warning.code,
+            message: `${page.url || url}: ${warning.message}`,
+            ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          }
+        }
         if (page.fallback) {
           yield {
             type: 'warning',

@@ -1,7 +1,7 @@
 import type { JsonValue } from './checkpoint.js'
 import type { ErrorCode } from './errors.js'
 import type { Cost } from './cost.js'
-import type { SearchResult } from './providers.js'
+import type { DocumentKind, SearchResult } from './providers.js'
 
 /** An atomic fact in a notebook, tied to the sources it came from. */
 export interface Fact {
@@ -76,6 +76,14 @@ export type WarningCode =
   | 'approval-needed'
   | 'approval-unavailable'
   | 'approval-missing'
+  // documents (PDF, DOCX): a part left out, or the whole document unread
+  | 'document-encrypted'
+  | 'document-unreadable'
+  | 'document-no-text'
+  | 'document-limit'
+  | 'document-truncated'
+  | 'document-too-large'
+  | 'missing-dependency'
   // streams and workers
   | 'slow-subscriber'
   | 'resumed'
@@ -89,7 +97,8 @@ export interface EventPayloads {
   query: { queryId: string; query: string; parentId?: string; depth?: number }
   /** Every query gets one: the results, or none and the `error` that stopped the search. */
   result: { queryId: string; results: SearchResult[]; cached?: boolean; error?: ErrorInfo }
-  page: { url: string; queryId?: string; chars: number; title?: string }
+  /** A page was read; a document also says its format and page count ("reading paper.pdf, 12 pages"). */
+  page: { url: string; queryId?: string; chars: number; title?: string; kind?: DocumentKind; pages?: number }
   fact: { fact: Fact; supersedes?: string[] }
   'knowledge-update': { knowledge: string; iteration: number }
   'llm-call': { role: string; model?: string; latencyMs: number; inputTokens: number; outputTokens: number }

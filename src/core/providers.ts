@@ -2,6 +2,7 @@
  * The seams a user implements: a model, a search engine, a page fetcher.
  * Everything is streaming-first and abortable through a Web-standard AbortSignal.
  */
+import type { WarningCode } from './events.js'
 
 /** A JSON Schema object, passed through to backends that support structured output. */
 export type JsonSchema = { readonly [key: string]: unknown }
@@ -140,6 +141,26 @@ export interface FetchedPage {
    * the run warns with code `extraction-fallback`.
    */
   fallback?: string
+  /** Set when the page is a document rather than a web page: which format it was read from. */
+  kind?: DocumentKind
+  /** Pages in the document (PDF), all of them, read or not. */
+  pages?: number
+  /**
+   * Where each page read starts in `text` (PDF): page n is `text.slice(pageStarts[n - 1],
+   * pageStarts[n])` (`documentPages` splits it). Strategies cite a page as `url#page=n`.
+   */
+  pageStarts?: readonly number[]
+  /** What was left out or could not be read (a scanned page, pages past a limit): each one becomes a `warning`. */
+  warnings?: readonly PageWarning[]
+}
+
+/** A document format a fetch provider reads besides web pages. */
+export type DocumentKind = 'pdf' | 'docx'
+
+/** A problem reading part of a page, as the run reports it: a `warning` with this code. */
+export interface PageWarning {
+  code: WarningCode
+  message: string
 }
 
 export interface FetchOptions {

@@ -38,7 +38,8 @@ const TRACKING_PARAMS = /^(utm_[a-z]+|fbclid|gclid|msclkid|mc_eid|ref_src)$/i
 
 /**
  * A comparison key for URLs: lower-case scheme and host, no `www.`, no fragment, no
- * tracking parameters, no trailing slash. Unparseable input is returned trimmed.
+ * tracking parameters, no trailing slash. Unparseable input is returned trimmed. A document's
+ * page (`#page=7`) is kept: two pages of one PDF are two sources, cited apart.
  */
 export function normalizeUrl(raw: string): string {
   let url: URL
@@ -47,12 +48,13 @@ export function normalizeUrl(raw: string): string {
   } catch {
     return raw.trim()
   }
+  const page = /^#page=\d{1,6}$/.test(url.hash) ? url.hash : ''
   url.hash = ''
   for (const key of [...url.searchParams.keys()]) if (TRACKING_PARAMS.test(key)) url.searchParams.delete(key)
   const host = url.hostname.toLowerCase().replace(/^www\./, '')
   const path = url.pathname.replace(/\/+$/, '')
   const query = url.searchParams.toString()
-  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${path}${query ? `?${query}` : ''}`
+  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${path}${query ? `?${query}` : ''}${page}`
 }
 
 const CREDENTIAL_PARAM = /key|token|secret|password|passwd|auth|sig|session/i

@@ -1,9 +1,10 @@
 /**
  * A small pool of worker threads that parse untrusted HTML (a web page into readable text, a
- * local document into text, a DuckDuckGo results page into results), so that no page, however
- * hostile, blocks the event loop: the main thread only posts the HTML and waits. A job that
- * outlives its time budget, or whose caller aborts, has its thread terminated (a synchronous
- * DOM walk cannot be interrupted any other way); a fresh thread replaces it on demand.
+ * local document into text, a DuckDuckGo results page into results) and untrusted files (a PDF
+ * or DOCX into text), so that no page or document, however hostile, blocks the event loop: the
+ * main thread only posts the input and waits. A job that outlives its time budget, or whose
+ * caller aborts, has its thread terminated (a synchronous DOM walk cannot be interrupted any
+ * other way); a fresh thread replaces it on demand.
  *
  * The worker script is the compiled `extract-worker.js` next to this module. Run from the
  * TypeScript sources (tests, `tsx`), it is `extract-worker.ts`, loaded through tsx.
@@ -15,12 +16,18 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { abortError } from '../../core/index.js'
 import { MAX_READABILITY_ELEMENTS } from './extract.js'
+import type { DocumentLimits } from './document-text.js'
 import type { ExtractJob, ExtractKind, ExtractReply, ExtractResults } from './extract-worker.js'
 
 export interface ExtractRequest<K extends ExtractKind = 'readable'> {
   /** @defaultValue 'readable' */
   kind?: K
-  html: string
+  /** The markup (`readable`, `document`, `duckduckgo`). @defaultValue '' */
+  html?: string
+  /** The file (`pdf`, `docx`): copied to the thread. */
+  bytes?: Uint8Array | undefined
+  /** `pdf`, `docx` only. */
+  limits?: DocumentLimits | undefined
   /** Readability's element limit (`readable` only). @defaultValue MAX_READABILITY_ELEMENTS */
   maxElements?: number
   /** Time the job may run once a thread has taken it. */
@@ -162,10 +169,10 @@ export function createExtractPool(size = POOL_SIZE): ExtractPool {
   }
 
   return {
-    run<K extends ExtractKind = 'readable'>({ kind, html, maxElements = MAX_READABILITY_ELEMENTS, timeoutMs, signal }: ExtractRequest<K>) {
+    run<K extends ExtractKind = 'readable'>({ kind, html = '', bytes, limits, maxElements = MAX_READABILITY_ELEMENTS, timeoutMs, signal }: ExtractRequest<K>) {
       if (signal?.aborted) return Promise.reject(abortError(signal))
       return new Promise<ExtractResults[K]>((resolve, reject) => {
-        const job: ExtractJob = { id: nextId++, kind: kind ?? 'readable', html, maxElements }
+        const job: ExtractJob = { id: nextId++, kind: kind ?? 'readable', html, maxElements, bytes, limits }
         const pending: Pending = { job, timeoutMs, resolve: resolve as Pending['resolve'], reject, signal }
         // Abort leaves the queue, or stops the thread running the job.
         const onAbort = () => {

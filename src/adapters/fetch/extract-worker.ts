@@ -1,17 +1,23 @@
 /**
  * Worker-thread entry of the extraction pool: one job at a time, `{ id, kind, html, maxElements }`
- * in, `{ id, value }` or `{ id, error }` out, after one `ready`. A job that runs too long is not
- * interrupted here: the pool terminates the whole thread.
+ * (or a document's `bytes` and `limits`) in, `{ id, value }` or `{ id, error }` out, after one
+ * `ready`. A job that runs too long is not interrupted here: the pool terminates the whole thread.
  */
 import { parentPort } from 'node:worker_threads'
 import { readDuckDuckGoPage, type DuckDuckGoPage } from '../search/duckduckgo-page.js'
+import { docxText, pdfText, type DocumentLimits, type DocumentText } from './document-text.js'
 import { documentText, extractReadable, loadExtractModules, type ExtractedPage } from './extract.js'
 
-/** What the pool parses: a web page's readable text, a document's whole text, a DuckDuckGo results page. */
+/**
+ * What the pool parses: a web page's readable text, an HTML document's whole text, a DuckDuckGo
+ * results page, a PDF's or a DOCX file's text.
+ */
 export interface ExtractResults {
   readable: ExtractedPage
   document: ExtractedPage
   duckduckgo: DuckDuckGoPage
+  pdf: DocumentText
+  docx: DocumentText
 }
 
 export type ExtractKind = keyof ExtractResults
@@ -22,6 +28,10 @@ export interface ExtractJob {
   html: string
   /** Readability's element limit (`readable` only). */
   maxElements: number
+  /** The file (`pdf` and `docx` only). */
+  bytes?: Uint8Array | undefined
+  /** `pdf` and `docx` only. */
+  limits?: DocumentLimits | undefined
 }
 
 /** `ready` once the parsers are loaded (a job's time budget starts with the job, not the thread). */
@@ -29,16 +39,22 @@ export type ExtractReply = 'ready' | { id: number; value: ExtractResults[Extract
 
 const modules = await loadExtractModules()
 
-const work: { [K in ExtractKind]: (job: ExtractJob) => ExtractResults[K] } = {
+/** Bounds for a document job that came without them (the pool always sends them). */
+const NO_LIMITS: DocumentLimits = { maxPages: 500, maxChars: 1_000_000, softTimeoutMs: 10_000 }
+const fileOf = (job: ExtractJob) => job.bytes ?? new Uint8Array()
+
+const work: { [K in ExtractKind]: (job: ExtractJob) => ExtractResults[K] | Promise<ExtractResults[K]> } = {
   readable: (job) => extractReadable(job.html, modules, job.maxElements),
   document: (job) => documentText(job.html, modules),
   duckduckgo: (job) => readDuckDuckGoPage(job.html, modules.parseHTML),
+  pdf: (job) => pdfText(fileOf(job), job.limits ?? NO_LIMITS),
+  docx: (job) => docxText(fileOf(job), job.limits ?? NO_LIMITS, modules.parseHTML),
 }
 
-parentPort?.on('message', (job: ExtractJob) => {
+parentPort?.on('message', async (job: ExtractJob) => {
   let reply: ExtractReply
   try {
-    reply = { id: job.id, value: work[job.kind](job) }
+    reply = { id: job.id, value: await work[job.kind](job) }
   } catch (error) {
     reply = { id: job.id, error: error instanceof Error ? error.message : String(error) }
   }

@@ -1,15 +1,16 @@
 /**
- * `httpFetch()`: reads a web page for a model. The URL usually comes from search results
- * or model output, so every hop is checked before a byte is sent: ads and trackers are
- * refused, internal addresses are refused (SSRF guard, on by default), redirects are
- * followed by hand and checked again, and the body is capped while it streams.
+ * `httpFetch()`: reads a web page (or a PDF or DOCX document) for a model. The URL usually
+ * comes from search results or model output, so every hop is checked before a byte is sent:
+ * ads and trackers are refused, internal addresses are refused (SSRF guard, on by default),
+ * redirects are followed by hand and checked again, and the body is capped while it streams.
  */
-import { ProviderError, isAdUrl } from '../../core/index.js'
+import { ProviderError, isAbortError, isAdUrl } from '../../core/index.js'
 import type { FetchOptions, FetchProvider, FetchedPage } from '../../core/index.js'
 import { httpRequest } from '../http/index.js'
 import type { HttpResponse } from '../http/index.js'
 import { decodeBody, detectCharset } from './charset.js'
-import { contentKind } from './content-kind.js'
+import { contentKind, mayBeDocument, mayBeReadable } from './content-kind.js'
+import { readDocument } from './read-document.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from './readable-text.js'
 import { pinnedFetch } from './pinned-fetch.js'
 import { resolveWithNodeDns } from './resolve-host.js'
@@ -37,6 +38,24 @@ export interface HttpFetchOptions {
    * @defaultValue 5_000
    */
   readonly extractTimeoutMs?: number
+  /**
+   * Bytes read from a PDF or DOCX body (documents are larger than pages). A document whose
+   * `content-length` is larger is not downloaded (`code: 'document-too-large'`); one cut at the
+   * cap is read as far as it goes, with a `document-truncated` warning.
+   * @defaultValue 20_000_000
+   */
+  readonly maxDocumentBytes?: number
+  /** Pages of a PDF read at most; the rest are left out with a `document-limit` warning. @defaultValue 300 */
+  readonly maxDocumentPages?: number
+  /** Characters of a document's text kept at most. @defaultValue 1_000_000 */
+  readonly maxDocumentChars?: number
+  /**
+   * Time to turn a fetched document into text, on a worker thread. Pages not started by 80% of
+   * it are left out (`document-limit`); a document still not done at the end is not read
+   * (`document-unreadable`).
+   * @defaultValue 20_000
+   */
+  readonly documentTimeoutMs?: number
   /** Retries of network failures, timeouts, 429 and 5xx. @defaultValue 1 */
   readonly maxRetries?: number
   /** Extra request headers (a `user-agent`, say). */
@@ -51,7 +70,8 @@ export interface HttpFetchOptions {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
-const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,text/*;q=0.7'
+const ACCEPT =
+  'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.9,application/json;q=0.8,application/vnd.openxmlformats-officedocument.wordprocessingml.document;q=0.8,text/*;q=0.7'
 
 function refusedAd(url: string): ProviderError {
   return new ProviderError(`refused to fetch ${shortUrl(url)}: an ad or tracker URL`, {
@@ -62,15 +82,40 @@ function refusedAd(url: string): ProviderError {
   })
 }
 
-/** Read at most `maxBytes` of the body; leaving the loop early closes the connection. */
-async function readCapped(response: HttpResponse, maxBytes: number): Promise<Uint8Array> {
+interface CappedBody {
+  bytes: Uint8Array
+  /** Why the body is incomplete: cut at the cap, or the connection failed after some bytes. */
+  truncated?: string
+}
+
+/**
+ * Read the body up to a cap that `capFor` picks from its first chunk (a document gets a larger
+ * one); leaving the loop early closes the connection. A body that `keepPartial(head)` says is a
+ * document keeps what arrived when the connection fails midway: a PDF is often readable without
+ * its end.
+ */
+async function readCapped(
+  response: HttpResponse,
+  capFor: (head: Uint8Array) => number,
+  keepPartial: (head: Uint8Array) => boolean,
+  signal: AbortSignal | undefined,
+): Promise<CappedBody> {
   const parts: Uint8Array[] = []
   let total = 0
-  for await (const chunk of response.chunks()) {
-    const room = maxBytes - total
-    parts.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk)
-    total += Math.min(chunk.byteLength, room)
-    if (total >= maxBytes) break
+  let maxBytes = Number.POSITIVE_INFINITY
+  let truncated: string | undefined
+  try {
+    for await (const chunk of response.chunks()) {
+      if (parts.length === 0) maxBytes = capFor(chunk)
+      const room = maxBytes - total
+      parts.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk)
+      total += Math.min(chunk.byteLength, room)
+      if (chunk.byteLength > room) truncated = `only its first ${maxBytes} bytes were downloaded`
+      if (total >= maxBytes) break
+    }
+  } catch (error) {
+    if (signal?.aborted || isAbortError(error) || parts.length === 0 || !keepPartial(parts[0] as Uint8Array)) throw error
+    truncated = `the download stopped after ${total} bytes (${error instanceof Error ? error.message : String(error)})`
   }
   const bytes = new Uint8Array(total)
   let offset = 0
@@ -78,7 +123,7 @@ async function readCapped(response: HttpResponse, maxBytes: number): Promise<Uin
     bytes.set(part, offset)
     offset += part.byteLength
   }
-  return bytes
+  return truncated ? { bytes, truncated } : { bytes }
 }
 
 export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
@@ -91,7 +136,12 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     maxRetries = 1,
     resolveHost = resolveWithNodeDns,
     extractTimeoutMs = DEFAULT_EXTRACT_TIMEOUT_MS,
+    maxDocumentBytes = 20_000_000,
+    maxDocumentPages = 300,
+    maxDocumentChars = 1_000_000,
+    documentTimeoutMs = 20_000,
   } = options
+  const limits: ReadLimits = { maxBytes, extractTimeoutMs, maxDocumentBytes, maxDocumentPages, maxDocumentChars, documentTimeoutMs }
   // Made once, on the first fetch: the pinned fetch loads undici lazily.
   let baseFetch: Promise<typeof globalThis.fetch> | undefined
   const fetchFor = (): Promise<typeof globalThis.fetch> =>
@@ -158,7 +208,7 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
           current = outcome.redirect
           continue
         }
-        return readPage(outcome.response, url.href, { maxBytes, extractTimeoutMs, signal: opts.signal })
+        return readPage(outcome.response, url.href, limits, opts.signal)
       }
     },
   }
@@ -169,27 +219,54 @@ function unsupported(url: string, contentType: string | null): ProviderError {
     code: 'unsupported-content',
     provider: 'http-fetch',
     url,
-    hint: 'httpFetch reads HTML, plain text and JSON; skip this URL or fetch it with a reader for that format',
+    hint: 'httpFetch reads HTML, plain text, JSON, PDF and DOCX; skip this URL or fetch it with a reader for that format',
   })
 }
 
 interface ReadLimits {
   maxBytes: number
   extractTimeoutMs: number
-  signal?: AbortSignal | undefined
+  maxDocumentBytes: number
+  maxDocumentPages: number
+  maxDocumentChars: number
+  documentTimeoutMs: number
 }
 
-async function readPage(response: HttpResponse, url: string, { maxBytes, extractTimeoutMs, signal }: ReadLimits): Promise<FetchedPage> {
+function tooLarge(url: string, length: number, cap: number): ProviderError {
+  return new ProviderError(`http-fetch: ${shortUrl(url)} is a document of ${length} bytes, more than the ${cap} read`, {
+    code: 'document-too-large',
+    provider: 'http-fetch',
+    url,
+    hint: 'raise `maxDocumentBytes` to read documents this large, or skip it',
+  })
+}
+
+async function readPage(response: HttpResponse, url: string, limits: ReadLimits, signal: AbortSignal | undefined): Promise<FetchedPage> {
   const contentType = response.headers.get('content-type')
   // A declared type is judged before the body is downloaded; a missing one by its first bytes.
-  if (contentType && !contentKind(contentType, new Uint8Array())) {
+  if (!mayBeReadable(contentType)) {
     response.cancel()
     throw unsupported(url, contentType)
   }
-  const bytes = await readCapped(response, maxBytes)
-  const kind = contentKind(contentType, bytes.subarray(0, 512))
+  const declaredLength = Number(response.headers.get('content-length') ?? Number.NaN)
+  if (declaredLength > limits.maxDocumentBytes && contentType && mayBeDocument(contentType, new Uint8Array())) {
+    response.cancel()
+    throw tooLarge(url, declaredLength, limits.maxDocumentBytes)
+  }
+  const document = (head: Uint8Array) => mayBeDocument(contentType, head)
+  const { bytes, truncated } = await readCapped(response, (head) => (document(head) ? limits.maxDocumentBytes : limits.maxBytes), document, signal)
+  const kind = contentKind(contentType, bytes.subarray(0, 1024), url)
   if (!kind) throw unsupported(url, contentType)
+  if (kind === 'pdf' || kind === 'docx') {
+    return readDocument(url, kind, bytes, {
+      timeoutMs: limits.documentTimeoutMs,
+      maxPages: limits.maxDocumentPages,
+      maxChars: limits.maxDocumentChars,
+      signal,
+      truncated,
+    })
+  }
   const text = decodeBody(bytes, detectCharset(contentType, bytes, kind === 'html'))
   if (kind !== 'html') return { url, text: text.replace(/\r\n?/g, '\n') }
-  return { url, ...(await readableText(text, { timeoutMs: extractTimeoutMs, signal })) }
+  return { url, ...(await readableText(text, { timeoutMs: limits.extractTimeoutMs, signal })) }
 }

@@ -16,6 +16,7 @@ import { onAbort } from '../../core/abort-listener.js'
 import type { Notebook } from './notebook.js'
 import type { QueryStream } from '../shared/query-stream.js'
 import { cleanQuery } from '../shared/read.js'
+import { documentPassages, type Passage } from '../shared/document-passages.js'
 import { CHECK_QUERIES, checkQueryStream, checkSource, parseExtraction, parseNodeCheck, PLAN_QUERIES, planQueryStream, type ExtractedFact } from './parse.js'
 import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type NotebookView, type SourceView } from './prompts.js'
 import { extractionSchema, nodeCheckSchema } from './schemas.js'
@@ -69,7 +70,13 @@ const VIEW_STEP = 8
 interface Gathered {
   queryId: string
   usable: SearchResult[]
-  pages: Map<string, { url: string; text: string }>
+  pages: Map<string, PageRead>
+}
+
+/** A deep-read page: where it was read from, and what of it the extractor sees (a document's pages apart). */
+interface PageRead {
+  url: string
+  passages: Passage[]
 }
 
 /** A node being explored. */
@@ -332,7 +339,7 @@ export async function* explore(
     searched.push(node.query)
     const usable = results.filter((r) => !isAdUrl(r.url))
     for (const r of usable) if (!titles.has(r.url)) titles.set(r.url, r.title)
-    const pages = usable.length ? yield* deepRead(usable, queryId, running) : new Map<string, { url: string; text: string }>()
+    const pages = usable.length ? yield* deepRead(usable, node.query, queryId, running) : new Map<string, PageRead>()
     return { queryId, usable, pages }
   }
 
@@ -340,12 +347,15 @@ export async function* explore(
   async function* digest(node: Node, running: Running, { queryId, usable, pages }: Gathered): AsyncGenerator<StrategyEvent> {
     const { scope } = running
     if (usable.length) {
-      const sources: SourceView[] = usable.map((r) => ({
-        title: r.title,
-        url: r.url,
-        snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS),
-        ...(pages.has(r.url) ? { page: pages.get(r.url)!.text } : {}),
-      }))
+      // A document read by pages is one source per page shown, so a fact cites its page.
+      const sources: SourceView[] = usable.flatMap((r) => {
+        const snippet = truncateAtSentence(r.snippet, SNIPPET_CHARS)
+        const passages = pages.get(r.url)?.passages ?? []
+        if (passages.some((p) => p.page !== undefined)) {
+          return passages.map((p, i) => ({ title: `${r.title} (page ${p.page})`, url: p.url, snippet: i === 0 ? snippet : '', page: p.text }))
+        }
+        return [{ title: r.title, url: r.url, snippet, ...(passages[0] ? { page: passages[0].text } : {}) }]
+      })
       const reply = yield* scope.complete('extractor', {
         system: extractorSystem,
         prompt: extractorPrompt({ question: ctx.question, keyElements, notebook: notebookView(notebook.facts()), query: node.query, sources }),
@@ -354,13 +364,9 @@ export async function* explore(
       })
       const extraction = parseExtraction(reply)
       if (!extraction.readable) yield ctx.warning(`could not read facts from the extractor for "${node.query}"; none kept`, 'unparseable-output')
-      const seen = [...usable.map((r) => r.url), ...[...pages.values()].map((p) => p.url)]
-      yield* addFacts(
-        extraction.facts.slice(0, FACTS_PER_NODE),
-        usable.map((r) => r.url),
-        seen,
-        queryId,
-      )
+      const numbered = sources.map((s) => s.url)
+      const seen = [...usable.map((r) => r.url), ...numbered, ...[...pages.values()].map((p) => p.url)]
+      yield* addFacts(extraction.facts.slice(0, FACTS_PER_NODE), numbered, seen, queryId)
     }
     if (answered) return
 
@@ -431,15 +437,17 @@ export async function* explore(
   /** Reads the node's best-ranked results not read before in this run (ads never), in parallel. */
   async function* deepRead(
     results: readonly SearchResult[],
+    query: string,
     queryId: string,
     running: Running,
-  ): AsyncGenerator<StrategyEvent, Map<string, { url: string; text: string }>> {
-    const pages = new Map<string, { url: string; text: string }>()
+  ): AsyncGenerator<StrategyEvent, Map<string, PageRead>> {
+    const pages = new Map<string, PageRead>()
     if (!running.scope.fetch || settings.maxPagesPerNode <= 0) return pages
     const chosen: string[] = []
     for (const { url } of results) {
       if (chosen.length >= settings.maxPagesPerNode) break
-      const key = normalizeUrl(url)
+      // A document's pages (`#page=n`, as a local corpus returns them) are one read.
+      const key = normalizeUrl(url.replace(/#page=\d+$/, ''))
       // Web pages, and the `file:` documents of a local corpus (the corpus is then the reader).
       if (readUrls.has(key) || !/^(?:https?:\/\/|file:)/i.test(url)) continue
       readUrls.add(key) // reserved now, so a concurrent node does not read it too
@@ -451,7 +459,8 @@ export async function* explore(
       reads.add(
         (async function* () {
           const page = yield* running.scope.readPage(url, { queryId, schedule })
-          if (page?.text.trim()) pages.set(url, { url: page.url || url, text: truncateAtSentence(page.text.trim(), settings.pageChars) })
+          const passages = page ? documentPassages({ ...page, url: page.url || url }, query, settings.pageChars) : []
+          if (passages.length > 0) pages.set(url, { url: page?.url || url, passages })
         })(),
       )
     }

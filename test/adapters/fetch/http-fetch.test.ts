@@ -100,13 +100,13 @@ describe('httpFetch: reading', () => {
   it('refuses content a model cannot read, before downloading it', async () => {
     const base = await serve(async (req, res) => {
       if (req.url === '/sniffed') return send(200, {}, Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]))(req, res, 1)
-      res.writeHead(200, { 'content-type': 'application/pdf' })
-      for (let i = 0; i < 2000 && !res.destroyed; i++) await writePieces(res, ['%PDF'.repeat(250)])
+      res.writeHead(200, { 'content-type': 'image/png' })
+      for (let i = 0; i < 2000 && !res.destroyed; i++) await writePieces(res, ['\x89PNG'.repeat(250)])
       res.end()
     })
-    await expect(httpFetch(local).fetch(`${base}/doc.pdf`)).rejects.toMatchObject({
+    await expect(httpFetch(local).fetch(`${base}/image.png`)).rejects.toMatchObject({
       code: 'unsupported-content',
-      message: expect.stringContaining('application/pdf'),
+      message: expect.stringContaining('image/png'),
     })
     await server?.closedEarly
     await expect(httpFetch(local).fetch(`${base}/sniffed`)).rejects.toMatchObject({ code: 'unsupported-content' })

@@ -77,11 +77,28 @@ describe('contentKind', () => {
     ['text/markdown', 'text'],
     ['application/json', 'json'],
     ['application/ld+json', 'json'],
-    ['application/pdf', undefined],
+    ['application/pdf', 'pdf'],
+    ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
     ['image/png', undefined],
     ['application/octet-stream', undefined],
   ])('%s is %s', (type, kind) => {
     expect(contentKind(type, new Uint8Array())).toBe(kind)
+  })
+
+  it('knows a PDF by its signature when the type is missing, says nothing, or claims text', () => {
+    const pdf = bytes('%PDF-1.7\n%\xe2\xe3')
+    for (const type of [null, 'application/octet-stream', 'text/html', 'text/plain; charset=utf-8']) expect(contentKind(type, pdf)).toBe('pdf')
+    // Within the first kilobyte, after junk; not later, and not as an image.
+    expect(contentKind(null, bytes(`${' '.repeat(500)}%PDF-1.4`))).toBe('pdf')
+    expect(contentKind('application/octet-stream', bytes(`${'x'.repeat(2000)}%PDF-1.4`))).toBeUndefined()
+    expect(contentKind('image/png', pdf)).toBeUndefined()
+  })
+
+  it('takes an undeclared zip for a DOCX only when its name says so', () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00])
+    expect(contentKind('application/octet-stream', zip, 'https://example.org/files/report.docx?v=2')).toBe('docx')
+    expect(contentKind(null, zip, 'https://example.org/files/report.DOCX')).toBe('docx')
+    expect(contentKind('application/octet-stream', zip, 'https://example.org/files/archive.zip')).toBeUndefined()
   })
 
   it('sniffs the first bytes when no type is declared', () => {
@@ -92,7 +109,7 @@ describe('contentKind', () => {
   })
 
   it('never throws', () => {
-    fc.assert(fc.property(fc.option(fc.string()), fc.uint8Array(), (type, head) => void contentKind(type, head)))
+    fc.assert(fc.property(fc.option(fc.string()), fc.uint8Array(), fc.string(), (type, head, url) => void contentKind(type, head, url)))
   })
 })
 

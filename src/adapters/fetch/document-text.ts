@@ -1,0 +1,206 @@
+/**
+ * The text of a PDF or DOCX file, computed inside a worker thread of the extraction pool (see
+ * `extract-worker.ts`), never on the main thread: a document is untrusted input, and PDF.js
+ * can be kept busy for seconds by a hostile one. Bounded in pages, characters and time (the
+ * pool terminates the thread at its budget; this stops starting pages a little before, so what
+ * was read is kept). Every problem is a notice with a code, never a throw.
+ */
+import type { parseHTML as ParseHTML } from 'linkedom'
+import { parseDocument } from './extract.js'
+import { htmlToText } from './html-text.js'
+
+export type DocumentKind = 'pdf' | 'docx'
+
+/** What can go wrong reading a document; each is a `warning` code (docs/events.md). */
+export type DocumentWarningCode =
+  | 'document-encrypted'
+  | 'document-unreadable'
+  | 'document-no-text'
+  | 'document-limit'
+  | 'document-truncated'
+  | 'document-too-large'
+  | 'missing-dependency'
+
+export interface DocumentNotice {
+  code: DocumentWarningCode
+  message: string
+}
+
+export interface DocumentLimits {
+  /** Pages read at most; the rest are left out with a `document-limit` notice. */
+  maxPages: number
+  /** Characters of text kept at most. */
+  maxChars: number
+  /** No page is started after this many milliseconds (the pool's hard budget is later). */
+  softTimeoutMs: number
+}
+
+export interface DocumentText {
+  kind: DocumentKind
+  title?: string
+  text: string
+  /** Pages in the document (PDF), read or not. */
+  pages?: number
+  /** Where each page read starts in `text` (PDF): page n is `text.slice(pageStarts[n - 1], pageStarts[n])`. */
+  pageStarts?: number[]
+  notices: DocumentNotice[]
+  /** Set when nothing could be read, saying why. */
+  failure?: DocumentNotice
+}
+
+/** Page numbers as a short list: `3, 4, 9` or `3, 4, 9 and 40 more`. */
+function listPages(pages: readonly number[]): string {
+  const shown = pages.slice(0, 10).join(', ')
+  return pages.length > 10 ? `${shown} and ${pages.length - 10} more` : shown
+}
+
+/** A page's text items as lines: PDF.js marks line ends; spaces and blank lines collapsed. */
+function pageText(items: readonly unknown[]): string {
+  let raw = ''
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || !('str' in item)) continue
+    const { str, hasEOL } = item as { str: string; hasEOL?: boolean }
+    raw += str + (hasEOL ? '\n' : '')
+  }
+  return raw
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}
+
+const errorName = (error: unknown): string => (typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '')
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 200)
+
+export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promise<DocumentText> {
+  const started = performance.now()
+  const { getDocumentProxy } = await import('unpdf')
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>
+  try {
+    // No eval (PDF.js compiles fonts with it otherwise), no fonts loaded, no console output.
+    pdf = await getDocumentProxy(bytes, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false })
+  } catch (error) {
+    const encrypted = errorName(error) === 'PasswordException'
+    return {
+      kind: 'pdf',
+      text: '',
+      notices: [],
+      failure: encrypted
+        ? { code: 'document-encrypted', message: 'the PDF is encrypted with a password; it cannot be read' }
+        : { code: 'document-unreadable', message: `the PDF could not be opened (${errorMessage(error)})` },
+    }
+  }
+  try {
+    const notices: DocumentNotice[] = []
+    const title = await pdf
+      .getMetadata()
+      .then(({ info }) => {
+        const value = (info as { Title?: unknown } | undefined)?.Title
+        return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim().slice(0, 300) : ''
+      })
+      .catch(() => '')
+    const pages = pdf.numPages
+    const last = Math.min(pages, limits.maxPages)
+    const parts: string[] = []
+    const pageStarts: number[] = []
+    const empty: number[] = []
+    const broken: number[] = []
+    let length = 0
+    let stopped: string | undefined
+    for (let number = 1; number <= last; number++) {
+      if (performance.now() - started > limits.softTimeoutMs) {
+        stopped = `it was still being read after ${limits.softTimeoutMs} ms; pages ${number}–${pages} were left out`
+        break
+      }
+      if (length >= limits.maxChars) {
+        stopped = `its text passed ${limits.maxChars} characters; pages ${number}–${pages} were left out`
+        break
+      }
+      let text = ''
+      try {
+        const page = await pdf.getPage(number)
+        text = pageText((await page.getTextContent()).items)
+        page.cleanup()
+      } catch {
+        broken.push(number)
+      }
+      if (!text && !broken.includes(number)) empty.push(number)
+      const start = length + (parts.length > 0 ? 2 : 0)
+      const kept = text.slice(0, Math.max(0, limits.maxChars - start))
+      pageStarts.push(kept ? start : length)
+      if (kept) {
+        parts.push(kept)
+        length = start + kept.length
+      }
+    }
+    if (stopped === undefined && pages > last)
+      stopped = `it has ${pages} pages, more than the ${limits.maxPages} read; pages ${last + 1}–${pages} were left out`
+    if (stopped) notices.push({ code: 'document-limit', message: stopped })
+    if (broken.length > 0) notices.push({ code: 'document-unreadable', message: `page(s) ${listPages(broken)} could not be read and were skipped` })
+    if (empty.length > 0) {
+      notices.push({
+        code: 'document-no-text',
+        message:
+          empty.length === pageStarts.length
+            ? 'no page has a text layer (a scanned document?); nothing could be read'
+            : `page(s) ${listPages(empty)} have no text layer (scanned?) and were skipped`,
+      })
+    }
+    return { kind: 'pdf', ...(title ? { title } : {}), text: parts.join('\n\n'), pages, pageStarts, notices }
+  } finally {
+    await pdf.destroy().catch(() => undefined)
+  }
+}
+
+type Mammoth = { convertToHtml(input: { buffer: Buffer }): Promise<{ value: string }> }
+
+/** Tables as Markdown rows (`| a | b |`), in a `<pre>` so the text walk keeps their lines. */
+function tablesToMarkdown(document: Document): void {
+  // Innermost first: a table inside a cell becomes that cell's text.
+  for (const table of [...document.querySelectorAll('table')].reverse()) {
+    const rows = [...table.querySelectorAll('tr')].map((row) =>
+      [...row.children].map((cell) => htmlToText(cell).replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim()),
+    )
+    const width = Math.max(0, ...rows.map((row) => row.length))
+    if (width === 0) {
+      table.remove()
+      continue
+    }
+    const line = (cells: string[]) => `| ${[...cells, ...Array<string>(width - cells.length).fill('')].join(' | ')} |`
+    const lines = rows.map(line)
+    lines.splice(1, 0, line(Array<string>(width).fill('---')))
+    const pre = document.createElement('pre')
+    pre.textContent = lines.join('\n')
+    table.replaceWith(pre)
+  }
+}
+
+export async function docxText(bytes: Uint8Array, limits: DocumentLimits, parseHTML: typeof ParseHTML): Promise<DocumentText> {
+  let mammoth: Mammoth
+  try {
+    const module = (await import('mammoth')) as Mammoth & { default?: Mammoth }
+    mammoth = module.default ?? module
+  } catch {
+    return {
+      kind: 'docx',
+      text: '',
+      notices: [],
+      failure: { code: 'missing-dependency', message: 'reading .docx files needs the optional package mammoth: npm install mammoth' },
+    }
+  }
+  let html: string
+  try {
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value
+  } catch (error) {
+    return { kind: 'docx', text: '', notices: [], failure: { code: 'document-unreadable', message: `the DOCX could not be opened (${errorMessage(error)})` } }
+  }
+  const document = parseDocument(parseHTML, html)
+  tablesToMarkdown(document)
+  const title = (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
+  const text = htmlToText(document.body)
+  const notices: DocumentNotice[] = []
+  if (text.length > limits.maxChars) notices.push({ code: 'document-limit', message: `its text passed ${limits.maxChars} characters; the rest was left out` })
+  if (!text) notices.push({ code: 'document-no-text', message: 'it has no text' })
+  return { kind: 'docx', ...(title ? { title } : {}), text: text.slice(0, limits.maxChars), notices }
+}

@@ -1,0 +1,139 @@
+/**
+ * Issue 26: PDFs and DOCX files read like pages. Real files from PDF.js's and mammoth's own test
+ * corpora (test/fixtures/documents/*, with their provenance): each ends as text matching the
+ * repository's reference output, or as the typed outcome it must end with, never a crash or a
+ * hang. Then through `httpFetch` on loopback servers: known by type or by signature.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { documentPages } from '../../../src/core/index.js'
+import type { FetchedPage } from '../../../src/core/index.js'
+import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { readDocument } from '../../../src/adapters/fetch/read-document.js'
+import { textPdf } from '../../support/make-pdf.js'
+import { loopbacks } from '../http/loopback.js'
+
+interface PdfEntry {
+  file: string
+  repo: string
+  commit: string
+  reference?: { text: string[] }
+  pages?: [number, string][]
+  outcome?: string
+}
+
+interface DocxEntry {
+  file: string
+  text?: string
+  contains?: string[]
+  outcome?: string
+}
+
+const fixtures = new URL('../../fixtures/documents/', import.meta.url)
+const manifest = <T>(kind: string): T[] => (JSON.parse(readFileSync(new URL(`${kind}/provenance.json`, fixtures), 'utf8')) as { files: T[] }).files
+const fileOf = (kind: string, file: string) => new Uint8Array(readFileSync(new URL(`${kind}/${file}`, fixtures)))
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim()
+const limits = { timeoutMs: 60_000, maxPages: 300, maxChars: 1_000_000 }
+
+/** The page, or the code of the typed error it ended with. */
+async function outcome(read: Promise<FetchedPage>): Promise<FetchedPage | { code: string }> {
+  return read.catch((error: { code?: unknown }) => ({ code: String(error.code) }))
+}
+
+const codesOf = (result: FetchedPage | { code: string }) => ('code' in result ? [result.code] : (result.warnings ?? []).map((w) => w.code))
+
+describe('real PDFs (PDF.js test corpus)', () => {
+  const entries = manifest<PdfEntry>('pdf')
+
+  it('holds a few dozen files, each with its provenance', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(30)
+    for (const entry of entries) expect(entry).toMatchObject({ repo: 'mozilla/pdf.js', commit: expect.stringMatching(/^[0-9a-f]{40}$/) })
+  })
+
+  it('each reads to its reference text, its pages, or its typed outcome; none crashes or hangs', { timeout: 300_000 }, async () => {
+    for (const entry of entries) {
+      const result = await outcome(readDocument(`https://example.org/${entry.file}`, 'pdf', fileOf('pdf', entry.file), limits))
+      const context = `${entry.file}: ${JSON.stringify(result).slice(0, 300)}`
+      for (const expected of entry.reference?.text ?? []) {
+        expect('text' in result && flat(result.text).includes(flat(expected)), context).toBe(true)
+      }
+      for (const [page, expected] of entry.pages ?? []) {
+        expect('text' in result ? (documentPages(result).find((p) => p.page === page)?.text ?? '') : '', context).toContain(expected)
+      }
+      if (entry.outcome && entry.outcome !== 'any') expect(codesOf(result), context).toContain(entry.outcome)
+      // Whatever the file, the outcome is a page or a document error: nothing else escapes.
+      if ('code' in result) expect(result.code, context).toMatch(/^document-/)
+      else expect(result).toMatchObject({ kind: 'pdf', pages: expect.any(Number) })
+    }
+  })
+})
+
+describe('real DOCX files (mammoth test data)', () => {
+  it('each reads to its reference text (headings as #, lists as -, tables as Markdown rows) or its typed outcome', { timeout: 120_000 }, async () => {
+    const entries = manifest<DocxEntry>('docx')
+    expect(entries.length).toBeGreaterThanOrEqual(10)
+    for (const entry of entries) {
+      const result = await outcome(readDocument(`https://example.org/${entry.file}`, 'docx', fileOf('docx', entry.file), limits))
+      const context = `${entry.file}: ${JSON.stringify(result).slice(0, 300)}`
+      if (entry.text !== undefined) expect('text' in result ? result.text : undefined, context).toBe(entry.text)
+      for (const expected of entry.contains ?? []) expect('text' in result && result.text.includes(expected), context).toBe(true)
+      if (entry.outcome) expect(codesOf(result), context).toContain(entry.outcome)
+    }
+  })
+})
+
+describe('httpFetch reads documents', () => {
+  const serve = loopbacks()
+  const local = { allowPrivateNetwork: true, maxRetries: 0, documentTimeoutMs: 60_000 }
+  const paper = textPdf([['A paper about llamas'], ['Llamas hum when they are anxious.'], ['Alpacas are smaller.']], { title: 'On llamas' })
+  const tables = fileOf('docx', 'tables.docx')
+
+  const serveFile = (contentType: string | undefined, body: Uint8Array) =>
+    serve((_req, res) => {
+      res.writeHead(200, contentType ? { 'content-type': contentType } : {})
+      res.end(body)
+    })
+
+  it('a PDF by its type: text with its pages, title, kind and page count', { timeout: 60_000 }, async () => {
+    const { url } = await serveFile('application/pdf', paper)
+    const page = await httpFetch(local).fetch(`${url}/paper.pdf`)
+    expect(page).toMatchObject({ url: `${url}/paper.pdf`, title: 'On llamas', kind: 'pdf', pages: 3 })
+    expect(documentPages(page)).toEqual([
+      { page: 1, text: 'A paper about llamas' },
+      { page: 2, text: 'Llamas hum when they are anxious.' },
+      { page: 3, text: 'Alpacas are smaller.' },
+    ])
+  })
+
+  it.each([
+    ['application/octet-stream', '/download'],
+    [undefined, '/no-type'],
+    ['text/html; charset=utf-8', '/served-as-html'],
+  ])('a PDF sent as %s is known by its signature', { timeout: 60_000 }, async (type, path) => {
+    const { url } = await serveFile(type, paper)
+    expect(await httpFetch(local).fetch(`${url}${path}`)).toMatchObject({ kind: 'pdf', pages: 3 })
+  })
+
+  it('asks for PDFs and DOCX in its accept header', async () => {
+    const server = await serveFile('text/plain', new TextEncoder().encode('ok'))
+    await httpFetch(local).fetch(server.url)
+    expect(server.requests[0]?.headers.accept).toMatch(/application\/pdf.*wordprocessingml/)
+  })
+
+  it('a DOCX by its type, or by its .docx name when sent as octet-stream', { timeout: 60_000 }, async () => {
+    const expected = 'Above\n\n| Top left | Top right |\n| --- | --- |\n| Bottom left | Bottom right |\n\nBelow'
+    const typed = await serveFile('application/vnd.openxmlformats-officedocument.wordprocessingml.document', tables)
+    expect(await httpFetch(local).fetch(`${typed.url}/t`)).toMatchObject({ kind: 'docx', text: expected })
+    const named = await serveFile('application/octet-stream', tables)
+    expect(await httpFetch(local).fetch(`${named.url}/files/tables.docx`)).toMatchObject({ kind: 'docx', text: expected })
+    await expect(httpFetch(local).fetch(`${named.url}/files/tables.zip`)).rejects.toMatchObject({ code: 'unsupported-content' })
+  })
+
+  it('an encrypted PDF ends with a document-encrypted error that says so', { timeout: 60_000 }, async () => {
+    const { url } = await serveFile('application/pdf', fileOf('pdf', 'issue6010_1.pdf'))
+    await expect(httpFetch(local).fetch(`${url}/locked.pdf`)).rejects.toMatchObject({
+      code: 'document-encrypted',
+      message: expect.stringContaining('encrypted with a password'),
+    })
+  })
+})
