@@ -1,0 +1,134 @@
+/**
+ * Issue 26: a PDF is untrusted input. Bombs (deep nesting, a huge page count, a stream that
+ * inflates to gigabytes), a 200 MB download, a slow drip and a cut connection each end with a
+ * typed outcome; the parse runs off the main thread (the event loop turns meanwhile: asserted
+ * by event order, not by the clock), within its budget, and an abort ends it at once.
+ */
+import { describe, expect, it } from 'vitest'
+import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { readDocument } from '../../../src/adapters/fetch/read-document.js'
+import { buildPdf, stream, textPdf, zeroBomb } from '../../support/make-pdf.js'
+import { pendingAfterALoopTurn } from '../../support/loop-turn.js'
+import { loopbacks } from '../http/loopback.js'
+
+const serve = loopbacks()
+const local = { allowPrivateNetwork: true, maxRetries: 0 }
+const limits = { timeoutMs: 60_000, maxPages: 300, maxChars: 1_000_000 }
+const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'
+const onePage = (pageEntries: string, content: Uint8Array | string) =>
+  buildPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> ${pageEntries}>>`,
+    typeof content === 'string' ? stream(content) : content,
+    font,
+  ])
+const book = (pages: number) => textPdf(Array.from({ length: pages }, (_, i) => Array.from({ length: 40 }, (_, line) => `Page ${i + 1}, line ${line + 1}: words of an ordinary report.`)))
+
+describe('hostile documents', () => {
+  it('a 100-page PDF is read off the main thread: the event loop turns while it is parsed', { timeout: 120_000 }, async () => {
+    await readDocument('warm.pdf', 'pdf', textPdf([['warm']]), limits)
+    const reading = readDocument('book.pdf', 'pdf', book(100), limits)
+    expect(await pendingAfterALoopTurn(reading)).toBe(true)
+    const page = await reading
+    expect(page).toMatchObject({ pages: 100 })
+    expect(page.pageStarts).toHaveLength(100)
+  })
+
+  it('deeply nested objects: the page is skipped with a document-unreadable warning', { timeout: 60_000 }, async () => {
+    const deep = `/Deep ${'['.repeat(200_000)}${']'.repeat(200_000)} `
+    const page = await readDocument('deep.pdf', 'pdf', onePage(deep, 'BT /F1 11 Tf 72 720 Td (deep) Tj ET'), limits)
+    expect(page.text).toBe('')
+    expect(page.warnings).toEqual([{ code: 'document-unreadable', message: 'page(s) 1 could not be read and were skipped' }])
+  })
+
+  it('a huge page count: pages past the limit are left out with a document-limit warning', { timeout: 60_000 }, async () => {
+    const count = 200_000
+    const file = buildPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      `<< /Type /Pages /Kids [${'3 0 R '.repeat(count)}] /Count ${count} >>`,
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      stream('BT /F1 11 Tf 72 720 Td (the same page) Tj ET'),
+      font,
+    ])
+    const page = await readDocument('many.pdf', 'pdf', file, { ...limits, maxPages: 3 })
+    expect(page).toMatchObject({ pages: count, text: 'the same page\n\nthe same page\n\nthe same page' })
+    expect(page.warnings).toEqual([{ code: 'document-limit', message: `it has ${count} pages, more than the 3 read; pages 4–${count} were left out` }])
+  })
+
+  it('a stream that inflates to 2 GiB ends within the time budget with document-unreadable, and the next document is read', { timeout: 120_000 }, async () => {
+    const file = onePage('', stream(await zeroBomb(128), '/Filter /FlateDecode '))
+    expect(file.length).toBeLessThan(3_000_000)
+    await expect(readDocument('bomb.pdf', 'pdf', file, { ...limits, timeoutMs: 2_000 })).rejects.toMatchObject({
+      code: 'document-unreadable',
+      message: expect.stringContaining('not done within 2000 ms'),
+    })
+    expect((await readDocument('after.pdf', 'pdf', textPdf([['after']]), limits)).text).toBe('after')
+  })
+
+  it('pages not started within the soft budget are left out, and what was read is kept', { timeout: 60_000 }, async () => {
+    // A budget of zero: the first page is never started, but the document still ends with a page.
+    const page = await readDocument('slow.pdf', 'pdf', book(3), { ...limits, timeoutMs: 0.001 })
+    expect(page).toMatchObject({ text: '', pages: 3, warnings: [{ code: 'document-limit', message: expect.stringMatching(/pages 1–3 were left out/) }] })
+  })
+
+  it('an abort ends a parse in progress at once', { timeout: 60_000 }, async () => {
+    const controller = new AbortController()
+    const reading = readDocument('bomb.pdf', 'pdf', onePage('', stream(await zeroBomb(128), '/Filter /FlateDecode ')), { ...limits, signal: controller.signal })
+    setImmediate(() => controller.abort())
+    await expect(reading).rejects.toMatchObject({ code: 'aborted' })
+  })
+
+  it('a 200 MB Content-Length is refused before the body is downloaded', { timeout: 30_000 }, async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(200_000_000) })
+      res.write('%PDF-1.7\n')
+    })
+    await expect(httpFetch(local).fetch(`${server.url}/huge.pdf`)).rejects.toMatchObject({ code: 'document-too-large', message: expect.stringContaining('200000000 bytes') })
+    await server.closedEarly
+  })
+
+  it('a PDF cut at the byte cap is read as far as it goes, with a document-truncated outcome', { timeout: 60_000 }, async () => {
+    const file = book(30)
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
+      res.end(file)
+    })
+    const cap = Math.floor(file.length / 2)
+    const outcome = await httpFetch({ ...local, maxDocumentBytes: cap })
+      .fetch(`${url}/cut.pdf`)
+      .then((page) => page.warnings?.map((w) => w.code), (error: { code: string }) => [error.code])
+    expect(outcome).toContain('document-truncated')
+  })
+
+  it('a connection dropped midway: what arrived is parsed, the outcome says the download was cut', { timeout: 60_000 }, async () => {
+    const file = book(10)
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(file.length) })
+      res.write(file.subarray(0, Math.floor(file.length * 0.6)), () => res.destroy())
+    })
+    const outcome = await httpFetch(local)
+      .fetch(`${url}/dropped.pdf`)
+      .then((page) => page.warnings ?? [], (error: { code: string; message: string }) => [error])
+    expect(outcome).toContainEqual(expect.objectContaining({ code: 'document-truncated', message: expect.stringContaining('the download stopped after') }))
+  })
+
+  it('a slow-drip PDF is cut off at the total deadline with a typed outcome', { timeout: 60_000 }, async () => {
+    const file = book(2)
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' })
+      let at = 0
+      const timer = setInterval(() => res.write(file.subarray(at, (at += 16))), 10)
+      res.on('close', () => clearInterval(timer))
+    })
+    // The idle timeout never trips (a byte every 10 ms): only the total deadline ends it.
+    const code = await httpFetch({ ...local, timeoutMs: 5_000, totalTimeoutMs: 300 })
+      .fetch(`${url}/drip.pdf`)
+      .then(
+        () => 'read',
+        (error: { code: string }) => error.code,
+      )
+    // Cut before any byte arrived, the fetch timed out; after, what arrived was too little to read.
+    expect(['timeout', 'document-truncated']).toContain(code)
+  })
+})
