@@ -1,15 +1,17 @@
 /**
- * Node-only: reads a folder of `.md`, `.txt` and `.html` files into documents with
- * stable `file:` URLs. Loaded by `localCorpus({ dir })` only, so `documents` users in
- * other runtimes never import `node:fs`.
+ * Node-only: reads a folder of `.md`, `.txt`, `.html`, `.pdf` and `.docx` files into documents
+ * with stable `file:` URLs (a PDF keeps where each page starts, for `#page=n` citations).
+ * Loaded by `localCorpus({ dir })` only, so `documents` users in other runtimes never import
+ * `node:fs`.
  */
 import { readFile, readdir } from 'node:fs/promises'
 import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { isAbortError } from '../../../core/index.js'
+import { LaconicError, ProviderError, isAbortError } from '../../../core/index.js'
 import { loadParser } from '../../fetch/dom.js'
 import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
 import { offThread } from '../../fetch/off-thread.js'
+import { readDocument } from '../../fetch/read-document.js'
 import type { LocalDocument } from './local-corpus.js'
 
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
@@ -18,7 +20,13 @@ export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000
 /** An HTML file larger than this (in characters) is not parsed: as large as a page `httpFetch` reads. */
 export const MAX_PARSED_HTML_CHARS = 2_000_000
 
-export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm']
+/** Time one PDF or DOCX file may take to read, on a worker thread. */
+export const DOCUMENT_READ_TIMEOUT_MS = 20_000
+
+/** Pages and characters read from one PDF or DOCX file, as `httpFetch` reads a fetched one. */
+const DOCUMENT_LIMITS = { maxPages: 300, maxChars: 1_000_000 }
+
+export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx']
 
 /** Every matching file under `dir`, in a stable order; dot-folders and node_modules skipped. */
 async function listFiles(dir: string, extensions: ReadonlySet<string>): Promise<string[]> {
@@ -60,11 +68,37 @@ async function htmlDocument(raw: string, timeoutMs: number): Promise<ExtractedPa
   }
 }
 
-async function toDocument(path: string, root: string, timeoutMs: number): Promise<LocalDocument> {
-  const raw = await readFile(path, 'utf8')
+/**
+ * A PDF's or DOCX file's text, read on a worker thread like a fetched one. A file that cannot be
+ * read (encrypted, broken, no text layer) is left out of the index; a DOCX without the optional
+ * mammoth package stops the corpus with a message saying what to install.
+ */
+async function binaryDocument(path: string, url: string, kind: 'pdf' | 'docx'): Promise<Omit<LocalDocument, 'id'> | undefined> {
+  try {
+    const page = await readDocument(url, kind, new Uint8Array(await readFile(path)), { ...DOCUMENT_LIMITS, timeoutMs: DOCUMENT_READ_TIMEOUT_MS, provider: 'local' })
+    return { url, text: page.text, kind, ...(page.title ? { title: page.title } : {}), ...(page.pageStarts ? { pageStarts: page.pageStarts } : {}) }
+  } catch (error) {
+    if (error instanceof ProviderError && error.code === 'missing-dependency') {
+      throw new LaconicError(`localCorpus: ${path} is a .docx file, and reading one needs the optional package mammoth`, {
+        code: 'config',
+        hint: 'npm install mammoth, or leave .docx out of `extensions`',
+      })
+    }
+    if (error instanceof ProviderError) return undefined
+    throw error
+  }
+}
+
+async function toDocument(path: string, root: string, timeoutMs: number): Promise<LocalDocument | undefined> {
   const id = relative(root, path).split(sep).join('/')
   const url = pathToFileURL(path).href
   const fallbackTitle = basename(path, extname(path))
+  const binary = /^\.(pdf|docx)$/i.exec(extname(path))?.[1]?.toLowerCase() as 'pdf' | 'docx' | undefined
+  if (binary) {
+    const document = await binaryDocument(path, url, binary)
+    return document && { ...document, id, title: document.title || fallbackTitle }
+  }
+  const raw = await readFile(path, 'utf8')
   if (/^\.html?$/i.test(extname(path))) {
     const { title, text } = await htmlDocument(raw, timeoutMs)
     return { id, url, title: title || fallbackTitle, text }
@@ -81,5 +115,6 @@ export async function loadDirectory(
 ): Promise<LocalDocument[]> {
   const root = resolve(dir)
   const files = await listFiles(root, new Set(extensions.map((ext) => (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase())))
-  return Promise.all(files.map((file) => toDocument(file, root, timeoutMs)))
+  const documents = await Promise.all(files.map((file) => toDocument(file, root, timeoutMs)))
+  return documents.filter((document) => document !== undefined)
 }

@@ -5,7 +5,8 @@
  * an agent can read a local source like a web page.
  */
 import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
-import type { FetchProvider, FetchedPage, SearchProvider, SearchResult } from '../../../core/index.js'
+import { documentPages, pageUrl } from '../../../core/index.js'
+import type { DocumentKind, FetchProvider, FetchedPage, SearchProvider, SearchResult } from '../../../core/index.js'
 import { chunkText } from './chunk.js'
 import { snippetAround } from './snippet.js'
 
@@ -17,6 +18,10 @@ export interface LocalDocument {
   text: string
   /** Where results point. @defaultValue a `file:` URL (dir) or the relative URL `local/<id>` */
   url?: string
+  /** The format it was read from, for a PDF or DOCX file. */
+  kind?: DocumentKind
+  /** Where each page starts in `text` (a PDF): its chunks cite `url#page=n`. */
+  pageStarts?: readonly number[]
 }
 
 /** The options every local corpus takes, whether it reads a folder or in-memory documents. */
@@ -29,9 +34,9 @@ export interface LocalCorpusBaseOptions {
 
 export type LocalCorpusOptions =
   | (LocalCorpusBaseOptions & {
-      /** A folder of `.md`, `.txt` and `.html` files (Node only), read once on first use. */
+      /** A folder of `.md`, `.txt`, `.html`, `.pdf` and `.docx` files (Node only), read once on first use. */
       readonly dir: string
-      /** @defaultValue ['.md', '.markdown', '.txt', '.html', '.htm'] */
+      /** @defaultValue ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx'] */
       readonly extensions?: readonly string[]
       readonly documents?: undefined
     })
@@ -44,8 +49,10 @@ interface IndexedChunk {
   text: string
 }
 
+type IndexedDocument = Required<Pick<LocalDocument, 'id' | 'title' | 'text' | 'url'>> & Pick<LocalDocument, 'kind' | 'pageStarts'>
+
 interface Corpus {
-  docs: Required<LocalDocument>[]
+  docs: IndexedDocument[]
   byUrl: Map<string, number>
   chunks: IndexedChunk[]
   index: import('minisearch').default<{ id: number; title: string; text: string }>
@@ -58,13 +65,20 @@ function titleOf(doc: LocalDocument): string {
   return (heading ?? firstLine).slice(0, 120) || 'Untitled'
 }
 
-function normalize(docs: readonly LocalDocument[]): Required<LocalDocument>[] {
+function normalize(docs: readonly LocalDocument[]): IndexedDocument[] {
   const ids = new Set<string>()
   return docs.map((doc, position) => {
     const id = doc.id ?? `doc-${position + 1}`
     if (ids.has(id)) throw new LaconicError(`localCorpus: two documents have the id "${id}"`, { code: 'config', hint: 'give every document a unique `id`' })
     ids.add(id)
-    return { id, title: titleOf(doc), text: typeof doc.text === 'string' ? doc.text : '', url: doc.url ?? `local/${encodeURIComponent(id)}` }
+    return {
+      id,
+      title: titleOf(doc),
+      text: typeof doc.text === 'string' ? doc.text : '',
+      url: doc.url ?? `local/${encodeURIComponent(id)}`,
+      ...(doc.kind ? { kind: doc.kind } : {}),
+      ...(doc.pageStarts ? { pageStarts: doc.pageStarts } : {}),
+    }
   })
 }
 
@@ -85,13 +99,20 @@ async function build(options: LocalCorpusOptions): Promise<Corpus> {
   const docs = normalize(source)
   const chunks: IndexedChunk[] = []
   for (const [position, doc] of docs.entries()) {
-    for (const chunk of chunkText(doc.text, options.chunkChars)) {
-      chunks.push({
-        doc: position,
-        title: chunk.heading && chunk.heading !== doc.title ? `${doc.title} › ${chunk.heading}` : doc.title,
-        url: chunk.anchor ? `${withoutFragment(doc.url)}#${chunk.anchor}` : doc.url,
-        text: chunk.text,
-      })
+    // A paged document is chunked page by page, each chunk citing its page.
+    const parts: { text: string; url?: string; title?: string }[] = doc.pageStarts
+      ? documentPages(doc).map(({ page, text }) => ({ text, url: pageUrl(doc.url, page), title: `${doc.title} › page ${page}` }))
+      : [{ text: doc.text }]
+    for (const part of parts) {
+      for (const chunk of chunkText(part.text, options.chunkChars)) {
+        const title = part.title ?? doc.title
+        chunks.push({
+          doc: position,
+          title: chunk.heading && chunk.heading !== doc.title ? `${title} › ${chunk.heading}` : title,
+          url: part.url ?? (chunk.anchor ? `${withoutFragment(doc.url)}#${chunk.anchor}` : doc.url),
+          text: chunk.text,
+        })
+      }
     }
   }
   const { default: MiniSearch } = await import('minisearch')
@@ -165,7 +186,13 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
           hint: 'fetch a URL that this corpus returned from search',
         })
       }
-      return { url: doc.url, title: doc.title, text: doc.text }
+      return {
+        url: doc.url,
+        title: doc.title,
+        text: doc.text,
+        ...(doc.kind ? { kind: doc.kind } : {}),
+        ...(doc.pageStarts ? { pageStarts: doc.pageStarts, pages: doc.pageStarts.length } : {}),
+      }
     },
   }
 }
