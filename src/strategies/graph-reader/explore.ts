@@ -352,7 +352,11 @@ export async function* explore(
         const snippet = truncateAtSentence(r.snippet, SNIPPET_CHARS)
         const passages = pages.get(r.url)?.passages ?? []
         if (passages.some((p) => p.page !== undefined)) {
-          return passages.map((p, i) => ({ title: `${r.title} (page ${p.page})`, url: p.url, snippet: i === 0 ? snippet : '', page: p.text }))
+          return passages.map((p, i) => {
+            const title = `${r.title} (page ${p.page})`
+            if (!titles.has(p.url)) titles.set(p.url, title)
+            return { title, url: p.url, snippet: i === 0 ? snippet : '', page: p.text }
+          })
         }
         return [{ title: r.title, url: r.url, snippet, ...(passages[0] ? { page: passages[0].text } : {}) }]
       })

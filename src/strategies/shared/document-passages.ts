@@ -42,9 +42,11 @@ export function documentPassages(page: FetchedPage, query: string, maxChars: num
   const words = terms(query)
   const ranked = pages.map((entry) => ({ ...entry, score: score(entry.text, words) })).sort((a, b) => b.score - a.score || a.page - b.page)
   const chosen: Passage[] = []
+  // A sliver of a page is not worth a source of its own.
+  const smallest = Math.min(200, maxChars / 4)
   let left = maxChars
   for (const entry of ranked) {
-    if (left < 200 && chosen.length > 0) break
+    if (left < smallest && chosen.length > 0) break
     const text = entry.text.length > left ? truncateAtSentence(entry.text, left) : entry.text
     if (!text) continue
     chosen.push({ url: pageUrl(url, entry.page), page: entry.page, text })

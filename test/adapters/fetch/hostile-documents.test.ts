@@ -23,7 +23,8 @@ const onePage = (pageEntries: string, content: Uint8Array | string) =>
     typeof content === 'string' ? stream(content) : content,
     font,
   ])
-const book = (pages: number) => textPdf(Array.from({ length: pages }, (_, i) => Array.from({ length: 40 }, (_, line) => `Page ${i + 1}, line ${line + 1}: words of an ordinary report.`)))
+const book = (pages: number) =>
+  textPdf(Array.from({ length: pages }, (_, i) => Array.from({ length: 40 }, (_, line) => `Page ${i + 1}, line ${line + 1}: words of an ordinary report.`)))
 
 describe('hostile documents', () => {
   it('a 100-page PDF is read off the main thread: the event loop turns while it is parsed', { timeout: 120_000 }, async () => {
@@ -84,7 +85,10 @@ describe('hostile documents', () => {
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(200_000_000) })
       res.write('%PDF-1.7\n')
     })
-    await expect(httpFetch(local).fetch(`${server.url}/huge.pdf`)).rejects.toMatchObject({ code: 'document-too-large', message: expect.stringContaining('200000000 bytes') })
+    await expect(httpFetch(local).fetch(`${server.url}/huge.pdf`)).rejects.toMatchObject({
+      code: 'document-too-large',
+      message: expect.stringContaining('200000000 bytes'),
+    })
     await server.closedEarly
   })
 
@@ -97,7 +101,10 @@ describe('hostile documents', () => {
     const cap = Math.floor(file.length / 2)
     const outcome = await httpFetch({ ...local, maxDocumentBytes: cap })
       .fetch(`${url}/cut.pdf`)
-      .then((page) => page.warnings?.map((w) => w.code), (error: { code: string }) => [error.code])
+      .then(
+        (page) => page.warnings?.map((w) => w.code),
+        (error: { code: string }) => [error.code],
+      )
     expect(outcome).toContain('document-truncated')
   })
 
@@ -109,7 +116,10 @@ describe('hostile documents', () => {
     })
     const outcome = await httpFetch(local)
       .fetch(`${url}/dropped.pdf`)
-      .then((page) => page.warnings ?? [], (error: { code: string; message: string }) => [error])
+      .then(
+        (page) => page.warnings ?? [],
+        (error: { code: string; message: string }) => [error],
+      )
     expect(outcome).toContainEqual(expect.objectContaining({ code: 'document-truncated', message: expect.stringContaining('the download stopped after') }))
   })
 

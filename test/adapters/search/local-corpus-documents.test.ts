@@ -22,7 +22,9 @@ describe('localCorpus({ dir }) with PDF and DOCX files', () => {
     dir = await mkdtemp(join(tmpdir(), 'laconic-documents-'))
     await writeFile(
       join(dir, 'report.pdf'),
-      textPdf([['Annual report 2025'], ['Revenue grew by twelve percent in the northern region.'], ['Staff turnover fell to four percent.']], { title: 'Annual report' }),
+      textPdf([['Annual report 2025'], ['Revenue grew by twelve percent in the northern region.'], ['Staff turnover fell to four percent.']], {
+        title: 'Annual report',
+      }),
     )
     await copyFile(fixture('docx/tables.docx'), join(dir, 'tables.docx'))
     await copyFile(fixture('pdf/issue6010_1.pdf'), join(dir, 'locked.pdf'))

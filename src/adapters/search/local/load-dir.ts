@@ -75,7 +75,11 @@ async function htmlDocument(raw: string, timeoutMs: number): Promise<ExtractedPa
  */
 async function binaryDocument(path: string, url: string, kind: 'pdf' | 'docx'): Promise<Omit<LocalDocument, 'id'> | undefined> {
   try {
-    const page = await readDocument(url, kind, new Uint8Array(await readFile(path)), { ...DOCUMENT_LIMITS, timeoutMs: DOCUMENT_READ_TIMEOUT_MS, provider: 'local' })
+    const page = await readDocument(url, kind, new Uint8Array(await readFile(path)), {
+      ...DOCUMENT_LIMITS,
+      timeoutMs: DOCUMENT_READ_TIMEOUT_MS,
+      provider: 'local',
+    })
     return { url, text: page.text, kind, ...(page.title ? { title: page.title } : {}), ...(page.pageStarts ? { pageStarts: page.pageStarts } : {}) }
   } catch (error) {
     if (error instanceof ProviderError && error.code === 'missing-dependency') {
