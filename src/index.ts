@@ -15,6 +15,8 @@ export type {
   FetchedPage,
   FetchOptions,
   FetchProvider,
+  DocumentKind,
+  PageWarning,
   ToolSpec,
   ToolChoice,
   ToolCall,

@@ -1,6 +1,7 @@
 /**
- * The optional peers (`ai`, `@ai-sdk/*`, `@modelcontextprotocol/sdk`, `@opentelemetry/api`) stay
- * optional: with every one of them made unresolvable, the entries that do not need them import.
+ * The optional peers (`ai`, `@ai-sdk/*`, `@modelcontextprotocol/sdk`, `@opentelemetry/api`,
+ * `mammoth`) stay optional: with every one of them made unresolvable, the entries that do not
+ * need them import.
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -11,7 +12,7 @@ const run = promisify(execFile)
 // A resolve hook that fails for the optional peers exactly as a missing package would.
 const HOOKS = `
 export async function resolve(specifier, context, next) {
-  if (/^(ai|zod)(\\/|$)|^@ai-sdk\\/|^@modelcontextprotocol\\/|^@opentelemetry\\//.test(specifier)) {
+  if (/^(ai|zod|mammoth)(\\/|$)|^@ai-sdk\\/|^@modelcontextprotocol\\/|^@opentelemetry\\//.test(specifier)) {
     throw Object.assign(new Error('Cannot find package ' + specifier), { code: 'ERR_MODULE_NOT_FOUND' })
   }
   return next(specifier, context)

@@ -51,11 +51,11 @@ export function stream(data: PdfPart, dictionary = ''): Uint8Array {
   return out
 }
 
-const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`)
+const escapeText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`)
 
 /** A page's content stream that writes `lines` top-down. */
 export function textContent(lines: readonly string[]): string {
-  return `BT /F1 11 Tf 14 TL 72 720 Td ${lines.map((line) => `(${escape(line)}) Tj T*`).join(' ')} ET`
+  return `BT /F1 11 Tf 14 TL 72 720 Td ${lines.map((line) => `(${escapeText(line)}) Tj T*`).join(' ')} ET`
 }
 
 /**
@@ -72,7 +72,7 @@ export function textPdf(pages: readonly (readonly string[])[], { title }: { titl
     objects.push(stream(textContent(lines)))
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`
-  if (title) objects.push(`<< /Title (${escape(title)}) >>`)
+  if (title) objects.push(`<< /Title (${escapeText(title)}) >>`)
   const file = buildPdf(objects)
   if (!title) return file
   // The Info dictionary is named in the trailer.

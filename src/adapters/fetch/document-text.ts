@@ -176,10 +176,13 @@ function tablesToMarkdown(document: Document): void {
   }
 }
 
-export async function docxText(bytes: Uint8Array, limits: DocumentLimits, parseHTML: typeof ParseHTML): Promise<DocumentText> {
+/** mammoth, an optional peer: loaded when a DOCX is read. */
+const importMammoth = () => import('mammoth') as Promise<unknown>
+
+export async function docxText(bytes: Uint8Array, limits: DocumentLimits, parseHTML: typeof ParseHTML, loadMammoth = importMammoth): Promise<DocumentText> {
   let mammoth: Mammoth
   try {
-    const module = (await import('mammoth')) as Mammoth & { default?: Mammoth }
+    const module = (await loadMammoth()) as Mammoth & { default?: Mammoth }
     mammoth = module.default ?? module
   } catch {
     return {

@@ -10,6 +10,8 @@ import { documentPages } from '../../../src/core/index.js'
 import type { FetchedPage } from '../../../src/core/index.js'
 import { httpFetch } from '../../../src/adapters/fetch/index.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
+import { docxText } from '../../../src/adapters/fetch/document-text.js'
+import { loadExtractModules } from '../../../src/adapters/fetch/extract.js'
 import { textPdf } from '../../support/make-pdf.js'
 import { loopbacks } from '../http/loopback.js'
 
@@ -79,6 +81,19 @@ describe('real DOCX files (mammoth test data)', () => {
       for (const expected of entry.contains ?? []) expect('text' in result && result.text.includes(expected), context).toBe(true)
       if (entry.outcome) expect(codesOf(result), context).toContain(entry.outcome)
     }
+  })
+})
+
+describe('DOCX without its optional peer', () => {
+  it('is a missing-dependency outcome that names the package to install', async () => {
+    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package 'mammoth'"), { code: 'ERR_MODULE_NOT_FOUND' }))
+    const read = await docxText(
+      fileOf('docx', 'tables.docx'),
+      { maxPages: 1, maxChars: 1000, softTimeoutMs: 1000 },
+      (await loadExtractModules()).parseHTML,
+      missing,
+    )
+    expect(read.failure).toEqual({ code: 'missing-dependency', message: 'reading .docx files needs the optional package mammoth: npm install mammoth' })
   })
 })
 

@@ -128,7 +128,10 @@ describe('hostile documents', () => {
     const { url } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf' })
       let at = 0
-      const timer = setInterval(() => res.write(file.subarray(at, (at += 16))), 10)
+      const timer = setInterval(() => {
+        res.write(file.subarray(at, at + 16))
+        at += 16
+      }, 10)
       res.on('close', () => clearInterval(timer))
     })
     // The idle timeout never trips (a byte every 10 ms): only the total deadline ends it.
