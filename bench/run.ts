@@ -25,6 +25,7 @@ const MODULES = [
   'checkpoints',
   'prefix-reuse',
   'pipelining',
+  'documents',
 ]
 
 interface BenchModule {

@@ -242,7 +242,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (corpus !== undefined && search !== 'local') {
     throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${search}`)
   }
-  if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt or .html files)')
+  if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt, .html, .pdf or .docx files)')
   if (values.serve !== undefined && (positionals.length > 0 || values.prompt !== undefined)) {
     throw new UsageError('--serve asks its questions on the live page: give no question with it')
   }

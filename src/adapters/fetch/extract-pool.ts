@@ -71,8 +71,9 @@ interface Slot {
 
 /** The worker thread, from the compiled sources or, under tests and `tsx`, from the TypeScript ones. */
 function startWorker(): Worker {
-  // A thread inherits the process's flags; `--input-type` (of `node -e`) would stop it from starting.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'))
+  // A thread inherits the process's flags; `--input-type` (of `node -e`) and the process-wide
+  // `--expose-gc` (of `npm run bench`) would stop it from starting.
+  const execArgv = process.execArgv.filter((flag) => !/^--(input-type|expose[-_]gc)/.test(flag))
   const options = { execArgv, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
   const here = import.meta.url
   if (!here.endsWith('.ts')) return new Worker(new URL('./extract-worker.js', here), options)
