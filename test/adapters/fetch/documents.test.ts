@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { documentPages } from '../../../src/core/index.js'
-import type { FetchedPage } from '../../../src/core/index.js'
+import { createContext, documentPages } from '../../../src/core/index.js'
+import type { FetchProvider, FetchedPage, StrategyEvent } from '../../../src/core/index.js'
 import { httpFetch } from '../../../src/adapters/fetch/index.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
 import { docxText } from '../../../src/adapters/fetch/document-text.js'
@@ -150,5 +150,25 @@ describe('httpFetch reads documents', () => {
       code: 'document-encrypted',
       message: expect.stringContaining('encrypted with a password'),
     })
+  })
+
+  it('reaches the run: the page event says kind and pages, each left-out part is a warning with its code', { timeout: 60_000 }, async () => {
+    const scanned = fileOf('pdf', 'labelled_pages.pdf')
+    const { url } = await serveFile('application/pdf', scanned)
+    const events: StrategyEvent[] = []
+    const fetch: FetchProvider = httpFetch(local)
+    const step = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { fetch }, input: {} }).readPage(`${url}/scan.pdf`, {
+      queryId: 'q1',
+    })
+    for (let next = await step.next(); !next.done; next = await step.next()) events.push(next.value)
+    expect(events.filter((e) => e.type !== 'cost')).toEqual([
+      { type: 'page', url: `${url}/scan.pdf`, queryId: 'q1', chars: 0, kind: 'pdf', pages: 11 },
+      {
+        type: 'warning',
+        code: 'document-no-text',
+        message: `${url}/scan.pdf: no page has a text layer (a scanned document?); nothing could be read`,
+        queryId: 'q1',
+      },
+    ])
   })
 })
