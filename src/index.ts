@@ -16,6 +16,7 @@ export type {
   FetchOptions,
   FetchProvider,
   DocumentKind,
+  DocumentWarningCode,
   PageWarning,
   ToolSpec,
   ToolChoice,

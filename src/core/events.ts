@@ -1,7 +1,7 @@
 import type { JsonValue } from './checkpoint.js'
 import type { ErrorCode } from './errors.js'
 import type { Cost } from './cost.js'
-import type { DocumentKind, SearchResult } from './providers.js'
+import type { DocumentKind, DocumentWarningCode, SearchResult } from './providers.js'
 
 /** An atomic fact in a notebook, tied to the sources it came from. */
 export interface Fact {
@@ -77,13 +77,7 @@ export type WarningCode =
   | 'approval-unavailable'
   | 'approval-missing'
   // documents (PDF, DOCX): a part left out, or the whole document unread
-  | 'document-encrypted'
-  | 'document-unreadable'
-  | 'document-no-text'
-  | 'document-limit'
-  | 'document-truncated'
-  | 'document-too-large'
-  | 'missing-dependency'
+  | DocumentWarningCode
   // streams and workers
   | 'slow-subscriber'
   | 'resumed'

@@ -2,7 +2,6 @@
  * The seams a user implements: a model, a search engine, a page fetcher.
  * Everything is streaming-first and abortable through a Web-standard AbortSignal.
  */
-import type { WarningCode } from './events.js'
 
 /** A JSON Schema object, passed through to backends that support structured output. */
 export type JsonSchema = { readonly [key: string]: unknown }
@@ -157,9 +156,20 @@ export interface FetchedPage {
 /** A document format a fetch provider reads besides web pages. */
 export type DocumentKind = 'pdf' | 'docx'
 
+/** What can go wrong reading a document: each is a `warning` code (docs/events.md). */
+export type DocumentWarningCode =
+  | 'document-encrypted'
+  | 'document-unreadable'
+  | 'document-no-text'
+  | 'document-limit'
+  | 'document-truncated'
+  | 'document-too-large'
+  | 'missing-dependency'
+
 /** A problem reading part of a page, as the run reports it: a `warning` with this code. */
 export interface PageWarning {
-  code: WarningCode
+  /** A document's code, or a code of a fetch provider's own. */
+  code: DocumentWarningCode | (string & {})
   message: string
 }
 

@@ -6,20 +6,9 @@
  * was read is kept). Every problem is a notice with a code, never a throw.
  */
 import type { parseHTML as ParseHTML } from 'linkedom'
+import type { DocumentKind, DocumentWarningCode } from '../../core/index.js'
 import { parseDocument } from './extract.js'
 import { htmlToText } from './html-text.js'
-
-export type DocumentKind = 'pdf' | 'docx'
-
-/** What can go wrong reading a document; each is a `warning` code (docs/events.md). */
-export type DocumentWarningCode =
-  | 'document-encrypted'
-  | 'document-unreadable'
-  | 'document-no-text'
-  | 'document-limit'
-  | 'document-truncated'
-  | 'document-too-large'
-  | 'missing-dependency'
 
 export interface DocumentNotice {
   code: DocumentWarningCode

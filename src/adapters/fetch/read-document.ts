@@ -6,8 +6,8 @@
  * left out (a scanned page, pages past the limit) is one of the page's `warnings`.
  */
 import { ProviderError, isAbortError } from '../../core/index.js'
-import type { ErrorCode, FetchedPage } from '../../core/index.js'
-import type { DocumentKind, DocumentLimits } from './document-text.js'
+import type { DocumentKind, ErrorCode, FetchedPage } from '../../core/index.js'
+import type { DocumentLimits } from './document-text.js'
 import { offThread } from './off-thread.js'
 
 export interface ReadDocumentOptions {
