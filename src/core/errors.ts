@@ -1,3 +1,4 @@
+import { FrameTooLongError } from '../wire/errors.js'
 import type { ErrorInfo } from './events.js'
 
 /**
@@ -105,4 +106,17 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
     if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]')
   }
   return out
+}
+
+/**
+ * A wire reader's failure as this package's typed error (an oversized frame is the server's
+ * doing: `bad-response`); any other error as it is.
+ */
+export function fromWireError(error: unknown): unknown {
+  if (!(error instanceof FrameTooLongError)) return error
+  return new LaconicError(error.message, {
+    code: 'bad-response',
+    hint: 'the server sent an oversized or unterminated frame; check that the URL points at the right API',
+    cause: error,
+  })
 }

@@ -1,6 +1,6 @@
-import { abortError, LaconicError, sleep, type ResearchEvent } from '../core/index.js'
+import { abortError, fromWireError, LaconicError, sleep, type ResearchEvent } from '../core/index.js'
+import { readSSE } from '../wire/index.js'
 import { parseResearchEvent } from './parse-event.js'
-import { readSSEMessages } from './read-sse-messages.js'
 import { SSE_END_EVENT } from './to-sse.js'
 
 /** An SSE body to read once, or a URL to connect (and reconnect) to. */
@@ -50,7 +50,8 @@ export async function* fromSSE(source: SSESource, options: FromSSEOptions = {}):
     if (body !== 'retry') {
       let progressed = false
       try {
-        for await (const message of readSSEMessages(body, { signal, onRetry: (ms) => (retryMs = ms) })) {
+        // A body that ends mid-frame did not send that frame: drop the partial frame.
+        for await (const message of readSSE(body, { signal, onRetry: (ms) => (retryMs = ms), unterminated: 'drop' })) {
           if (message.event === SSE_END_EVENT) return
           const event = parseResearchEvent(message.data)
           if (!event) {
@@ -64,7 +65,8 @@ export async function* fromSSE(source: SSESource, options: FromSSEOptions = {}):
           yield event
           if (event.type === 'run-end') return
         }
-      } catch (error) {
+      } catch (caught) {
+        const error = fromWireError(caught)
         // A connection that breaks mid-body is what reconnecting is for; a single body is not.
         if (signal?.aborted) throw abortError(signal)
         // An oversized event is the server's doing: reconnecting would only fetch it again.

@@ -1,4 +1,5 @@
 import type { ResearchEvent } from '../core/index.js'
+import { concatBytes } from '../wire/index.js'
 import { cancelSource } from './cancel-source.js'
 import { END_FRAME_BYTES, eventFrameBytes, HEARTBEAT_BYTES, retryFrameBytes } from './event-frame.js'
 import { quietTimer } from './quiet-timer.js'
@@ -63,7 +64,7 @@ export async function pipeSSE(events: EventStream, res: SSEServerResponse, optio
   async function flush(): Promise<boolean> {
     if (closed) return false
     if (batch.length === 0) return true
-    const chunk = batch.length === 1 ? batch[0]! : concat(batch)
+    const chunk = concatBytes(batch)
     batch.length = 0
     heartbeat?.touch()
     if (!res.write(chunk)) {
@@ -112,20 +113,8 @@ export async function pipeSSE(events: EventStream, res: SSEServerResponse, optio
     heartbeat?.stop()
     if (!closed) {
       // Frames read before the source failed or ended still belong to the client.
-      if (batch.length > 0) res.write(batch.length === 1 ? batch[0]! : concat(batch))
+      if (batch.length > 0) res.write(concatBytes(batch))
       res.end()
     }
   }
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  let length = 0
-  for (const chunk of chunks) length += chunk.byteLength
-  const out = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return out
 }

@@ -1,12 +1,9 @@
 /**
- * Issue 13, finding 5: every reader of lines and events keeps an unfinished line as a list of
- * chunks and refuses one longer than its cap with a typed error, instead of growing the heap.
+ * Issue 13, finding 5: every reader of lines and events keeps an unfinished line as bytes and refuses one longer than its cap with a typed error, instead of growing the heap.
  */
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readLines, readSSE } from '../../src/adapters/http/index.js'
-import { createLineBuffer, MAX_LINE_CHARS } from '../../src/core/line-buffer.js'
 import { fromNDJSON, fromSSE } from '../../src/streams/index.js'
+import { FrameTooLongError, MAX_LINE_CHARS, readLines, readSSE } from '../../src/wire/index.js'
 
 const PIECE = 'x'.repeat(65_536)
 /** An unterminated line of about twice the cap, in 64 KB pieces, after `prefix`. */
@@ -57,41 +54,14 @@ describe('oversized lines', () => {
     expect(await drain(fromSSE(bytes(lines())))).toMatchObject({ code: 'bad-response', message: expect.stringContaining('an event of the stream') })
   })
 
-  it('the adapters’ readLines and readSSE refuse a line past the cap', async () => {
-    expect(await drain(readLines(asyncBytes(hugeLine('{"a":"'))))).toMatchObject({ code: 'bad-response' })
-    expect(await drain(readSSE(asyncBytes(hugeLine('data: '))))).toMatchObject({ code: 'bad-response' })
+  it('the wire readers refuse a line past the cap', async () => {
+    expect(await drain(readLines(asyncBytes(hugeLine('{"a":"'))))).toBeInstanceOf(FrameTooLongError)
+    expect(await drain(readSSE(asyncBytes(hugeLine('data: '))))).toMatchObject({ frame: 'line', maxChars: MAX_LINE_CHARS })
   })
 
   it('a line just under the cap still passes', async () => {
     const lines: string[] = []
     for await (const line of readLines(asyncBytes(['a'.repeat(1000), 'b'.repeat(MAX_LINE_CHARS - 1000), '\nnext']))) lines.push(line)
     expect(lines.map((line) => line.length)).toEqual([MAX_LINE_CHARS, 4])
-  })
-})
-
-describe('createLineBuffer', () => {
-  it('hands on exactly the input, in whole lines, however it is chunked', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n', '\r', ' ') }), { maxLength: 30 }),
-        fc.constantFrom('lf' as const, 'any' as const),
-        (pieces, breaks) => {
-          const buffer = createLineBuffer(1_000, breaks)
-          let out = ''
-          for (const piece of pieces) {
-            const complete = buffer.push(piece)
-            if (complete !== '') expect(breaks === 'lf' ? complete.endsWith('\n') : /[\r\n]$/.test(complete)).toBe(true)
-            out += complete
-          }
-          expect(out + buffer.rest()).toBe(pieces.join(''))
-        },
-      ),
-    )
-  })
-
-  it('refuses a line past the cap even when it arrives in one piece with others', () => {
-    const buffer = createLineBuffer(10)
-    expect(buffer.push('short\n')).toBe('short\n')
-    expect(() => buffer.push('0123456789ab\nok\n')).toThrow(/longer than 10 characters/)
   })
 })

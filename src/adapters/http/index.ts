@@ -1,4 +1,4 @@
-// The shared HTTP layer of every adapter: timeouts, retries, typed errors, stream readers.
+// The shared HTTP layer of every adapter: timeouts, retries, typed errors (bodies are read with src/wire).
 export { httpRequest, attemptRequest, DEFAULT_TIMEOUTS } from './request.js'
 export type { HttpRequestOptions, HttpTimeouts } from './request.js'
 export type { HttpResponse } from './response.js'
@@ -9,6 +9,4 @@ export { retryDelayFromHeaders, backoffDelayMs, parseDurationMs } from './retry-
 export type { Backoff } from './retry-delay.js'
 export { isRetryableStatus, messageFromBody, quoteSafely, scrubbedCause } from './failure.js'
 export type { HttpFailure, HintFor } from './failure.js'
-export { decodeUtf8, readLines, readSSE } from './lines.js'
-export type { EventSourceMessage } from './lines.js'
 export { secretHeaderValues } from './secrets.js'

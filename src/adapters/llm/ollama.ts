@@ -2,11 +2,12 @@
  * `ollama({ host, model })`: Ollama's native chat API, streamed as NDJSON.
  */
 import { LaconicError, type LLMProvider } from '../../core/index.js'
-import { readLines, type HintFor } from '../http/index.js'
+import type { HintFor } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'
 import { ollamaBody, parseOllamaLine, type OllamaBodyOptions } from './ollama-wire.js'
 import { streamChat } from './stream-chat.js'
+import { readLines } from '../../wire/index.js'
 
 export interface OllamaOptions extends LLMAdapterOptions, OllamaBodyOptions {
   /** @defaultValue `http://localhost:11434` */

@@ -2,8 +2,9 @@
  * The loop every LLM adapter shares: send the request, read frames, turn them into chunks as
  * they arrive, end with one usage chunk, and retry only while nothing was delivered.
  */
-import { ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
-import { attemptRequest, messageFromBody, quoteSafely, readSSE, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
+import { fromWireError, ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
+import { concatBytes, readSSE } from '../../wire/index.js'
+import { attemptRequest, messageFromBody, quoteSafely, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { ToolCallAssembler } from './tool-calls.js'
 import type { UsageCounts, WireStep } from './wire-step.js'
@@ -45,7 +46,7 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
   let usage: UsageCounts | undefined
   let refusal: string | undefined
   const toolCalls = new ToolCallAssembler()
-  for await (const frame of wire.frames(response, wire)) {
+  for await (const frame of framesOf(response, wire)) {
     for (const step of wire.parse(frame)) {
       switch (step.type) {
         case 'text':
@@ -84,6 +85,15 @@ async function* attempt(wire: ChatWire, options: LLMAdapterOptions, signal: Abor
   yield* toolCalls.endAll()
   if (refusal !== undefined) throw refusalError(wire, refusal)
   if (usage) yield usageChunk(usage, wire.model, options)
+}
+
+/** The wire's frames, its failures (an oversized line) as typed errors. */
+async function* framesOf(response: HttpResponse, wire: ChatWire): AsyncGenerator<string> {
+  try {
+    yield* wire.frames(response, wire)
+  } catch (error) {
+    throw fromWireError(error)
+  }
 }
 
 function withoutType(step: WireStep & { type: 'usage' }): UsageCounts {
@@ -147,7 +157,7 @@ async function eventStreamChunks(response: HttpResponse, wire: ChatWire): Promis
   let ended = false
   const startOf = () =>
     new TextDecoder()
-      .decode(concat(head))
+      .decode(concatBytes(head))
       .replace(/^\uFEFF/, '')
       .trimStart()
   const readMore = async (): Promise<boolean> => {
@@ -189,14 +199,4 @@ function notAStream(wire: ChatWire, type: string, start: string): ProviderError 
     ...(quoted ? { providerMessage: quoted } : {}),
     hint: 'something other than the API answered (a login page, a proxy, a wrong path): check the base URL',
   })
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.byteLength
-  }
-  return out
 }

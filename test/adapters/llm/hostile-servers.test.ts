@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { ProviderError, type LLMChunk } from '../../../src/core/index.js'
-import { MAX_LINE_CHARS } from '../../../src/core/line-buffer.js'
+import { MAX_LINE_CHARS } from '../../../src/wire/index.js'
 import { loopbacks } from '../http/loopback.js'
 import { API_KEY, cases, collectUntilError } from './cases.js'
 
