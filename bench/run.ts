@@ -14,6 +14,7 @@ const MODULES = [
   'graph-reader',
   'notebook',
   'parsers',
+  'huge-line',
   'first-token',
   'flat-prompts',
   'overhead',

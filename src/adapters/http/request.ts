@@ -50,6 +50,16 @@ export interface HttpRequestOptions {
 
 export const DEFAULT_TIMEOUTS = { firstByteMs: 60_000, idleMs: 60_000, totalMs: 600_000 } as const
 
+/**
+ * The timeouts of a provider that takes one `timeoutMs`: that long to the first byte and between
+ * chunks, and twice that for the whole call (the first byte, then the body). Without the whole-
+ * call limit a server dripping a byte now and then would hold the call for the 10-minute
+ * default, whatever limit the user set.
+ */
+export function callTimeouts(timeoutMs: number): HttpTimeouts {
+  return { firstByteMs: timeoutMs, idleMs: timeoutMs, totalMs: 2 * timeoutMs }
+}
+
 /** Largest error body read to find the provider's message. */
 const ERROR_BODY_BYTES = 16_384
 

@@ -5,7 +5,7 @@
  */
 import { ProviderError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
-import { attemptRequest, withRetries } from '../http/index.js'
+import { attemptRequest, callTimeouts, withRetries } from '../http/index.js'
 import type { HttpResponse } from '../http/index.js'
 import { parseDuckDuckGoPage } from './duckduckgo-parse.js'
 import { duckDuckGoPacer } from './pacer.js'
@@ -59,7 +59,7 @@ export function duckduckgo(options: DuckDuckGoOptions = {}): SearchProvider {
         headers: { accept: 'text/html', ...options.headers },
         provider: 'duckduckgo',
         signal,
-        timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+        timeouts: callTimeouts(timeoutMs),
         fetch: options.fetch,
       })
     } catch (error) {

@@ -1,9 +1,9 @@
 import type { SearchOptions } from '../../core/index.js'
-import { secretHeaderValues, type Backoff } from '../http/index.js'
+import { callTimeouts, secretHeaderValues, type Backoff } from '../http/index.js'
 
 /** What every HTTP search provider accepts besides its own options. */
 export interface HttpSearchOptions {
-  /** Time limit to the first byte and between body chunks. @defaultValue 15_000 */
+  /** Time limit to the first byte and between body chunks; the whole call gets twice it. @defaultValue 15_000 */
   readonly timeoutMs?: number
   /** Retries of network failures, timeouts, 429 and 5xx. @defaultValue 2 (DuckDuckGo: 1) */
   readonly maxRetries?: number
@@ -22,7 +22,7 @@ export function transport(options: HttpSearchOptions, call: SearchOptions, apiKe
   return {
     signal: call.signal,
     onRetry: call.onRetry,
-    timeouts: { firstByteMs: timeoutMs, idleMs: timeoutMs },
+    timeouts: callTimeouts(timeoutMs),
     maxRetries: options.maxRetries ?? 2,
     backoff: options.backoff,
     fetch: options.fetch,
