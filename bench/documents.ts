@@ -49,6 +49,8 @@ async function measure(times: number, work: () => Promise<unknown>): Promise<Mea
 export async function run(): Promise<{ name: string; rows: Record<string, unknown>[]; details: unknown }> {
   const pdf = await measure(ROUNDS, () => readDocument('bench.pdf', 'pdf', book, limits))
   const html = await measure(ARTICLES, () => readableText(article, { timeoutMs: 60_000 }))
+  // The same measure over an idle wait as long as one PDF read: what the machine itself adds (context, no target).
+  const idle = await measure(1, () => new Promise((resolve) => setTimeout(resolve, (pdf.seconds * 1000) / ROUNDS)))
   const row = (workload: string, units: number, unit: string, { seconds, maxBlockMs, p99BlockMs }: Measured) => ({
     workload,
     perSecond: round(units / seconds, 1),
@@ -63,6 +65,14 @@ export async function run(): Promise<{ name: string; rows: Record<string, unknow
     rows: [
       row(`${PAGES}-page text PDF (${book.length} bytes), ${ROUNDS} reads`, PAGES * ROUNDS, 'pages', pdf),
       row(`article.html, ${ARTICLES} reads`, ARTICLES, 'web pages', html),
+      {
+        workload: 'idle wait, no parsing (the machine itself)',
+        perSecond: '',
+        unit: '',
+        p99BlockMs: round(idle.p99BlockMs, 1),
+        maxBlockMs: round(idle.maxBlockMs, 1),
+        target: '',
+      },
     ],
     details: { pdfBytes: book.length, articleChars: article.length },
   }
