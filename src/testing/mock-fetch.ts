@@ -2,8 +2,8 @@ import { ProviderError, type FetchOptions, type FetchProvider, type FetchedPage 
 import { InFlight, sleep } from './sleep.js'
 
 export interface MockFetchOptions {
-  /** Page text (or title and text) by URL. */
-  pages: Readonly<Record<string, string | { title?: string; text: string }>>
+  /** Page text, or the page itself (title and text, or a document's `kind`, `pages` and `pageStarts` too), by URL. */
+  pages: Readonly<Record<string, string | Omit<FetchedPage, 'url'>>>
   delayMs?: number
 }
 

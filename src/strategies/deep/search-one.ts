@@ -16,6 +16,7 @@ import { createQueryStream } from '../shared/query-stream.js'
 import { FOLLOW_UP_KEYS, parseSubAnswer, type SubAnswerReply } from './parse.js'
 import { subAnswerPrompt, subAnswerSystem, type ShownSource } from './prompts.js'
 import { cleanQuery, distinctQueries } from '../shared/read.js'
+import { documentPassages, type Passage } from '../shared/document-passages.js'
 import { subAnswerSchema } from './schemas.js'
 
 export interface SearchOneSettings {
@@ -59,7 +60,7 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
     const added = addSources(sources, found, settings.titles)
     const toRead = added.slice(0, pagesLeft)
     pagesLeft -= toRead.length
-    yield* readPages(toRead, ctx, settings)
+    yield* readPages(toRead, sources, subQuestion, ctx, settings)
     if (!sources.length) break
 
     // The follow-up queries are searched as they close in the reply; the parse keeps those the loop runs next.
@@ -137,19 +138,48 @@ function addSources(sources: Source[], found: readonly { queryId: string; result
   return added
 }
 
-/** Deep-reads pages at once under the run's limiter, replacing each snippet with the page text. */
-async function* readPages(toRead: readonly Source[], ctx: StrategyContext, settings: SearchOneSettings): AsyncGenerator<StrategyEvent> {
+/**
+ * Deep-reads pages at once under the run's limiter, replacing each snippet with the page text.
+ * A paged document (a PDF) shows its pages that best match the sub-question instead: the source
+ * becomes the first of them and the others are added after the list, each with its `#page=n`
+ * URL, so a fact cites its page. Added in reading order once all reads are done, so the
+ * numbering does not depend on which read finished first.
+ */
+async function* readPages(
+  toRead: readonly Source[],
+  sources: Source[],
+  subQuestion: string,
+  ctx: StrategyContext,
+  settings: SearchOneSettings,
+): AsyncGenerator<StrategyEvent> {
   if (!toRead.length) return
   const merge = createMerge<StrategyEvent>()
+  const read = new Map<Source, Passage[]>()
   for (const source of toRead) {
     merge.add(
       (async function* () {
         const page = yield* ctx.readPage(source.url, { queryId: source.queryId, schedule: settings.schedule })
-        if (page?.text.trim()) source.text = truncateAtSentence(page.text.trim(), settings.pageChars)
+        if (page) read.set(source, documentPassages({ ...page, url: page.url || source.url }, subQuestion, settings.pageChars))
       })(),
     )
   }
   yield* merge
+  for (const source of toRead) {
+    const [first, ...rest] = read.get(source) ?? []
+    if (!first) continue
+    if (first.page === undefined) {
+      source.text = first.text
+      continue
+    }
+    const title = source.title
+    const pageSource = (passage: Passage): Source => {
+      const named = `${title} (page ${passage.page})`
+      settings.titles.note(passage.url, named)
+      return { url: passage.url, title: named, text: passage.text, queryId: source.queryId }
+    }
+    Object.assign(source, pageSource(first))
+    sources.push(...rest.map(pageSource))
+  }
 }
 
 /** `fact` events for the facts that name at least one real source; the rest are dropped. */

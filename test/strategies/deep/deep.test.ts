@@ -253,6 +253,33 @@ describe('deep', () => {
     expect(m.extractor.calls[0]!.prompt).toContain('The full page says A is exactly x.')
   })
 
+  it('shows a deep-read PDF as its best-matching pages, each a source citing its page', async () => {
+    const search = mockSearch({ results: () => [{ title: 'Paper', url: 'https://a.example/paper.pdf', snippet: 'a paper' }, doc('b')] })
+    const pages = [
+      'Introduction and scope. '.repeat(6).trim(),
+      'Unrelated methods. '.repeat(7).trim(),
+      'Sub results: the value of A is exactly x. '.repeat(3).trim(),
+    ]
+    const text = pages.join('\n\n')
+    const pageStarts = pages.map((_, i) => pages.slice(0, i).reduce((at, page) => at + page.length + 2, 0))
+    const fetch = mockFetch({ pages: { 'https://a.example/paper.pdf': { title: 'Paper', text, kind: 'pdf', pages: 3, pageStarts } } })
+    // [1] is the best page within the budget kept first in page order, [3] the page added after the list.
+    const m = models({
+      planner: [next('Sub results?'), done],
+      extractor: [sub('A is exactly x [3].', [{ text: 'A is exactly x', sources: [3] }])],
+      finalizer: ['x [1].'],
+      synthesizer: [report],
+    })
+    const { events, result } = await collect(createAgent({ models: m, search, fetch, strategy: deep({ deep: { pageChars: 300 } }) }), 'Q?')
+    expect(ofType(events, 'page')).toEqual([expect.objectContaining({ kind: 'pdf', pages: 3 })])
+    const prompt = m.extractor.calls[0]!.prompt
+    expect(prompt).toContain('https://a.example/paper.pdf#page=1')
+    expect(prompt).toContain('https://a.example/paper.pdf#page=3')
+    expect(prompt).not.toContain('#page=2')
+    expect(ofType(events, 'fact').map((e) => e.fact.sources)).toEqual([['https://a.example/paper.pdf#page=3']])
+    expect(result.citations).toEqual([{ index: 1, url: 'https://a.example/paper.pdf#page=3', title: 'Paper (page 3)' }])
+  })
+
   it('falls back to a report of the findings when the report JSON is unreadable', async () => {
     const search = mockSearch({ results: () => [doc('a')] })
     const m = models({ planner: [next('Sub?'), done], extractor: [sub('A [1].')], finalizer: ['A [1].'], synthesizer: ['Here is my report: it is good.'] })
