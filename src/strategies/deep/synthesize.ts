@@ -1,5 +1,5 @@
 import type { Report, StrategyContext, StrategyEvent } from '../../core/index.js'
-import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
+import { citedAnswer, type AnswerDetails } from '../shared/cited-answer.js'
 import { meanConfidence, numberFindings, type Finding, type SourceTitles } from './findings.js'
 import { parseReport, type ReportBody } from './parse.js'
 import { conversationalSystem, findingsPrompt, reportPrompt, reportSystem, summarySystem, type ShownFinding } from './prompts.js'
@@ -17,51 +17,47 @@ export async function* synthesize(
   titles: SourceTitles,
   ctx: StrategyContext,
 ): AsyncGenerator<StrategyEvent> {
-  const registry = new CitationRegistry(ctx.input.citations)
   const { shown, sources } = numberFindings(findings, titles)
-  // Prompt numbers map to the conversation's numbers; numbers not in the list are invented.
-  const toStable = (n: number) => {
-    const source = sources[n - 1]
-    return source ? registry.indexOf(source.url, source.title || undefined) : undefined
-  }
   const prompt = { question, findings: shown, sources }
+  yield* citedAnswer(ctx, {
+    from: {
+      request: { system: mode === 'report' ? summarySystem : conversationalSystem, prompt: findingsPrompt(prompt), maxTokens: 500, temperature: 0 },
+    },
+    // Prompt numbers map to the conversation's numbers; numbers not in the list are invented.
+    source: (n) => sources[n - 1],
+    empty: {
+      warning: 'the finalizer wrote nothing; answering with the findings themselves',
+      text: () => (findings.length ? findings.map((f) => f.answer).join(' ') : 'No findings were gathered for this question.'),
+    },
+    details:
+      mode === 'conversational' ? () => ({ confidence: meanConfidence(findings) }) : (text, renumber) => writeReport(question, text, prompt, renumber, ctx),
+  })
+}
 
-  const streamed = yield* ctx.streamAnswer(
-    'finalizer',
-    { system: mode === 'report' ? summarySystem : conversationalSystem, prompt: findingsPrompt(prompt), maxTokens: 500, temperature: 0 },
-    { filter: citationFilter(toStable) },
-  )
-  let text = streamed
-  if (!streamed.trim()) {
-    yield ctx.warning('the finalizer wrote nothing; answering with the findings themselves', 'empty-output')
-    const fallback = findings.length ? findings.map((f) => f.answer).join(' ') : 'No findings were gathered for this question.'
-    yield { type: 'answer-token', text: fallback }
-    text = streamed + fallback
-  }
-
-  if (mode === 'conversational') {
-    yield { type: 'answer', text, citations: registry.citedIn(text), confidence: meanConfidence(findings) }
-    return
-  }
-
+/** The rest of the report, written as JSON after the executive summary (`text`). */
+async function* writeReport(
+  question: string,
+  text: string,
+  prompt: Parameters<typeof reportPrompt>[0],
+  renumber: (text: string) => string,
+  ctx: StrategyContext,
+): AsyncGenerator<StrategyEvent, AnswerDetails> {
   const reply = yield* ctx.complete('synthesizer', { system: reportSystem, prompt: reportPrompt(prompt), json: reportSchema, maxTokens: 900, temperature: 0 })
   let body = parseReport(reply)
   if (!body) {
     yield ctx.warning('could not read the report JSON; the report lists the findings', 'unparseable-output')
-    body = fallbackReport(question, shown, sources.length)
+    body = fallbackReport(question, prompt.findings, prompt.sources.length)
   }
-  const rewrite = (s: string) => rewriteCitations(s, toStable)
   const report: Report = {
     title: body.title || question,
     executiveSummary: text,
-    mainFindings: body.mainFindings.map(rewrite),
-    conclusions: body.conclusions.map(rewrite),
-    limitations: body.limitations.map(rewrite),
-    recommendations: body.recommendations.map(rewrite),
-    sourcesSummary: rewrite(body.sourcesSummary) || `${sources.length} source(s) across ${findings.length} finding(s).`,
+    mainFindings: body.mainFindings.map(renumber),
+    conclusions: body.conclusions.map(renumber),
+    limitations: body.limitations.map(renumber),
+    recommendations: body.recommendations.map(renumber),
+    sourcesSummary: renumber(body.sourcesSummary) || `${prompt.sources.length} source(s) across ${prompt.findings.length} finding(s).`,
   }
-  const everything = [text, ...report.mainFindings, ...report.conclusions, ...report.limitations, ...report.recommendations, report.sourcesSummary].join('\n')
-  yield { type: 'answer', text, citations: registry.citedIn(everything), report }
+  return { report, alsoCited: [...report.mainFindings, ...report.conclusions, ...report.limitations, ...report.recommendations, report.sourcesSummary] }
 }
 
 function fallbackReport(question: string, findings: readonly ShownFinding[], sourceCount: number): ReportBody {

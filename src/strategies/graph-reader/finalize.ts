@@ -1,5 +1,5 @@
 import { createMerge, normalizeUrl, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
-import { CitationRegistry, citationFilter } from '../shared/citations.js'
+import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
 import { checkSource, parseExtraction } from './parse.js'
 import { condenserPrompt, condenserSystem, finalizerPrompt, finalizerSystem } from './prompts.js'
 import { condenseSchema } from './schemas.js'
@@ -86,8 +86,7 @@ export async function* condense(
 
 /**
  * Streams the answer to the ORIGINAL question from the notebook. The model cites the numbers
- * of the source list it sees; the stream rewrites each to the source's number in the
- * conversation (dense, first cited first) and drops numbers that name no source.
+ * of the source list it sees; the answer renumbers them for the conversation.
  */
 export async function* answerFromNotebook(
   facts: readonly NoteFact[],
@@ -96,33 +95,20 @@ export async function* answerFromNotebook(
 ): AsyncGenerator<StrategyEvent> {
   const knowledge = ctx.input.knowledge?.trim() ?? ''
   if (!facts.length && !knowledge) {
-    yield ctx.warning('the notebook is empty; nothing to answer from', 'no-facts')
-    const text = 'No facts were found for this question.'
-    yield { type: 'answer-token', text }
-    yield { type: 'answer', text, citations: [] }
+    yield* nothingToAnswerFrom(ctx, { message: 'the notebook is empty; nothing to answer from', code: 'no-facts' }, 'No facts were found for this question.')
     return
   }
   const { urls, numbered } = numberSources(facts)
-  const registry = new CitationRegistry(ctx.input.citations)
-  const toStable = (n: number) => {
-    const url = urls[n - 1]
-    return url === undefined ? undefined : registry.indexOf(url, args.titles.get(url))
-  }
-  const text = yield* ctx.streamAnswer(
-    'finalizer',
-    {
-      system: finalizerSystem,
-      prompt: finalizerPrompt({
-        question: ctx.question,
-        facts: numbered,
-        sources: urls.map((url, i) => ({ number: i + 1, url, ...(args.titles.has(url) ? { title: args.titles.get(url)! } : {}) })),
-        knowledge,
-        bestEffort: args.bestEffort,
-      }),
-      temperature: 0,
+  const sources = urls.map((url, i) => ({ number: i + 1, url, ...(args.titles.has(url) ? { title: args.titles.get(url)! } : {}) }))
+  yield* citedAnswer(ctx, {
+    from: {
+      request: {
+        system: finalizerSystem,
+        prompt: finalizerPrompt({ question: ctx.question, facts: numbered, sources, knowledge, bestEffort: args.bestEffort }),
+        temperature: 0,
+      },
     },
-    { filter: citationFilter(toStable) },
-  )
-  if (!text.trim()) yield ctx.warning('the finalizer wrote nothing', 'empty-output')
-  yield { type: 'answer', text, citations: registry.citedIn(text) }
+    source: (n) => sources[n - 1],
+    empty: { warning: 'the finalizer wrote nothing' },
+  })
 }

@@ -17,7 +17,7 @@ import {
   type ToolSpec,
 } from '../../core/index.js'
 import { budgetStop } from '../shared/budget.js'
-import { CitationRegistry, rewriteCitations } from '../shared/citations.js'
+import { citedAnswer } from '../shared/cited-answer.js'
 import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState } from './memory.js'
@@ -292,18 +292,13 @@ function gatheredAnswer(memory: Memory): string {
 
 /** The answer, released once the gate took it: its `[n]` renumbered for the conversation. */
 async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warned: boolean): AsyncGenerator<StrategyEvent> {
-  const registry = new CitationRegistry(ctx.input.citations)
-  const text = draft
-    ? rewriteCitations(draft, (n) => {
-        const source = memory.find(n)
-        return source ? registry.indexOf(source.url, source.title) : undefined
-      })
-    : 'No answer was found within the step budget.'
-  if (!draft && !warned) yield ctx.warning('the model gave no answer', 'empty-output')
   const notes = memory.steps.flatMap((s) => s.outcomes.filter((o) => o.ok).map((o) => o.note))
   if (notes.length) yield { type: 'knowledge-update', knowledge: truncateAtSentence(notes.join('\n'), KNOWLEDGE_CHARS), iteration: memory.steps.length }
-  yield { type: 'answer-token', text }
-  yield { type: 'answer', text, citations: registry.citedIn(text) }
+  yield* citedAnswer(ctx, {
+    from: { draft },
+    source: (n) => memory.find(n),
+    empty: { warning: warned ? undefined : 'the model gave no answer', text: () => 'No answer was found within the step budget.' },
+  })
 }
 
 function normalizeApproval(approval: ToolApproval): ToolApproval {

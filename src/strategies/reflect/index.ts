@@ -1,7 +1,6 @@
 import pLimit from 'p-limit'
 import { wholeNumberOption } from '../shared/options.js'
 import {
-  chainFilters,
   createMerge,
   normalizeText,
   normalizeUrl,
@@ -13,7 +12,8 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
-import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
+import { rewriteCitations } from '../shared/citations.js'
+import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
 import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
@@ -279,36 +279,32 @@ async function* synthesize(
   ctx: StrategyContext,
   maxWords: number,
 ): AsyncGenerator<StrategyEvent> {
-  const registry = new CitationRegistry(ctx.input.citations)
   if (!sources.length) {
-    yield ctx.warning('no search results were retrieved; nothing to answer from', 'no-sources')
-    const text = 'No sources were found for this question.'
-    yield { type: 'answer-token', text }
-    yield { type: 'answer', text, citations: [] }
+    yield* nothingToAnswerFrom(
+      ctx,
+      { message: 'no search results were retrieved; nothing to answer from', code: 'no-sources' },
+      'No sources were found for this question.',
+    )
     return
-  }
-  // The model cites positions in the list it saw; only those exist, and each maps to the
-  // source's number in the conversation.
-  const toStable = (n: number) => {
-    const source = sources[n - 1]
-    return source ? registry.indexOf(source.url, source.title) : undefined
   }
   const checklist = slots.map((s) => (s.evidence === undefined ? s : { ...s, evidence: rewriteCitations(s.evidence, () => undefined) }))
-  const text = yield* ctx.streamAnswer(
-    'finalizer',
-    { system: synthesizeSystem(maxWords), prompt: synthesizePrompt({ question, slots: checklist, sources }), maxTokens: maxWords * 4 + 64, temperature: 0 },
-    { filter: chainFilters(citationFilter(toStable), wordLimitFilter(maxWords)) },
-  )
-  if (text.trim()) {
-    yield { type: 'answer', text, citations: registry.citedIn(text) }
-    return
-  }
-  yield ctx.warning('the synthesizer wrote nothing; answering with the top result', 'empty-output')
-  const top = sources[0]!
-  const fallback = `${wordLimitText(top.snippet || top.title, maxWords - 1)} [${registry.indexOf(top.url, top.title)}]`
-  yield { type: 'answer-token', text: fallback }
-  // Whatever blank text was streamed already stays part of the answer.
-  yield { type: 'answer', text: text + fallback, citations: registry.citedIn(fallback) }
+  yield* citedAnswer(ctx, {
+    from: {
+      request: {
+        system: synthesizeSystem(maxWords),
+        prompt: synthesizePrompt({ question, slots: checklist, sources }),
+        maxTokens: maxWords * 4 + 64,
+        temperature: 0,
+      },
+    },
+    // The model cites positions in the list it saw: only those exist.
+    source: (n) => sources[n - 1],
+    filter: wordLimitFilter(maxWords),
+    empty: {
+      warning: 'the synthesizer wrote nothing; answering with the top result',
+      text: (cite) => `${wordLimitText(sources[0]!.snippet || sources[0]!.title, maxWords - 1)} [${cite(sources[0]!)}]`,
+    },
+  })
 }
 
 function wordLimitText(text: string, maxWords: number): string {

@@ -1,0 +1,80 @@
+import { chainFilters, type LLMRequest, type Report, type StrategyContext, type StrategyEvent, type TextFilter, type WarningCode } from '../../core/index.js'
+import { CitationRegistry, citationFilter, rewriteCitations } from './citations.js'
+
+/** A source the answer's text may cite. */
+export interface CitedSource {
+  url: string
+  title?: string | undefined
+}
+
+/** What the answer event carries besides its text and citations. */
+export interface AnswerDetails {
+  report?: Report
+  confidence?: number
+  /** More text whose citations the answer lists (a report's sections). */
+  alsoCited?: readonly string[]
+}
+
+export interface CitedAnswerArgs {
+  /**
+   * Where the text comes from: the finalizer model, streamed (`request`), or a text already
+   * written (`draft`: react's answer, which the gate read before it was released).
+   */
+  from: { request: Omit<LLMRequest, 'signal' | 'onRetry'> } | { draft: string }
+  /** The source the text's `[n]` names (n as the model saw it), or undefined: an invented number, dropped. */
+  source: (n: number) => CitedSource | undefined
+  /** A filter after the citation filter (reflect's word limit). */
+  filter?: TextFilter
+  /**
+   * When the text is blank: `warning` (an `empty-output` warning, unless one was given already)
+   * and `text`, the answer instead (given `cite`, the number of a source in the conversation);
+   * without `text` the blank text is the answer.
+   */
+  empty: { warning?: string; text?: (cite: (source: CitedSource) => number) => string }
+  /**
+   * The rest of the answer event, once its text is final: at once, or after more steps (deep's
+   * report); `renumber` rewrites other text's citations as the text's were.
+   */
+  details?: (text: string, renumber: (text: string) => string) => AnswerDetails | AsyncGenerator<StrategyEvent, AnswerDetails>
+}
+
+/**
+ * The end of a run that cites its sources: the text (streamed from the finalizer, or a draft)
+ * with each `[n]` rewritten to the source's number in the conversation (first cited first;
+ * numbers that name no source dropped), a fallback when it is blank, then the `answer` event
+ * listing the sources the text cites. Every answer-token is part of the answer's text.
+ */
+export async function* citedAnswer(ctx: StrategyContext, args: CitedAnswerArgs): AsyncGenerator<StrategyEvent> {
+  const registry = new CitationRegistry(ctx.input.citations)
+  const cite = (source: CitedSource) => registry.indexOf(source.url, source.title || undefined)
+  const toStable = (n: number) => {
+    const source = args.source(n)
+    return source ? cite(source) : undefined
+  }
+  const filter = args.filter ? chainFilters(citationFilter(toStable), args.filter) : citationFilter(toStable)
+  let text: string
+  if ('request' in args.from) text = yield* ctx.streamAnswer('finalizer', args.from.request, { filter })
+  else {
+    text = filter.push(args.from.draft) + filter.flush()
+    if (text.trim()) yield { type: 'answer-token', text }
+  }
+  if (!text.trim()) {
+    if (args.empty.warning) yield ctx.warning(args.empty.warning, 'empty-output')
+    const fallback = args.empty.text?.(cite)
+    if (fallback) {
+      yield { type: 'answer-token', text: fallback }
+      // Whatever blank text was streamed already stays part of the answer.
+      text += fallback
+    }
+  }
+  const made = args.details?.(text, (s) => rewriteCitations(s, toStable)) ?? {}
+  const { alsoCited = [], ...details } = Symbol.asyncIterator in made ? yield* made : made
+  yield { type: 'answer', text, citations: registry.citedIn([text, ...alsoCited].join('\n')), ...details }
+}
+
+/** The end of a run with nothing to answer from: a warning, and `text` as the answer. */
+export async function* nothingToAnswerFrom(ctx: StrategyContext, warning: { message: string; code: WarningCode }, text: string): AsyncGenerator<StrategyEvent> {
+  yield ctx.warning(warning.message, warning.code)
+  yield { type: 'answer-token', text }
+  yield { type: 'answer', text, citations: [] }
+}
