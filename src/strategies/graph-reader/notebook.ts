@@ -1,4 +1,5 @@
 import { normalizeText, normalizeUrl, type Fact } from '../../core/index.js'
+import type { NotebookView } from './prompts.js'
 
 /** What `Notebook.add` did with a fact. */
 export type AddOutcome =
@@ -261,4 +262,36 @@ function addSource(entry: Entry, key: string, url: string): boolean {
 
 function copyFact(fact: Fact): Fact {
   return { ...fact, sources: [...fact.sources] }
+}
+
+/** The notebook the extractor and the answer check see: at most this many characters of facts. */
+export const NOTEBOOK_VIEW_CHARS = 3000
+/** How many facts leave the view at once when it is full: few enough to keep recent ones in sight. */
+const VIEW_STEP = 8
+
+/**
+ * The facts a prompt shows, oldest first, within NOTEBOOK_VIEW_CHARS. When they do not all fit:
+ * the oldest that fit in half of it (the head: from then on the same facts, in practice those of
+ * the planned searches), then the newest that fit in the rest (the tail), the facts between left
+ * out. The tail's start moves in whole batches of VIEW_STEP. So a role's consecutive prompts share
+ * their text up to their last common fact, and when a batch leaves, still up to the head's end:
+ * the prefix a provider's prompt cache reuses. (Dropping the oldest facts instead would change the
+ * prompt right after the key elements each time the view moved.)
+ */
+export function notebookView(notebook: readonly { text: string }[]): NotebookView {
+  const facts = notebook.map((f) => f.text)
+  const size = (text: string) => text.length + 3 // "- " and the newline
+  const total = facts.reduce((sum, text) => sum + size(text), 0)
+  if (total <= NOTEBOOK_VIEW_CHARS) return { head: [...facts], hidden: 0, tail: [] }
+  let headEnd = 0
+  let headChars = 0
+  while (headEnd < facts.length - 1 && headChars + size(facts[headEnd]!) <= NOTEBOOK_VIEW_CHARS / 2) headChars += size(facts[headEnd++]!)
+  let tailStart = headEnd
+  let tailChars = total - headChars
+  while (tailChars > NOTEBOOK_VIEW_CHARS - headChars && tailStart < facts.length - 1) {
+    const end = Math.min(tailStart + VIEW_STEP, facts.length - 1)
+    for (const text of facts.slice(tailStart, end)) tailChars -= size(text)
+    tailStart = end
+  }
+  return { head: facts.slice(0, headEnd), hidden: tailStart - headEnd, tail: facts.slice(tailStart) }
 }
