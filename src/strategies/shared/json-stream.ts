@@ -4,14 +4,37 @@
  * whose bracket closed), with where it sits. A planner's queries can then be acted on one by one,
  * long before its reply ends.
  *
- * It reads the loose forms `parseLooseJson` accepts (single and curly quotes, bare keys, Python
- * literals, trailing commas), ignores text outside brackets (prose, code fences; quotes there
- * start no string, as in `parseLooseJson`) and reads every top-level value it meets. Its values
- * are early sightings: the strategy's parse of the whole reply stays the reference.
+ * It reads the grammar `parseLooseJson` reads (`loose-json-grammar.ts`: single and curly quotes,
+ * bare keys, Python literals, trailing commas; text outside brackets is prose), and reads every
+ * top-level value it meets. Where `parseLooseJson` reads a value out of a whole text, this reader
+ * reports the same value for the same brackets (a property test holds them to it); it is more
+ * lenient besides (a missing comma, a stray word inside brackets), because its values are early
+ * sightings: the strategy's parse of the whole reply stays the reference.
  *
  * Total and linear: every character is looked at once, whatever the pieces' boundaries, so the
  * values seen are the same however the text was split; nothing throws.
  */
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  closesQuote,
+  isNumberPart,
+  isNumberStart,
+  isQuote,
+  isSpace,
+  isWordPart,
+  isWordStart,
+  LITERALS,
+  literalValue,
+  MAX_NESTING,
+  NUMBER,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  stringValue,
+} from './loose-json-grammar.js'
 
 /** Keys and array indexes from the top-level value down to a value. */
 export type JsonPath = readonly (string | number)[]
@@ -19,32 +42,50 @@ export type JsonPath = readonly (string | number)[]
 export interface ClosedValue {
   path: JsonPath
   value: unknown
+  /**
+   * A value that sits where a key belongs (`{["a"]}`): not part of the object, reported at the
+   * object's path so that every bracketed value `parseLooseJson` may read is reported.
+   */
+  stray?: true
 }
 
 export interface JsonStreamReader {
   /** Reads the next piece of the text; returns the values that closed in it, innermost first. */
   push(text: string): ClosedValue[]
+  /**
+   * The text ended: closes what is still open as `parseLooseJson` completes a cut-off reply (a
+   * dangling element after a comma dropped, a dangling key given `null`, a cut string closed),
+   * and returns the values that closed.
+   */
+  end(): ClosedValue[]
+}
+
+export interface JsonStreamReaderOptions {
+  /** Values nested deeper than this are still read, but not reported (a planner's items are shallow). @defaultValue 4 */
+  reportDepth?: number | undefined
 }
 
 type Container =
   | { kind: 'object'; value: Record<string, unknown>; key: string | undefined; path: JsonPath }
   | { kind: 'array'; value: unknown[]; path: JsonPath }
 
-/** A token that may continue in the next piece: a string, or a bare word or number. */
-type Token = { kind: 'string'; quote: number; text: string; escaped: boolean } | { kind: 'word'; text: string }
+/** A token that may continue in the next piece: a string, a bare word, or a number. */
+type Token =
+  | { kind: 'string'; quote: number; text: string; escaped: boolean; afterComma: boolean }
+  | { kind: 'word'; text: string }
+  | { kind: 'number'; text: string }
 
-/** Values nested deeper than this are still read, but not reported (a planner's items are shallow). */
-const REPORT_DEPTH = 4
-/** Deeper than this is not a model's JSON (as in `parseLooseJson`): brackets are counted, values not built. */
-const MAX_NESTING = 64
 /** A bare word or number longer than this is junk: it is dropped, so no token grows without bound. */
 const MAX_WORD = 64
 
-export function createJsonStreamReader(): JsonStreamReader {
+export function createJsonStreamReader(options: JsonStreamReaderOptions = {}): JsonStreamReader {
+  const reportDepth = options.reportDepth ?? 4
   const stack: Container[] = []
   let token: Token | undefined
   /** Brackets open beyond MAX_NESTING: matched, so the structure around them holds, but not read. */
   let skipped = 0
+  /** The last character outside strings that is not whitespace (a comma before a cut string drops it). */
+  let lastSignificant = -1
   let out: ClosedValue[] = []
 
   const pathOfNext = (): JsonPath | undefined => {
@@ -60,30 +101,33 @@ export function createJsonStreamReader(): JsonStreamReader {
     const path = pathOfNext()
     if (top?.kind === 'array') top.value.push(value)
     else if (top?.kind === 'object') {
-      if (top.key === undefined) return // a value where a key belongs: junk
+      if (top.key === undefined) {
+        if (value !== null && typeof value === 'object' && top.path.length <= reportDepth) out.push({ path: top.path, value, stray: true })
+        return
+      }
       // As JSON.parse does: an own property, whatever its name (`__proto__` included).
       Object.defineProperty(top.value, top.key, { value, enumerable: true, writable: true, configurable: true })
       top.key = undefined
     }
-    if (path && path.length <= REPORT_DEPTH) out.push({ path, value })
+    if (path && path.length <= reportDepth) out.push({ path, value })
   }
 
-  /** A string or word ended: an object's key, or a value. */
+  /** A string, word or number ended: an object's key, or a value. */
   const finish = (done: Token): void => {
     if (skipped > 0) return
     const top = stack[stack.length - 1]
+    const awaitingKey = top?.kind === 'object' && top.key === undefined
     if (done.kind === 'string') {
-      const text = decode(done)
-      if (top?.kind === 'object' && top.key === undefined) top.key = text
+      const text = stringValue(done.quote, done.text)
+      if (awaitingKey) top.key = text
       else place(text)
-      return
-    }
-    if (top?.kind === 'object' && top.key === undefined) {
-      top.key = done.text // a bare key
-      return
-    }
-    if (done.text in LITERALS) place(LITERALS[done.text])
-    else if (NUMBER.test(done.text)) place(Number(done.text))
+    } else if (done.text.length > MAX_WORD) {
+      // junk: dropped
+    } else if (done.kind === 'word') {
+      if (awaitingKey)
+        top.key = done.text // a bare key
+      else if (done.text in LITERALS) place(literalValue(LITERALS[done.text]!))
+    } else if (!awaitingKey && NUMBER.test(done.text)) place(Number(done.text))
   }
 
   const open = (kind: 'object' | 'array'): void => {
@@ -120,13 +164,14 @@ export function createJsonStreamReader(): JsonStreamReader {
       } else if (closesQuote(token.quote, c)) {
         const done = token
         token = undefined
+        lastSignificant = c
         finish(done)
       } else token.text += ch
       return
     }
-    if (token?.kind === 'word') {
-      if (isWordPart(c)) {
-        if (token.text.length < MAX_WORD) token.text += ch
+    if (token !== undefined) {
+      if (token.kind === 'word' ? isWordPart(c) : isNumberPart(c)) {
+        if (token.text.length <= MAX_WORD) token.text += ch
         return
       }
       const done = token
@@ -136,9 +181,11 @@ export function createJsonStreamReader(): JsonStreamReader {
     if (c === OPEN_BRACE || c === OPEN_BRACKET) open(c === OPEN_BRACE ? 'object' : 'array')
     else if (stack.length === 0 && skipped === 0) return
     else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) close()
-    else if (isQuote(c)) token = { kind: 'string', quote: c, text: '', escaped: false }
-    else if (isWordPart(c)) token = { kind: 'word', text: ch }
+    else if (isQuote(c)) token = { kind: 'string', quote: c, text: '', escaped: false, afterComma: lastSignificant === COMMA }
+    else if (isWordStart(c)) token = { kind: 'word', text: ch }
+    else if (isNumberStart(c)) token = { kind: 'number', text: ch }
     // `:`, `,`, whitespace and anything else: the structure already says where a value goes.
+    if (!isSpace(c)) lastSignificant = c
   }
 
   return {
@@ -148,29 +195,18 @@ export function createJsonStreamReader(): JsonStreamReader {
       for (let i = 0; i < text.length; i++) step(text.charCodeAt(i), text[i]!)
       return out
     },
-  }
-}
-
-const [BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, DOUBLE, SINGLE, LEFT_DOUBLE, RIGHT_DOUBLE, LEFT_SINGLE, RIGHT_SINGLE] = [
-  ...'\\{}[]"\'“”‘’',
-].map((c) => c.charCodeAt(0)) as [number, number, number, number, number, number, number, number, number, number, number]
-
-const isQuote = (c: number) => c === DOUBLE || c === SINGLE || c === LEFT_DOUBLE || c === RIGHT_DOUBLE || c === LEFT_SINGLE || c === RIGHT_SINGLE
-/** Curly quotes count as their straight forms, as `parseLooseJson` reads them. */
-const isDouble = (c: number) => c === DOUBLE || c === LEFT_DOUBLE || c === RIGHT_DOUBLE
-const closesQuote = (open: number, c: number) => (isDouble(open) ? isDouble(c) : !isDouble(c) && isQuote(c))
-/** Letters, digits, `_`, `-`, `.`, `+`: bare keys, literals and numbers. */
-const isWordPart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46 || c === 43
-
-const LITERALS: Readonly<Record<string, unknown>> = { true: true, false: false, null: null, True: true, False: false, None: null }
-const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/
-
-/** A double-quoted string's JSON escapes are read as JSON; a single-quoted one keeps its text but `\'`. */
-function decode(token: Extract<Token, { kind: 'string' }>): string {
-  if (!isDouble(token.quote)) return token.text.replace(/\\'/g, "'")
-  try {
-    return JSON.parse(`"${token.text}"`) as string
-  } catch {
-    return token.text.replace(/\\(["\\/])/g, '$1')
+    end() {
+      out = []
+      if (stack.length === 0) return out
+      if (token?.kind === 'string') {
+        // A string cut after a comma is a dangling element; one cut after a backslash loses it.
+        if (!token.afterComma) finish({ ...token, text: token.escaped ? token.text.slice(0, -1) : token.text })
+      } else if (token !== undefined) finish(token)
+      token = undefined
+      const top = stack[stack.length - 1]
+      if (top?.kind === 'object' && top.key !== undefined && lastSignificant === COLON && skipped === 0) place(null)
+      while (stack.length > 0 || skipped > 0) close()
+      return out
+    },
   }
 }

@@ -1,10 +1,31 @@
 import { stripThink } from '../../core/index.js'
-import { trimEdges } from './read.js'
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  closesQuote,
+  isNumberPart,
+  isNumberStart,
+  isQuote,
+  isSpace,
+  isWordPart,
+  isWordStart,
+  LITERALS,
+  MAX_NESTING,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  stringJson,
+} from './loose-json-grammar.js'
+import { MAX_LIST_ITEMS, trimEdges } from './read.js'
 
 /**
  * Reads JSON out of whatever a small model wrote: code fences, prose around it ("Step 1 …"),
- * think blocks, trailing commas, single quotes, unquoted keys, Python literals, or output cut
- * off before its closing brackets. Total: returns `undefined` when nothing parses, never throws.
+ * think blocks, trailing commas, single and curly quotes, unquoted keys, Python literals, raw
+ * line breaks in strings, or output cut off before its closing brackets (the grammar is in
+ * `loose-json-grammar.ts`, shared with `createJsonStreamReader`). Total: returns `undefined`
+ * when nothing parses, never throws.
  *
  * Linear in the input: one pass finds every bracketed candidate, and the candidates tried
  * (longest match wins, in order) are read up to a budget of a few times the input's length,
@@ -36,14 +57,14 @@ export function parseLooseJson(text: unknown, expect: 'object' | 'array' | 'any'
 
 /** Characters handed to the parsers at most, as a multiple of the input's length. */
 const CANDIDATE_BUDGET_FACTOR = 4
-/** Brackets nested deeper than this inside a candidate: not a model's JSON, and costly to build. */
-const MAX_NESTING = 64
+const DOUBLE_QUOTE = 34
 
 /**
  * Every `{` or `[` outside a string (`starts`), with the index just past its matching close
- * (`ends`, -1 when it never closes), in one pass. Quotes count only inside brackets: an
- * apostrophe in the prose around the JSON starts no string. Brackets still open at the end
- * (output cut off at a token limit) are completed by `unclosed.complete`.
+ * (`ends`, -1 when it never closes), in one pass. Quotes (straight or curly, as the grammar
+ * reads them) count only inside brackets: an apostrophe in the prose around the JSON starts no
+ * string. Brackets still open at the end (output cut off at a token limit) are completed by
+ * `unclosed.complete`.
  */
 function candidatesOf(source: string): {
   count: number
@@ -67,20 +88,21 @@ function candidatesOf(source: string): {
   const raise = (child: number, parent: number | undefined) => {
     if (parent !== undefined && heights[child]! + 1 > heights[parent]!) heights[parent] = heights[child]! + 1
   }
-  let quote: number | undefined
+  let quote = -1
   let quoteStart = -1
-  for (let i = 0; i < source.length; i++) {
+  let i = 0
+  for (; i < source.length; i++) {
     const c = source.charCodeAt(i)
-    if (quote !== undefined) {
+    if (quote !== -1) {
       if (c === BACKSLASH) i++
-      else if (c === quote) quote = undefined
+      else if (closesQuote(quote, c)) quote = -1
       continue
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       open.push(count)
       starts[count++] = i
     } else if (open.length === 0) {
-    } else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+    } else if (isQuote(c)) {
       quote = c
       quoteStart = i
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
@@ -92,7 +114,8 @@ function candidatesOf(source: string): {
   // Brackets never closed contain the ones opened after them.
   for (let d = open.length - 1; d > 0; d--) raise(open[d]!, open[d - 1])
   if (!open.length) return { count, starts, ends, heights, unclosed: undefined }
-  const tail = completion(source, quote !== undefined ? quoteStart : -1)
+  // Cut off right after a backslash in a string: the escape never came, the backslash goes.
+  const tail = completion(source, quote !== -1 ? quoteStart : -1, i > source.length)
   return {
     count,
     starts,
@@ -109,27 +132,25 @@ function candidatesOf(source: string): {
   }
 }
 
-const [BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, DOUBLE_QUOTE, SINGLE_QUOTE] = [...'\\{}[]"\''].map((c) => c.charCodeAt(0))
-
 /**
  * How to end text cut off mid-output before its closers: drop a dangling element after a comma
  * (a partial string included), give a dangling key a `null`, close a string cut inside a value.
  */
-function completion(source: string, openString: number): { cut: number; append: string } {
+function completion(source: string, openString: number, danglingEscape: boolean): { cut: number; append: string } {
   if (openString >= 0) {
     const before = lastNonSpace(source, openString - 1)
-    if (before >= 0 && source[before] === ',') return { cut: before, append: '' }
-    return { cut: source.length, append: source[openString]! }
+    if (before >= 0 && source.charCodeAt(before) === COMMA) return { cut: before, append: '' }
+    return { cut: danglingEscape ? source.length - 1 : source.length, append: source[openString]! }
   }
   const last = lastNonSpace(source, source.length - 1)
-  if (last >= 0 && source[last] === ',') return { cut: last, append: '' }
-  if (last >= 0 && source[last] === ':') return { cut: last + 1, append: ' null' }
+  if (last >= 0 && source.charCodeAt(last) === COMMA) return { cut: last, append: '' }
+  if (last >= 0 && source.charCodeAt(last) === COLON) return { cut: last + 1, append: ' null' }
   return { cut: source.length, append: '' }
 }
 
 function lastNonSpace(text: string, from: number): number {
   let i = from
-  while (i >= 0 && /\s/.test(text[i]!)) i--
+  while (i >= 0 && isSpace(text.charCodeAt(i))) i--
   return i
 }
 
@@ -153,74 +174,90 @@ function parseRepaired(candidate: string): unknown {
   }
 }
 
-const LITERALS: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' }
-/** `[A-Za-z_]`, then `[\w-]`: the bare words a model writes as keys or Python literals. */
-const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
-const isWordPart = (c: number) => isWordStart(c) || (c >= 48 && c <= 57) || c === 45
-const SPACE = /\s/
+/** What was last kept outside strings: a bare word after `{` or `,` and before `:` is a key. */
+const WORD = -2
 
 /**
- * One linear pass outside strings: quotes normalised, trailing commas dropped, bare keys quoted,
- * Python literals turned into JSON. Plain runs are copied as slices; every look-ahead only
- * crosses whitespace the pass then copies.
+ * One linear pass that turns the loose grammar into JSON: strings in JSON quotes with JSON
+ * escapes, trailing commas dropped, bare keys quoted, Python literals turned into JSON. Plain
+ * runs (a straight-quoted string that needs nothing included) are copied as slices; every
+ * look-ahead only crosses whitespace the pass then copies.
  */
 function repair(text: string): string {
-  const normalized = text.replace(/[“”]/g, '"').replace(/[‘’]/g, "'")
-  const n = normalized.length
+  const n = text.length
   const out: string[] = []
   let plainFrom = 0
-  // The last non-space character kept: a bare word after `{` or `,` and before `:` is a key.
-  let lastSignificant = ''
+  let lastSignificant = -1
   const replace = (from: number, to: number, piece: string) => {
-    if (from > plainFrom) out.push(normalized.slice(plainFrom, from))
+    if (from > plainFrom) out.push(text.slice(plainFrom, from))
     out.push(piece)
     plainFrom = to
   }
   const skipSpace = (from: number) => {
     let j = from
-    while (j < n && SPACE.test(normalized[j]!)) j++
+    while (j < n && isSpace(text.charCodeAt(j))) j++
     return j
   }
   for (let i = 0; i < n; i++) {
-    const c = normalized[i]!
-    if (c === '"' || c === "'") {
+    const c = text.charCodeAt(i)
+    if (isQuote(c)) {
+      // A straight-quoted string without escapes or control characters is JSON already.
+      let plain = c === DOUBLE_QUOTE
       let j = i + 1
-      while (j < n && normalized[j] !== c) j += normalized[j] === '\\' && j + 1 < n ? 2 : 1
-      const content = normalized.slice(i + 1, Math.min(j, n))
-      replace(i, j + 1, c === '"' ? `"${content}"` : JSON.stringify(content.replace(/\\'/g, "'")))
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j)
+        if (d === BACKSLASH) {
+          plain = false
+          j++
+        } else if (closesQuote(c, d)) break
+        else if (d < 32) plain = false
+      }
+      const end = Math.min(j, n)
+      if (!plain || end === n || text.charCodeAt(end) !== DOUBLE_QUOTE) replace(i, end + 1, stringJson(c, text.slice(i + 1, end)))
       lastSignificant = c
-      i = j
+      i = end
       continue
     }
-    if (c === ',') {
-      const next = skipSpace(i + 1)
-      if (normalized[next] === '}' || normalized[next] === ']') {
+    if (c === COMMA) {
+      const next = text.charCodeAt(skipSpace(i + 1))
+      if (next === CLOSE_BRACE || next === CLOSE_BRACKET) {
         replace(i, i + 1, '')
         continue
       }
+      lastSignificant = c
+      continue
     }
-    if (isWordStart(normalized.charCodeAt(i))) {
+    if (isNumberStart(c)) {
       let end = i + 1
-      while (end < n && isWordPart(normalized.charCodeAt(end))) end++
-      const isKey = (lastSignificant === '{' || lastSignificant === ',') && normalized[skipSpace(end)] === ':'
-      if (isKey) replace(i, end, JSON.stringify(normalized.slice(i, end)))
-      else if (end - i <= 5) {
-        const literal = LITERALS[normalized.slice(i, end)]
-        if (literal) replace(i, end, literal)
-      }
-      lastSignificant = 'w'
+      while (end < n && isNumberPart(text.charCodeAt(end))) end++
+      lastSignificant = WORD
       i = end - 1
       continue
     }
-    if (!SPACE.test(c)) lastSignificant = c
+    if (isWordStart(c)) {
+      let end = i + 1
+      while (end < n && isWordPart(text.charCodeAt(end))) end++
+      const word = text.slice(i, end)
+      const isKey = (lastSignificant === OPEN_BRACE || lastSignificant === COMMA) && text.charCodeAt(skipSpace(end)) === COLON
+      if (isKey) replace(i, end, `"${word}"`)
+      else {
+        const literal = LITERALS[word]
+        if (literal !== undefined && literal !== word) replace(i, end, literal)
+      }
+      lastSignificant = WORD
+      i = end - 1
+      continue
+    }
+    if (!isSpace(c)) lastSignificant = c
   }
-  if (plainFrom < n) out.push(normalized.slice(plainFrom))
+  if (plainFrom < n) out.push(text.slice(plainFrom))
   return out.join('')
 }
 
 /**
  * Items of a bare list ("- a", "1. b", "* c", "• d") when a model wrote one instead of JSON.
- * Total; returns [] when there is no list.
+ * Total; returns [] when there is no list. At most `MAX_LIST_ITEMS`: a model's list is a few
+ * dozen items, and a reply of a million bullets must not cost a million items.
  */
 export function parseBareList(text: unknown): string[] {
   if (typeof text !== 'string') return []
@@ -228,6 +265,7 @@ export function parseBareList(text: unknown): string[] {
   for (const match of stripThink(text).matchAll(LIST_ITEM)) {
     const item = trimEdges(match[1]!, LIST_ITEM_START, LIST_ITEM_END)
     if (item) items.push(item)
+    if (items.length >= MAX_LIST_ITEMS) break
   }
   return items
 }

@@ -45,7 +45,8 @@ export function createQueryStream(options: QueryStreamOptions): QueryStream {
   let jsonSeen = false
   let line = ''
 
-  const fromValue = ({ path, value }: ClosedValue): string | undefined => {
+  const fromValue = ({ path, value, stray }: ClosedValue): string | undefined => {
+    if (stray) return undefined
     const item = typeof value === 'string' ? value : stringField(value, ...ITEM_KEYS)
     if (item === undefined) return undefined
     if (path.length === 1 && typeof path[0] === 'string' && fields.has(path[0])) return typeof value === 'string' ? value : undefined

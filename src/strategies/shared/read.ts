@@ -5,6 +5,9 @@
  */
 import { normalizeText, truncateAtSentence } from '../../core/index.js'
 
+/** Items a list (bare or JSON) is read for at most: a model's list is a few dozen. */
+export const MAX_LIST_ITEMS = 1000
+
 /** Whitespace, quotes, backticks and Markdown emphasis a model puts around a value. */
 const EDGE = new Set([...' \t\r\n\f\v\u00a0"\'`“”‘’«»*_'])
 
@@ -60,11 +63,15 @@ export function cleanQuery(raw: string, maxChars = 200): string | undefined {
   return query.length > maxChars ? truncateAtSentence(query, maxChars) : query
 }
 
-/** Clean queries without repeats (by normalised text), at most `max`. */
+/**
+ * Clean queries without repeats (by normalised text), at most `max`, from the first
+ * `MAX_LIST_ITEMS` items (past them a list is junk: a million repeats must not cost a million
+ * cleanings).
+ */
 export function distinctQueries(raw: readonly unknown[], max: number, maxChars = 200): string[] {
   const seen = new Set<string>()
   const out: string[] = []
-  for (const item of raw) {
+  for (const item of raw.length > MAX_LIST_ITEMS ? raw.slice(0, MAX_LIST_ITEMS) : raw) {
     if (out.length >= max) break
     const query = typeof item === 'string' ? cleanQuery(item, maxChars) : undefined
     const key = query && normalizeText(query)
