@@ -1,3 +1,5 @@
+import { concatBytes } from '../wire/index.js'
+
 /** The request body as a JSON object, or why not: too big, or not an object. */
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown> | 'too-large' | 'invalid'> {
   const text = await readText(request, maxBytes)
@@ -28,11 +30,5 @@ async function readText(request: Request, maxBytes: number): Promise<string | un
     }
     parts.push(value)
   }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.byteLength
-  }
-  return new TextDecoder().decode(bytes)
+  return new TextDecoder().decode(concatBytes(parts))
 }
