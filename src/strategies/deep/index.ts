@@ -9,7 +9,8 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
-import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
@@ -93,7 +94,9 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   const asked = new Set(saved?.asked ?? findings.map((f) => normalizeText(f.query)))
   const background = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', BACKGROUND_CHARS)
   let queued = [...(saved?.queued ?? [])]
-  if (saved?.pendingPlan && ctx.resumed?.paused) queued = yield* approvedAfterPause(ctx, saved.pendingPlan)
+  const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
+  if (afterPause && 'end' in afterPause) return afterPause.end
+  if (afterPause) queued = afterPause.queries
   const state = (step: number, pendingPlan?: string[]): DeepState => ({
     step,
     findings,
@@ -144,14 +147,15 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
         yield { type: 'plan', text: `Complete${next.reasoning ? `: ${next.reasoning}` : '.'}` }
         break
       }
-      const approved = yield* ctx.reviewPlan({ text: `Next: ${next.question}${next.reasoning ? ` (${next.reasoning})` : ''}`, queries: [next.question] })
+      const gate = early
+      const passed = yield* planGate(
+        ctx,
+        { text: `Next: ${next.question}${next.reasoning ? ` (${next.reasoning})` : ''}`, queries: [next.question] },
+        { keepOnly: (kept) => gate.keepOnly(kept.slice(0, 1)), pause: (pending) => ctx.checkpoint(state(step, pending)) },
+      )
       reviewed = true
-      yield* early.keepOnly(approved?.slice(0, 1) ?? [])
-      if (!approved) {
-        yield* ctx.checkpoint(state(step, [next.question]))
-        return { reason: 'paused' }
-      }
-      ;[subQuestion, ...queued] = approved as [string, ...string[]]
+      if ('end' in passed) return passed.end
+      ;[subQuestion, ...queued] = passed.queries as [string, ...string[]]
     }
     asked.add(normalizeText(subQuestion))
     const finding = yield* searchOne(subQuestion, ctx, { ...settings, schedule, titles, ...(early && { early }) })

@@ -10,7 +10,8 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
-import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { explore, type ExploreSettings, type ExploreState, type PlanStep } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
 import { Notebook } from './notebook.js'
@@ -102,17 +103,28 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
 
   // A fresh run plans inside exploration, so the plan's queries start their nodes as they stream.
   let keyElements = saved?.keyElements ?? []
-  let restored: ExploreState | undefined
-  if (saved?.pendingPlan && ctx.resumed?.paused) restored = startingAt(yield* approvedAfterPause(ctx, saved.pendingPlan))
-  else restored = saved?.explore
+  let restored = saved?.explore
+  const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
+  if (afterPause && 'end' in afterPause) return afterPause.end
+  if (afterPause) restored = startingAt(afterPause.queries)
+  /** How the run ends when its plan pauses it. */
+  let pausedAt: StrategyOutcome | undefined
   const plan: PlanStep = async function* ({ onText, keep }) {
     const made = yield* makePlan(question, ctx, onText)
     keep(made.queries)
-    const approved = yield* ctx.reviewPlan({ text: made.text, queries: made.queries, ...(made.keyElements.length ? { keyElements: made.keyElements } : {}) })
     keyElements = made.keyElements
+    const passed = yield* planGate(
+      ctx,
+      { text: made.text, queries: made.queries, ...(made.keyElements.length ? { keyElements: made.keyElements } : {}) },
+      { pause: (pending) => ctx.checkpoint({ keyElements, explore: startingAt(pending), pendingPlan: pending }) },
+    )
+    if ('end' in passed) {
+      pausedAt = passed.end
+      return undefined
+    }
     // Early nodes still in flight are in this state's frontier: a resume explores them again.
-    yield* ctx.checkpoint({ keyElements, explore: startingAt(approved ?? made.queries), ...(approved ? {} : { pendingPlan: made.queries }) })
-    return approved && { queries: approved, keyElements }
+    yield* ctx.checkpoint({ keyElements, explore: startingAt(passed.queries) })
+    return { queries: passed.queries, keyElements }
   }
   // A plan put to the caller is never explored before the caller has seen it.
   const reviewed = !ctx.resumed && (ctx.input.approvePlan !== undefined || ctx.input.pauseAfterPlan === true)
@@ -126,7 +138,7 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
     save,
     ...(restored ? { restored } : { plan: { step: plan, early: !reviewed } }),
   })
-  if (exploration.paused) return { reason: 'paused' }
+  if (pausedAt) return pausedAt
 
   const overBudget = !exploration.answered && (yield* budgetStop(ctx))
   const budgetSpent = !exploration.answered && !overBudget && exploration.explored >= settings.maxSteps

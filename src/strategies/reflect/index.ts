@@ -14,7 +14,8 @@ import {
 } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
-import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
 import { cleanOneQuery, NEW_QUERY_KEYS, parseQueries, parseReflection, QUERY_LIST_KEYS, type Reflection, type Slot } from './parse.js'
@@ -97,13 +98,15 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
   let early: EarlySearches | undefined
   let state: ReflectState
   if (saved) state = structuredClone(saved)
-  else ({ state, early } = yield* planQueries(question, ctx, schedule))
-  if (!saved && state.pendingPlan) {
-    yield* ctx.checkpoint(state)
-    return { reason: 'paused' }
+  else {
+    const planned = yield* planQueries(question, ctx, schedule)
+    if ('end' in planned) return planned.end
+    ;({ state, early } = planned)
   }
-  if (saved?.pendingPlan && ctx.resumed?.paused) {
-    state.queries = yield* approvedAfterPause(ctx, saved.pendingPlan)
+  const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
+  if (afterPause && 'end' in afterPause) return afterPause.end
+  if (afterPause) {
+    state.queries = afterPause.queries
     delete state.pendingPlan
   }
 
@@ -155,13 +158,13 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
  * The first queries: from earlier answers when they leave gaps (or no search at all when they
  * fill every slot), else from the model, whose queries are searched as they stream in (unless
  * the plan awaits the caller's review). Returns the state of round 1, `done` when the earlier
- * answers suffice, with `pendingPlan` when the run must pause for approval.
+ * answers suffice; or the run's end, when it pauses at its plan.
  */
 async function* planQueries(
   question: string,
   ctx: StrategyContext,
   schedule: Schedule,
-): AsyncGenerator<StrategyEvent, { state: ReflectState; early?: EarlySearches }> {
+): AsyncGenerator<StrategyEvent, { state: ReflectState; early?: EarlySearches } | { end: StrategyOutcome }> {
   const state: ReflectState = {
     round: 1,
     queries: [],
@@ -204,8 +207,13 @@ async function* planQueries(
     yield ctx.warning('could not read search queries from the model; searching the question itself', 'unparseable-output')
     queries = [question]
   }
-  const approved = yield* ctx.reviewPlan({ text: `Search: ${queries.join(' | ')}`, queries })
-  return approved ? { state: { ...state, queries: approved }, ...(early && { early }) } : { state: { ...state, queries, pendingPlan: queries } }
+  const passed = yield* planGate(
+    ctx,
+    { text: `Search: ${queries.join(' | ')}`, queries },
+    { ...(early && { keepOnly: (kept) => early.keepOnly(kept) }), pause: (pending) => ctx.checkpoint({ ...state, queries: pending, pendingPlan: pending }) },
+  )
+  if ('end' in passed) return passed
+  return { state: { ...state, queries: passed.queries }, ...(early && { early }) }
 }
 
 /**

@@ -11,7 +11,8 @@ import {
 } from '../../core/index.js'
 import { CitationRegistry } from '../shared/citations.js'
 import { wholeNumberOption } from '../shared/options.js'
-import { approvedAfterPause, isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
 import { lineQuery, parsePlannerDecision, plannerQuery, type PlannerDecision } from './parse.js'
@@ -103,7 +104,9 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
   const searched = new Set(saved?.searched ?? [])
   let queued = [...(saved?.queued ?? [])]
   const sources = new KnowledgeSources(ctx.input.citations ?? [], saved?.sources ?? [])
-  if (saved?.pendingPlan && ctx.resumed?.paused) queued = yield* approvedAfterPause(ctx, saved.pendingPlan)
+  const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
+  if (afterPause && 'end' in afterPause) return afterPause.end
+  if (afterPause) queued = afterPause.queries
   // A step is one iteration; its checkpoint says where the next one starts.
   const state = (iteration: number, pendingPlan?: string[]): ScratchpadState => ({
     iteration,
@@ -153,14 +156,15 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
         yield* finalize(question, knowledge, false, ctx, sources)
         return { reason: 'answered' }
       }
-      const approved = yield* ctx.reviewPlan({ text: `Search: ${decision.query}`, queries: [decision.query] })
+      const gate = early
+      const passed = yield* planGate(
+        ctx,
+        { text: `Search: ${decision.query}`, queries: [decision.query] },
+        { keepOnly: (kept) => gate.keepOnly(kept.slice(0, 1)), pause: (pending) => ctx.checkpoint(state(iteration, pending)) },
+      )
       reviewed = true
-      yield* early.keepOnly(approved?.slice(0, 1) ?? [])
-      if (!approved) {
-        yield* ctx.checkpoint(state(iteration, [decision.query]))
-        return { reason: 'paused' }
-      }
-      ;[query, ...queued] = approved as [string, ...string[]]
+      if ('end' in passed) return passed.end
+      ;[query, ...queued] = passed.queries as [string, ...string[]]
     }
     pastQueries.push(query)
     searched.add(normalizeText(query))

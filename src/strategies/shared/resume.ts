@@ -1,5 +1,4 @@
-import { editedPlanEvent, editedQueries } from '../../core/plan-review.js'
-import { LaconicError, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import { LaconicError, type StrategyContext } from '../../core/index.js'
 
 /**
  * The state a built-in strategy saved, when this run resumes; undefined for a new run. A state
@@ -13,18 +12,6 @@ export function restoredState<T>(ctx: StrategyContext, strategy: string, isState
     throw new LaconicError(`the checkpoint's ${strategy} state is malformed`, { code: 'config', hint: 'the checkpoint is left as it is' })
   }
   return state as T
-}
-
-/**
- * The queries to run after a pause for plan approval: those the caller passed to `resume`
- * (shown in a `plan` event), else the plan that was saved.
- */
-export async function* approvedAfterPause(ctx: StrategyContext, pending: readonly string[]): AsyncGenerator<StrategyEvent, string[]> {
-  const given = ctx.resumed?.options.plan?.queries
-  if (given === undefined) return [...pending]
-  const queries = editedQueries(given)
-  yield editedPlanEvent(queries)
-  return queries
 }
 
 /** Checks for restored states: arrays of strings, whole numbers. */
