@@ -227,10 +227,11 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     const end = (run: Prepared, reason: RunEndReason, error?: ErrorInfo): IteratorResult<ResearchEvent> => {
       const result = finish(run, reason, error)
       release()
-      // A run that did not answer may leave work in flight (a search beside a branch that threw,
-      // a step cut off at the iteration cap): stop it before anyone sees `run-end`, so nothing
-      // keeps running, or costing, after the run is over.
-      if (reason !== 'answered') abort(new DOMException(`the run ended (${reason})`, 'AbortError'))
+      // A run may leave work in flight (a search beside a branch that threw, a step cut off at the
+      // iteration cap, a call a strategy started and never awaited): stop it before anyone sees
+      // `run-end`, so every call's signal is aborted and nothing keeps running, or costing, after
+      // the run is over.
+      abort(new DOMException(`the run ended (${reason})`, 'AbortError'))
       return stamp({
         type: 'run-end',
         reason,
