@@ -2,6 +2,7 @@ import {
   createRegistry,
   createRun,
   assertResumable,
+  checkDecision,
   parseCheckpoint,
   LaconicError,
   type ResumeOptions,
@@ -90,6 +91,18 @@ export function createAgent(options: AgentOptions): Agent {
     if (!store || typeof store.load !== 'function') {
       throw new LaconicError('resume needs the checkpoint store the run saved to', { code: 'config', hint: 'pass `checkpoints`' })
     }
+    // 0.x: the fields of the two approval mechanisms before `decision` are refused, not aliased.
+    for (const [old, instead] of [
+      ['plan', "{ action: 'edit', queries }"],
+      ['approval', "{ action: 'approve' }, { action: 'reject', reason } or { action: 'edit', args }"],
+    ] as const) {
+      if (old in resumeOptions) {
+        throw new LaconicError(`resume no longer takes \`${old}\`: answer what the run waits for with \`decision\``, {
+          code: 'config',
+          hint: `pass \`decision\`: ${instead}`,
+        })
+      }
+    }
     return createRun({
       runId,
       prepare: async () => {
@@ -104,10 +117,15 @@ export function createAgent(options: AgentOptions): Agent {
           options,
           ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}),
         })
+        const decision =
+          resumeOptions.decision === undefined
+            ? undefined
+            : checkDecision(resumeOptions.decision, checkpoint.status === 'paused' ? checkpoint.request : undefined, runId)
         const lock = await store.acquire(runId)
         if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
         const input: ResearchOptions = { ...checkpoint.input, checkpoints: store, ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}) }
-        return { strategy, question: checkpoint.question, options, input, restore: { checkpoint, options: resumeOptions, lock } }
+        const restoreOptions = { ...resumeOptions, ...(decision ? { decision } : {}) }
+        return { strategy, question: checkpoint.question, options, input, restore: { checkpoint, options: restoreOptions, lock } }
       },
     })
   }

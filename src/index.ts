@@ -36,7 +36,6 @@ export type {
   ReactCall,
   ReactEvidence,
   BeforeToolDecision,
-  ToolApproval,
   AgentOptions,
   PriorAnswer,
   ResearchOptions,
@@ -55,6 +54,7 @@ export type {
   StrategyFactory,
 } from './core/strategy.js'
 export type { ResearchRun } from './core/run.js'
+export type { InterruptRequest, InterruptDecision, PlanRequest, ToolCallRequest } from './core/interruption.js'
 // Checkpoints: the store interface users implement, and the in-memory store (the file store
 // needs node:fs, so it lives on laconic-research/node).
 export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type JsonValue, type ReleaseLock } from './core/checkpoint.js'

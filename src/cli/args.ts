@@ -62,7 +62,7 @@ export interface CliOptions {
 
 /**
  * What `laconic resume` tells a paused run: run what waits (`approve`, a tool call with other
- * arguments when given), refuse the waiting tool call (`reject`, the reason goes to the model), or
+ * arguments when given), refuse it (`reject`: a tool call's reason goes to the model; a plan ends the run), or
  * run these queries instead of the saved plan.
  */
 export type ResumeDecision =

@@ -18,7 +18,7 @@ import type { Env } from './llm.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
 import { approveOnTerminal, pauseForApproval } from './tool-approval.js'
-import { resumeInputs, resumeHint, waitingFor, type Waiting } from './resume-decision.js'
+import { resumeInputs, resumeHint, waitingFor } from './resume-decision.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { resultMarkdown } from './render/markdown.js'
 import { serve } from './serve.js'
@@ -89,7 +89,7 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   if (options.toolApproval || settings.react?.needsApproval) {
     const ask = io.ask
     // A run resumed from a tool pause keeps pausing: asking would put its approved call to the terminal again.
-    const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool'
+    const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool-call'
     const beforeTool = ask && !pausedOnTool ? approveOnTerminal((question) => ask(question, io.interrupt)) : pauseForApproval
     settings.react = { ...settings.react, beforeTool }
   }
@@ -116,17 +116,13 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
       ? agent.resume(options.resume, { checkpoints: checkpoints as CheckpointStore, signal: io.interrupt, ...resumeWith })
       : agent.research(question, researchOptions)
   if (checkpoints) io.stderr.write(`laconic: run ${run.runId} (checkpoints in ${options.checkpointDir})\n`)
-  let waiting: Waiting = 'plan'
-  for await (const event of run) {
-    if (event.type === 'warning' && event.code === 'approval-needed') waiting = 'tool'
-    renderer.event(event)
-  }
+  for await (const event of run) renderer.event(event)
   const result = await run.result
   const interrupted = io.interrupt.aborted
   renderer.end(result, { interrupted, ...(checkpoints ? { runId: run.runId } : {}) })
   if (result.error && !interrupted) io.stderr.write(`laconic: error: ${oneLine(result.error.message)}\n`)
   if (result.reason === 'paused' || (checkpoints && (interrupted || result.reason === 'error'))) {
-    const answer = result.reason === 'paused' ? ` ${resumeHint(waiting)}` : ''
+    const answer = result.reason === 'paused' ? ` ${resumeHint(result.request?.kind)}` : ''
     io.stderr.write(
       checkpoints
         ? `laconic: continue it with: laconic resume ${run.runId} --checkpoint-dir ${options.checkpointDir}${answer}\n`

@@ -44,7 +44,8 @@ Research:
 
 Resuming a paused run (laconic resume RUN_ID):
   --approve                run what waits: the saved plan, or the waiting tool call
-  --reject [REASON]        refuse the waiting tool call; the model is told REASON
+  --reject [REASON]        refuse what waits: a tool call (the model is told REASON), or the plan
+                           (the run ends with nothing searched)
   --tool-args JSON         run the waiting tool call with these arguments instead (a JSON object)
   --plan-file FILE         run these queries instead of the saved plan (one per line, # comments)
   --query Q                a query to run instead of the saved plan; repeatable

@@ -1,27 +1,23 @@
 /**
  * `laconic resume RUN_ID` with `--approve [--tool-args JSON]`, `--reject [REASON]`, `--plan-file FILE`
- * or `--query Q`: what the paused run waits for, checked against the flags, and mapped onto
- * `agent.resume`'s `approval` (a tool call) or `plan` (the queries to run).
+ * or `--query Q`: checked against what the paused run waits for (its checkpoint's request) and
+ * mapped onto `agent.resume`'s `decision`.
  */
 import { readFile } from 'node:fs/promises'
-import type { Checkpoint, ResumeOptions } from '../core/index.js'
+import type { Checkpoint, InterruptDecision, InterruptRequest, ResumeOptions } from '../core/index.js'
 import type { ResumeDecision } from './args.js'
 import { UsageError } from './usage-error.js'
 
-export type Waiting = 'plan' | 'tool'
+export type Waiting = InterruptRequest['kind']
 
-/**
- * What a checkpoint waits for. `react` is the one built-in strategy that pauses on a tool call,
- * and it proposes no plan; every other pauses only after its plan.
- */
-export function waitingFor(checkpoint: Pick<Checkpoint, 'status' | 'strategy'>): Waiting | undefined {
-  if (checkpoint.status !== 'paused') return undefined
-  return checkpoint.strategy === 'react' ? 'tool' : 'plan'
+/** What a checkpoint waits for: the kind of its request, when it is paused. */
+export function waitingFor(checkpoint: Pick<Checkpoint, 'status' | 'request'>): Waiting | undefined {
+  return checkpoint.status === 'paused' ? checkpoint.request?.kind : undefined
 }
 
-/** How to continue a run paused on `waiting`, as stderr says it after the pause. */
-export function resumeHint(waiting: Waiting): string {
-  return waiting === 'tool' ? '--approve (or --reject [REASON])' : '[--approve | --plan-file FILE | --query Q ...]'
+/** How to answer what a paused run waits for, as stderr says it after the pause. */
+export function resumeHint(waiting: Waiting | undefined): string {
+  return waiting === 'tool-call' ? '--approve [--tool-args JSON] (or --reject [REASON])' : '[--approve | --plan-file FILE | --query Q ... | --reject [REASON]]'
 }
 
 const flagOf = (decision: ResumeDecision): string => {
@@ -29,33 +25,28 @@ const flagOf = (decision: ResumeDecision): string => {
   return decision.kind === 'approve' && decision.toolArgs ? '--tool-args' : `--${decision.kind}`
 }
 
-/** The `agent.resume` inputs for `decision`; a decision that does not fit what the run waits for is a usage error. */
-export async function resumeInputs(checkpoint: Checkpoint, decision: ResumeDecision | undefined): Promise<Pick<ResumeOptions, 'approval' | 'plan'>> {
+/** The `agent.resume` decision for the flags; flags that do not fit what the run waits for are a usage error. */
+export async function resumeInputs(checkpoint: Checkpoint, decision: ResumeDecision | undefined): Promise<Pick<ResumeOptions, 'decision'>> {
   const run = `run ${checkpoint.runId}`
   const waiting = waitingFor(checkpoint)
   if (waiting === undefined) {
     if (!decision) return {}
-    const why = checkpoint.status === 'final' ? 'it has finished' : 'it stopped mid-run'
-    throw new UsageError(`${run} is not paused (${why}), so there is nothing to approve: resume it without ${flagOf(decision)}`)
+    const why = checkpoint.status === 'final' ? 'it has finished' : checkpoint.status === 'paused' ? 'it names nothing it waits for' : 'it stopped mid-run'
+    throw new UsageError(`${run} is not waiting for a decision (${why}): resume it without ${flagOf(decision)}`)
   }
-  if (waiting === 'tool') {
-    if (!decision) throw new UsageError(`${run} waits for approval of a tool call: resume it with ${resumeHint('tool')}`)
+  if (decision?.kind === 'reject') return { decision: { action: 'reject', ...(decision.reason ? { reason: decision.reason } : {}) } }
+  if (waiting === 'tool-call') {
+    if (!decision) throw new UsageError(`${run} waits for approval of a tool call: resume it with ${resumeHint(waiting)}`)
     if (decision.kind === 'plan')
-      throw new UsageError(`${run} waits for approval of a tool call, not of a plan: ${flagOf(decision)} does not fit; give ${resumeHint('tool')}`)
-    if (decision.kind === 'approve') return { approval: { approved: true, ...(decision.toolArgs ? { arguments: decision.toolArgs } : {}) } }
-    return { approval: { approved: false, ...(decision.reason ? { message: decision.reason } : {}) } }
+      throw new UsageError(`${run} waits for approval of a tool call, not of a plan: ${flagOf(decision)} does not fit; give ${resumeHint(waiting)}`)
+    return { decision: decision.toolArgs ? { action: 'edit', args: decision.toolArgs } : { action: 'approve' } }
   }
   if (decision?.kind === 'approve' && decision.toolArgs) {
     throw new UsageError(`${run} waits for approval of its plan, and --tool-args answers a tool call: edit the plan with --plan-file FILE or --query Q`)
   }
-  if (decision?.kind === 'reject') {
-    throw new UsageError(
-      `${run} waits for approval of its plan, and --reject answers a tool call: run the plan (--approve), run other queries (--plan-file FILE, --query Q), or leave it paused`,
-    )
-  }
-  if (decision?.kind === 'plan') return { plan: { queries: await planQueries(decision) } }
+  if (decision?.kind === 'plan') return { decision: { action: 'edit', queries: await planQueries(decision) } satisfies InterruptDecision }
   // --approve, or nothing: the saved plan runs.
-  return {}
+  return decision ? { decision: { action: 'approve' } } : {}
 }
 
 /** The queries of an edited plan: the file's lines (blank ones and `#` comments skipped), then each `--query`. */

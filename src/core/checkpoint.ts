@@ -1,6 +1,7 @@
 import type { Cost } from './cost.js'
 import { LaconicError } from './errors.js'
 import type { Citation, Fact } from './events.js'
+import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import type { PriorAnswer, ResearchResult } from './strategy.js'
 
 /** The format of checkpoints this version writes and reads. */
@@ -36,6 +37,8 @@ export interface Checkpoint {
   knowledge: string
   /** The next number of each id prefix (`q`, `f`, ...), so a resumed run never reuses an id. */
   ids: { [prefix: string]: number }
+  /** What a `paused` run waits for. */
+  request?: InterruptRequest
   /** The final result, when `status` is `final`. */
   result?: ResearchResult
   /** Milliseconds since the epoch. */
@@ -130,6 +133,7 @@ export function parseCheckpoint(text: string | unknown, where = 'the checkpoint'
   }
   if (!('state' in value)) throw badCheckpoint(where, 'its `state` is missing')
   if (value.status === 'final' && !isObject(value.result)) throw badCheckpoint(where, 'it is final but holds no result')
+  if (value.request !== undefined && !isInterruptRequest(value.request)) throw badCheckpoint(where, 'its `request` is malformed')
   return value as unknown as Checkpoint
 }
 

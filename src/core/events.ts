@@ -1,6 +1,7 @@
 import type { JsonValue } from './checkpoint.js'
 import type { ErrorCode } from './errors.js'
 import type { Cost } from './cost.js'
+import type { InterruptRequest } from './interruption.js'
 import type { DocumentKind, DocumentWarningCode, SearchResult } from './providers.js'
 
 /** An atomic fact in a notebook, tied to the sources it came from. */
@@ -29,8 +30,9 @@ export interface Report {
 }
 
 /**
- * Why a run ended. `paused`: it stopped to wait for approval (its plan, or a tool call) after
- * saving a checkpoint; `agent.resume` continues it. A paused run's `answer` is empty.
+ * Why a run ended. `paused`: it stopped to wait for a decision (on its plan, or a tool call: the
+ * `request` of its `run-end` and result) after saving a checkpoint; `agent.resume` with a
+ * `decision` continues it. A paused run's `answer` is empty.
  */
 export type RunEndReason = 'answered' | 'max-iterations' | 'paused' | 'aborted' | 'error'
 
@@ -76,6 +78,7 @@ export type WarningCode =
   | 'approval-needed'
   | 'approval-unavailable'
   | 'approval-missing'
+  | 'plan-rejected'
   // documents (PDF, DOCX): a part left out, or the whole document unread
   | DocumentWarningCode
   // streams and workers
@@ -106,7 +109,8 @@ export interface EventPayloads {
   'answer-token': { text: string }
   answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
   warning: { message: string; code: WarningCode; queryId?: string }
-  'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo }
+  /** `request`: what a `paused` run waits for. */
+  'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo; request?: InterruptRequest }
 }
 
 export type EventType = keyof EventPayloads

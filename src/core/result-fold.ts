@@ -1,6 +1,7 @@
 import type { Checkpoint } from './checkpoint.js'
 import { addCost, zeroCost } from './cost.js'
 import type { Citation, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
+import type { InterruptRequest } from './interruption.js'
 import type { ResearchResult } from './strategy.js'
 
 /**
@@ -24,7 +25,7 @@ export class ResultFold {
   cost = zeroCost()
   extra: Pick<ResearchResult, 'report' | 'confidence'> = {}
   /** How the run ended, once a `run-end` was folded in (a logged run's). */
-  ended: { reason: RunEndReason; error?: ErrorInfo } | undefined
+  ended: { reason: RunEndReason; error?: ErrorInfo; request?: InterruptRequest } | undefined
 
   constructor(knowledge: string, restored?: Checkpoint) {
     this.knowledge = knowledge
@@ -73,14 +74,15 @@ export class ResultFold {
         // run resumed from a finished checkpoint streams nothing, its answer is only here).
         this.cost = event.cost
         if (!this.answered && event.answer !== undefined) this.streamed = event.answer
-        this.ended = { reason: event.reason, ...(event.error ? { error: event.error } : {}) }
+        this.ended = { reason: event.reason, ...(event.error ? { error: event.error } : {}), ...(event.request ? { request: event.request } : {}) }
         break
       default:
         break
     }
   }
 
-  result(reason: RunEndReason, error?: ErrorInfo): ResearchResult {
+  /** The result of a run that ended for `reason`; a paused one carries what it waits for (`request`). */
+  result(reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): ResearchResult {
     return {
       answer: this.answered ? this.answer : this.streamed,
       citations: this.citations,
@@ -89,6 +91,7 @@ export class ResultFold {
       cost: this.cost,
       reason,
       ...(error ? { error } : {}),
+      ...(request ? { request } : {}),
       ...this.extra,
     }
   }
@@ -102,5 +105,5 @@ export class ResultFold {
 export function resultOfEvents(events: Iterable<ResearchEvent>): ResearchResult {
   const fold = new ResultFold('')
   for (const event of events) fold.add(event)
-  return fold.result(fold.ended?.reason ?? 'error', fold.ended?.error)
+  return fold.result(fold.ended?.reason ?? 'error', fold.ended?.error, fold.ended?.request)
 }

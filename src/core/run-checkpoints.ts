@@ -94,7 +94,7 @@ export function runCheckpoints(args: {
       return save(checkpoint('running', seq, gathered, undefined, counters))
     },
     async end(reason, result, nextSeq, gathered) {
-      if (reason === 'paused') await save(checkpoint('paused', nextSeq, gathered))
+      if (reason === 'paused') await save({ ...checkpoint('paused', nextSeq, gathered), ...(result.request ? { request: result.request } : {}) })
       else if (reason === 'answered' || reason === 'max-iterations') await save(checkpoint('final', nextSeq, gathered, result))
     },
     async release() {

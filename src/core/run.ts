@@ -2,7 +2,8 @@ import { onAbort as onAbortOf } from './abort-listener.js'
 import { abortError, describeError, LaconicError } from './errors.js'
 import type { ErrorInfo, EventPayloads, EventType, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import { createContext } from './context.js'
-import type { Checkpoint, ReleaseLock } from './checkpoint.js'
+import { toJson, type Checkpoint, type ReleaseLock } from './checkpoint.js'
+import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import { createIdSource } from './ids.js'
 import { ResultFold } from './result-fold.js'
 import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
@@ -46,6 +47,13 @@ export function lazyPromise<T>(settled: Promise<T>, start: () => void): Promise<
   // result nobody awaits, must not crash the process when it fails to load (a resume's lock held).
   Promise.prototype.then.call(lazy, undefined, () => undefined)
   return lazy
+}
+
+/** The request of a paused outcome, as plain JSON; undefined when it names none a consumer could read. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a strategy's return type, as Strategy.run declares it
+function requestOf(outcome: StrategyOutcome | void): InterruptRequest | undefined {
+  const request = outcome && 'request' in outcome ? toJson(outcome.request) : undefined
+  return isInterruptRequest(request) ? request : undefined
 }
 
 /** A finished run resumed: nothing to call, it ends as it ended (its result is in the fold). */
@@ -123,6 +131,8 @@ function prepared(init: RunInit, runId: string, signal: AbortSignal): Prepared {
             resumed: {
               state: restore.checkpoint.state,
               paused: restore.checkpoint.status === 'paused',
+              ...(restore.checkpoint.status === 'paused' && restore.checkpoint.request ? { request: restore.checkpoint.request } : {}),
+              ...(restore.options.decision ? { decision: restore.options.decision } : {}),
               facts: restore.checkpoint.facts,
               cost: restore.checkpoint.cost,
               options: restore.options,
@@ -176,8 +186,8 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     if (!signal.aborted) controller.abort(reason ?? new DOMException('The run was aborted', 'AbortError'))
   }
 
-  const finish = (run: Prepared, reason: RunEndReason, error?: ErrorInfo): ResearchResult => {
-    const result = run.fold.result(reason, error)
+  const finish = (run: Prepared, reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): ResearchResult => {
+    const result = run.fold.result(reason, error, request)
     if (!finished) {
       finished = true
       const released = run.checkpoints?.release()
@@ -224,8 +234,8 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
       for (const stop of stopWaiting) stop()
     }
 
-    const end = (run: Prepared, reason: RunEndReason, error?: ErrorInfo): IteratorResult<ResearchEvent> => {
-      const result = finish(run, reason, error)
+    const end = (run: Prepared, reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): IteratorResult<ResearchEvent> => {
+      const result = finish(run, reason, error, request)
       release()
       // A run may leave work in flight (a search beside a branch that threw, a step cut off at the
       // iteration cap, a call a strategy started and never awaited): stop it before anyone sees
@@ -238,6 +248,7 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
         cost: result.cost,
         ...(result.answer ? { answer: result.answer } : {}),
         ...(error ? { error } : {}),
+        ...(request ? { request } : {}),
       })
     }
 
@@ -245,13 +256,18 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
       const { checkpoints, fold } = run
       if (taken.done) {
         const reason = signal.aborted ? 'aborted' : (taken.value?.reason ?? 'answered')
+        const request = reason === 'paused' ? requestOf(taken.value) : undefined
+        if (reason === 'paused' && !request) {
+          busy = false
+          return end(run, 'error', { message: 'the strategy paused without a request saying what it waits for', code: 'config' })
+        }
         if (!checkpoints) {
           busy = false
-          return end(run, reason)
+          return end(run, reason, undefined, request)
         }
-        return checkpoints.end(reason, fold.result(reason), seq + 1, run.gathered()).then(() => {
+        return checkpoints.end(reason, fold.result(reason, undefined, request), seq + 1, run.gathered()).then(() => {
           busy = false
-          return end(run, reason)
+          return end(run, reason, undefined, request)
         })
       }
       const event = taken.value

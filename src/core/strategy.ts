@@ -2,6 +2,7 @@ import type { CheckpointStore, JsonValue } from './checkpoint.js'
 import type { Cost, Pricing } from './cost.js'
 import type { Citation, ErrorInfo, Fact, Report, RunEndReason, StrategyEvent, WarningCode } from './events.js'
 import type { FetchProvider, JsonSchema, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
+import type { InterruptDecision, InterruptRequest } from './interruption.js'
 import type { TextFilter } from './text.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
@@ -96,7 +97,7 @@ export interface PriorAnswer {
   sources?: string[]
 }
 
-/** A plan a strategy proposes before it searches: shown to `approvePlan`, or saved when the run pauses. */
+/** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
 export interface PlanProposal {
   text: string
   queries: string[]
@@ -104,8 +105,9 @@ export interface PlanProposal {
 }
 
 /**
- * Decides on a plan before any search runs: `true` runs it, `false` ends the run `paused`
- * (resume it later with `plan`), an array runs those queries instead.
+ * Decides on a plan before any search runs: `true` runs it, `false` ends the run `paused` with
+ * the plan as its request (answer it later with `agent.resume(runId, { decision })`), an array
+ * runs those queries instead.
  */
 export type ApprovePlan = (plan: PlanProposal, options: { signal: AbortSignal }) => boolean | string[] | Promise<boolean | string[]>
 
@@ -113,7 +115,7 @@ export interface ResearchOptions {
   signal?: AbortSignal
   /** Save a checkpoint after every strategy step, so `agent.resume(runId, { checkpoints })` can continue the run. */
   checkpoints?: CheckpointStore
-  /** End the run `paused` right after its plan (needs `checkpoints`); resume it with the approved or edited queries. */
+  /** End the run `paused` right after its plan, with the plan as its request (needs `checkpoints`); `agent.resume` with a `decision` answers it. */
   pauseAfterPlan?: boolean
   /** Asked once, after the plan and before any search of it. */
   approvePlan?: ApprovePlan
@@ -198,22 +200,16 @@ export interface ReactOptions {
   finalAnswer?: (answer: string, evidence: ReactEvidence) => undefined | boolean | { reject: string } | Promise<undefined | boolean | { reject: string }>
 }
 
-/** How a paused tool call is decided on resume. */
-export interface ToolApproval {
-  approved: boolean
-  /** Run the call with these arguments instead (validated like the model's). */
-  arguments?: Record<string, unknown>
-  /** Told to the model when the call is refused. */
-  message?: string
-}
-
 export interface ResumeOptions {
   checkpoints: CheckpointStore
   signal?: AbortSignal
-  /** For a run paused on a tool call (`react`): run it, with other arguments or not, or refuse it. */
-  approval?: ToolApproval
-  /** For a run paused after its plan: the queries to run (the saved plan's, edited or not). Without it, the saved plan runs. */
-  plan?: { queries: string[] }
+  /**
+   * The answer to what a paused run waits for (its `request`): approve it, reject it with a
+   * reason, or edit it (other queries for a plan, other arguments for a tool call). A decision
+   * that does not fit the request, or for a run that is not paused, is a `config` error. Without
+   * one, a paused plan runs as saved and a paused tool call is refused.
+   */
+  decision?: InterruptDecision
   /** The question the caller expects; a checkpoint for another question is a `config` error. */
   question?: string
 }
@@ -224,6 +220,9 @@ export interface Resumption {
   readonly state: JsonValue
   /** The run had ended `paused` (waiting for approval) and this resume continues it. */
   readonly paused: boolean
+  /** What the paused run waited for, and the caller's answer to it (checked against it), if given. */
+  readonly request?: InterruptRequest
+  readonly decision?: InterruptDecision
   /** The facts the run had emitted by the checkpoint (superseded ones removed): the notebook to start from. */
   readonly facts: readonly Fact[]
   /** What the run had spent by the checkpoint (the budget counts it). */
@@ -241,13 +240,15 @@ export interface ResearchResult {
   error?: ErrorInfo
   report?: Report
   confidence?: number
+  /** What a `paused` run waits for: answer it with `agent.resume(runId, { checkpoints, decision })`. */
+  request?: InterruptRequest
 }
 
-/** What a strategy's generator may return when it ends normally. */
-export interface StrategyOutcome {
-  /** `paused`: the strategy saved its state (`ctx.checkpoint`) and waits for approval; resume continues it. */
-  reason?: Extract<RunEndReason, 'answered' | 'max-iterations' | 'paused'>
-}
+/**
+ * What a strategy's generator may return when it ends normally. `paused`: the strategy saved its
+ * state (`ctx.checkpoint`) and waits for a decision on `request`; resume continues it.
+ */
+export type StrategyOutcome = { reason?: Extract<RunEndReason, 'answered' | 'max-iterations'> } | { reason: 'paused'; request: InterruptRequest }
 
 /** Runs work under a concurrency limit (a p-limit instance fits). */
 export type Schedule = <T>(work: () => Promise<T>) => Promise<T>
@@ -326,7 +327,7 @@ export interface StrategyContext {
    * Yields the `plan` event, then (once per run, and never in a resumed run) asks the caller:
    * returns the queries to run (the plan's, or edited ones, shown in a second `plan` event),
    * or undefined when the run must pause (`pauseAfterPlan`, or `approvePlan` said no). To pause,
-   * save the pending plan with `checkpoint` and return `{ reason: 'paused' }`.
+   * save the pending plan with `checkpoint` and return `{ reason: 'paused', request: { kind: 'plan', ...plan } }`.
    */
   reviewPlan(plan: PlanProposal): Step<string[] | undefined>
 }

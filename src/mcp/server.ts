@@ -10,7 +10,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { strategyNames, type Agent } from '../agent.js'
-import type { ResearchEvent, ResearchResult } from '../core/index.js'
+import type { InterruptRequest, ResearchEvent, ResearchResult } from '../core/index.js'
 import { packageVersion } from '../cli/version.js'
 
 /** What `createMcpServer` serves: the agent (or agents by strategy) behind the `research` tool. */
@@ -99,6 +99,13 @@ export function progressMessage(event: ResearchEvent): string | undefined {
   }
 }
 
+/** What a paused run waits for, in words. */
+function waitingOn(request: InterruptRequest | undefined): string {
+  if (request?.kind === 'plan') return `its plan (${clip(request.queries.join(' | '))})`
+  if (request?.kind === 'tool-call') return `a call of the tool \`${clip(request.name, 60)}\``
+  return 'what it paused for'
+}
+
 function clip(text: string, max = 200): string {
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
@@ -111,7 +118,7 @@ export function toolResult(result: ResearchResult): CallToolResult {
       result.reason === 'aborted'
         ? 'the research was cancelled'
         : result.reason === 'paused'
-          ? 'the research paused to wait for an approval, which this tool cannot give (use an agent without plan review)'
+          ? `the research paused: it waits for a decision on ${waitingOn(result.request)}, which this tool cannot give (use an agent without plan review or tool approval)`
           : `the research failed: ${result.error?.message ?? 'unknown error'}`
     const partial = result.answer ? `\n\nWhat it had so far:\n${result.answer}` : ''
     return { isError: true, content: [{ type: 'text', text: `${why}${partial}` }] }

@@ -36,10 +36,14 @@ describe.each(STRATEGIES)('%s', (strategy) => {
     expect(first.search.calls).toEqual([])
     const plan = paused.filter((e) => e.type === 'plan').at(-1)
     expect(plan?.type === 'plan' && plan.queries?.length).toBeGreaterThan(0)
-    expect(await store.load(run.runId)).toMatchObject({ status: 'paused', seq: paused.length })
+    // The run waits for a decision on its plan: the request names it, in run-end, the result and the checkpoint.
+    const request = { kind: 'plan', text: plan?.type === 'plan' && plan.text, queries: plan?.type === 'plan' && plan.queries }
+    expect(result.request).toMatchObject(request)
+    expect(paused.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused', request })
+    expect(await store.load(run.runId)).toMatchObject({ status: 'paused', seq: paused.length, request })
 
     const second = world(strategy, SEED, OPTIONS)
-    const resumed = second.agent.resume(run.runId, { checkpoints: store, plan: { queries: EDITED } })
+    const resumed = second.agent.resume(run.runId, { checkpoints: store, decision: { action: 'edit', queries: EDITED } })
     const rest = await read(resumed)
     assertEventInvariants([...paused, ...rest])
     expect(rest.find((e) => e.type === 'plan')).toMatchObject({ queries: EDITED })
@@ -51,7 +55,25 @@ describe.each(STRATEGIES)('%s', (strategy) => {
     expect(plannerPrompts(second.calls())).not.toContain(plannerPrompts(first.calls())[0])
   })
 
-  it('resuming a paused run without a plan runs the saved one', async () => {
+  it('rejecting the plan ends the run answered with nothing searched, the reason in a warning', async () => {
+    const store = memoryCheckpoints()
+    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    const paused = await read(run)
+    const second = world(strategy, SEED, OPTIONS)
+    const resumed = second.agent.resume(run.runId, { checkpoints: store, decision: { action: 'reject', reason: 'too broad' } })
+    const rest = await read(resumed)
+    assertEventInvariants([...paused, ...rest])
+    expect(await resumed.result).toMatchObject({ reason: 'answered', answer: '' })
+    expect(rest.filter((e) => e.type === 'warning')).toEqual([
+      expect.objectContaining({ code: 'plan-rejected', message: expect.stringContaining('too broad') }),
+    ])
+    expect(second.search.calls).toEqual([])
+    expect(second.calls()).toEqual([])
+    // The run is over: resumed again, it ends as it ended.
+    expect((await store.load(run.runId))?.status).toBe('final')
+  })
+
+  it('resuming a paused run without a decision (or approving it) runs the saved plan', async () => {
     const store = memoryCheckpoints()
     const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
     const paused = await read(run)
@@ -59,6 +81,11 @@ describe.each(STRATEGIES)('%s', (strategy) => {
     const second = world(strategy, SEED, OPTIONS)
     await second.agent.resume(run.runId, { checkpoints: store }).result
     expectSearchedFirst(second.search.calls, proposed)
+    const again = world(strategy, SEED, OPTIONS)
+    const other = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    await other.result
+    await again.agent.resume(other.runId, { checkpoints: store, decision: { action: 'approve' } }).result
+    expectSearchedFirst(again.search.calls, proposed)
   })
 
   it('approvePlan: edited queries are searched, false pauses, and it is asked once', async () => {

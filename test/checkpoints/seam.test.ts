@@ -1,6 +1,15 @@
 /** The checkpoint seam with a strategy of our own: save, interrupt, resume, pause, lock, bad checkpoints. */
 import { describe, expect, it } from 'vitest'
-import { createAgent, memoryCheckpoints, type CheckpointStore, type ResearchEvent, type ResearchRun, type Strategy } from '../../src/index.js'
+import {
+  createAgent,
+  memoryCheckpoints,
+  type CheckpointStore,
+  type InterruptDecision,
+  type InterruptRequest,
+  type ResearchEvent,
+  type ResearchRun,
+  type Strategy,
+} from '../../src/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 /** Searches `steps` queries one per step, checkpointing after each, then answers with what it found. */
@@ -92,30 +101,74 @@ describe('checkpoints through the runtime', () => {
     expect(again.llm.calls).toEqual([])
   })
 
-  it('a strategy that returns paused ends the run paused with its state saved, and resume continues it', async () => {
-    const pausing: Strategy = {
-      name: 'pausing',
-      async *run(_question, ctx) {
-        if (!ctx.resumed) {
-          yield* ctx.checkpoint({ waiting: 'tool' })
-          return { reason: 'paused' }
-        }
-        expect(ctx.resumed).toMatchObject({ paused: true, state: { waiting: 'tool' } })
-        yield { type: 'answer-token', text: 'ok' }
-        yield { type: 'answer', text: 'ok', citations: [] }
-        return { reason: 'answered' }
-      },
-    }
+  const request: InterruptRequest = { kind: 'tool-call', callId: 'c1', name: 'pay', args: { amount: 5 } }
+  const pausing: Strategy = {
+    name: 'pausing',
+    async *run(_question, ctx) {
+      if (!ctx.resumed) {
+        yield* ctx.checkpoint({ waiting: 'tool' })
+        return { reason: 'paused', request }
+      }
+      expect(ctx.resumed).toMatchObject({ paused: true, state: { waiting: 'tool' }, request })
+      const text = `decided: ${JSON.stringify(ctx.resumed.decision ?? null)}`
+      yield { type: 'answer-token', text }
+      yield { type: 'answer', text, citations: [] }
+      return { reason: 'answered' }
+    },
+  }
+
+  it('a strategy that returns paused ends the run paused with its request in run-end, the result and the checkpoint; a decision resumes it', async () => {
     const store = memoryCheckpoints()
     const agent = createAgent({ ...world(), strategy: pausing })
     const run = agent.research('q', { checkpoints: store })
     const paused = await read(run)
-    expect((await run.result).reason).toBe('paused')
-    expect(await store.load(run.runId)).toMatchObject({ status: 'paused', seq: paused.length })
-    const resumed = agent.resume(run.runId, { checkpoints: store })
+    expect(await run.result).toMatchObject({ reason: 'paused', request })
+    expect(paused.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused', request })
+    expect(await store.load(run.runId)).toMatchObject({ status: 'paused', seq: paused.length, request })
+    const resumed = agent.resume(run.runId, { checkpoints: store, decision: { action: 'edit', args: { amount: 3 } } })
     const rest = await read(resumed)
     assertEventInvariants([...paused, ...rest])
-    expect((await resumed.result).answer).toBe('ok')
+    expect(await resumed.result).toMatchObject({ answer: 'decided: {"action":"edit","args":{"amount":3}}' })
+    expect((await resumed.result).request).toBeUndefined()
+  })
+
+  it('a decision that does not fit the request, or a run that waits for nothing, is a config error; the checkpoint stays', async () => {
+    const store = memoryCheckpoints()
+    const agent = createAgent({ ...world(), strategy: pausing })
+    const run = agent.research('q', { checkpoints: store })
+    await run.result
+    const saved = await store.load(run.runId)
+    for (const decision of [{ action: 'edit', queries: ['x'] }, { action: 'maybe' }, { action: 'reject', reason: 5 }, 'yes']) {
+      const resumed = agent.resume(run.runId, { checkpoints: store, decision: decision as InterruptDecision })
+      await expect(resumed.result).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('cannot take this decision') })
+    }
+    expect(await store.load(run.runId)).toEqual(saved)
+    // Answered, the run waits for nothing: a decision for it is refused too.
+    await agent.resume(run.runId, { checkpoints: store, decision: { action: 'approve' } }).result
+    const done = agent.resume(run.runId, { checkpoints: store, decision: { action: 'approve' } })
+    await expect(done.result).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('not paused') })
+  })
+
+  it('resume refuses the fields that came before `decision` (plan, approval), naming it', () => {
+    const agent = createAgent({ ...world(), strategy: pausing })
+    const store = memoryCheckpoints()
+    for (const old of [{ plan: { queries: ['x'] } }, { approval: { approved: true } }]) {
+      expect(() => agent.resume('r', { checkpoints: store, ...old } as never)).toThrow(
+        expect.objectContaining({ code: 'config', message: expect.stringContaining('`decision`') }),
+      )
+    }
+  })
+
+  it('a strategy that pauses without a request ends the run in a config error', async () => {
+    const mute: Strategy = {
+      name: 'mute',
+      // biome-ignore lint/correctness/useYield: a strategy with no events, only an outcome
+      async *run() {
+        return { reason: 'paused' } as never
+      },
+    }
+    const result = await createAgent({ ...world(), strategy: mute }).answer('q', { checkpoints: memoryCheckpoints() })
+    expect(result).toMatchObject({ reason: 'error', error: { code: 'config' } })
   })
 
   it('a run’s result settles only once its lock is given back, so it can be resumed at once', async () => {

@@ -95,20 +95,15 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(out.code).toBe(4)
     expect(out.stderr).toContain('[plan] Search: why is the sky blue')
     expect(out.stderr).toContain('--checkpoint-dir')
-    expect(out.stderr).toContain('[--approve | --plan-file FILE | --query Q ...]')
+    expect(out.stderr).toContain('[--approve | --plan-file FILE | --query Q ... | --reject [REASON]]')
     expect(backend.searches).toEqual([])
     const runId = runIdIn(out.stderr)
     expect((await checkpoint(runId)).status).toBe('paused')
     return runId
   }
 
-  test('--plan-file runs the queries of the file instead of the saved plan; --reject and a missing file are refused first', async () => {
+  test('--plan-file runs the queries of the file instead of the saved plan; --tool-args and a missing file are refused first', async () => {
     const runId = await pausedPlan()
-    const refused = await runCli(['resume', runId, '--checkpoint-dir', dir, '--reject', 'no', ...against(backend)])
-    expect(refused.code).toBe(2)
-    expect(refused.stderr.trim().split('\n')).toEqual([
-      `laconic: run ${runId} waits for approval of its plan, and --reject answers a tool call: run the plan (--approve), run other queries (--plan-file FILE, --query Q), or leave it paused`,
-    ])
     const toolArgs = await runCli(['resume', runId, '--checkpoint-dir', dir, '--tool-args', '{"query":"x"}', ...against(backend)])
     expect(toolArgs.code).toBe(2)
     expect(toolArgs.stderr).toContain('waits for approval of its plan, and --tool-args answers a tool call')
@@ -140,7 +135,17 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(backend.searches).toEqual(['sunlight spectrum'])
     const again = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
     expect(again.code).toBe(2)
-    expect(again.stderr).toContain(`run ${runId} is not paused (it has finished), so there is nothing to approve: resume it without --approve`)
+    expect(again.stderr).toContain(`run ${runId} is not waiting for a decision (it has finished): resume it without --approve`)
+  })
+
+  test('--reject ends the run with nothing searched, the reason in a warning', async () => {
+    const runId = await pausedPlan()
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--reject', 'too broad', ...against(backend)])
+    expect(out.code).toBe(0)
+    expect(out.stdout).toBe('')
+    expect(out.stderr).toContain('[warning plan-rejected] the plan was rejected: too broad; nothing was searched')
+    expect(backend.searches).toEqual([])
+    expect((await checkpoint(runId)).status).toBe('final')
   })
 
   test('--approve runs the saved plan', async () => {
@@ -182,14 +187,17 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
     expect(first.stderr).not.toContain('error')
     expect(first.code).toBe(4)
-    expect(first.stderr).toContain('--approve (or --reject [REASON])')
+    expect(first.stderr).toContain('--approve [--tool-args JSON] (or --reject [REASON])')
     expect(backend.searches).toEqual([])
     const runId = runIdIn(first.stderr)
 
     // What does not fit a waiting tool call is refused before anything runs.
     for (const [flags, message] of [
-      [[], `run ${runId} waits for approval of a tool call: resume it with --approve (or --reject [REASON])`],
-      [['--query', 'x'], `run ${runId} waits for approval of a tool call, not of a plan: --query does not fit; give --approve (or --reject [REASON])`],
+      [[], `run ${runId} waits for approval of a tool call: resume it with --approve [--tool-args JSON] (or --reject [REASON])`],
+      [
+        ['--query', 'x'],
+        `run ${runId} waits for approval of a tool call, not of a plan: --query does not fit; give --approve [--tool-args JSON] (or --reject [REASON])`,
+      ],
     ] as const) {
       const refused = await runCli(['resume', runId, '--checkpoint-dir', dir, ...flags, ...against(backend)])
       expect(refused.code).toBe(2)
@@ -202,7 +210,7 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     expect(approved.stderr).not.toContain('error')
     expect(approved.code).toBe(4)
     expect(backend.searches).toEqual(['sky colour'])
-    expect(approved.stderr).toContain(`laconic resume ${runId} --checkpoint-dir ${dir} --approve (or --reject [REASON])`)
+    expect(approved.stderr).toContain(`laconic resume ${runId} --checkpoint-dir ${dir} --approve [--tool-args JSON] (or --reject [REASON])`)
 
     // Refused with a reason: the model hears it and answers from the first search.
     const rejected = await runCli(['resume', runId, '--checkpoint-dir', dir, '--reject', 'one search is enough', '--format', 'json', ...against(backend)])

@@ -120,7 +120,7 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
     const resumed = await runCli(['resume', runId, '--checkpoint-dir', dir, ...against()])
     expect(resumed.stderr).not.toContain('error')
     expect(resumed.code).toBe(4)
-    expect(resumed.stderr).toContain(`laconic resume ${runId} --checkpoint-dir ${dir} --approve (or --reject [REASON])`)
+    expect(resumed.stderr).toContain(`laconic resume ${runId} --checkpoint-dir ${dir} --approve [--tool-args JSON] (or --reject [REASON])`)
     expect(backend.searches).toEqual(['sky colour'])
     const approved = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against()])
     expect(approved.code).toBe(0)

@@ -5,7 +5,9 @@ import type {
   AgentOptions,
   ChatTurn,
   ReactTool,
-  ToolApproval,
+  InterruptDecision,
+  InterruptRequest,
+  ResearchResult,
   Checkpoint,
   Cost,
   CheckpointStore,
@@ -79,9 +81,14 @@ test('cost that tells the truth: unpriced calls, a budget, local models and part
   expectTypeOf<StrategyContext['budgetExhausted']>().returns.toEqualTypeOf<boolean>()
 })
 
-test('react: a user tool, and the approval a paused run resumes with', () => {
+test('react: a user tool, and the decision a paused run resumes with', () => {
   expectTypeOf<ReactTool['execute']>().parameters.toEqualTypeOf<[Record<string, unknown>, { signal: AbortSignal }]>()
-  expectTypeOf<ResumeOptions['approval']>().toEqualTypeOf<ToolApproval | undefined>()
+  expectTypeOf<ResumeOptions['decision']>().toEqualTypeOf<InterruptDecision | undefined>()
+  expectTypeOf<ResearchResult['request']>().toEqualTypeOf<InterruptRequest | undefined>()
+  expectTypeOf<EventOf<'run-end'>['request']>().toEqualTypeOf<InterruptRequest | undefined>()
+  expectTypeOf<InterruptRequest['kind']>().toEqualTypeOf<'plan' | 'tool-call'>()
+  expectTypeOf<{ action: 'edit'; queries: string[] }>().toMatchTypeOf<InterruptDecision>()
+  expectTypeOf<{ action: 'edit'; args: { id: number } }>().toMatchTypeOf<InterruptDecision>()
   expectTypeOf(kit.react).returns.toHaveProperty('run')
   expectTypeOf<EventOf<'tool-result'>['ok']>().toEqualTypeOf<boolean>()
 })

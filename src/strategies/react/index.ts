@@ -6,13 +6,12 @@ import {
   truncateAtSentence,
   type AgentOptions,
   type ReactOptions,
-  type ResumeOptions,
   type Schedule,
   type Strategy,
   type StrategyContext,
   type StrategyEvent,
   type StrategyOutcome,
-  type ToolApproval,
+  type InterruptDecision,
   type ToolCall,
   type ToolSpec,
 } from '../../core/index.js'
@@ -83,6 +82,9 @@ interface SavedState extends MemoryState {
   answerAsked?: boolean
 }
 
+/** How the run ends when a call waits for approval. */
+type Paused = Extract<StrategyOutcome, { reason: 'paused' }>
+
 const ROLE = 'agent'
 /** Characters of knowledge carried to a follow-up run. */
 const KNOWLEDGE_CHARS = 3000
@@ -149,29 +151,33 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     onRepeat: () => state.repeats++,
   })
 
-  /** Runs a step's calls; false when one waits for approval: the step is saved as pending and the run pauses. */
-  async function* act(step: number, text: string, calls: ToolCall[], approvals?: Record<string, CallApproval>): AsyncGenerator<StrategyEvent, boolean> {
+  /** Runs a step's calls; when one waits for approval, the step is saved as pending and the run pauses with its request. */
+  async function* act(
+    step: number,
+    text: string,
+    calls: ToolCall[],
+    approvals?: Record<string, CallApproval>,
+  ): AsyncGenerator<StrategyEvent, Paused | undefined> {
     const visible = new Set(visibleAt(step).map((t) => t.spec.name))
     const ran = yield* runner.run({ step, text, calls, visible, ...(approvals ? { approvals } : {}) })
     if (ran.ran) {
       delete state.pending
-      return true
+      return undefined
     }
-    const { waiting } = ran
+    const { waiting, request } = ran
     state.pending = { step, text, calls, waiting: waiting.id, decisions: ran.approvals }
-    yield ctx.warning(`tool \`${waiting.name}\` (call ${waiting.id}) waits for approval: resume the run with \`approval\``, 'approval-needed')
+    yield ctx.warning(`tool \`${waiting.name}\` (call ${waiting.id}) waits for approval: resume the run with a \`decision\``, 'approval-needed')
     yield* save()
-    return false
+    return { reason: 'paused', request }
   }
 
   // A run resumed from a pause first settles the step that waited.
   if (saved?.pending && ctx.resumed?.paused) {
     const pending = saved.pending
-    const approval = (ctx.resumed.options as Partial<ResumeOptions>).approval
-    const decisions = approval ? { ...pending.decisions, [pending.waiting]: normalizeApproval(approval) } : pending.decisions
-    if (!approval) yield ctx.warning(`resumed without \`approval\`: the waiting call ${pending.waiting} is refused`, 'approval-missing')
-    const settled = approval ? decisions : { ...decisions, [pending.waiting]: { approved: false } }
-    if (!(yield* act(pending.step, pending.text, pending.calls, settled))) return { reason: 'paused' }
+    const { decision } = ctx.resumed
+    if (!decision) yield ctx.warning(`resumed without a \`decision\`: the waiting call ${pending.waiting} is refused`, 'approval-missing')
+    const paused = yield* act(pending.step, pending.text, pending.calls, { ...pending.decisions, [pending.waiting]: approvalOf(decision) })
+    if (paused) return paused
     yield* save()
   }
 
@@ -233,7 +239,8 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
 
     if (calls.length) {
       // An Observation the model went on to invent is not kept: the real one follows.
-      if (!(yield* act(state.step, textProtocol ? untilObservation(reply.text) : reply.text, calls))) return { reason: 'paused' }
+      const paused = yield* act(state.step, textProtocol ? untilObservation(reply.text) : reply.text, calls)
+      if (paused) return paused
       yield* save()
       continue
     }
@@ -301,7 +308,9 @@ async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warn
   })
 }
 
-function normalizeApproval(approval: ToolApproval): ToolApproval {
-  if (typeof approval?.approved !== 'boolean') throw new LaconicError('`approval.approved` must be true or false', { code: 'config' })
-  return approval
+/** The caller's decision on the waiting call, as the step's approvals keep it; none refuses the call. */
+function approvalOf(decision: InterruptDecision | undefined): CallApproval {
+  if (decision?.action === 'approve') return { approved: true }
+  if (decision?.action === 'edit') return { approved: true, ...('args' in decision ? { arguments: decision.args } : {}) }
+  return { approved: false, ...(decision?.action === 'reject' && decision.reason ? { message: decision.reason } : {}) }
 }

@@ -16,6 +16,7 @@ import {
   type StrategyContext,
   type StrategyEvent,
   type ToolCall,
+  type ToolCallRequest,
 } from '../../core/index.js'
 import { bound, type Memory, type ToolOutcome } from './memory.js'
 import { callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH } from './tools.js'
@@ -58,13 +59,16 @@ export interface StepCalls {
   approvals?: Readonly<Record<string, CallApproval>>
 }
 
-/** How a step's calls went: all run (or refused), or stopped at a call that waits for approval. */
-export type StepRun = { ran: true } | { ran: false; waiting: ToolCall; approvals: Record<string, CallApproval> }
+/**
+ * How a step's calls went: all run (or refused), or stopped at a call that waits for approval:
+ * the request that says so (its arguments as they would run, sensitive fields redacted).
+ */
+export type StepRun = { ran: true } | { ran: false; waiting: ToolCall; request: ToolCallRequest; approvals: Record<string, CallApproval> }
 
 /** Characters of a tool's error the model sees. */
 export const ERROR_CHARS = 400
 
-type Verdict = { run: { tool: RunnableTool; args: Record<string, unknown> } } | { error: string } | { suspend: true }
+type Verdict = { run: { tool: RunnableTool; args: Record<string, unknown> } } | { error: string } | { suspend: Record<string, unknown> }
 
 export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncGenerator<StrategyEvent, StepRun> } {
   const { ctx, memory, tools, schedule, made, resultChars, hooks } = init
@@ -99,7 +103,7 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
       if (wrong.length) throw new LaconicError(`beforeTool rewrote \`${call.name}\` with arguments its schema refuses: ${wrong.join('; ')}`, { code: 'config' })
     }
     if (verdict?.action === 'suspend' || ((init.needsApproval || tool.user?.needsApproval) && verdict?.action !== 'allow')) {
-      if (!approval) return { suspend: true }
+      if (!approval) return { suspend: args }
       if (!approval.approved) return { error: `the user refused this call${approval.message ? `: ${bound(approval.message, ERROR_CHARS)}` : ''}` }
       if (approval.arguments !== undefined) {
         const wrong = tool.validate(approval.arguments)
@@ -181,7 +185,8 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
             planned.push({ call, error: 'this call needs approval, which cannot be given in this run; do without it' })
             continue
           }
-          return { ran: false, waiting: call, approvals }
+          const request: ToolCallRequest = { kind: 'tool-call', callId: call.id, name: call.name, args: redactArgs(decided.suspend, tool) }
+          return { ran: false, waiting: call, request, approvals }
         }
         planned.push({ call, ...decided })
       }

@@ -150,7 +150,7 @@ test('a gate that keeps rejecting gives up after maxRejections and keeps the las
   expect((await run.result).answer).toBe('B.')
 })
 
-test('a tool that needs approval pauses the run; resume with approval runs it with the approved arguments', async () => {
+test('a tool that needs approval pauses the run with a tool-call request; an edit decision runs it with the edited arguments', async () => {
   const { tool, seen } = lookup({ needsApproval: true, sensitive: ['note'] })
   const script = (req: LLMRequest): ScriptedReply => {
     const done = req.turns?.some((t) => t.role === 'tool')
@@ -160,14 +160,17 @@ test('a tool that needs approval pauses the run; resume with approval runs it wi
   const agent = createAgent({ llm: scriptedLLM({ replies: script }), strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
   const first = agent.research('Has my order shipped?', { checkpoints })
   const paused = await collect(first)
-  expect((await first.result).reason).toBe('paused')
+  const request = { kind: 'tool-call', callId: 'c1', name: 'lookup_order', args: { order: 42, note: '[redacted]' } }
+  expect(await first.result).toMatchObject({ reason: 'paused', request })
+  expect(paused.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused', request })
+  expect((await checkpoints.load(first.runId))?.request).toEqual(request)
   expect(seen).toEqual([])
   expect(ofType(paused, 'tool-call')).toEqual([expect.objectContaining({ callId: 'c1', args: { order: 42, note: '[redacted]' } })])
   expect(ofType(paused, 'warning').map((w) => w.code)).toContain('approval-needed')
   // The secret itself, not just its digits: an event's time or run id may contain "4111" by chance.
   expect(JSON.stringify(paused)).not.toContain('card 4111')
 
-  const resumed = agent.resume(first.runId, { checkpoints, approval: { approved: true, arguments: { order: 7 } } })
+  const resumed = agent.resume(first.runId, { checkpoints, decision: { action: 'edit', args: { order: 7 } } })
   const rest = await collect(resumed)
   expect(seen).toEqual([{ order: 7 }])
   expect((await resumed.result).answer).toBe('Order 7 has shipped.')
@@ -195,11 +198,11 @@ test('react.needsApproval: every call, the built-in search too, pauses the run, 
   expect(search.calls.slice(searched)).toEqual([])
   expect((await checkpoints.load(first.runId))?.options.react).toMatchObject({ needsApproval: true })
   // Approved, the search runs; the next call waits in turn.
-  const second = agent.resume(first.runId, { checkpoints, approval: { approved: true } })
+  const second = agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } })
   await read(second)
   expect((await second.result).reason).toBe('paused')
   expect(search.calls.slice(searched)).toEqual(['Eiffel Tower architect'])
-  expect(ofType(await read(agent.resume(first.runId, { checkpoints, approval: { approved: false } })), 'tool-result')).toEqual([
+  expect(ofType(await read(agent.resume(first.runId, { checkpoints, decision: { action: 'reject' } })), 'tool-result')).toEqual([
     expect.objectContaining({ callId: 'c2', ok: false }),
   ])
   // beforeTool's allow or deny settles a call without a pause.
@@ -212,7 +215,7 @@ test('react.needsApproval: every call, the built-in search too, pauses the run, 
   expect((await allowed.research('q', { checkpoints }).result).reason).toBe('answered')
 })
 
-test('a refused approval tells the model, which answers without the tool', async () => {
+test('a rejected call tells the model the reason, and it answers without the tool', async () => {
   const { tool, seen } = lookup({ needsApproval: true })
   const llm = scriptedLLM({
     replies: (req) =>
@@ -222,7 +225,7 @@ test('a refused approval tells the model, which answers without the tool', async
   const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
   const first = agent.research('q', { checkpoints })
   const paused = await read(first)
-  const resumed = agent.resume(first.runId, { checkpoints, approval: { approved: false, message: 'not now' } })
+  const resumed = agent.resume(first.runId, { checkpoints, decision: { action: 'reject', reason: 'not now' } })
   const events = await collect(resumed)
   assertEventInvariants([...paused, ...events])
   expect(seen).toEqual([])
