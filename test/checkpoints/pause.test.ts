@@ -1,6 +1,6 @@
 /** Pausing for plan approval: pauseAfterPlan + resume with edited queries, and the approvePlan hook, for every built-in strategy. */
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints, type PlanProposal, type ResearchEvent, type ResearchRun } from '../../src/index.js'
+import { memoryCheckpoints, type JsonValue, type PlanProposal, type ResearchEvent, type ResearchRun } from '../../src/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { STRATEGIES, world } from './world.js'
 
@@ -86,6 +86,26 @@ describe.each(STRATEGIES)('%s', (strategy) => {
     await other.result
     await again.agent.resume(other.runId, { checkpoints: store, decision: { action: 'approve' } }).result
     expectSearchedFirst(again.search.calls, proposed)
+  })
+
+  it("a checkpoint whose state does not fit the strategy's schema is a ends the run in a config error naming the field; nothing runs, the checkpoint stays", async () => {
+    const store = memoryCheckpoints()
+    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    await run.result
+    const saved = await store.load(run.runId)
+    const state = saved!.state as Record<string, JsonValue>
+    // The first required field of each state, made the wrong type.
+    const field = Object.keys(state).find((key) => key !== 'pendingPlan')!
+    const corrupt = { ...saved!, state: { ...state, [field]: 'not what was saved' } }
+    await store.save(corrupt)
+    const second = world(strategy, SEED, OPTIONS)
+    const resumed = second.agent.resume(run.runId, { checkpoints: store })
+    expect(await resumed.result).toMatchObject({
+      reason: 'error',
+      error: { code: 'config', message: expect.stringContaining(`state is malformed (/${field}: `) },
+    })
+    expect(second.calls()).toEqual([])
+    expect(await store.load(run.runId)).toEqual(corrupt)
   })
 
   it('approvePlan: edited queries are searched, false pauses, and it is asked once', async () => {

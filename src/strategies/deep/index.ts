@@ -9,7 +9,8 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
-import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { restoredState } from '../shared/resume.js'
+import { deepState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
@@ -67,27 +68,9 @@ interface DeepState {
   pendingPlan?: string[]
 }
 
-const isFinding = (f: unknown): boolean => {
-  const x = f as Finding
-  return typeof x?.query === 'string' && typeof x.answer === 'string' && typeof x.confidence === 'number' && isStringArray(x.sources)
-}
-const isDeepState = (v: unknown): boolean => {
-  const s = v as DeepState
-  return (
-    isCount(s.step) &&
-    Array.isArray(s.findings) &&
-    s.findings.every(isFinding) &&
-    isStringArray(s.asked) &&
-    Array.isArray(s.titles) &&
-    s.titles.every((t) => isStringArray(t) && t.length === 2) &&
-    isStringArray(s.queued) &&
-    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
-  )
-}
-
 async function* runDeep(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const schedule = pLimit(settings.concurrency)
-  const saved = restoredState<DeepState>(ctx, 'deep', isDeepState)
+  const saved = restoredState<DeepState>(ctx, 'deep', deepState)
   const titles = new SourceTitles(ctx.input.citations, saved?.titles)
   const prior = priorFindings(ctx.input.priorAnswers)
   const findings: Finding[] = saved ? saved.findings.map((f) => ({ ...f, sources: [...f.sources] })) : [...prior]

@@ -10,7 +10,8 @@ import {
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
-import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { restoredState } from '../shared/resume.js'
+import { graphReaderState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { explore, type ExploreSettings, type ExploreState, type PlanStep } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
@@ -62,25 +63,6 @@ interface GraphReaderState {
   pendingPlan?: string[]
 }
 
-const isGraphReaderState = (v: unknown): boolean => {
-  const s = v as GraphReaderState
-  const e = s.explore as ExploreState | undefined
-  return (
-    isStringArray(s.keyElements) &&
-    typeof e === 'object' &&
-    e !== null &&
-    Array.isArray(e.frontier) &&
-    e.frontier.every((n) => typeof n?.query === 'string' && isCount(n.depth)) &&
-    isStringArray(e.visited) &&
-    isStringArray(e.searched) &&
-    isStringArray(e.readUrls) &&
-    Array.isArray(e.titles) &&
-    isCount(e.explored) &&
-    typeof e.answered === 'boolean' &&
-    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
-  )
-}
-
 /** Exploration before any node: the plan's queries at depth 0. */
 function startingAt(queries: readonly string[]): ExploreState {
   return {
@@ -98,7 +80,7 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   // One limiter for the whole run: searches, page fetches and the exploration's model calls.
   const schedule = pLimit(settings.concurrency)
   const notebook = new Notebook(() => ctx.newId('f'))
-  const saved = restoredState<GraphReaderState>(ctx, 'graph-reader', isGraphReaderState)
+  const saved = restoredState<GraphReaderState>(ctx, 'graph-reader', graphReaderState)
   if (ctx.resumed) notebook.restore(ctx.resumed.facts)
 
   // A fresh run plans inside exploration, so the plan's queries start their nodes as they stream.

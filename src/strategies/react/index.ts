@@ -17,6 +17,8 @@ import {
 } from '../../core/index.js'
 import { budgetStop } from '../shared/budget.js'
 import { citedAnswer } from '../shared/cited-answer.js'
+import { restoredState } from '../shared/resume.js'
+import { reactState } from './state.js'
 import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState } from './memory.js'
@@ -109,7 +111,7 @@ interface Setup {
 }
 
 async function* runReact(question: string, ctx: StrategyContext, { settings, own, hooks }: Setup): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  const saved = ctx.resumed?.state as SavedState | undefined
+  const saved = restoredState<SavedState>(ctx, 'react', reactState)
   const memory = new Memory(saved)
   const state: SavedState = {
     sources: memory.sources,

@@ -14,7 +14,8 @@ import {
 } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
-import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { restoredState } from '../shared/resume.js'
+import { reflectState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
@@ -73,27 +74,9 @@ interface ReflectState {
   pendingPlan?: string[]
 }
 
-const isReflectState = (v: unknown): boolean => {
-  const s = v as ReflectState
-  return (
-    isCount(s.round) &&
-    isStringArray(s.queries) &&
-    isStringArray(s.searched) &&
-    Array.isArray(s.resultsPerQuery) &&
-    s.resultsPerQuery.every(Array.isArray) &&
-    isStringArray(s.queriesRun) &&
-    typeof s.done === 'boolean' &&
-    typeof s.capped === 'boolean' &&
-    typeof s.reflection === 'object' &&
-    s.reflection !== null &&
-    Array.isArray(s.reflection.slots) &&
-    (s.pendingPlan === undefined || isStringArray(s.pendingPlan))
-  )
-}
-
 async function* runReflect(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const schedule = pLimit(settings.concurrency)
-  const saved = restoredState<ReflectState>(ctx, 'reflect', isReflectState)
+  const saved = restoredState<ReflectState>(ctx, 'reflect', reflectState)
   /** The searches the last planner call started while its reply streamed (pipelining). */
   let early: EarlySearches | undefined
   let state: ReflectState

@@ -11,7 +11,8 @@ import {
 } from '../../core/index.js'
 import { CitationRegistry } from '../shared/citations.js'
 import { wholeNumberOption } from '../shared/options.js'
-import { isCount, isStringArray, restoredState } from '../shared/resume.js'
+import { restoredState } from '../shared/resume.js'
+import { scratchpadState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
@@ -58,19 +59,6 @@ interface ScratchpadState {
   sources?: Citation[]
 }
 
-const isScratchpadState = (v: unknown): boolean => {
-  const s = v as ScratchpadState
-  return (
-    isCount(s.iteration) &&
-    typeof s.knowledge === 'string' &&
-    isStringArray(s.pastQueries) &&
-    isStringArray(s.searched) &&
-    isStringArray(s.queued) &&
-    (s.pendingPlan === undefined || isStringArray(s.pendingPlan)) &&
-    (s.sources === undefined || (Array.isArray(s.sources) && s.sources.every((c) => isCount(c?.index) && typeof c.url === 'string')))
-  )
-}
-
 /**
  * The sources behind the knowledge: every result a synthesizer rewrite read. Numbered in the
  * conversation's registry, so a follow-up question keeps the numbers; the answer lists those of
@@ -98,7 +86,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
   const maxIterations = ctx.options.maxIterations ?? 5
   const { knowledgeChars: budget, historySize } = settings
   const hadPriorKnowledge = Boolean(ctx.input.knowledge?.trim())
-  const saved = restoredState<ScratchpadState>(ctx, 'scratchpad', isScratchpadState)
+  const saved = restoredState<ScratchpadState>(ctx, 'scratchpad', scratchpadState)
   let knowledge = saved?.knowledge ?? truncateAtSentence(ctx.input.knowledge?.trim() ?? '', budget)
   const pastQueries = [...(saved?.pastQueries ?? [])]
   const searched = new Set(saved?.searched ?? [])

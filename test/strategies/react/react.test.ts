@@ -492,3 +492,23 @@ test('bad options are config errors when the agent is made', () => {
   ).toThrow(/built-in|twice/)
   expect(() => createAgent({ llm, strategy: 'react', react: { needsApproval: 'yes' as unknown as boolean } }).research('q')).toThrow(/needsApproval/)
 })
+
+test("a react checkpoint whose state does not fit react's schema ends the resumed run in a config error naming the field, the checkpoint untouched", async () => {
+  const { tool, seen } = lookup({ needsApproval: true })
+  const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'c1', name: 'lookup_order', args: { order: 1 } }] }, 'done'] })
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const first = agent.research('q', { checkpoints })
+  expect((await first.result).reason).toBe('paused')
+  const saved = (await checkpoints.load(first.runId))!
+  const state = saved.state as { pending: { calls: unknown[] } }
+  const corrupt = { ...saved, state: { ...state, pending: { ...state.pending, calls: [{ id: 'c1', name: 'lookup_order', args: { order: 1 } }] } } }
+  await checkpoints.save(corrupt)
+  const resumed = await agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } }).result
+  expect(resumed).toMatchObject({
+    reason: 'error',
+    error: { code: 'config', message: expect.stringContaining('react state is malformed (/pending/calls/0/args: ') },
+  })
+  expect(seen).toEqual([])
+  expect(await checkpoints.load(first.runId)).toEqual(corrupt)
+})

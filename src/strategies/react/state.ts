@@ -1,0 +1,33 @@
+import { count, record, stateSchema, strings } from '../shared/resume.js'
+
+const text = { type: 'string' }
+const toolCall = record({ id: text, name: text, args: text })
+const source = record({ n: { type: 'integer', minimum: 1 }, url: text, title: text, read: { type: 'boolean' } }, ['n', 'url', 'read'])
+const outcome = record({ call: toolCall, ok: { type: 'boolean' }, content: text, note: text })
+const step = record({ text, outcomes: { type: 'array', items: outcome }, followUp: text, compacted: { type: 'boolean' } }, ['text', 'outcomes'])
+const approval = record({ approved: { type: 'boolean' }, arguments: { type: 'object' }, message: text }, ['approved'])
+const pending = record({
+  step: count,
+  text,
+  calls: { type: 'array', items: toolCall },
+  waiting: text,
+  decisions: { type: 'object', additionalProperties: approval },
+})
+
+/** What a react checkpoint holds (`SavedState`), checked on resume. */
+export const reactState = stateSchema(
+  record(
+    {
+      sources: { type: 'array', items: source },
+      steps: { type: 'array', items: step },
+      step: count,
+      protocol: { enum: ['native', 'text'] },
+      rejections: count,
+      made: strings,
+      repeats: count,
+      pending,
+      answerAsked: { type: 'boolean' },
+    },
+    ['sources', 'steps', 'step', 'protocol', 'rejections', 'made', 'repeats'],
+  ),
+)
