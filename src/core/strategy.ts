@@ -136,7 +136,7 @@ export interface ReactTool {
   parameters: JsonSchema
   /** Runs the tool; `signal` aborts when the run does. What it returns (text, or JSON) goes back to the model, bounded. */
   execute(args: Record<string, unknown>, options: { signal: AbortSignal }): unknown
-  /** Pause the run for approval before each call (needs `checkpoints`); `agent.resume(runId, { checkpoints, approval })` continues. */
+  /** Pause the run for approval before each call (needs `checkpoints`), with a `tool-call` request; `agent.resume(runId, { checkpoints, decision })` answers it. */
   needsApproval?: boolean
   /** Argument fields shown as `[redacted]` in `tool-call` events. */
   sensitive?: readonly string[]

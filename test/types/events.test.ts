@@ -10,6 +10,7 @@ import type {
   EventType,
   Fact,
   FetchedPage,
+  InterruptRequest,
   ResearchEvent,
   RunEndReason,
   SearchResult,
@@ -171,6 +172,8 @@ describe('codes', () => {
     expectTypeOf<EventOf<'warning'>['code']>().toEqualTypeOf<WarningCode>()
     expectTypeOf<ErrorInfo['code']>().toEqualTypeOf<ErrorCode>()
     expectTypeOf<EventOf<'run-end'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
+    expectTypeOf<EventOf<'run-end'>['request']>().toEqualTypeOf<InterruptRequest | undefined>()
+    expectTypeOf<'plan-rejected'>().toExtend<WarningCode>()
     expectTypeOf<EventOf<'result'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
     // The known codes are members (so editors complete them), failures' codes among the warnings'.
     expectTypeOf<'max-iterations' | 'search-empty' | 'retry' | 'slow-subscriber' | 'extraction-fallback'>().toExtend<WarningCode>()

@@ -9,16 +9,21 @@ import type {
   AgentOptions,
   DeepOptions,
   GraphReaderOptions,
+  InterruptDecision,
+  InterruptRequest,
   LLMProvider,
   PlanProposal,
   ReactOptions,
   ReactTool,
   ReflectOptions,
   ResearchOptions,
+  ResumeOptions,
+  Resumption,
   ScratchpadOptions,
   SearchProvider,
   Strategy,
   StrategyContext,
+  StrategyOutcome,
 } from '../../src/index.js'
 
 declare const llm: LLMProvider
@@ -150,5 +155,27 @@ describe('ResearchOptions', () => {
     expectTypeOf<ResearchOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>()
     expectTypeOf<NonNullable<ResearchOptions['approvePlan']>>().parameters.toEqualTypeOf<[PlanProposal, { signal: AbortSignal }]>()
     expectTypeOf<NonNullable<ResearchOptions['approvePlan']>>().returns.toEqualTypeOf<boolean | string[] | Promise<boolean | string[]>>()
+  })
+})
+
+describe('ResumeOptions: one decision on one request', () => {
+  it('answers a paused run with a decision of the request kind; the old plan and approval fields are gone', () => {
+    expectTypeOf<ResumeOptions['decision']>().toEqualTypeOf<InterruptDecision | undefined>()
+    expectTypeOf<{ action: 'approve' }>().toExtend<InterruptDecision>()
+    expectTypeOf<{ action: 'reject'; reason: string }>().toExtend<InterruptDecision>()
+    expectTypeOf<{ action: 'edit'; queries: string[] }>().toExtend<InterruptDecision>()
+    expectTypeOf<{ action: 'edit'; args: Record<string, unknown> }>().toExtend<InterruptDecision>()
+    expectTypeOf<{ action: 'maybe' }>().not.toExtend<InterruptDecision>()
+    expectTypeOf<ResumeOptions>().not.toHaveProperty('plan')
+    expectTypeOf<ResumeOptions>().not.toHaveProperty('approval')
+    // The request, by kind; a strategy reads both when it resumes.
+    expectTypeOf<Extract<InterruptRequest, { kind: 'plan' }>['queries']>().toEqualTypeOf<string[]>()
+    expectTypeOf<Extract<InterruptRequest, { kind: 'tool-call' }>['args']>().toEqualTypeOf<Record<string, unknown>>()
+    expectTypeOf<Resumption['request']>().toEqualTypeOf<InterruptRequest | undefined>()
+    expectTypeOf<Resumption['decision']>().toEqualTypeOf<InterruptDecision | undefined>()
+    // A strategy that pauses says on what.
+    expectTypeOf<{ reason: 'paused'; request: InterruptRequest }>().toExtend<StrategyOutcome>()
+    expectTypeOf<{ reason: 'paused' }>().not.toExtend<StrategyOutcome>()
+    expectTypeOf<{ reason: 'answered' }>().toExtend<StrategyOutcome>()
   })
 })
