@@ -87,6 +87,23 @@ describe('createMcpServer', () => {
     await client.close()
   })
 
+  it('a run that pauses is a tool error naming what it waits for, from its request', async () => {
+    const strategy: Strategy = {
+      name: 'pausing',
+      // biome-ignore lint/correctness/useYield: a strategy with no events, only an outcome
+      async *run() {
+        return { reason: 'paused', request: { kind: 'tool-call', callId: 'c1', name: 'pay', args: { amount: 5 } } }
+      },
+    }
+    const client = await connected({ agent: createAgent({ llm: scriptedLLM({ replies: [] }), strategy }) })
+    const result = await client.callTool({ name: 'research', arguments: { question: 'Q?' } })
+    expect(result.isError).toBe(true)
+    expect((result.content as Content[])[0]?.text).toBe(
+      'the research paused: it waits for a decision on a call of the tool `pay`, which this tool cannot give (use an agent without plan review or tool approval)',
+    )
+    await client.close()
+  })
+
   it('refuses a question over the limit', async () => {
     const client = await connected({ agent: demoAgent({ tokenDelayMs: 0 }) })
     const result = await client.callTool({ name: 'research', arguments: { question: 'x'.repeat(MAX_MCP_QUESTION_CHARS + 1) } })
