@@ -29,7 +29,11 @@ export interface PipeSSEOptions extends ToSSEOptions {
 const HEARTBEAT: unique symbol = Symbol('heartbeat')
 const HUNG_UP: unique symbol = Symbol('hung up')
 const NOT_YET: unique symbol = Symbol('not settled yet')
-const SETTLED_MARKER = Promise.resolve(NOT_YET)
+
+/** Resolves once the event loop has turned (a timer's turn): what the source had ready by then is ready now. */
+function afterThisTurn(): Promise<typeof NOT_YET> {
+  return new Promise((resolve) => setTimeout(resolve, 0, NOT_YET))
+}
 
 type Step = IteratorResult<ResearchEvent> | typeof HEARTBEAT | typeof HUNG_UP
 
@@ -40,7 +44,10 @@ type Step = IteratorResult<ResearchEvent> | typeof HEARTBEAT | typeof HUNG_UP
  *
  * The bytes are `toSSE`'s, written without a `ReadableStream` in between: under a broadcast
  * this runs once per client per event, so every frame costs one encoding in total (shared),
- * and frames that are already waiting (a client that fell behind) go out in one write.
+ * and frames that are already waiting (a client that fell behind) go out in one write. The
+ * response head waits one turn of the event loop for the run's first events and goes out with
+ * them: a broadcast starting for 1,000 clients at once costs each client one write to start,
+ * not one for the head and one for each early event.
  */
 export async function pipeSSE(events: EventStream, res: SSEServerResponse, options: PipeSSEOptions = {}): Promise<void> {
   const heartbeatMs = options.heartbeatMs ?? 15_000
@@ -87,11 +94,14 @@ export async function pipeSSE(events: EventStream, res: SSEServerResponse, optio
 
   try {
     batch.push(retryFrameBytes(options.retryMs ?? 3_000))
+    // Settled once this turn is over; from then on a race against it is a peek.
+    const startTurn = afterThisTurn()
     while (!closed) {
       const next = iterator.next()
       // Peek: an already-settled `next()` wins this race, so events already waiting for this
-      // client join the batch instead of costing a socket write each.
-      let step: Step | typeof NOT_YET = await Promise.race([next, SETTLED_MARKER])
+      // client join the batch instead of costing a socket write each (and, in the first turn,
+      // events the run makes meanwhile join the head).
+      let step: Step | typeof NOT_YET = await Promise.race([next, startTurn])
       while (step === NOT_YET || step === HEARTBEAT) {
         if (step === HEARTBEAT) batch.push(HEARTBEAT_BYTES)
         if (!(await flush())) return

@@ -81,7 +81,51 @@ describe('pipeSSE wire text', () => {
   })
 })
 
+/** A response that records each write as text, and says when the next one comes. */
+function recordingResponse() {
+  const writes: string[] = []
+  let onWrite: (() => void) | undefined
+  const res = {
+    writeHead: () => undefined,
+    write: (chunk: Uint8Array) => {
+      writes.push(new TextDecoder().decode(chunk))
+      onWrite?.()
+      return true
+    },
+    end: () => undefined,
+    on: () => undefined,
+    once: () => undefined,
+  }
+  const nextWrite = () => new Promise<void>((resolve) => (onWrite = resolve))
+  return { res, writes, nextWrite }
+}
+
 describe('pipeSSE batching', () => {
+  it('the head waits for the events the run makes in the same turn and goes out with them: one write per client to start', async () => {
+    const later = gate()
+    const hub = broadcast(scriptedRun(events, { 2: later.promise }))
+    const clients = [recordingResponse(), recordingResponse(), recordingResponse()]
+    const firstWrites = clients.map((client) => client.nextWrite())
+    const done = clients.map((client) => pipeSSE(hub.subscribe(), client.res, { heartbeatMs: 0 }))
+    await Promise.all(firstWrites)
+    for (const client of clients) expect(client.writes).toEqual([`retry: 3000\n\n${encodeEventFrame(events[0]!)}${encodeEventFrame(events[1]!)}`])
+    later.open()
+    await Promise.all(done)
+    for (const client of clients) expect(client.writes.join('')).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
+  })
+
+  it('the head goes out after one turn when the run has nothing yet', async () => {
+    const first = gate()
+    const { res, writes, nextWrite } = recordingResponse()
+    const written = nextWrite()
+    const done = pipeSSE(scriptedRun(events, { 0: first.promise }), res, { heartbeatMs: 0 })
+    await written
+    expect(writes).toEqual(['retry: 3000\n\n'])
+    first.open()
+    await done
+    expect(writes.join('')).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
+  })
+
   it('frames already waiting for a client go out in one write', async () => {
     const hub = broadcast(scriptedRun(events))
     await collect(hub.subscribe())
