@@ -56,15 +56,20 @@ export function mean(samples: readonly number[]): number {
 /**
  * One line per row and reading that has a target (`met`, or another boolean column named
  * `met…` such as `metFromIteration2`): met or not, the row's label (its text columns) and the
- * target, so a whole run's verdict fits on one screen.
+ * target, so a whole run's verdict fits on one screen. A row that states its target in other
+ * columns (`targetMs`, `pass`) is a miss: the summary cannot judge it, and it would not show.
  */
 export function targetLines(name: string, rows: readonly Record<string, unknown>[]): string[] {
   return rows.flatMap((row) => {
-    if (row.target === undefined || row.target === '') return []
     const label = Object.entries(row)
       .filter(([key, value]) => typeof value === 'string' && key !== 'target')
       .map(([, value]) => value)
       .join(', ')
+    const misnamed = Object.keys(row).filter((key) => /^target./.test(key) || /^(pass|passed|ok)$/i.test(key))
+    if (misnamed.length > 0) {
+      return [`MISS  ${name}${label ? ` (${label})` : ''}: the row gives its target as ${misnamed.join(' and ')}; name them target and met`]
+    }
+    if (row.target === undefined || row.target === '') return []
     return Object.entries(row)
       .filter(([key, value]) => key.startsWith('met') && typeof value === 'boolean')
       .map(([key, met]) => `${met ? 'met ' : 'MISS'}  ${name}${label ? ` (${label})` : ''}${key === 'met' ? '' : ` [${key}]`}: target ${String(row.target)}`)

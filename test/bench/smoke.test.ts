@@ -176,6 +176,12 @@ describe('the run summary', () => {
       'met   demo (run): target ≤ 1000 ns',
     ])
   })
+
+  it('counts a row that states its target in other columns as a miss, so it cannot pass unseen', () => {
+    expect(targetLines('notebook', [{ method: 'indexed', ms: 150, targetMs: 200, pass: true }])).toEqual([
+      'MISS  notebook (indexed): the row gives its target as targetMs and pass; name them target and met',
+    ])
+  })
 })
 
 describe('pipelining bounds', () => {
