@@ -131,14 +131,16 @@ describe.skipIf(!redisAvailable())('a SIGKILLed laconic worker', () => {
     }
   })
 
-  it('bad --lock-ms and --stall-ms are usage errors; laconic serve refuses them', async () => {
-    const low = await runCli(['worker', '--redis', server.url, '--lock-ms', '50', '-m', 'x'])
+  it('bad --lock-ms and --stall-ms are usage errors; laconic serve refuses them', { timeout: 60_000 }, async () => {
+    const [low, word, serve] = await Promise.all([
+      runCli(['worker', '--redis', server.url, '--lock-ms', '50', '-m', 'x']),
+      runCli(['worker', '--redis', server.url, '--stall-ms', 'soon', '-m', 'x']),
+      runCli(['serve', '--redis', server.url, '--lock-ms', '2000']),
+    ])
     expect(low.code).toBe(2)
     expect(low.stderr).toContain('--lock-ms must be a whole number from 1000 to 3600000; got "50"')
-    const word = await runCli(['worker', '--redis', server.url, '--stall-ms', 'soon', '-m', 'x'])
     expect(word.code).toBe(2)
     expect(word.stderr).toContain('--stall-ms must be a whole number')
-    const serve = await runCli(['serve', '--redis', server.url, '--lock-ms', '2000'])
     expect(serve.code).toBe(2)
     expect(serve.stderr).toContain('--lock-ms and --stall-ms are for laconic worker')
   })
