@@ -46,13 +46,17 @@ export interface LiveServerOptions {
   limits?: LiveServerLimits | undefined
   /** Reads a `file:` source a run named for the page's text view, `GET /runs/:id/source?url=URL`; see `InProcessRunsOptions.readSource`. Unset, the view is off. */
   readSource?: InProcessRunsOptions['readSource']
+  /** Where runs save their checkpoints, so the page can answer a paused run (`POST /runs/:id/decision`); see `InProcessRunsOptions.checkpoints`. */
+  checkpoints?: InProcessRunsOptions['checkpoints']
+  /** End every run `paused` after its plan, for the page to approve or reject (needs `checkpoints`). @defaultValue false */
+  pauseAfterPlan?: boolean | undefined
 }
 
 /** The HTTP server, not yet listening: call `.listen(port, host)` on it. Closing it aborts every run. */
 export function createLiveServer(options: LiveServerOptions): Server {
-  const { agent, label, graceMs, keepMs, heartbeatMs, host, readSource, limits = {} } = options
+  const { agent, label, graceMs, keepMs, heartbeatMs, host, readSource, checkpoints, pauseAfterPlan, limits = {} } = options
   const { maxRetainedRuns, maxRetainedBytes, ...runLimits } = limits
-  const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, maxRetainedRuns, maxRetainedBytes })
+  const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, checkpoints, pauseAfterPlan, maxRetainedRuns, maxRetainedBytes })
   const handler = createResearchHandler({ runs, label, host, heartbeatMs, limits: runLimits })
   const server = createHandlerServer(handler)
   // `close()` aborts the runs first: each open stream then gets its `run-end` (aborted) and

@@ -10,12 +10,14 @@
  *   GET    /runs/:id/events         Server-Sent Events; resumes after Last-Event-ID
  *   DELETE /runs/:id                cancel → 202
  *   GET    /runs/:id/source?url=U   the text of a `file:` source the run named
+ *   POST   /runs/:id/decision       {action, reason?, queries?, args?}: answer a paused run → 201 {runId}
  *
- * Every error is JSON `{code, message}`. Every request passes the request guard once: a start
- * or a cancel must be a same-origin request carrying the page's token; a read must be a `GET`
+ * Every error is JSON `{code, message}`. Every request passes the request guard once: a start,
+ * a cancel or a decision must be a same-origin request carrying the page's token; a read must be a `GET`
  * with no cross-site marker; with `host`, the `Host` must name it (against DNS rebinding). Runs
  * in progress are limited server-wide and per client address.
  */
+import type { InterruptDecision } from '../core/index.js'
 import type { EventStream } from '../streams/index.js'
 import { sseResponse } from '../streams/index.js'
 import { livePage } from './live-page.js'
@@ -72,11 +74,13 @@ const MAX_QUESTION_CHARS = 2000
 /** A start's body is `{"question": "...", "strategy": "..."}`: a question of at most 2,000 characters fits in this many bytes. */
 const MAX_START_BODY_BYTES = 16_384
 const RETRY_MS = 3_000
-const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events|\/source)?$/
+const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events|\/source|\/decision)?$/
+
+const DECISION_ACTIONS: ReadonlySet<string> = new Set(['approve', 'reject', 'edit'])
 
 const DEFAULT_LIMITS = { maxActiveRuns: 8, maxActiveRunsPerClient: 2, retryAfterSeconds: 5 } as const
 
-const ROUTES = 'GET / (the live page), POST /runs, GET /runs/:id, GET /runs/:id/events, DELETE /runs/:id, GET /runs/:id/source?url='
+const ROUTES = 'GET / (the live page), POST /runs, GET /runs/:id, GET /runs/:id/events, DELETE /runs/:id, GET /runs/:id/source?url=, POST /runs/:id/decision'
 
 /** The research server as one Web-standard handler over `options.runs`. */
 export function createResearchHandler(options: ResearchHandlerOptions): ResearchHandler {
@@ -86,7 +90,7 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${name} must be a positive integer, got ${value}`)
   }
   const guard = createRequestGuard({ host, token: options.token })
-  const page = livePage(label, { token: guard.token, sourceView: runs.readSource !== undefined })
+  const page = livePage(label, { token: guard.token, sourceView: runs.readSource !== undefined, decisions: runs.decide !== undefined })
   let policy: Promise<string> | undefined
   // Runs started here and not ended yet, with the client that started each (undefined: unknown).
   const active = new Map<symbol, string | undefined>()
@@ -150,6 +154,23 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     }
   }
 
+  // The answer to a paused run's request: the run goes on as a new run, whose id is answered.
+  async function decide(request: Request, runId: string): Promise<Response> {
+    if (!runs.decide) return failure(404, 'not-found', 'this server takes no decisions: resume the run where its checkpoints are (laconic resume)')
+    const body = await readJsonObject(request, MAX_START_BODY_BYTES)
+    if (typeof body !== 'object' || !DECISION_ACTIONS.has(body.action as string)) {
+      return failure(400, 'bad-request', 'send the decision as JSON: {"action": "approve"}, {"action": "reject", "reason": "..."} or {"action": "edit", ...}')
+    }
+    try {
+      const continued = await runs.decide(runId, body as unknown as InterruptDecision)
+      return continued ? json(201, { runId: continued.runId }) : noSuchRun(runId)
+    } catch (error) {
+      // Not paused, answered already, or an edit that does not fit what the run waits for.
+      if ((error as { code?: unknown } | null)?.code === 'config') return failure(409, 'conflict', firstLine(error))
+      throw error
+    }
+  }
+
   async function route(request: Request, client: ClientInfo | undefined): Promise<Response> {
     const url = new URL(request.url)
     const method = request.method.toUpperCase()
@@ -174,6 +195,11 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     }
     const runId = match[1] as string
     const sub = match[2]
+    if (sub === '/decision') {
+      // A decision spends what the paused run was about to spend: the same proof as a start.
+      const refused = guard.checkStart(request)
+      return refused ? refuse(refused) : decide(request, runId)
+    }
     if (sub === undefined && method === 'DELETE') {
       // A cancel stops someone's paid run: it needs the same proof as a start.
       const refused = guard.checkChange(request)

@@ -5,15 +5,20 @@
  * finished runs are kept for replay within a count and a byte budget; `close()` aborts them all.
  */
 import { resultOfEvents } from '../core/result-fold.js'
-import type { ResearchEvent } from '../core/index.js'
+import { type CheckpointStore, checkDecision, type InterruptDecision, LaconicError, type ResearchEvent } from '../core/index.js'
 import { broadcast, type Broadcast, type EventStream } from '../streams/index.js'
 import { withoutFragment } from './responses.js'
-import type { RunHost, RunStatus, SourceText } from './run-host.js'
+import type { RunHost, RunStatus, SourceText, StartedRun } from './run-host.js'
+
+/** A run as the in-process host reads it: its events, and how to stop it. */
+type LiveRun = AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
 
 /** What the in-process host needs of an agent: `createAgent(...)` fits. */
 export interface LiveAgent {
   /** Starts a run of the question; aborting `signal` stops it (its last event is then `run-end` with reason `aborted`). */
-  research(question: string, options: { signal: AbortSignal }): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
+  research(question: string, options: { signal: AbortSignal; checkpoints?: CheckpointStore; pauseAfterPlan?: boolean }): LiveRun
+  /** Continues a paused run with the decision on what it waits for (needed for `POST /runs/:id/decision`). */
+  resume?(runId: string, options: { checkpoints: CheckpointStore; decision: InterruptDecision; signal: AbortSignal }): LiveRun
 }
 
 /** Options of `inProcessRuns`. */
@@ -39,6 +44,15 @@ export interface InProcessRunsOptions {
    * Unset, the view is off.
    */
   readSource?: ((url: string, signal: AbortSignal) => Promise<SourceText>) | undefined
+  /**
+   * Where runs save their checkpoints: with it, a run that pauses for a decision (a plan with
+   * `pauseAfterPlan`, a `react` tool call with `needsApproval`) is answered from the page,
+   * `POST /runs/:id/decision`, and goes on as a new run of this host (the agent's `resume`).
+   * Unset, runs save no checkpoints and decisions are off.
+   */
+  checkpoints?: CheckpointStore | undefined
+  /** End every run `paused` right after its plan, for the page to approve, edit or reject (needs `checkpoints`). @defaultValue false */
+  pauseAfterPlan?: boolean | undefined
 }
 
 /** The in-process run host: give it to `createResearchHandler`; `close()` aborts every run. */
@@ -54,8 +68,11 @@ interface RunRecord {
   readonly controller: AbortController
   readonly ledger: Ledger
   readonly history: ResearchEvent[]
+  readonly ended: Promise<void>
   finished: boolean
   cancelled: boolean
+  /** The run that answered this one's request (`decide`), so a second decision is refused. */
+  continuedBy?: string | undefined
   /** Aborts a run nobody subscribed to in time. */
   unclaimed?: ReturnType<typeof setTimeout> | undefined
   forget?: ReturnType<typeof setTimeout> | undefined
@@ -65,7 +82,8 @@ interface RunRecord {
 
 /** Runs on `agent` in this process. */
 export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
-  const { agent, readSource } = options
+  const { agent, readSource, checkpoints, pauseAfterPlan } = options
+  if (pauseAfterPlan && !checkpoints) throw new TypeError('`pauseAfterPlan` needs `checkpoints`: a paused run is resumed from its checkpoint')
   const graceMs = positive('graceMs', options.graceMs ?? 15_000)
   const keepMs = positive('keepMs', options.keepMs ?? 300_000)
   const maxRetainedRuns = positive('maxRetainedRuns', options.maxRetainedRuns ?? 50)
@@ -103,27 +121,57 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
 
   const abort = (record: RunRecord, why: string): void => record.controller.abort(new DOMException(why, 'AbortError'))
 
+  /** Hosts a run whose events `open` starts reading (given the signal that stops it). */
+  const host = (question: string, open: (signal: AbortSignal) => LiveRun): RunRecord => {
+    if (closed) throw new Error('the server is closing')
+    const controller = new AbortController()
+    const ledger: Ledger = { bytes: 0, sources: readSource ? new Set() : undefined }
+    const history: ResearchEvent[] = []
+    const hub = broadcast(observed(open(controller.signal), ledger, history), { graceMs })
+    let dropped = () => {}
+    const ended = Promise.race([hub.finished, new Promise<void>((resolve) => (dropped = resolve))])
+    const record: RunRecord = { id: crypto.randomUUID(), question, controller, ledger, hub, history, ended, finished: false, cancelled: false, dropped }
+    runs.set(record.id, record)
+    // A run whose page never comes to read it would hold its slot forever.
+    record.unclaimed = setTimeout(() => {
+      if (record.hub.subscriberCount > 0) return
+      abort(record, 'nobody read the run')
+      forget(record)
+    }, graceMs)
+    unref(record.unclaimed)
+    void hub.finished.then(() => retain(record))
+    return record
+  }
+
+  const decide = async (runId: string, decision: InterruptDecision): Promise<StartedRun | undefined> => {
+    const record = runs.get(runId)
+    if (!record) return undefined
+    const end = record.history.at(-1)
+    if (!record.finished || end?.type !== 'run-end' || end.reason !== 'paused') {
+      throw new LaconicError(`run ${runId} is not paused: nothing waits for a decision`, { code: 'config' })
+    }
+    if (record.continuedBy !== undefined) {
+      throw new LaconicError(`run ${runId} was answered already: follow run ${record.continuedBy}`, { code: 'config' })
+    }
+    const { resume } = agent
+    if (!checkpoints || !resume) return undefined
+    const checked = checkDecision(decision, end.request, runId)
+    // The agent's own id of the run (its checkpoints are saved under it), from its events.
+    const agentRunId = end.runId
+    const next = host(record.question, (signal) => resume.call(agent, agentRunId, { checkpoints, decision: checked, signal }))
+    record.continuedBy = next.id
+    return { runId: next.id, ended: next.ended }
+  }
+
   return {
     async start(question) {
-      if (closed) throw new Error('the server is closing')
-      const controller = new AbortController()
-      const ledger: Ledger = { bytes: 0, sources: readSource ? new Set() : undefined }
-      const history: ResearchEvent[] = []
-      const hub = broadcast(observed(agent.research(question, { signal: controller.signal }), ledger, history), { graceMs })
-      let dropped = () => {}
-      const ended = Promise.race([hub.finished, new Promise<void>((resolve) => (dropped = resolve))])
-      const record: RunRecord = { id: crypto.randomUUID(), question, controller, ledger, hub, history, finished: false, cancelled: false, dropped }
-      runs.set(record.id, record)
-      // A run whose page never comes to read it would hold its slot forever.
-      record.unclaimed = setTimeout(() => {
-        if (record.hub.subscriberCount > 0) return
-        abort(record, 'nobody read the run')
-        forget(record)
-      }, graceMs)
-      unref(record.unclaimed)
-      void hub.finished.then(() => retain(record))
-      return { runId: record.id, ended }
+      const record = host(question, (signal) =>
+        agent.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(pauseAfterPlan ? { pauseAfterPlan } : {}) }),
+      )
+      return { runId: record.id, ended: record.ended }
     },
+
+    ...(checkpoints && agent.resume ? { decide } : {}),
 
     async status(runId) {
       const record = runs.get(runId)
@@ -199,7 +247,7 @@ interface Ledger {
 }
 
 /** The run, entering each event in the ledger and the history as it passes. */
-function observed(run: ReturnType<LiveAgent['research']>, ledger: Ledger, history: ResearchEvent[]): EventStream {
+function observed(run: LiveRun, ledger: Ledger, history: ResearchEvent[]): EventStream {
   return {
     [Symbol.asyncIterator]() {
       const iterator = run[Symbol.asyncIterator]()

@@ -19,6 +19,8 @@ export interface LivePageOptions {
   token: string
   /** The server serves the text of a run's `file:` sources at `GET /runs/:id/source?url=URL`: `file:` sources link there, in a new tab. Unset, they show as text. */
   sourceView?: boolean | undefined
+  /** The server answers a paused run's request, `POST /runs/:id/decision`: the page shows Approve and Reject. Unset, it shows what the run waits for only. */
+  decisions?: boolean | undefined
 }
 
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
@@ -26,7 +28,8 @@ export function livePage(label: string | undefined, options: LivePageOptions): s
   const banner = label ? `<p class="banner" id="label">${escapeHtml(label)}</p>` : ''
   const token = `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
   const sourceView = options.sourceView ? '<meta name="laconic-source-view" content="yes">' : ''
-  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token + sourceView)
+  const decisions = options.decisions ? '<meta name="laconic-decisions" content="yes">' : ''
+  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token + sourceView + decisions)
 }
 
 function escapeHtml(text: string): string {
@@ -73,6 +76,10 @@ const PAGE = String.raw`<!doctype html>
   #answer.streaming::after { content: '▍'; color: var(--accent); }
   a { color: var(--accent); }
   .warning { color: #b45309; font-size: 13px; }
+  #decision { margin-top: 8px; padding: 8px 10px; border: 1px solid #f59e0b; border-radius: 6px; background: #fffbeb; }
+  #decision[hidden], #answer-request[hidden] { display: none; }
+  #request { white-space: pre-wrap; margin: 0 0 8px; font: inherit; }
+  #decision button.reject { background: #b91c1c; }
   @media (max-width: 800px) { main { grid-template-columns: 1fr; } }
 </style>
 </head>
@@ -86,6 +93,14 @@ const PAGE = String.raw`<!doctype html>
   </form>
   <!--label-->
   <div id="status">Idle.</div>
+  <div id="decision" hidden>
+    <pre id="request"></pre>
+    <form id="answer-request">
+      <input id="reason" autocomplete="off" placeholder="Why not (sent with Reject)">
+      <button type="submit" id="approve" value="approve">Approve</button>
+      <button type="submit" id="reject" class="reject" value="reject">Reject</button>
+    </form>
+  </div>
 </header>
 <main>
   <section id="answer-panel">
@@ -135,6 +150,7 @@ function reset() {
   $('answer').textContent = ''
   $('answer').dataset.tokens = '0'
   $('answer').className = ''
+  $('decision').hidden = true
   lastSeq = -1
   cost = null
   shownRun = null
@@ -215,9 +231,15 @@ const handlers = {
   warning: (e) => $('warnings').append(el('li', { className: 'warning' }, e.code + ': ' + e.message)),
   'run-end': (e) => {
     cost = e.cost
+    source.close()
+    if (e.reason === 'paused' && e.request) {
+      showRequest(e.request)
+      status('Paused: the run waits for your decision.')
+      document.body.dataset.state = 'paused'
+      return
+    }
     status(e.reason === 'answered' ? 'Done.' : 'Stopped: ' + e.reason + (e.error ? ' (' + e.error.message + ')' : ''))
     document.body.dataset.state = 'ended'
-    source.close()
   },
 }
 
@@ -241,6 +263,47 @@ async function eventsUrl(question) {
   return '/runs/' + encodeURIComponent(runId) + '/events'
 }
 
+// What a paused run waits for, as text only: a plan's queries, or a tool call's arguments (its
+// sensitive fields arrive redacted).
+function requestText(request) {
+  if (request.kind === 'plan') return 'The plan waits for approval:\n' + request.text + '\n\nQueries:\n' + request.queries.map((q) => '- ' + q).join('\n')
+  if (request.kind === 'tool-call') return 'A tool call waits for approval: ' + request.name + '\n' + JSON.stringify(request.args, null, 2)
+  return 'The run waits for a decision: ' + JSON.stringify(request, null, 2)
+}
+
+function showRequest(request) {
+  $('request').textContent = requestText(request)
+  const answerable = Boolean(document.querySelector('meta[name=laconic-decisions]'))
+  $('answer-request').hidden = !answerable
+  if (!answerable) $('request').textContent += '\n\nThis server takes no decisions: resume the run where its checkpoints are.'
+  $('decision').hidden = false
+}
+
+// Answers the paused run; the run goes on as a new one of the server, followed on this page.
+async function decide(action) {
+  const token = document.querySelector('meta[name=laconic-token]')
+  const decision = action === 'reject' ? { action, reason: $('reason').value.trim() || undefined } : { action }
+  const response = await fetch('/runs/' + encodeURIComponent(shownRun) + '/decision', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-laconic-token': token ? token.content : '' },
+    body: JSON.stringify(decision),
+  })
+  if (!response.ok) {
+    const text = await response.text()
+    let message = text.trim()
+    try { message = JSON.parse(text).message || message } catch {}
+    status('Could not answer: ' + message)
+    return
+  }
+  const { runId } = await response.json()
+  $('decision').hidden = true
+  $('reason').value = ''
+  shownRun = runId
+  document.body.dataset.state = 'running'
+  status(action === 'reject' ? 'Rejected; finishing…' : 'Approved; researching…')
+  follow('/runs/' + encodeURIComponent(runId) + '/events')
+}
+
 async function start(question) {
   if (source) source.close()
   reset()
@@ -254,6 +317,11 @@ async function start(question) {
     status('Could not start: ' + error.message)
     return
   }
+  follow(url)
+}
+
+// Draws a run's events; a resumed run goes on where the paused one stopped (its seq continue).
+function follow(url) {
   source = new EventSource(url)
   for (const [type, handle] of Object.entries(handlers)) {
     source.addEventListener(type, (message) => {
@@ -267,9 +335,14 @@ async function start(question) {
   source.addEventListener('end', () => source.close())
   source.addEventListener('error', () => {
     if (source.readyState === EventSource.CONNECTING) status('Connection lost, resuming…')
-    else if (document.body.dataset.state !== 'ended') status('Disconnected.')
+    else if (document.body.dataset.state === 'running') status('Disconnected.')
   })
 }
+
+$('answer-request').addEventListener('submit', (event) => {
+  event.preventDefault()
+  decide(event.submitter && event.submitter.value === 'reject' ? 'reject' : 'approve')
+})
 
 $('ask').addEventListener('submit', (event) => {
   event.preventDefault()

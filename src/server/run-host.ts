@@ -4,7 +4,7 @@
  * hosts ship: `inProcessRuns` (runs on an agent in this process) and `redisRuns` (the Redis
  * queue and event log of `laconic-research/redis`, runs on workers anywhere).
  */
-import type { ResearchResult } from '../core/index.js'
+import type { InterruptDecision, ResearchResult } from '../core/index.js'
 import type { EventStream } from '../streams/index.js'
 
 /** `queued`: waiting for a worker; `running`: in progress; `done`: it ended (see `result.reason`); `failed`: it could not run to its end. */
@@ -58,6 +58,13 @@ export interface RunHost {
   events(runId: string, options: { after?: number | undefined }): Promise<EventStream | 'ended' | undefined>
   /** Stops the run; false for an unknown one. */
   cancel(runId: string): Promise<boolean>
+  /**
+   * Answers what a paused run waits for (its `run-end` carries the request) and continues it as
+   * a new run of this host, for `POST /runs/:id/decision`. Undefined for an unknown run; rejects
+   * with a `config` `LaconicError` for a run that is not paused, or a decision that does not fit.
+   * Without this method, decisions are off.
+   */
+  decide?(runId: string, decision: InterruptDecision): Promise<StartedRun | undefined>
   /**
    * The text of a source the run named, for `GET /runs/:id/source?url=`. Undefined when the run
    * never named that URL (or the host keeps no sources). Without this method the view is off.

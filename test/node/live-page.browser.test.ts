@@ -11,10 +11,12 @@ import { pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
+import { memoryCheckpoints } from '../../src/core/index.js'
 import { createAgent } from '../../src/index.js'
 import { createLiveServer, type LiveAgent } from '../../src/node/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
+import { world } from '../checkpoints/world.js'
 
 /** Markup that would show an image and set a flag if it were ever parsed as HTML. */
 const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='yes'">`
@@ -162,3 +164,57 @@ describe.skipIf(!browserAvailable('the live page browser tests (report panel, so
     })
   },
 )
+
+describe.skipIf(!browserAvailable('the live page browser tests (a paused run answered)'))('a paused run answered on the live page', () => {
+  let browser: Browser
+  let base = ''
+  let server: ReturnType<typeof createLiveServer>
+
+  beforeAll(async () => {
+    // A scratchpad run on a scripted world that pauses after its plan (seed 7 plans a search first).
+    server = createLiveServer({ agent: world('scratchpad', 7).agent, checkpoints: memoryCheckpoints(), pauseAfterPlan: true })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    server?.closeAllConnections()
+    await new Promise((resolve) => server?.close(resolve))
+  })
+
+  async function pausedRun(): Promise<Page> {
+    const page = await browser.newPage()
+    await page.goto(base)
+    await page.fill('#question', 'Why is the sky blue?')
+    await page.click('#ask button[type=submit]')
+    await page.waitForSelector('body[data-state=paused]', { timeout: 15_000 })
+    return page
+  }
+
+  it('shows what the run waits for as text, and Approve goes on with the research to its end', async () => {
+    const page = await pausedRun()
+    expect(await page.locator('#status').textContent()).toMatch(/^Paused: the run waits for your decision\./)
+    const request = (await page.locator('#request').textContent()) ?? ''
+    expect(request).toMatch(/^The plan waits for approval:\n/)
+    expect(request).toMatch(/Queries:\n- \S/)
+    expect(await page.locator('#approve').isVisible()).toBe(true)
+    expect(await page.locator('.query').count()).toBe(0)
+    await page.click('#approve')
+    await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+    expect(await page.locator('#decision').isVisible()).toBe(false)
+    expect(await page.locator('.query').count()).toBeGreaterThan(0)
+    expect(await page.locator('#status').textContent()).toMatch(/^(Done\.|Stopped: max-iterations)/)
+    expect(await page.locator('#answer').textContent()).not.toBe('')
+  })
+
+  it('Reject sends the reason: the run ends with nothing searched and the reason among its warnings', async () => {
+    const page = await pausedRun()
+    await page.fill('#reason', 'ask about sunsets instead')
+    await page.click('#reject')
+    await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+    expect(await page.locator('.query').count()).toBe(0)
+    expect(await page.locator('#warnings').textContent()).toContain('ask about sunsets instead')
+  })
+})

@@ -7,9 +7,10 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
-import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import { memoryCheckpoints, zeroCost, type ResearchEvent } from '../../src/core/index.js'
 import { createLiveServer, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
+import { world } from '../checkpoints/world.js'
 
 const RUN_ID = 'run-1'
 const TOKEN_HEADER = 'x-laconic-token'
@@ -585,5 +586,82 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
     const failed = await view(broken.base, second.run, fileUrl('sky.md'))
     expect(failed.status).toBe(500)
     expect(await failed.json()).toMatchObject({ code: 'source-unreadable', message: expect.stringContaining('disk on fire') })
+  })
+})
+
+describe('a paused run answered from the page (POST /runs/:id/decision)', () => {
+  /** A scratchpad run on a scripted world that pauses after its plan (seed 7 plans a search first). */
+  const pausing = (extra: Partial<LiveServerOptions> = {}) =>
+    start({ agent: world('scratchpad', 7).agent, checkpoints: memoryCheckpoints(), pauseAfterPlan: true, ...extra })
+
+  const decide = async (base: string, run: string, decision: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}/runs/${run}/decision`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: await tokenOf(base), ...headers },
+      body: JSON.stringify(decision),
+    })
+
+  test('the run ends paused with its plan as the request; approving it goes on as a new run whose events follow on', async () => {
+    const { base } = await pausing()
+    expect(await (await fetch(`${base}/`)).text()).toContain('<meta name="laconic-decisions" content="yes">')
+    const { run, events } = await research(base, 'Why is the sky blue?')
+    const end = events.at(-1)
+    expect(end).toMatchObject({ type: 'run-end', reason: 'paused', request: { kind: 'plan' } })
+    expect(await (await fetch(`${base}/runs/${run}`)).json()).toMatchObject({ state: 'done', result: { reason: 'paused' } })
+
+    const approved = await decide(base, run, { action: 'approve' })
+    expect(approved.status).toBe(201)
+    const { runId } = (await approved.json()) as { runId: string }
+    expect(runId).not.toBe(run)
+    const rest = await collect(await fetch(`${base}/runs/${runId}/events`))
+    // The agent's run goes on: the same id, its seq after the paused run's last.
+    expect(rest[0]).toMatchObject({ type: 'run-start', runId: end?.runId, seq: (end?.seq ?? 0) + 1 })
+    expect(rest.some((e) => e.type === 'query')).toBe(true)
+    expect(rest.at(-1)).toMatchObject({ type: 'run-end' })
+    expect(rest.at(-1)).not.toMatchObject({ reason: 'paused' })
+
+    // Answered once: a second decision, or one for a run that is not paused, is a conflict.
+    const again = await decide(base, run, { action: 'approve' })
+    expect(again.status).toBe(409)
+    expect(await again.json()).toMatchObject({ code: 'conflict', message: expect.stringContaining(`follow run ${runId}`) })
+    const notPaused = await decide(base, runId, { action: 'approve' })
+    expect(notPaused.status).toBe(409)
+    expect(await notPaused.json()).toMatchObject({ code: 'conflict', message: expect.stringContaining('not paused') })
+  })
+
+  test('rejecting the plan ends the run with nothing searched, the reason in a warning', async () => {
+    const { base } = await pausing()
+    const { run } = await research(base, 'Why is the sky blue?')
+    const rejected = await decide(base, run, { action: 'reject', reason: 'wrong queries' })
+    expect(rejected.status).toBe(201)
+    const { runId } = (await rejected.json()) as { runId: string }
+    const rest = await collect(await fetch(`${base}/runs/${runId}/events`))
+    expect(rest.some((e) => e.type === 'query')).toBe(false)
+    expect(rest.find((e) => e.type === 'warning')).toMatchObject({ message: expect.stringContaining('wrong queries') })
+    expect(rest.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+  })
+
+  test('a decision needs the token and a known action; a server without checkpoints takes none', async () => {
+    const { base } = await pausing()
+    const { run } = await research(base, 'Why is the sky blue?')
+    const noToken = await decide(base, run, { action: 'approve' }, { [TOKEN_HEADER]: '' })
+    expect(noToken.status).toBe(403)
+    const crossSite = await decide(base, run, { action: 'approve' }, { 'sec-fetch-site': 'cross-site' })
+    expect(crossSite.status).toBe(403)
+    const unknown = await decide(base, run, { action: 'maybe' })
+    expect(unknown.status).toBe(400)
+    expect(await unknown.json()).toMatchObject({ code: 'bad-request' })
+    // Still paused: the refused attempts changed nothing.
+    expect((await decide(base, run, { action: 'approve' })).status).toBe(201)
+
+    const plain = await start({ agent: fakeAgent() })
+    expect(await (await fetch(`${plain.base}/`)).text()).not.toContain('<meta name="laconic-decisions"')
+    const off = await decide(plain.base, (await research(plain.base, 'why')).run, { action: 'approve' })
+    expect(off.status).toBe(404)
+    expect(await off.json()).toMatchObject({ code: 'not-found', message: expect.stringContaining('takes no decisions') })
+  })
+
+  test('pauseAfterPlan without checkpoints is refused at once', () => {
+    expect(() => createLiveServer({ agent: fakeAgent(), pauseAfterPlan: true })).toThrow(/needs `checkpoints`/)
   })
 })

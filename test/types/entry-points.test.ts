@@ -173,6 +173,14 @@ describe('laconic-research/server', () => {
     expectTypeOf<NonNullable<server.RunHost['readSource']>>().returns.toEqualTypeOf<Promise<server.SourceText | undefined>>()
   })
 
+  it("a paused run is answered with the core's decision type, and the agent's resume fits the host", () => {
+    expectTypeOf<NonNullable<server.RunHost['decide']>>().parameters.toEqualTypeOf<[string, root.InterruptDecision]>()
+    expectTypeOf<NonNullable<server.RunHost['decide']>>().returns.toEqualTypeOf<Promise<server.StartedRun | undefined>>()
+    expectTypeOf<Agent['resume']>().toExtend<NonNullable<server.LiveAgent['resume']>>()
+    expectTypeOf<server.InProcessRunsOptions['checkpoints']>().toEqualTypeOf<root.CheckpointStore | undefined>()
+    expectTypeOf<node.LiveServerOptions['pauseAfterPlan']>().toEqualTypeOf<boolean | undefined>()
+  })
+
   it('the request guard checks a Web Request or Node headers', () => {
     expectTypeOf<typeof server.createRequestGuard>().returns.toEqualTypeOf<server.RequestGuard>()
     expectTypeOf<Request>().toExtend<server.GuardedRequest>()
