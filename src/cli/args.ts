@@ -279,8 +279,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     checkpointDir: nonEmpty('checkpoint-dir', values['checkpoint-dir']),
     approvePlan: values['approve-plan'] ?? false,
   }
-  if (options.servePort !== undefined && (options.checkpointDir !== undefined || options.approvePlan)) {
-    throw new UsageError('--checkpoint-dir and --approve-plan work on one question, not with --serve')
+  // The page answers a paused run (a plan, a tool call) from the run's checkpoint.
+  if (options.servePort !== undefined && (options.approvePlan || options.toolApproval) && options.checkpointDir === undefined) {
+    throw new UsageError(
+      `${options.approvePlan ? '--approve-plan' : '--tool-approval'} with --serve needs --checkpoint-dir DIR: the page answers the paused run from its checkpoint`,
+    )
   }
   // `laconic resume RUN_ID`: two words exactly, so a question that starts with "resume" (one
   // quoted argument, or more words) is still a question.

@@ -90,7 +90,8 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
     const ask = io.ask
     // A run resumed from a tool pause keeps pausing: asking would put its approved call to the terminal again.
     const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool-call'
-    const beforeTool = ask && !pausedOnTool ? approveOnTerminal((question) => ask(question, io.interrupt)) : pauseForApproval
+    // Serving, the page answers: the run pauses.
+    const beforeTool = ask && !pausedOnTool && !serving ? approveOnTerminal((question) => ask(question, io.interrupt)) : pauseForApproval
     settings.react = { ...settings.react, beforeTool }
   }
   const agent = createAgent(settings)
@@ -102,6 +103,7 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
       stderr: io.stderr,
       interrupt: io.interrupt,
       ...(corpus ? { readSource: (url: string, signal: AbortSignal) => corpus.fetch(url, { signal }) } : {}),
+      ...(checkpoints ? { checkpoints, pauseAfterPlan: options.approvePlan } : {}),
     })
   }
 

@@ -40,7 +40,8 @@ Research:
   --checkpoint-dir DIR     save a checkpoint after every step in DIR; the run id is printed at the
                            start and in [done]; \`laconic resume RUN_ID --checkpoint-dir DIR\` continues it
   --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop;
-                           without a terminal, with --checkpoint-dir, pause after the plan (exit 4)
+                           without a terminal, with --checkpoint-dir, pause after the plan (exit 4);
+                           with --serve and --checkpoint-dir, the page approves or rejects it
 
 Resuming a paused run (laconic resume RUN_ID):
   --approve                run what waits: the saved plan, or the waiting tool call

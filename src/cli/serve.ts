@@ -22,11 +22,16 @@ export interface ServeOptions {
   interrupt: AbortSignal
   /** Reads a run's `file:` sources for the page's text view (the local corpus with `--corpus`). */
   readSource?: LiveServerOptions['readSource']
+  /** Where runs save their checkpoints (`--checkpoint-dir`): the page then answers a paused run. */
+  checkpoints?: LiveServerOptions['checkpoints']
+  /** `--approve-plan`: every run pauses after its plan for the page to approve. */
+  pauseAfterPlan?: boolean
 }
 
 /** Serves until `interrupt` fires; resolves with the exit code. */
 export async function serve(agent: Agent, options: ServeOptions): Promise<number> {
-  const server = createLiveServer({ agent, host: LOOPBACK, readSource: options.readSource })
+  const { readSource, checkpoints, pauseAfterPlan } = options
+  const server = createLiveServer({ agent, host: LOOPBACK, readSource, checkpoints, pauseAfterPlan })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, LOOPBACK, () => resolve())

@@ -4,11 +4,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
+import { DEFAULT_SERVE_PORT, parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { terminalApproval } from '../../src/cli/approve-plan.js'
 import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import { UsageError } from '../../src/cli/usage-error.js'
-import type { Checkpoint, PlanProposal } from '../../src/index.js'
+import type { Checkpoint, PlanProposal, ResearchEvent } from '../../src/index.js'
+import { fromSSE } from '../../src/streams/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
 import { REPO, runCli } from './run-cli.js'
@@ -23,6 +24,12 @@ describe('checkpoint flags', () => {
   test('--checkpoint-dir and --approve-plan land in the options; `resume RUN_ID` is a resume', () => {
     expect(run(['--checkpoint-dir', 'cp', '--approve-plan', 'why?'])).toMatchObject({ checkpointDir: 'cp', approvePlan: true, words: ['why?'] })
     expect(run(['resume', 'abc-123', '--checkpoint-dir', 'cp', '-m', 'x'])).toMatchObject({ resume: 'abc-123', words: [], checkpointDir: 'cp', model: 'x' })
+    // Serving, the page answers the paused runs from their checkpoints.
+    expect(run(['--serve', '--checkpoint-dir', 'cp', '--approve-plan'])).toMatchObject({
+      servePort: DEFAULT_SERVE_PORT,
+      checkpointDir: 'cp',
+      approvePlan: true,
+    })
     // A question that starts with "resume" stays a question.
     expect(run(['resume my cv'])).toMatchObject({ words: ['resume my cv'] })
     expect(run(['resume', 'my', 'cv'])).toMatchObject({ words: ['resume', 'my', 'cv'] })
@@ -33,7 +40,7 @@ describe('checkpoint flags', () => {
     [['resume', 'abc'], 'needs --checkpoint-dir DIR'],
     [['resume', 'abc', '--checkpoint-dir', 'cp', '--strategy', 'deep'], 'drop --strategy'],
     [['resume', 'abc', '--checkpoint-dir', 'cp', '--approve-plan'], 'drop --approve-plan'],
-    [['--serve', '--approve-plan'], 'not with --serve'],
+    [['--serve', '--approve-plan'], '--approve-plan with --serve needs --checkpoint-dir DIR'],
     [['--checkpoint-dir', ' ', 'q'], '--checkpoint-dir is empty'],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError)
@@ -194,6 +201,55 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     })
     return { code, stdout, stderr }
   }
+
+  test('--serve with --checkpoint-dir and --approve-plan: the page answers the paused plan, never the terminal', async () => {
+    const interrupt = new AbortController()
+    const asked: string[] = []
+    let stderr = ''
+    let announce: (url: string) => void = () => {}
+    const announced = new Promise<string>((resolve) => (announce = resolve))
+    const serving = runCliInProcess({
+      argv: ['--serve', '0', '--checkpoint-dir', dir, '--approve-plan', ...flags()],
+      env: {},
+      stdout: { write: () => {} },
+      stderr: {
+        write: (t: string) => {
+          stderr += t
+          const url = /live page on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr)?.[1]
+          if (url) announce(url)
+        },
+      },
+      readStdin: async () => '',
+      interrupt: interrupt.signal,
+      now: () => 0,
+      ask: async (question: string) => {
+        asked.push(question)
+        return 'y'
+      },
+    })
+    const base = await announced
+    const page = await (await fetch(`${base}/`)).text()
+    expect(page).toContain('<meta name="laconic-decisions" content="yes">')
+    const headers = { 'content-type': 'application/json', 'x-laconic-token': /name="laconic-token" content="([^"]+)"/.exec(page)?.[1] ?? '' }
+    const events = async (runId: string) => {
+      const out: ResearchEvent[] = []
+      for await (const event of fromSSE((await fetch(`${base}/runs/${runId}/events`)).body!)) out.push(event)
+      return out
+    }
+    const started = await fetch(`${base}/runs`, { method: 'POST', headers, body: JSON.stringify({ question: 'Why is the sky blue?' }) })
+    const { runId } = (await started.json()) as { runId: string }
+    const paused = await events(runId)
+    expect(paused.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused', request: { kind: 'plan', queries: ['why is the sky blue'] } })
+    // The run's checkpoint is in the folder, under the agent's id of the run.
+    expect(await readdir(dir)).toContain(`${paused.at(-1)?.runId}.json`)
+    const decided = await fetch(`${base}/runs/${runId}/decision`, { method: 'POST', headers, body: JSON.stringify({ action: 'approve' }) })
+    expect(decided.status).toBe(201)
+    const rest = await events(((await decided.json()) as { runId: string }).runId)
+    expect(rest.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', answer: ANSWER })
+    expect(asked).toEqual([])
+    interrupt.abort()
+    expect(await serving).toBe(130)
+  })
 
   test('edited queries are the ones searched', async () => {
     backend.searches.length = 0
