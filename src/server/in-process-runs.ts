@@ -16,9 +16,15 @@ type LiveRun = AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
 /** What the in-process host needs of an agent: `createAgent(...)` fits. */
 export interface LiveAgent {
   /** Starts a run of the question; aborting `signal` stops it (its last event is then `run-end` with reason `aborted`). */
-  research(question: string, options: { signal: AbortSignal; checkpoints?: CheckpointStore; pauseAfterPlan?: boolean }): LiveRun
+  research(
+    question: string,
+    options: { signal: AbortSignal; checkpoints?: CheckpointStore; pauseAfterPlan?: boolean },
+  ): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
   /** Continues a paused run with the decision on what it waits for (needed for `POST /runs/:id/decision`). */
-  resume?(runId: string, options: { checkpoints: CheckpointStore; decision: InterruptDecision; signal: AbortSignal }): LiveRun
+  resume?(
+    runId: string,
+    options: { checkpoints: CheckpointStore; decision: InterruptDecision; signal: AbortSignal },
+  ): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
 }
 
 /** Options of `inProcessRuns`. */
