@@ -12,6 +12,7 @@ import { targetLines, type BenchResult } from './stats.js'
 /** In issue order: 1, 2, 6 (notebook, graph-reader), 3, 4, 5, 7, 8, 9. */
 const MODULES = [
   'graph-reader',
+  'graph-reader-context',
   'notebook',
   'parsers',
   'huge-line',

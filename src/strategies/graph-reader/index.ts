@@ -29,6 +29,13 @@ interface Settings extends ExploreSettings {
   condenseBatch: number
 }
 
+/**
+ * The answer check's request stays within this many tokens (an 8k model, with room for the
+ * reply). A constant until strategy options move to strategies/<name>/options.ts (issue 25),
+ * where it becomes `graphReader.contextTokens`.
+ */
+const CONTEXT_TOKENS = 6000
+
 /** Knowledge carried to a follow-up run (`result.knowledge`), in characters at most. */
 const KNOWLEDGE_CHARS = 4000
 const PLAN_KNOWLEDGE_CHARS = 1000
@@ -41,6 +48,7 @@ function settingsOf(options: GraphReaderOptions = {}): Settings {
     pageChars: wholeNumberOption('graphReader', options, 'pageChars', 4000, 1),
     condenseAbove: wholeNumberOption('graphReader', options, 'condenseAbove', 40, 1),
     condenseBatch: wholeNumberOption('graphReader', options, 'condenseBatch', 25, 2),
+    contextTokens: CONTEXT_TOKENS,
   }
 }
 

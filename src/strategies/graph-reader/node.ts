@@ -1,7 +1,9 @@
 import {
   createMerge,
+  estimateTokens,
   isAdUrl,
   normalizeUrl,
+  requestText,
   ProviderError,
   truncateAtSentence,
   type Schedule,
@@ -18,11 +20,14 @@ import { notebookView, type Notebook } from './notebook.js'
 import { CHECK_QUERIES, checkQueryStream, checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
 import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type SourceView } from './prompts.js'
 import { extractionSchema, nodeCheckSchema } from './schemas.js'
+import { fitSearched } from './searched-view.js'
 
 export interface NodeSettings {
   maxSteps: number
   maxPagesPerNode: number
   pageChars: number
+  /** The answer check's request stays within this many tokens (estimated). */
+  contextTokens: number
 }
 
 /** What the nodes of one exploration share. */
@@ -104,6 +109,17 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
     return { queryId, usable, pages }
   }
 
+  /** The answer check's prompt, within the context budget: past it, the oldest searches fold into one line. */
+  function checkPrompt(node: Node): string {
+    const notebook = notebookView(run.notebook.facts())
+    const canSearchMore = run.frontier.explored < run.settings.maxSteps
+    return fitSearched(
+      run.searched,
+      (prompt) => estimateTokens(requestText({ system: neighborSystem, prompt })) <= run.settings.contextTokens,
+      (searched) => neighborPrompt({ question: run.ctx.question, keyElements: run.keyElements, notebook, query: node.query, searched, canSearchMore }),
+    )
+  }
+
   /** The node's model calls: extraction, then the answer check, whose queries start early nodes as they stream. */
   async function* digest(node: Node, scope: ScopedContext, { queryId, usable, pages }: Gathered): AsyncGenerator<StrategyEvent> {
     if (usable.length) {
@@ -147,14 +163,7 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
         'neighbor',
         {
           system: neighborSystem,
-          prompt: neighborPrompt({
-            question: run.ctx.question,
-            keyElements: run.keyElements,
-            notebook: notebookView(run.notebook.facts()),
-            query: node.query,
-            searched: run.searched,
-            canSearchMore: run.frontier.explored < run.settings.maxSteps,
-          }),
+          prompt: checkPrompt(node),
           json: nodeCheckSchema,
           temperature: 0,
         },

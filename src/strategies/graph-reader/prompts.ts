@@ -61,13 +61,20 @@ export const neighborSystem = `You steer web research. Given the question and th
 2. if not, up to 4 new short web search queries that would find what is still missing (never repeat a past search).
 Reply with JSON only: {"answerable": true or false, "queries": ["<query>"], "missing": "<what is still unknown>"}`
 
+/** The searches a node check lists: the newest in full, the `folded` older ones as one line naming the words most searched (`topics`). */
+export interface SearchedView {
+  folded: number
+  topics: readonly string[]
+  recent: readonly string[]
+}
+
 export function neighborPrompt(args: {
   question: string
   keyElements: readonly string[]
   notebook: NotebookView
   /** The search this check follows. */
   query: string
-  searched: readonly string[]
+  searched: SearchedView
   canSearchMore: boolean
 }): string {
   const elements = args.keyElements.length ? `\nKey elements: ${args.keyElements.join('; ')}` : ''
@@ -78,11 +85,16 @@ Notebook:
 ${shows(args.notebook) ? notebookLines(args.notebook) : '(empty)'}
 
 Searches already run:
-${args.searched.map((q) => `- ${q}`).join('\n')}
+${searchedLines(args.searched)}
 
 Last search: ${args.query}
 ${more}
 Reply with the JSON.`
+}
+
+function searchedLines(view: SearchedView): string {
+  const folded = view.folded ? [`(${view.folded} earlier searches not listed; the words searched most: ${view.topics.join(', ') || 'none'})`] : []
+  return [...folded, ...view.recent.map((q) => `- ${q}`)].join('\n')
 }
 
 const shows = (view: NotebookView) => view.head.length > 0 || view.tail.length > 0

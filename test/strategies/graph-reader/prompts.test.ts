@@ -31,13 +31,16 @@ const endOf = (prompt: string, lines: readonly string[], from: number) => {
   return at + text.length
 }
 
+/** Every search listed. */
+const listed = (recent: string[]) => ({ folded: 0, topics: [], recent })
+
 describe('graph-reader prompts, cache-friendly order', () => {
   it('node checks: the earlier prompt up to its last fact is a prefix of a later one with more facts, whatever else changed', () => {
     fc.assert(
       fc.property(facts, facts, line, line, fc.array(line), fc.array(line), (older, newer, q1, q2, s1, s2) => {
         const base = { question: 'Q?', keyElements: ['a', 'b'], canSearchMore: true }
-        const first = neighborPrompt({ ...base, notebook: whole(older), query: q1, searched: s1 })
-        const second = neighborPrompt({ ...base, notebook: whole([...older, ...newer]), query: q2, searched: [...s1, ...s2] })
+        const first = neighborPrompt({ ...base, notebook: whole(older), query: q1, searched: listed(s1) })
+        const second = neighborPrompt({ ...base, notebook: whole([...older, ...newer]), query: q2, searched: listed([...s1, ...s2]) })
         expect(commonPrefix(first, second)).toBeGreaterThanOrEqual(endOf(first, older, first.indexOf('Notebook:')))
       }),
     )

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent } from '../../../src/index.js'
 import { graphReader } from '../../../src/strategies/graph-reader/index.js'
-import { ProviderError } from '../../../src/core/index.js'
+import { estimateTokens, ProviderError, requestText } from '../../../src/core/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure, sleep } from '../../../src/testing/index.js'
 import { calls, collect, graphModel, ofType, queryOf, result, roleOf } from './helpers.js'
 import { heldCalls } from '../held-calls.js'
@@ -140,6 +140,23 @@ describe('graph-reader', () => {
     expect(ofType(events, 'query').map((e) => e.depth)).toEqual([0, 1, 2])
     expect(ofType(events, 'warning').map((w) => w.code)).toContain('max-iterations')
     expect((await run.result).reason).toBe('max-iterations')
+  })
+
+  it('keeps the answer check within 6,000 tokens: past it, the oldest searches fold into one line', async () => {
+    // 150 searches of ~175 characters: listed whole, the answer check would take ~6,700 tokens.
+    const long = (n: number) => `battery cathode chemistry change in European plants, aspect number ${n}, ${'with its supply contracts '.repeat(4)}`.trim()
+    let n = 0
+    const llm = graphModel({ plan: `{"queries": ["${long(0)}"]}`, check: () => `{"answerable": false, "queries": ["${long(++n)}"]}` })
+    const search = mockSearch({ results: () => [baker] })
+    await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { maxSteps: 150, concurrency: 1 } }) }).research('q?'))
+    const checks = calls(llm, 'neighbor')
+    expect(checks).toHaveLength(150)
+    for (const req of checks) expect(estimateTokens(requestText(req))).toBeLessThanOrEqual(6000)
+    expect(checks[100]!.prompt).not.toContain('earlier searches not listed')
+    const last = checks.at(-1)!.prompt
+    expect(last).toMatch(/\((\d+) earlier searches not listed; the words searched most: [^)]*aspect/)
+    // The newest searches stay listed, the one just run last.
+    expect(last).toContain(`- ${long(148)}\n- ${long(149)}\n\nLast search: ${long(149)}`)
   })
 
   it('never searches a query twice, comparing case, whitespace and punctuation', async () => {
