@@ -66,7 +66,7 @@ async function scratchpadSizes(): Promise<{ planner: number[]; synthesizer: numb
   const synthesizer = scriptedLLM({ replies: (req) => longNotes(/New results for "([^"]*)"/.exec(req.prompt)?.[1] ?? '') })
   const finalizer = scriptedLLM({ replies: ['They moved to high-nickel and LFP cells.'] })
   const search = mockSearch({ results: (query) => resultsFor(query) })
-  const agent = createAgent({ models: { planner, synthesizer, finalizer }, search, maxIterations: ITERATIONS })
+  const agent = createAgent({ models: { planner, synthesizer, finalizer }, search, scratchpad: { maxSteps: ITERATIONS } })
   const result = await agent.answer(QUESTION)
   if (result.reason !== 'max-iterations') throw new Error(`the scratchpad run ended with ${result.reason}, expected max-iterations`)
   return { planner: promptChars(planner), synthesizer: promptChars(synthesizer) }

@@ -66,7 +66,7 @@ async function runOnce(concurrency: number) {
     },
   })
   const search = mockSearch({ delayMs: SEARCH_MS, results: (q) => [{ title: q, url: `https://example.com/${encodeURIComponent(q)}`, snippet: `About ${q}.` }] })
-  const agent = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency, maxSteps: 8 } }) })
+  const agent = createAgent({ llm, search, strategy: graphReader({ concurrency, maxSteps: 8 }) })
   const started = performance.now()
   let explored = 0
   let exploreCalls = 0

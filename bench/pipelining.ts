@@ -135,7 +135,7 @@ function replyFor(req: LLMRequest): string {
 async function runOnce(concurrency: number, pipelining: boolean) {
   const llm = streamingLLM(replyFor, MODEL_MS)
   const search = mockSearch({ delayMs: SEARCH_MS, results: (q) => [{ title: q, url: `https://example.com/${encodeURIComponent(q)}`, snippet: `About ${q}.` }] })
-  const agent = createAgent({ llm, search, pipelining, strategy: graphReader({ graphReader: { concurrency, maxSteps: 8 } }) })
+  const agent = createAgent({ llm, search, pipelining, strategy: graphReader({ concurrency, maxSteps: 8 }) })
   const started = performance.now()
   let nodes = 0
   let exploreCalls = 0

@@ -93,7 +93,7 @@ async function graphReaderPrompts(): Promise<Record<string, string[]>> {
     },
   })
   const search = mockSearch({ results: (query) => resultsFor(query) })
-  const agent = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1, maxSteps: NODES, maxPagesPerNode: 0 } }) })
+  const agent = createAgent({ llm, search, strategy: graphReader({ concurrency: 1, maxSteps: NODES, maxPagesPerNode: 0 }) })
   await agent.answer(QUESTION)
   if (byRole.extractor!.length !== NODES) throw new Error(`the graph-reader run explored ${byRole.extractor!.length} nodes, expected ${NODES}`)
   return Object.fromEntries(Object.entries(byRole).map(([role, reqs]) => [role, reqs.map(promptText)]))
@@ -112,7 +112,7 @@ async function scratchpadPrompts(): Promise<Record<string, string[]>> {
   })
   const finalizer = scriptedLLM({ replies: ['They moved to high-nickel and LFP cells.'] })
   const search = mockSearch({ results: (query) => resultsFor(query) })
-  const agent = createAgent({ models: { planner, synthesizer, finalizer }, search, maxIterations: ITERATIONS })
+  const agent = createAgent({ models: { planner, synthesizer, finalizer }, search, scratchpad: { maxSteps: ITERATIONS } })
   const result = await agent.answer(QUESTION)
   if (result.reason !== 'max-iterations') throw new Error(`the scratchpad run ended with ${result.reason}, expected max-iterations`)
   return { planner: planner.calls.map(promptText), synthesizer: synthesizer.calls.map(promptText) }

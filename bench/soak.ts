@@ -28,7 +28,7 @@ export async function run(): Promise<BenchResult & { details: unknown }> {
   })
   const finalizer = scriptedLLM({ replies: () => 'The parts agree on the main points, as the notes show (https://example.com/soak). '.repeat(3) })
   const search = mockSearch({ results: (query) => resultsFor(query) })
-  const agent = createAgent({ models: { planner, synthesizer, finalizer }, search, maxIterations: 5 })
+  const agent = createAgent({ models: { planner, synthesizer, finalizer }, search, scratchpad: { maxSteps: 5 } })
 
   let events = 0
   const oneRun = async (n: number) => {

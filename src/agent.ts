@@ -3,25 +3,53 @@ import {
   createRun,
   assertResumable,
   checkDecision,
+  checkSharedOptions,
   parseCheckpoint,
   LaconicError,
+  refuseRenamed,
   type ResumeOptions,
-  type AgentOptions,
   type Citation,
   type PriorAnswer,
   type ResearchOptions,
   type ResearchResult,
   type ResearchRun,
-  type StrategyFactory,
+  type SharedOptions,
+  type StrategyDefinition,
 } from './core/index.js'
-import { builtinStrategies } from './strategies/builtins.js'
-import { wholeNumberOption } from './strategies/shared/options.js'
+import { builtinStrategies, RENAMED_OPTIONS } from './strategies/builtins.js'
+import type { DeepOptions } from './strategies/deep/options.js'
+import type { GraphReaderOptions } from './strategies/graph-reader/options.js'
+import type { ReactOptions } from './strategies/react/options.js'
+import type { ReflectOptions } from './strategies/reflect/options.js'
+import type { ScratchpadOptions } from './strategies/scratchpad/options.js'
+
+/**
+ * What `createAgent` takes: the options every strategy shares, and each strategy's own section
+ * (`graphReader`, `react`, ...), which only that strategy reads. A strategy of your own reads its
+ * section the same way: declare it by augmenting this interface
+ * (`declare module 'laconic-research' { interface AgentOptions { mine?: MineOptions } }`).
+ */
+export interface AgentOptions extends SharedOptions {
+  scratchpad?: ScratchpadOptions
+  graphReader?: GraphReaderOptions
+  reflect?: ReflectOptions
+  deep?: DeepOptions
+  react?: ReactOptions
+}
 
 const registry = createRegistry(builtinStrategies)
 
-/** Makes a strategy available by name to every agent created afterwards. */
-export function registerStrategy(name: string, factory: StrategyFactory): void {
-  registry.register(name, factory)
+/**
+ * Makes a strategy available by name to every agent created afterwards. Its `optionsKey` section
+ * of the agent's options goes through `normalize` (when the agent is made) to `create`.
+ */
+export function registerStrategy<Settings>(name: string, definition: StrategyDefinition<Settings>): void {
+  registry.register(name, definition as StrategyDefinition<unknown>)
+}
+
+/** The key of the agent's options that holds the named strategy's section, e.g. `graphReader` for `graph-reader`. */
+export function strategyOptionsKey(name: string): string | undefined {
+  return registry.optionsKey(name)
 }
 
 /** The names `strategy` accepts, built-ins first. */
@@ -64,13 +92,11 @@ export function createAgent(options: AgentOptions): Agent {
   if (!options.llm && !options.models) {
     throw new LaconicError('createAgent needs a model', { code: 'config', hint: 'pass `llm` (or `models` by role)' })
   }
-  // The options every strategy shares; each strategy checks its own section when it is made below.
-  wholeNumberOption(undefined, options, 'maxIterations', 5, 0)
-  wholeNumberOption(undefined, options, 'searchLimit', 5, 1)
-  if (options.pipelining !== undefined && typeof options.pipelining !== 'boolean') {
-    throw new LaconicError('`pipelining` must be true or false', { code: 'config', hint: 'leave it out to search queries as they stream in' })
-  }
-  // Resolve now so an unknown strategy name fails at construction, not mid-run.
+  refuseRenamed(options as Readonly<Record<string, unknown>>, undefined, RENAMED_OPTIONS)
+  checkSharedOptions(options)
+  // Every strategy's section is checked by its own definition, whichever strategy runs; resolving
+  // now makes an unknown strategy name fail at construction, not mid-run.
+  registry.check(options)
   registry.resolve(options.strategy, options)
   const research = (question: string, researchOptions: ResearchOptions = {}, onEnd?: (r: ResearchResult) => void): ResearchRun => {
     if (typeof question !== 'string' || !question.trim()) {
@@ -113,7 +139,7 @@ export function createAgent(options: AgentOptions): Agent {
         const strategy = registry.resolve(options.strategy, options)
         assertResumable(checkpoint, {
           runId,
-          strategy: strategy.name,
+          strategy,
           options,
           ...(resumeOptions.question !== undefined ? { question: resumeOptions.question } : {}),
         })

@@ -1,6 +1,6 @@
 // `laconic-research`: make an agent, run research, read its events. Everything a strategy author
 // needs beyond this lives on `laconic-research/strategy`; providers on `laconic-research/adapters`.
-export { createAgent, registerStrategy, strategyNames, type Agent, type Session } from './agent.js'
+export { createAgent, registerStrategy, strategyNames, type Agent, type AgentOptions, type Session } from './agent.js'
 export { fromGenerate, type GenerateFunction } from './core/generate.js'
 export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/errors.js'
 export type {
@@ -27,16 +27,7 @@ export type * from './core/events.js'
 export type { Cost, ModelPrice, Pricing } from './core/cost.js'
 export type {
   ModelRole,
-  ScratchpadOptions,
-  GraphReaderOptions,
-  ReflectOptions,
-  DeepOptions,
-  ReactOptions,
-  ReactTool,
-  ReactCall,
-  ReactEvidence,
-  BeforeToolDecision,
-  AgentOptions,
+  SharedOptions,
   PriorAnswer,
   ResearchOptions,
   ResearchResult,
@@ -51,10 +42,16 @@ export type {
   StrategyContext,
   ScopedContext,
   Strategy,
-  StrategyFactory,
+  StrategyDefinition,
 } from './core/strategy.js'
+export type { ScratchpadOptions } from './strategies/scratchpad/options.js'
+export type { GraphReaderOptions } from './strategies/graph-reader/options.js'
+export type { ReflectOptions } from './strategies/reflect/options.js'
+export type { DeepOptions } from './strategies/deep/options.js'
+export type { ReactOptions, ReactTool, ReactCall, ReactEvidence, BeforeToolDecision } from './strategies/react/options.js'
 export type { ResearchRun } from './core/run.js'
 export type { InterruptRequest, InterruptDecision, PlanRequest, ToolCallRequest } from './core/interruption.js'
 // Checkpoints: the store interface users implement, and the in-memory store (the file store
 // needs node:fs, so it lives on laconic-research/node).
-export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type JsonValue, type ReleaseLock } from './core/checkpoint.js'
+export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type ReleaseLock } from './core/checkpoint.js'
+export type { JsonValue } from './core/json-value.js'

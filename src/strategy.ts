@@ -1,6 +1,7 @@
 // `laconic-research/strategy`: the toolkit for writing a strategy of your own (see docs/adapters.md,
 // "Writing a strategy"): the built-in strategies to wrap, merging concurrent steps, the total
-// parsers of model output, citations, the notebook, and the text helpers the built-ins use.
+// parsers of model output, citations, the notebook, the text helpers the built-ins use, and the
+// checks a strategy's `normalize` uses on its options section.
 export { scratchpad, parsePlannerDecision, type PlannerDecision } from './strategies/scratchpad/index.js'
 export { graphReader, Notebook, type AddOutcome } from './strategies/graph-reader/index.js'
 export { reflect } from './strategies/reflect/index.js'
@@ -9,6 +10,7 @@ export { react } from './strategies/react/index.js'
 export { createMerge, type Merge } from './core/merge.js'
 export { generate, type Generation } from './core/generate.js'
 export { isAbortError } from './core/errors.js'
+export { optionsSection, wholeNumberOption } from './core/options.js'
 export { parseToolArgs, toolsUnsupported, type ToolArgs } from './core/tools.js'
 export { normalizeUrl, isAdUrl } from './core/urls.js'
 export { documentPages, pageOfUrl, pageUrl } from './core/document-pages.js'

@@ -1,24 +1,25 @@
 /**
- * The research flags → `AgentOptions`. `--max-iterations` and `--concurrency` mean the same
- * thing to every strategy that has such a limit, so each gets them in its own section.
+ * The research flags → `AgentOptions`. `--max-steps` and `--concurrency` mean the same thing to
+ * every strategy that has such a limit, so each gets them in its own section.
  */
-import type { AgentOptions, FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
+import type { AgentOptions } from '../agent.js'
+import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
 
 export function agentOptions(options: CliOptions, providers: { llm: LLMProvider; search: SearchProvider; fetch: FetchProvider | undefined }): AgentOptions {
-  const { maxIterations, graphMaxSteps, concurrency } = options
+  const { maxSteps, concurrency } = options
   const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
   return {
     llm: providers.llm,
     search: providers.search,
     ...(providers.fetch ? { fetch: providers.fetch } : {}),
     ...(options.strategy !== undefined ? { strategy: options.strategy } : {}),
-    ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(options.price && providers.llm.model !== undefined ? { pricing: { [providers.llm.model]: options.price } } : {}),
     ...(options.maxCost !== undefined ? { budget: { usd: options.maxCost } } : {}),
-    graphReader: defined({ maxSteps: graphMaxSteps, concurrency }),
-    reflect: defined({ maxIterations, concurrency }),
-    deep: defined({ maxIterations, concurrency }),
-    react: defined({ maxSteps: maxIterations, concurrency }),
+    scratchpad: defined({ maxSteps }),
+    graphReader: defined({ maxSteps, concurrency }),
+    reflect: defined({ maxSteps, concurrency }),
+    deep: defined({ maxSteps, concurrency }),
+    react: defined({ maxSteps, concurrency }),
   }
 }

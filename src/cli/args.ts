@@ -28,8 +28,7 @@ export interface CliOptions {
   endpoint?: string
   apiKey?: string
   strategy?: string
-  maxIterations?: number
-  graphMaxSteps?: number
+  maxSteps?: number
   concurrency?: number
   search: SearchName
   braveKey?: string
@@ -80,8 +79,7 @@ const OPTIONS = {
   endpoint: { type: 'string' },
   'api-key': { type: 'string' },
   strategy: { type: 'string', short: 's' },
-  'max-iterations': { type: 'string' },
-  'graph-max-steps': { type: 'string' },
+  'max-steps': { type: 'string' },
   concurrency: { type: 'string' },
   search: { type: 'string' },
   'brave-key': { type: 'string' },
@@ -163,11 +161,16 @@ function suggestion(flag: string): string {
   return best && best.d <= 2 ? ` (did you mean --${best.candidate}?)` : ''
 }
 
+/** Flags that were renamed, and the name to use now (no silent aliases). */
+const RENAMED_FLAGS: Readonly<Record<string, string>> = { 'max-iterations': 'max-steps', 'graph-max-steps': 'max-steps' }
+
 function translateParseError(error: unknown): UsageError {
   const code = (error as { code?: string }).code
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const flag = /'([^']+)'/.exec(message)?.[1] ?? message
+    const renamed = RENAMED_FLAGS[flag.replace(/^-+/, '').split('=')[0] ?? '']
+    if (renamed) return new UsageError(`${flag} was renamed: use --${renamed}`)
     return new UsageError(`unknown option ${flag}${suggestion(flag)}; see laconic --help`)
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
@@ -259,8 +262,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     endpoint: nonEmpty('endpoint', values.endpoint),
     apiKey: nonEmpty('api-key', values['api-key']),
     strategy: nonEmpty('strategy', values.strategy),
-    maxIterations: wholeNumber('max-iterations', values['max-iterations'], 1),
-    graphMaxSteps: wholeNumber('graph-max-steps', values['graph-max-steps'], 1),
+    maxSteps: wholeNumber('max-steps', values['max-steps'], 1),
     concurrency: wholeNumber('concurrency', values.concurrency, 1),
     search,
     braveKey: nonEmpty('brave-key', values['brave-key']),
@@ -319,7 +321,7 @@ function price(value: string | undefined): CliOptions['price'] {
 }
 
 /** Flags that describe a new run: a resumed run takes its question, strategy and options from its checkpoint. */
-const NEW_RUN_FLAGS = ['prompt', 'var', 'strategy', 'max-iterations', 'graph-max-steps', 'concurrency', 'knowledge', 'approve-plan', 'serve'] as const
+const NEW_RUN_FLAGS = ['prompt', 'var', 'strategy', 'max-steps', 'concurrency', 'knowledge', 'approve-plan', 'serve'] as const
 
 function resumeOptions(options: CliOptions, runId: string, values: Record<string, unknown>): CliOptions {
   if (options.checkpointDir === undefined) throw new UsageError('laconic resume RUN_ID needs --checkpoint-dir DIR (where the run saved its checkpoints)')

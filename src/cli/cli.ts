@@ -4,7 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { createAgent, strategyNames } from '../index.js'
-import type { AgentOptions, Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
+import { type AgentOptions, strategyOptionsKey } from '../agent.js'
+import type { Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
 import { fileCheckpoints } from '../node/file-checkpoints.js'
 import { terminalApproval, type Ask } from './approve-plan.js'
 import { parseCliArgs, type CliOptions } from './args.js'
@@ -146,8 +147,16 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
  * options that shape it from the checkpoint (the agent must match it, or resume refuses).
  */
 function resumedAgentOptions(fromFlags: AgentOptions, saved: Checkpoint): AgentOptions {
-  const { strategy: _strategy, maxIterations: _maxIterations, graphReader: _graphReader, reflect: _reflect, deep: _deep, ...rest } = fromFlags
-  return { ...rest, strategy: saved.strategy, ...(saved.options as Partial<AgentOptions>) }
+  const { strategy: _strategy, searchLimit: _searchLimit, scratchpad: _s, graphReader: _g, reflect: _r, deep: _d, react: _react, ...rest } = fromFlags
+  // The checkpoint holds the strategy's settings already normalised: its section takes them as they are.
+  const { searchLimit, settings } = saved.options
+  const key = strategyOptionsKey(saved.strategy)
+  return {
+    ...rest,
+    strategy: saved.strategy,
+    ...(typeof searchLimit === 'number' ? { searchLimit } : {}),
+    ...(key !== undefined && settings !== undefined ? { [key]: settings } : {}),
+  }
 }
 
 /** The checkpoint `laconic resume` continues; a missing one is a plain error, not a silent new run. */

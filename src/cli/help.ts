@@ -31,10 +31,10 @@ Model:
 
 Research:
   -s, --strategy NAME      ${strategies.join(' | ')} (default scratchpad)
-  --max-iterations N       search rounds at most (scratchpad 5, reflect 2, deep 3 sub-questions, react 8 steps)
+  --max-steps N            steps at most: scratchpad 5 search rounds, graph-reader 8 queries,
+                           reflect 2 rounds, deep 3 sub-questions, react 8 model calls
   --tool-approval          react: ask on the terminal before each tool call (y runs it); without a
                            terminal, with --checkpoint-dir, each call pauses the run (exit 4)
-  --graph-max-steps N      queries explored at most by graph-reader (default 8)
   --concurrency N          searches and page reads in flight at once (default 4)
   --knowledge FILE         start from what FILE knows; write the updated knowledge back
   --checkpoint-dir DIR     save a checkpoint after every step in DIR; the run id is printed at the
@@ -74,7 +74,7 @@ Exit codes:
 
 Examples:
   laconic "Why is the sky blue?"
-  laconic -m qwen3:4b --strategy graph-reader --graph-max-steps 6 "Who designed the Eiffel Tower's elevators?"
+  laconic -m qwen3:4b --strategy graph-reader --max-steps 6 "Who designed the Eiffel Tower's elevators?"
   laconic --backend openai -m gpt-4o-mini --search brave "What changed in Node 22?"
   laconic --backend openai --endpoint localhost:8080 -m local "What is RAG?"   # llama.cpp, LM Studio, vLLM
   laconic --prompt question.txt --var CITY=Lyon --knowledge notes.txt

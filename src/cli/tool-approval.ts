@@ -1,4 +1,4 @@
-import type { ReactOptions } from '../core/index.js'
+import type { ReactOptions } from '../strategies/react/options.js'
 import { oneLine } from './render/terminal-text.js'
 
 /** `--tool-approval`: each tool call waits for a yes on the terminal; anything else refuses it, and the model is told. */

@@ -2,13 +2,11 @@ import type { Cost } from './cost.js'
 import { LaconicError } from './errors.js'
 import type { Citation, Fact } from './events.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
+import type { JsonValue } from './json-value.js'
 import type { PriorAnswer, ResearchResult } from './strategy.js'
 
 /** The format of checkpoints this version writes and reads. */
 export const CHECKPOINT_VERSION = 1
-
-/** Plain JSON: what a checkpoint holds and a strategy saves. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
 /**
  * Where a run stands, saved after each strategy step. Plain JSON: any store can keep it as text.
@@ -21,7 +19,7 @@ export interface Checkpoint {
   version: 1
   runId: string
   question: string
-  /** The strategy's name, and the agent options that shape it (iteration caps, its own block). */
+  /** The strategy's name, and the options that shape it: `searchLimit` when set, and the strategy's normalised `settings`. */
   strategy: string
   options: { [key: string]: JsonValue }
   /** The run's inputs a resume needs again: the caller's knowledge, prior answers and citations. */

@@ -7,7 +7,7 @@ import { toJson } from './checkpoint.js'
 import { createIdSource, type IdSource } from './ids.js'
 import { type Generation, modelCall } from './model-call.js'
 import { reviewPlan } from './plan-review.js'
-import type { AgentOptions, ModelRole, ResearchOptions, Resumption, Schedule, Step, StrategyContext } from './strategy.js'
+import type { SharedOptions, ModelRole, ResearchOptions, Resumption, Schedule, Step, StrategyContext } from './strategy.js'
 import type { TextFilter } from './text.js'
 
 /** Which role a role falls back to when the agent sets no model for it. */
@@ -48,7 +48,7 @@ export interface ContextInit {
   runId: string
   question: string
   signal: AbortSignal
-  options: Readonly<AgentOptions>
+  options: Readonly<SharedOptions>
   input: Readonly<ResearchOptions>
   /** The run's ids (a resumed run's counters go on from its checkpoint). @defaultValue counters from 1 */
   ids?: IdSource
@@ -60,7 +60,7 @@ export interface ContextInit {
 interface RunShared {
   runId: string
   question: string
-  options: Readonly<AgentOptions>
+  options: Readonly<SharedOptions>
   input: Readonly<ResearchOptions>
   model(role: ModelRole): LLMProvider
   newId(prefix: string): string

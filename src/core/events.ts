@@ -1,4 +1,4 @@
-import type { JsonValue } from './checkpoint.js'
+import type { JsonValue } from './json-value.js'
 import type { ErrorCode } from './errors.js'
 import type { Cost } from './cost.js'
 import type { InterruptRequest } from './interruption.js'

@@ -1,37 +1,67 @@
 import { LaconicError } from './errors.js'
-import type { AgentOptions, Strategy, StrategyFactory } from './strategy.js'
+import type { Strategy, StrategyDefinition } from './strategy.js'
+
+/** The agent's options as the registry sees them: an object holding each strategy's section under its `optionsKey`, unread. */
+type AnyOptions = object
 
 /** Strategies by name. The package entry fills one with the built-ins. */
 export interface StrategyRegistry {
-  register(name: string, factory: StrategyFactory): void
-  resolve(strategy: string | Strategy | undefined, options: Readonly<AgentOptions>): Strategy
+  register(name: string, definition: StrategyDefinition<unknown>): void
+  /** The agent's strategy, made from its section of `options` (a name's definition) or given as it is. */
+  resolve(strategy: string | Strategy | undefined, options: AnyOptions): Strategy
+  /** Checks every known strategy's section that `options` holds (a `config` error names the field). */
+  check(options: AnyOptions): void
+  /** The key of the agent's options that holds the named strategy's section. */
+  optionsKey(name: string): string | undefined
   names(): string[]
 }
 
-export function createRegistry(initial: Readonly<Record<string, StrategyFactory>> = {}): StrategyRegistry {
-  const factories = new Map(Object.entries(initial))
+export function createRegistry(initial: Readonly<Record<string, StrategyDefinition<unknown>>> = {}): StrategyRegistry {
+  const definitions = new Map(Object.entries(initial))
+  const sectionOf = (definition: StrategyDefinition<unknown>, options: AnyOptions): unknown =>
+    definition.optionsKey === undefined ? undefined : (options as Readonly<Record<string, unknown>>)[definition.optionsKey]
   return {
-    register(name, factory) {
+    register(name, definition) {
       if (!name.trim()) throw new LaconicError('a strategy needs a non-empty name', { code: 'config' })
-      if (typeof factory !== 'function') {
-        throw new LaconicError(`registerStrategy(\`${name}\`, factory) expects a function returning a Strategy`, { code: 'config' })
+      if (typeof definition === 'function') {
+        throw new LaconicError(`registerStrategy(\`${name}\`, factory) expects a definition, got a function`, {
+          code: 'config',
+          hint: `did you mean registerStrategy('${name}', { create: factory })?`,
+        })
       }
-      factories.set(name, factory)
+      if (typeof definition?.create !== 'function') {
+        throw new LaconicError(`registerStrategy(\`${name}\`, definition) expects \`create\`, a function returning a Strategy`, { code: 'config' })
+      }
+      definitions.set(name, definition)
     },
     resolve(strategy, options) {
       if (strategy === undefined) strategy = 'scratchpad'
       if (typeof strategy !== 'string') return strategy
-      const factory = factories.get(strategy)
-      if (!factory) {
+      const definition = definitions.get(strategy)
+      if (!definition) {
         throw new LaconicError(`unknown strategy \`${strategy}\``, {
           code: 'unknown-strategy',
-          hint: `known strategies: ${[...factories.keys()].join(', ')}`,
+          hint: `known strategies: ${[...definitions.keys()].join(', ')}`,
         })
       }
-      return factory(options)
+      return makeStrategy(definition, sectionOf(definition, options))
+    },
+    check(options) {
+      for (const definition of definitions.values()) {
+        const raw = sectionOf(definition, options)
+        if (raw !== undefined) definition.normalize?.(raw)
+      }
+    },
+    optionsKey(name) {
+      return definitions.get(name)?.optionsKey
     },
     names() {
-      return [...factories.keys()]
+      return [...definitions.keys()]
     },
   }
+}
+
+/** A strategy from its definition and its raw options section: normalised, then made. */
+export function makeStrategy<Settings>(definition: StrategyDefinition<Settings>, raw: unknown): Strategy {
+  return definition.create(definition.normalize ? definition.normalize(raw) : (raw as Settings))
 }

@@ -1,16 +1,19 @@
-import { CHECKPOINT_VERSION, toJson, type Checkpoint, type CheckpointStore, type JsonValue, type ReleaseLock } from './checkpoint.js'
+import { CHECKPOINT_VERSION, toJson, type Checkpoint, type CheckpointStore, type ReleaseLock } from './checkpoint.js'
+import type { JsonValue } from './json-value.js'
 import type { Cost } from './cost.js'
 import { describeError, LaconicError } from './errors.js'
 import type { Fact, RunEndReason, StrategyEvent } from './events.js'
 import type { IdSource } from './ids.js'
-import type { AgentOptions, ResearchOptions, ResearchResult } from './strategy.js'
+import type { ResearchOptions, ResearchResult, SharedOptions, Strategy } from './strategy.js'
 
-/** The agent options that shape a strategy: saved in a checkpoint, and checked again on resume. */
-const STRATEGY_OPTION_KEYS = ['maxIterations', 'searchLimit', 'scratchpad', 'graphReader', 'reflect', 'deep', 'react'] as const
-
-export function strategyOptionsOf(options: Readonly<AgentOptions>): Checkpoint['options'] {
+/**
+ * What shapes a run's strategy, saved in its checkpoint and checked again on resume: the
+ * search size when the agent sets one, and the strategy's own normalised `settings`.
+ */
+export function strategyOptionsOf(strategy: Strategy, options: Readonly<SharedOptions>): Checkpoint['options'] {
   const picked: Record<string, unknown> = {}
-  for (const key of STRATEGY_OPTION_KEYS) if (options[key] !== undefined) picked[key] = options[key]
+  if (options.searchLimit !== undefined) picked.searchLimit = options.searchLimit
+  if (strategy.settings !== undefined) picked.settings = strategy.settings
   return toJson(picked) as Checkpoint['options']
 }
 
@@ -112,20 +115,29 @@ export function runCheckpoints(args: {
  */
 export function assertResumable(
   checkpoint: Checkpoint,
-  expected: { runId: string; strategy: string; options: Readonly<AgentOptions>; question?: string },
+  expected: { runId: string; strategy: Strategy; options: Readonly<SharedOptions>; question?: string },
 ): void {
   const fail = (problem: string) =>
     new LaconicError(`run ${expected.runId} cannot be resumed: ${problem}`, { code: 'config', hint: 'the checkpoint is left as it is; nothing was run' })
   if (checkpoint.runId !== expected.runId) throw fail(`its checkpoint is for run ${checkpoint.runId}`)
-  if (checkpoint.strategy !== expected.strategy) {
-    throw fail(`its checkpoint is for the \`${checkpoint.strategy}\` strategy, this agent runs \`${expected.strategy}\``)
+  const { name } = expected.strategy
+  if (checkpoint.strategy !== name) {
+    throw fail(`its checkpoint is for the \`${checkpoint.strategy}\` strategy, this agent runs \`${name}\``)
   }
-  const mine = strategyOptionsOf(expected.options)
-  const differing = [...new Set([...Object.keys(mine), ...Object.keys(checkpoint.options)])].filter(
-    (key) => JSON.stringify(mine[key]) !== JSON.stringify(checkpoint.options[key]),
-  )
+  const differing = differingOptions(strategyOptionsOf(expected.strategy, expected.options), checkpoint.options)
   if (differing.length) throw fail(`the agent's ${differing.map((k) => `\`${k}\``).join(', ')} differ from the checkpoint's`)
   if (expected.question !== undefined && expected.question.trim() !== checkpoint.question) {
     throw fail(`its checkpoint is for the question "${checkpoint.question}"`)
   }
+}
+
+/** The options that differ, by name: `searchLimit`, or a field of the strategy's settings (`maxSteps`). */
+function differingOptions(mine: Checkpoint['options'], saved: Checkpoint['options']): string[] {
+  const flat = (options: Checkpoint['options']): Record<string, JsonValue> => {
+    const { settings, ...shared } = options
+    const own = settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? settings : settings === undefined ? {} : { settings }
+    return { ...shared, ...own }
+  }
+  const [a, b] = [flat(mine), flat(saved)]
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]))
 }

@@ -7,7 +7,7 @@ import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import { createIdSource } from './ids.js'
 import { ResultFold } from './result-fold.js'
 import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
-import type { AgentOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
+import type { SharedOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
 
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string
@@ -76,7 +76,7 @@ function deferred<T>() {
 export interface RunInit {
   strategy: Strategy
   question: string
-  options: Readonly<AgentOptions>
+  options: Readonly<SharedOptions>
   input: Readonly<ResearchOptions>
   /** Called once with the result when the run ends, without starting the run. */
   onEnd?: (result: ResearchResult) => void
@@ -113,7 +113,7 @@ function prepared(init: RunInit, runId: string, signal: AbortSignal): Prepared {
   const checkpoints = input.checkpoints
     ? runCheckpoints({
         store: input.checkpoints,
-        base: { runId, question, strategy: strategy.name, options: strategyOptionsOf(options), input: savedInput(input) },
+        base: { runId, question, strategy: strategy.name, options: strategyOptionsOf(strategy, options), input: savedInput(input) },
         ids,
         ...(restored ? { state: restored.state, lock: restore.lock } : {}),
       })

@@ -1,75 +1,28 @@
-import type { CheckpointStore, JsonValue } from './checkpoint.js'
+import type { CheckpointStore } from './checkpoint.js'
+import type { JsonValue } from './json-value.js'
 import type { Cost, Pricing } from './cost.js'
 import type { Citation, ErrorInfo, Fact, Report, RunEndReason, StrategyEvent, WarningCode } from './events.js'
-import type { FetchProvider, JsonSchema, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
+import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
 import type { InterruptDecision, InterruptRequest } from './interruption.js'
 import type { TextFilter } from './text.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
 export type ModelRole = 'planner' | 'synthesizer' | 'finalizer' | 'extractor' | 'neighbor' | (string & {})
 
-export interface ScratchpadOptions {
-  /** Hard cap on the knowledge summary, in characters (the synthesizer is told the same budget). @defaultValue 1500 */
-  knowledgeChars?: number
-  /** Past queries shown to the planner. @defaultValue 8 */
-  historySize?: number
-}
-
-export interface GraphReaderOptions {
-  /** Nodes (queries) explored at most. @defaultValue 8 */
-  maxSteps?: number
-  /** Nodes explored at once (so exploration model calls in flight), and searches and page fetches in flight at once. @defaultValue 4 */
-  concurrency?: number
-  /** Pages deep-read per node at most. @defaultValue 2 */
-  maxPagesPerNode?: number
-  /** Page text kept for extraction, in characters. @defaultValue 4000 */
-  pageChars?: number
-  /** Condense the notebook before the finalizer when it holds more facts than this. @defaultValue 40 */
-  condenseAbove?: number
-  /** Facts per condensing batch. @defaultValue 25 */
-  condenseBatch?: number
-}
-
-export interface ReflectOptions {
-  /** Reflection rounds at most. @defaultValue 2 */
-  maxIterations?: number
-  /** Words in the answer at most. @defaultValue 80 */
-  maxWords?: number
-  /** Searches in flight at once. @defaultValue 4 */
-  concurrency?: number
-}
-
-export interface DeepOptions {
-  /** Sub-questions at most. @defaultValue 3 */
-  maxIterations?: number
-  /** `report` (default) writes a structured report; `conversational` a direct cited answer. */
-  mode?: 'report' | 'conversational'
-  /** Searches per sub-question at most. @defaultValue 3 */
-  searchesPerQuestion?: number
-  /** Searches and page fetches in flight at once. @defaultValue 4 */
-  concurrency?: number
-  /** Top results deep-read per sub-question when a fetch provider is set (0: snippets only). @defaultValue 1 */
-  readPages?: number
-  /** Page text kept per deep-read page, in characters. @defaultValue 3000 */
-  pageChars?: number
-}
-
-export interface AgentOptions {
+/**
+ * What every strategy shares: the models, providers, search size, spending and pipelining. A
+ * strategy's own options are a section of the agent's options (e.g. `graphReader`) that the
+ * core passes on unread to the strategy's definition (see `StrategyDefinition`).
+ */
+export interface SharedOptions {
   /** The model for every role not set in `models`. */
   llm?: LLMProvider
   models?: Partial<Record<ModelRole, LLMProvider>>
   search?: SearchProvider
   fetch?: FetchProvider
   strategy?: string | Strategy
-  /** Scratchpad search iterations at most. @defaultValue 5 */
-  maxIterations?: number
   /** Results asked of each search. @defaultValue 5 */
   searchLimit?: number
-  scratchpad?: ScratchpadOptions
-  graphReader?: GraphReaderOptions
-  reflect?: ReflectOptions
-  deep?: DeepOptions
-  react?: ReactOptions
   /** Dollars per search call; overrides the search provider's own `searchCost`. */
   searchCost?: number
   /** Per-model token prices, used when a provider reports no cost. */
@@ -126,80 +79,7 @@ export interface ResearchOptions {
   citations?: Citation[]
 }
 
-/** How to continue a run from its checkpoint. Strategies may read more fields of their own (a tool approval). */
-/** A tool of your own for the `react` strategy. */
-export interface ReactTool {
-  /** Letters, digits, `_` and `-`; not `search` or `read_page` (the built-ins). */
-  name: string
-  description: string
-  /** The arguments as a JSON Schema object; they are validated against it before `execute`. */
-  parameters: JsonSchema
-  /** Runs the tool; `signal` aborts when the run does. What it returns (text, or JSON) goes back to the model, bounded. */
-  execute(args: Record<string, unknown>, options: { signal: AbortSignal }): unknown
-  /** Pause the run for approval before each call (needs `checkpoints`), with a `tool-call` request; `agent.resume(runId, { checkpoints, decision })` answers it. */
-  needsApproval?: boolean
-  /** Argument fields shown as `[redacted]` in `tool-call` events. */
-  sensitive?: readonly string[]
-}
-
-/** A call the `react` strategy is about to run, as callbacks see it. */
-export interface ReactCall {
-  callId: string
-  name: string
-  args: Record<string, unknown>
-  /** 1, 2, ... */
-  step: number
-}
-
-/** What `beforeTool` decides: run the call (nothing, or `allow`), refuse it with a message to the model, change its arguments, or pause the run for approval. */
-export type BeforeToolDecision =
-  | undefined
-  | { action: 'allow' }
-  | { action: 'deny'; message: string }
-  | { action: 'rewrite'; args: Record<string, unknown> }
-  | { action: 'suspend' }
-
-/** The sources a `react` answer may cite, for `finalAnswer`: each `[n]` the model saw. */
-export interface ReactEvidence {
-  sources: readonly { n: number; url: string; title?: string; read: boolean }[]
-}
-
-export interface ReactOptions {
-  /** Tools of your own, beside the built-in `search` and `read_page`. */
-  tools?: readonly ReactTool[]
-  /** Model calls (think → act steps) at most; the last one must answer. @defaultValue 8 */
-  maxSteps?: number
-  /** Tool calls of one step run at once at most. @defaultValue 4 */
-  concurrency?: number
-  /** `native` tool calling (falls back to `text` when the server says it has none), or the `text` protocol (Thought / Action / Final Answer). @defaultValue 'native' */
-  toolCalls?: 'native' | 'text'
-  /** Past tool results are compacted into short notes once the prompt would pass this many tokens. @defaultValue 6000 */
-  contextTokens?: number
-  /** Characters of a tool result the model sees (a page is cut there). @defaultValue 3000 */
-  resultChars?: number
-  /** Times the same call (name and arguments) may be refused as a repeat before the loop stops and answers. @defaultValue 2 */
-  maxRepeats?: number
-  /** Answers the gate may reject before the last one is taken as it is. @defaultValue 2 */
-  maxRejections?: number
-  /**
-   * Every tool call (the built-in `search` and `read_page` too) waits for approval, as a tool
-   * marked `needsApproval` does, unless `beforeTool` allows or denies it. Plain data, so the
-   * checkpoint keeps it: a run resumed after an interruption still asks. @defaultValue false
-   */
-  needsApproval?: boolean
-  /** The tool names the model may call at a step (all by default). */
-  activeTools?: (step: number, names: readonly string[]) => readonly string[]
-  beforeTool?: (call: ReactCall) => BeforeToolDecision | Promise<BeforeToolDecision>
-  /** Sees each result; may replace the text the model gets. */
-  afterTool?: (call: ReactCall, result: { ok: boolean; content: string }) => undefined | { content: string } | Promise<undefined | { content: string }>
-  /**
-   * Judges an answer: `true` (or nothing) accepts it, `{ reject }` sends the reason back to the
-   * model. Replaces the default grounding gate, which rejects an answer that cites no source, or
-   * a number that names none of the run's sources.
-   */
-  finalAnswer?: (answer: string, evidence: ReactEvidence) => undefined | boolean | { reject: string } | Promise<undefined | boolean | { reject: string }>
-}
-
+/** How to continue a run from its checkpoint. */
 export interface ResumeOptions {
   checkpoints: CheckpointStore
   signal?: AbortSignal
@@ -267,7 +147,7 @@ export interface StrategyContext {
   readonly runId: string
   readonly question: string
   readonly signal: AbortSignal
-  readonly options: Readonly<AgentOptions>
+  readonly options: Readonly<SharedOptions>
   readonly input: Readonly<ResearchOptions>
   readonly search: SearchProvider | undefined
   readonly fetch: FetchProvider | undefined
@@ -342,9 +222,28 @@ export interface ScopedContext extends StrategyContext {
 
 export interface Strategy {
   readonly name: string
+  /**
+   * The strategy's own options after validation and defaults, as JSON. Every checkpoint saves
+   * them, and a resume under different ones is refused.
+   */
+  readonly settings?: JsonValue
   // biome-ignore lint/suspicious/noConfusingVoidType: a generator without a `return` is inferred as returning void; undefined would reject it
   run(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome | void, undefined>
 }
 
-/** Makes a strategy from the agent's options; registered by name. */
-export type StrategyFactory = (options: Readonly<AgentOptions>) => Strategy
+/**
+ * How an agent makes a strategy it knows by name (`registerStrategy(name, definition)`): the
+ * core reads the agent options' `optionsKey` section without looking inside, `normalize` checks
+ * it and fills its defaults, and `create` gets the result, typed.
+ */
+export interface StrategyDefinition<Settings = undefined> {
+  /** The key of the agent's options that holds this strategy's own section, e.g. `graphReader`. */
+  readonly optionsKey?: string
+  /**
+   * Checks the section (`undefined` when the agent has none) and fills its defaults. Throws a
+   * `config` LaconicError naming the field that is wrong. Runs when the agent is made.
+   */
+  normalize?(raw: unknown): Settings
+  /** Makes the strategy from its normalised section (what `normalize` returned). */
+  create(settings: Settings): Strategy
+}

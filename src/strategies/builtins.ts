@@ -1,15 +1,18 @@
-import type { StrategyFactory } from '../core/index.js'
-import { deep } from './deep/index.js'
-import { graphReader } from './graph-reader/index.js'
-import { react } from './react/index.js'
-import { reflect } from './reflect/index.js'
-import { scratchpad } from './scratchpad/index.js'
+import type { StrategyDefinition } from '../core/index.js'
+import { deepDefinition } from './deep/index.js'
+import { graphReaderDefinition } from './graph-reader/index.js'
+import { reactDefinition } from './react/index.js'
+import { reflectDefinition } from './reflect/index.js'
+import { scratchpadDefinition } from './scratchpad/index.js'
 
 /** The strategies every agent knows by name. */
-export const builtinStrategies: Readonly<Record<string, StrategyFactory>> = {
-  scratchpad,
-  'graph-reader': graphReader,
-  reflect,
-  deep,
-  react,
+export const builtinStrategies: Readonly<Record<string, StrategyDefinition<unknown>>> = {
+  scratchpad: scratchpadDefinition,
+  'graph-reader': graphReaderDefinition,
+  reflect: reflectDefinition,
+  deep: deepDefinition,
+  react: reactDefinition,
 }
+
+/** Top-level options that were renamed, and the name to use now (0.x keeps no silent aliases). */
+export const RENAMED_OPTIONS: Readonly<Record<string, string>> = { maxIterations: 'scratchpad.maxSteps' }

@@ -89,10 +89,12 @@ describe('fileCheckpoints', () => {
     const store = fileCheckpoints(dir)
     const llm = scriptedLLM({ replies: () => 'Action: Answer' })
     const search = mockSearch({ results: () => [] })
-    const run = createAgent({ llm, search, maxIterations: 1 }).research('q', { checkpoints: store })
+    const run = createAgent({ llm, search, scratchpad: { maxSteps: 1 } }).research('q', { checkpoints: store })
     await run.result
     const before = await readFile(join(dir, `${run.runId}.json`), 'utf8')
-    await expect(createAgent({ llm, search, maxIterations: 1, strategy: 'deep' }).resume(run.runId, { checkpoints: store }).result).rejects.toMatchObject({
+    await expect(
+      createAgent({ llm, search, scratchpad: { maxSteps: 1 }, strategy: 'deep' }).resume(run.runId, { checkpoints: store }).result,
+    ).rejects.toMatchObject({
       code: 'config',
     })
     expect(await readFile(join(dir, `${run.runId}.json`), 'utf8')).toBe(before)

@@ -257,7 +257,7 @@ describe('checkpoints through the runtime', () => {
     const cases: [string, CheckpointStore, Record<string, unknown>, RegExp][] = [
       ['version', { ...store, load: async () => ({ ...good, version: 99 }) as never }, {}, /schema version 99/],
       ['strategy', store, { strategy: { ...counting(1), name: 'other' } }, /`counting` strategy/],
-      ['options', store, { maxIterations: 9 }, /`maxIterations` differ/],
+      ['options', store, { searchLimit: 9 }, /`searchLimit` differ/],
       ['missing', { ...store, load: async () => undefined }, {}, /no checkpoint/],
     ]
     for (const [, checkpoints, agentOptions, message] of cases) {

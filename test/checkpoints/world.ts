@@ -129,10 +129,10 @@ export function world(strategy: StrategyName, seed: number, extra: Partial<Agent
     search: logged.search,
     fetch: logged.fetch,
     strategy,
-    maxIterations: 4,
+    scratchpad: { maxSteps: 4 },
     graphReader: { concurrency: 1, maxSteps: 5, maxPagesPerNode: 1 },
-    reflect: { maxIterations: 3 },
-    deep: { maxIterations: 3, searchesPerQuestion: 2, readPages: 1 },
+    reflect: { maxSteps: 3 },
+    deep: { maxSteps: 3, searchesPerQuestion: 2, readPages: 1 },
     ...extra,
   })
   return { agent, llm, search, fetched, calls: () => [...log] }

@@ -190,7 +190,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
   })
 
   test('the iteration cap gives a best-effort answer and exit code 3', async () => {
-    const out = await runCli([...against(capped), '--max-iterations', '1', 'Why is the sky blue?'])
+    const out = await runCli([...against(capped), '--max-steps', '1', 'Why is the sky blue?'])
     expect(out.code).toBe(3)
     expect(out.stdout).toContain(ANSWER)
     expect(out.stderr).toContain('[warning max-iterations]')
@@ -235,7 +235,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     [[], 'no question: pass it as words'],
     [['--format', 'xml', 'q'], '--format must be one of pretty, ndjson, json; got "xml"'],
     [['--strategy', 'nope', 'q'], 'unknown strategy "nope": choose one of scratchpad'],
-    [['--max-iterations', 'ten', 'q'], '--max-iterations must be a whole number >= 1; got "ten"'],
+    [['--max-steps', 'ten', 'q'], '--max-steps must be a whole number >= 1; got "ten"'],
     [['--modle', 'x', 'q'], 'unknown option --modle (did you mean --model?)'],
     [['--backend', 'anthropic', '--model', 'claude', 'q'], 'missing API key for Anthropic: pass --api-key or set ANTHROPIC_API_KEY'],
     [['--backend', 'openai', 'q'], 'missing API key for api.openai.com'],

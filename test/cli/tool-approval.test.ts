@@ -102,7 +102,7 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
       await Promise.all(files.filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as Checkpoint))
     ).find((c) => c.status === 'running')!
     // The approval mode is kept with the run's options.
-    expect(saved.options.react).toMatchObject({ needsApproval: true })
+    expect(saved.options.settings).toMatchObject({ needsApproval: true })
     return saved.runId
   }
 

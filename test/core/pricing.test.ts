@@ -120,7 +120,7 @@ describe('budget: { usd }', () => {
     const agent = createAgent({
       models: { planner, synthesizer, finalizer },
       search: mockSearch({ results: () => corpus }),
-      maxIterations: 20,
+      scratchpad: { maxSteps: 20 },
       budget: { usd: 0.1 },
     })
     const run = agent.research('Why is the sky blue?')
@@ -139,7 +139,7 @@ describe('when every search fails', () => {
   it('ends with an error of code search, saying the first failure, instead of answering from nothing', async () => {
     const llm = scriptedLLM({ replies: (req) => (req.system?.startsWith('You are the planner') ? 'Action: Search\nQuery: sky' : 'A guess.') })
     const search = mockSearch({ fail: () => searchFailure('connect ECONNREFUSED 127.0.0.1:8080') })
-    const result = await createAgent({ llm, search, maxIterations: 3 }).research('Why is the sky blue?').result
+    const result = await createAgent({ llm, search, scratchpad: { maxSteps: 3 } }).research('Why is the sky blue?').result
     expect(result.reason).toBe('error')
     expect(result.error?.code).toBe('search')
     expect(result.error?.message).toContain('ECONNREFUSED')
@@ -149,9 +149,11 @@ describe('when every search fails', () => {
   it('answers from what was known before, and answers "nothing found" when searches worked but were empty', async () => {
     const llm = scriptedLLM({ replies: (req) => (req.system?.startsWith('You are the planner') ? 'Action: Search\nQuery: sky' : 'Nothing was found.') })
     const failing = mockSearch({ fail: () => searchFailure('down') })
-    const known = await createAgent({ llm, search: failing, maxIterations: 2 }).research('Why is the sky blue?', { knowledge: 'Rayleigh scattering.' }).result
+    const known = await createAgent({ llm, search: failing, scratchpad: { maxSteps: 2 } }).research('Why is the sky blue?', {
+      knowledge: 'Rayleigh scattering.',
+    }).result
     expect(known.reason).not.toBe('error')
-    const empty = await createAgent({ llm, search: mockSearch({ results: () => [] }), maxIterations: 2 }).research('Why is the sky blue?').result
+    const empty = await createAgent({ llm, search: mockSearch({ results: () => [] }), scratchpad: { maxSteps: 2 } }).research('Why is the sky blue?').result
     expect(empty.reason).not.toBe('error')
     expect(empty.answer).toBe('Nothing was found.')
   })

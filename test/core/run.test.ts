@@ -39,7 +39,7 @@ describe('the run runtime', () => {
             fail: (_q, i) => (searchModes[i % searchModes.length] === 'fail' ? searchFailure() : undefined),
             searchCost: 0.005,
           })
-          const run = createAgent({ models: { planner, synthesizer }, search, maxIterations }).research('Why is the sky blue?')
+          const run = createAgent({ models: { planner, synthesizer }, search, scratchpad: { maxSteps: maxIterations } }).research('Why is the sky blue?')
           const events = await collect(run)
           const end = events.at(-1)!
           expect(end.type).toBe('run-end')
@@ -153,7 +153,7 @@ describe('the run runtime', () => {
     const planner = scriptedLLM({ replies: (_r, i) => `Action: Search\nQuery: query number ${i}` })
     const synthesizer = scriptedLLM({ replies: (req) => (req.prompt.includes('Research notes') ? 'Best effort.' : 'Some notes.') })
     const search = mockSearch({ corpus: [{ title: 'query number', url: 'https://x.example', snippet: 'query number result' }] })
-    const run = createAgent({ models: { planner, synthesizer }, search, maxIterations: 3 }).research('Hard question?')
+    const run = createAgent({ models: { planner, synthesizer }, search, scratchpad: { maxSteps: 3 } }).research('Hard question?')
     const events = await collect(run)
     expect(search.calls).toHaveLength(3)
     const result = await run.result
@@ -181,7 +181,7 @@ describe('the run runtime', () => {
     const planner = scriptedLLM({ replies: (_r, i) => `Action: Search\nQuery: topic ${i}` })
     const synthesizer = scriptedLLM({ replies: (req) => `${'A long sentence about the topic. '.repeat(50)}${req.prompt.length}` })
     const search = mockSearch({ results: () => corpus })
-    const run = createAgent({ models: { planner, synthesizer }, search, maxIterations: 20, scratchpad: { knowledgeChars: budget } }).research('q?')
+    const run = createAgent({ models: { planner, synthesizer }, search, scratchpad: { maxSteps: 20, knowledgeChars: budget } }).research('q?')
     const events = await collect(run)
     const updates = events.filter((e) => e.type === 'knowledge-update')
     expect(updates).toHaveLength(20)
@@ -345,13 +345,15 @@ describe('the strategy registry', () => {
   })
 
   it('runs a registered strategy by name', async () => {
-    registerStrategy('echo', () => ({
-      name: 'echo',
-      async *run(question) {
-        yield { type: 'answer-token', text: question }
-        yield { type: 'answer', text: question, citations: [] }
-      },
-    }))
+    registerStrategy('echo', {
+      create: () => ({
+        name: 'echo',
+        async *run(question) {
+          yield { type: 'answer-token', text: question }
+          yield { type: 'answer', text: question, citations: [] }
+        },
+      }),
+    })
     const result = await createAgent({ llm: scriptedLLM({ replies: [] }), strategy: 'echo' }).answer('hello?')
     expect(result).toMatchObject({ answer: 'hello?', reason: 'answered' })
   })
@@ -366,7 +368,7 @@ describe('scratchpad never runs the same search twice', () => {
     const search = mockSearch({ results: () => [] })
     const planner = scriptedLLM({ replies: (_r, i) => (i < 4 ? 'Action: Search\nQuery: same thing' : 'Action: Answer') })
     const synthesizer = scriptedLLM({ replies: ['Nothing was found.'] })
-    const run = createAgent({ models: { planner, synthesizer }, search, maxIterations: 5 }).research('Obscure question?')
+    const run = createAgent({ models: { planner, synthesizer }, search, scratchpad: { maxSteps: 5 } }).research('Obscure question?')
     const events = await collect(run)
     expect(search.calls).toEqual(['same thing', 'Obscure question?'])
     expect(events.filter((e) => e.type === 'warning' && e.code === 'repeated-query')).toHaveLength(2)

@@ -18,7 +18,7 @@ import type {
   SearchProvider,
   Session,
   Strategy,
-  StrategyFactory,
+  StrategyDefinition,
 } from '../../src/index.js'
 import type * as root from '../../src/index.js'
 import type * as node from '../../src/node/index.js'
@@ -47,9 +47,10 @@ describe('laconic-research', () => {
     expectTypeOf<Session['answer']>().returns.toEqualTypeOf<Promise<ResearchResult>>()
   })
 
-  it('the strategy registry takes a factory from agent options to a Strategy', () => {
-    expectTypeOf<typeof root.registerStrategy>().parameters.toEqualTypeOf<[string, StrategyFactory]>()
-    expectTypeOf<StrategyFactory>().returns.toEqualTypeOf<Strategy>()
+  it('the strategy registry takes a definition: its options section, normalised, to a Strategy', () => {
+    expectTypeOf<typeof root.registerStrategy<{ depth: number }>>().parameters.toEqualTypeOf<[string, StrategyDefinition<{ depth: number }>]>()
+    expectTypeOf<StrategyDefinition<{ depth: number }>['create']>().parameters.toEqualTypeOf<[{ depth: number }]>()
+    expectTypeOf<StrategyDefinition<{ depth: number }>['create']>().returns.toEqualTypeOf<Strategy>()
     expectTypeOf<typeof root.strategyNames>().returns.toEqualTypeOf<string[]>()
     expectTypeOf<typeof root.fromGenerate>().returns.toEqualTypeOf<LLMProvider>()
   })
@@ -115,11 +116,12 @@ describe('laconic-research/streams', () => {
 
 describe('laconic-research/strategy, /testing, /node, /otel', () => {
   it('the built-in strategies are factories, and the toolkit keeps its types', () => {
-    expectTypeOf<typeof kit.scratchpad>().toExtend<StrategyFactory>()
-    expectTypeOf<typeof kit.graphReader>().toExtend<StrategyFactory>()
-    expectTypeOf<typeof kit.reflect>().toExtend<StrategyFactory>()
-    expectTypeOf<typeof kit.deep>().toExtend<StrategyFactory>()
-    expectTypeOf<typeof kit.react>().toExtend<StrategyFactory>()
+    // Each takes its own section of the agent's options (as `createAgent` would pass it).
+    expectTypeOf<typeof kit.scratchpad>().toEqualTypeOf<(options?: NonNullable<AgentOptions['scratchpad']>) => Strategy>()
+    expectTypeOf<typeof kit.graphReader>().toEqualTypeOf<(options?: NonNullable<AgentOptions['graphReader']>) => Strategy>()
+    expectTypeOf<typeof kit.reflect>().toEqualTypeOf<(options?: NonNullable<AgentOptions['reflect']>) => Strategy>()
+    expectTypeOf<typeof kit.deep>().toEqualTypeOf<(options?: NonNullable<AgentOptions['deep']>) => Strategy>()
+    expectTypeOf<typeof kit.react>().toEqualTypeOf<(options?: NonNullable<AgentOptions['react']>) => Strategy>()
     expectTypeOf<typeof kit.createMerge<number>>().returns.toEqualTypeOf<kit.Merge<number>>()
     expectTypeOf<kit.Merge<number>>().toExtend<AsyncIterable<number>>()
     expectTypeOf<typeof kit.generate>().returns.toEqualTypeOf<Promise<kit.Generation>>()

@@ -33,15 +33,15 @@ const tool: ReactTool = { name: 'calc', description: 'adds', parameters: { type:
 
 function acceptedAgentOptions(): void {
   createAgent({})
-  createAgent({ llm, search, strategy: 'react', maxIterations: 3, searchLimit: 5, budget: { usd: 0.5 } })
+  createAgent({ llm, search, strategy: 'react', searchLimit: 5, budget: { usd: 0.5 } })
   createAgent({ llm, search, pipelining: false })
   createAgent({ llm, strategy })
   // Roles beyond the built-in ones are allowed: a custom strategy may name its own.
   createAgent({ models: { planner: llm, synthesizer: llm, 'my-role': llm } })
-  createAgent({ scratchpad: { knowledgeChars: 4000, historySize: 3 } })
+  createAgent({ scratchpad: { maxSteps: 3, knowledgeChars: 4000, historySize: 3 } })
   createAgent({ graphReader: { maxSteps: 8, concurrency: 2, maxPagesPerNode: 2, pageChars: 6000, condenseAbove: 10, condenseBatch: 4 } })
-  createAgent({ reflect: { maxIterations: 2, maxWords: 200, concurrency: 2 } })
-  createAgent({ deep: { mode: 'conversational', maxIterations: 2, searchesPerQuestion: 2, readPages: 3, pageChars: 8000 } })
+  createAgent({ reflect: { maxSteps: 2, maxWords: 200, concurrency: 2 } })
+  createAgent({ deep: { mode: 'conversational', maxSteps: 2, searchesPerQuestion: 2, readPages: 3, pageChars: 8000 } })
   createAgent({
     react: { tools: [tool], maxSteps: 6, toolCalls: 'text', beforeTool: (call) => (call.name === 'calc' ? { action: 'deny', message: 'no' } : undefined) },
   })
@@ -52,8 +52,14 @@ function acceptedAgentOptions(): void {
 function rejectedAgentOptions(): void {
   // @ts-expect-error createAgent needs an options object
   createAgent()
-  // @ts-expect-error maxIterations is a number
-  createAgent({ maxIterations: '3' })
+  // @ts-expect-error a step limit is a number
+  createAgent({ scratchpad: { maxSteps: '3' } })
+  // @ts-expect-error renamed to scratchpad.maxSteps
+  createAgent({ maxIterations: 3 })
+  // @ts-expect-error renamed to deep.maxSteps
+  createAgent({ deep: { maxIterations: 3 } })
+  // @ts-expect-error renamed to reflect.maxSteps
+  createAgent({ reflect: { maxIterations: 3 } })
   // @ts-expect-error unknown top-level options are typos
   createAgent({ maxIteration: 3 })
   // @ts-expect-error a strategy is a name or a Strategy object, not a factory
@@ -79,7 +85,7 @@ function strategySections(): void {
   // @ts-expect-error scratchpad: knowledgeChars is a number
   createAgent({ scratchpad: { knowledgeChars: 'all' } })
   // @ts-expect-error scratchpad: no such option
-  createAgent({ scratchpad: { maxSteps: 3 } })
+  createAgent({ scratchpad: { concurrency: 3 } })
   // @ts-expect-error graphReader: concurrency is a number
   createAgent({ graphReader: { concurrency: true } })
   // @ts-expect-error graphReader: no such option

@@ -1,11 +1,12 @@
 import pLimit from 'p-limit'
-import { wholeNumberOption } from '../shared/options.js'
 import {
   normalizeText,
   truncateAtSentence,
-  type AgentOptions,
+  makeStrategy,
+  toJson,
   type Strategy,
   type StrategyContext,
+  type StrategyDefinition,
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
@@ -20,6 +21,7 @@ import { planPrompt, planSystem } from './prompts.js'
 import { searchOne } from './search-one.js'
 import { synthesize } from './synthesize.js'
 import { budgetStop } from '../shared/budget.js'
+import { type DeepOptions, type DeepSettings, deepSettings } from './options.js'
 import { planSchema } from './schemas.js'
 
 export { parsePlanNext, parseSubAnswer, parseReport, readConfidence, type PlanDecision, type SubAnswerReply, type ReportBody } from './parse.js'
@@ -28,31 +30,22 @@ export type { Finding } from './findings.js'
 /** What the planner sees of the caller's `knowledge` (a previous run's summary) at most. */
 const BACKGROUND_CHARS = 1500
 
-interface Settings {
-  maxIterations: number
-  mode: 'report' | 'conversational'
-  searchesPerQuestion: number
-  concurrency: number
-  readPages: number
-  pageChars: number
-}
+type Settings = DeepSettings
 
 /**
  * Deep research, one sub-question at a time: `plan_next` proposes the next standalone
  * sub-question (or declares the research complete), `search_one` answers it with a few searches,
- * and the loop repeats until complete or `maxIterations`; then a report (or a direct answer).
+ * and the loop repeats until complete or `maxSteps`; then a report (or a direct answer).
  */
-export function deep(options: Readonly<AgentOptions> = {}): Strategy {
-  const d = options.deep ?? {}
-  const settings: Settings = {
-    maxIterations: wholeNumberOption('deep', d, 'maxIterations', 3, 0),
-    mode: d.mode === 'conversational' ? 'conversational' : 'report',
-    searchesPerQuestion: wholeNumberOption('deep', d, 'searchesPerQuestion', 3, 1),
-    concurrency: wholeNumberOption('deep', d, 'concurrency', 4, 1),
-    readPages: wholeNumberOption('deep', d, 'readPages', 1, 0),
-    pageChars: wholeNumberOption('deep', d, 'pageChars', 3000, 200),
-  }
-  return { name: 'deep', run: (question, ctx) => runDeep(question, ctx, settings) }
+export function deep(options?: DeepOptions): Strategy {
+  return makeStrategy(deepDefinition, options)
+}
+
+/** `deep` by name: its `deep` section of the agent's options, checked, then the strategy. */
+export const deepDefinition: StrategyDefinition<DeepSettings> = {
+  optionsKey: 'deep',
+  normalize: deepSettings,
+  create: (settings) => ({ name: 'deep', settings: toJson(settings), run: (question, ctx) => runDeep(question, ctx, settings) }),
 }
 
 /** What a deep checkpoint holds: taken after each sub-question is answered. */
@@ -93,7 +86,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   /** The run's plan was put to the caller already: later sub-questions are searched early. */
   let reviewed = false
 
-  for (let step = saved?.step ?? 1; step <= settings.maxIterations; step++) {
+  for (let step = saved?.step ?? 1; step <= settings.maxSteps; step++) {
     if (yield* budgetStop(ctx)) {
       stopped = true
       break
@@ -115,7 +108,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
               findings: numberFindings(findings, titles).shown,
               hasPrior: prior.length > 0,
               step,
-              maxSteps: settings.maxIterations,
+              maxSteps: settings.maxSteps,
             }),
             maxTokens: 300,
             temperature: 0,
@@ -148,7 +141,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   }
 
   if (!complete && !stopped) {
-    yield ctx.warning(`reached maxIterations (${settings.maxIterations}) before the planner called the research complete`, 'max-iterations')
+    yield ctx.warning(`reached deep.maxSteps (${settings.maxSteps}) before the planner called the research complete`, 'max-iterations')
   }
   yield* synthesize(question, findings, settings.mode, titles, ctx)
   return { reason: complete || stopped ? 'answered' : 'max-iterations' }

@@ -1,19 +1,20 @@
 import pLimit from 'p-limit'
-import { wholeNumberOption } from '../shared/options.js'
 import {
   normalizeText,
   truncateAtSentence,
-  type AgentOptions,
-  type GraphReaderOptions,
+  makeStrategy,
+  toJson,
   type Strategy,
   type StrategyContext,
+  type StrategyDefinition,
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
+import { type GraphReaderOptions, type GraphReaderSettings, graphReaderSettings } from './options.js'
 import { restoredState } from '../shared/resume.js'
 import { graphReaderState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
-import { explore, type ExploreSettings, type ExploreState, type PlanStep } from './explore.js'
+import { explore, type ExploreState, type PlanStep } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
 import { Notebook } from './notebook.js'
 import { parsePlan, type RationalPlan } from './parse.js'
@@ -24,15 +25,11 @@ import { planSchema } from './schemas.js'
 export { Notebook, type AddOutcome } from './notebook.js'
 export { checkSource, parseExtraction, parseNodeCheck, parsePlan, type Extraction, type NodeCheck, type RationalPlan, type SourceCheck } from './parse.js'
 
-interface Settings extends ExploreSettings {
-  condenseAbove: number
-  condenseBatch: number
-}
+type Settings = GraphReaderSettings & { contextTokens: number }
 
 /**
  * The answer check's request stays within this many tokens (an 8k model, with room for the
- * reply). A constant until strategy options move to strategies/<name>/options.ts (issue 25),
- * where it becomes `graphReader.contextTokens`.
+ * reply). A constant for now; it could become an option of `graphReader` (options.ts).
  */
 const CONTEXT_TOKENS = 6000
 
@@ -40,27 +37,25 @@ const CONTEXT_TOKENS = 6000
 const KNOWLEDGE_CHARS = 4000
 const PLAN_KNOWLEDGE_CHARS = 1000
 
-function settingsOf(options: GraphReaderOptions = {}): Settings {
-  return {
-    maxSteps: wholeNumberOption('graphReader', options, 'maxSteps', 8, 0),
-    concurrency: wholeNumberOption('graphReader', options, 'concurrency', 4, 1),
-    maxPagesPerNode: wholeNumberOption('graphReader', options, 'maxPagesPerNode', 2, 0),
-    pageChars: wholeNumberOption('graphReader', options, 'pageChars', 4000, 1),
-    condenseAbove: wholeNumberOption('graphReader', options, 'condenseAbove', 40, 1),
-    condenseBatch: wholeNumberOption('graphReader', options, 'condenseBatch', 25, 2),
-    contextTokens: CONTEXT_TOKENS,
-  }
-}
-
 /**
  * GraphReader (arXiv 2406.14550), after laconic's: a rational plan, then a breadth-first
  * exploration of search queries with bounded concurrency that files atomic facts in a
  * notebook, one answer-check-and-next-queries call per node, and an answer streamed from
  * the notebook with `[n]` citations.
  */
-export function graphReader(options: Readonly<AgentOptions> = {}): Strategy {
-  const settings = settingsOf(options.graphReader)
-  return { name: 'graph-reader', run: (question, ctx) => runGraphReader(question, ctx, settings) }
+export function graphReader(options?: GraphReaderOptions): Strategy {
+  return makeStrategy(graphReaderDefinition, options)
+}
+
+/** `graph-reader` by name: its `graphReader` section of the agent's options, checked, then the strategy. */
+export const graphReaderDefinition: StrategyDefinition<GraphReaderSettings> = {
+  optionsKey: 'graphReader',
+  normalize: graphReaderSettings,
+  create: (settings) => ({
+    name: 'graph-reader',
+    settings: toJson(settings),
+    run: (question, ctx) => runGraphReader(question, ctx, { ...settings, contextTokens: CONTEXT_TOKENS }),
+  }),
 }
 
 /** What a graph-reader checkpoint holds: taken after the plan, then after each node. */

@@ -2,7 +2,7 @@
  * The default grounding gate of a `react` answer: every `[n]` must name a source the run saw,
  * and an answer with sources to cite must cite one.
  */
-import type { ReactEvidence } from '../../core/index.js'
+import type { ReactEvidence } from './options.js'
 import { citationNumbers } from '../shared/citations.js'
 
 export function groundingGate(answer: string, evidence: ReactEvidence): true | { reject: string } {

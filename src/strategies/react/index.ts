@@ -1,64 +1,35 @@
 import pLimit from 'p-limit'
 import {
   describeError,
-  LaconicError,
+  makeStrategy,
   toolsUnsupported,
   truncateAtSentence,
-  type AgentOptions,
-  type ReactOptions,
   type Schedule,
   type Strategy,
   type StrategyContext,
   type StrategyEvent,
+  type StrategyDefinition,
   type StrategyOutcome,
   type InterruptDecision,
   type ToolCall,
   type ToolSpec,
+  toJson,
 } from '../../core/index.js'
 import { budgetStop } from '../shared/budget.js'
 import { citedAnswer } from '../shared/cited-answer.js'
 import { restoredState } from '../shared/resume.js'
 import { reactState } from './state.js'
-import { wholeNumberOption } from '../shared/options.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState } from './memory.js'
 import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
 import { coerceTextArgs, hasProtocolLabel, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
+import { type ReactLimits, type ReactOptions, type ReactSettings, reactSettings } from './options.js'
 import { type CallApproval, ERROR_CHARS, toolRunner } from './tool-runner.js'
-import { builtinTools, type RunnableTool, userTools } from './tools.js'
+import { builtinTools, type RunnableTool } from './tools.js'
 
 export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
 
-interface Settings {
-  maxSteps: number
-  concurrency: number
-  toolCalls: 'native' | 'text'
-  contextTokens: number
-  resultChars: number
-  maxRepeats: number
-  maxRejections: number
-  needsApproval: boolean
-}
-
-function settingsOf(options: ReactOptions = {}): Settings {
-  const toolCalls = options.toolCalls ?? 'native'
-  if (toolCalls !== 'native' && toolCalls !== 'text') {
-    throw new LaconicError(`\`react.toolCalls\` must be 'native' or 'text', got ${String(toolCalls)}`, { code: 'config' })
-  }
-  const needsApproval = options.needsApproval ?? false
-  if (typeof needsApproval !== 'boolean')
-    throw new LaconicError(`\`react.needsApproval\` must be true or false, got ${String(needsApproval)}`, { code: 'config' })
-  return {
-    maxSteps: wholeNumberOption('react', options, 'maxSteps', 8, 1),
-    concurrency: wholeNumberOption('react', options, 'concurrency', 4, 1),
-    toolCalls,
-    contextTokens: wholeNumberOption('react', options, 'contextTokens', 6000, 500),
-    resultChars: wholeNumberOption('react', options, 'resultChars', 3000, 200),
-    maxRepeats: wholeNumberOption('react', options, 'maxRepeats', 2, 0),
-    maxRejections: wholeNumberOption('react', options, 'maxRejections', 2, 0),
-    needsApproval,
-  }
-}
+type Settings = ReactLimits
 
 /** A step whose calls wait for approval: replayed on resume, its calls announced once. */
 interface PendingStep {
@@ -97,17 +68,26 @@ const KNOWLEDGE_CHARS = 3000
  * `read_page` and the user's own tools, a flat context, a grounding gate on the answer, and
  * tool calls that can pause the run for approval.
  */
-export function react(options: Readonly<AgentOptions> = {}): Strategy {
-  const settings = settingsOf(options.react)
-  const own = userTools(options.react?.tools)
-  const hooks = options.react ?? {}
-  return { name: 'react', run: (question, ctx) => runReact(question, ctx, { settings, own, hooks }) }
+export function react(options?: ReactOptions): Strategy {
+  return makeStrategy(reactDefinition, options)
+}
+
+/** `react` by name: its `react` section of the agent's options, checked, then the strategy. */
+export const reactDefinition: StrategyDefinition<ReactSettings> = {
+  optionsKey: 'react',
+  normalize: reactSettings,
+  create: ({ limits, tools, hooks }) => ({
+    name: 'react',
+    // What shapes the run and is plain data: the limits, and the user's tools as the model sees them.
+    settings: toJson({ ...limits, tools: tools.map((tool) => tool.spec) }),
+    run: (question, ctx) => runReact(question, ctx, { settings: limits, own: tools, hooks }),
+  }),
 }
 
 interface Setup {
   settings: Settings
   own: RunnableTool[]
-  hooks: ReactOptions
+  hooks: ReactSettings['hooks']
 }
 
 async function* runReact(question: string, ctx: StrategyContext, { settings, own, hooks }: Setup): AsyncGenerator<StrategyEvent, StrategyOutcome> {

@@ -10,8 +10,6 @@ import {
   isAbortError,
   LaconicError,
   parseToolArgs,
-  type ReactCall,
-  type ReactOptions,
   type Schedule,
   type StrategyContext,
   type StrategyEvent,
@@ -19,6 +17,7 @@ import {
   type ToolCallRequest,
 } from '../../core/index.js'
 import { bound, type Memory, type ToolOutcome } from './memory.js'
+import type { ReactCall, ReactOptions } from './options.js'
 import { callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH } from './tools.js'
 
 /** How a call that waited for approval was decided, as a checkpoint keeps it (by call id). */

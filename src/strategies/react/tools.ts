@@ -4,7 +4,7 @@
  * redaction of sensitive fields in events.
  */
 import { Validator } from '@cfworker/json-schema'
-import { LaconicError, type ReactTool, type ToolSpec } from '../../core/index.js'
+import { type JsonSchema, LaconicError, type ToolSpec } from '../../core/index.js'
 
 export const SEARCH = 'search'
 export const READ_PAGE = 'read_page'
@@ -19,6 +19,21 @@ const readPageSpec: ToolSpec = {
   name: READ_PAGE,
   description: 'Read a web page found by search and return its text. Cite it by its [n].',
   parameters: { type: 'object', properties: { url: { type: 'string', minLength: 1, description: 'the URL of a search result' } }, required: ['url'] },
+}
+
+/** A tool of your own for the `react` strategy. */
+export interface ReactTool {
+  /** Letters, digits, `_` and `-`; not `search` or `read_page` (the built-ins). */
+  name: string
+  description: string
+  /** The arguments as a JSON Schema object; they are validated against it before `execute`. */
+  parameters: JsonSchema
+  /** Runs the tool; `signal` aborts when the run does. What it returns (text, or JSON) goes back to the model, bounded. */
+  execute(args: Record<string, unknown>, options: { signal: AbortSignal }): unknown
+  /** Pause the run for approval before each call (needs `checkpoints`), with a `tool-call` request; `agent.resume(runId, { checkpoints, decision })` answers it. */
+  needsApproval?: boolean
+  /** Argument fields shown as `[redacted]` in `tool-call` events. */
+  sensitive?: readonly string[]
 }
 
 /** A tool the loop can run: its spec, its checker, and the user's tool behind it (none for built-ins). */

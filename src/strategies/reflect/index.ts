@@ -1,14 +1,15 @@
 import pLimit from 'p-limit'
-import { wholeNumberOption } from '../shared/options.js'
 import {
   createMerge,
   normalizeText,
   normalizeUrl,
-  type AgentOptions,
+  makeStrategy,
+  toJson,
   type Schedule,
   type SearchResult,
   type Strategy,
   type StrategyContext,
+  type StrategyDefinition,
   type StrategyEvent,
   type StrategyOutcome,
 } from '../../core/index.js'
@@ -24,6 +25,7 @@ import { queriesPrompt, queriesSystem, reflectPrompt, reflectSystem, synthesizeP
 import { interleaveResults } from './sources.js'
 import { wordLimitFilter } from './word-limit.js'
 import { budgetStop } from '../shared/budget.js'
+import { type ReflectOptions, type ReflectSettings, reflectSettings } from './options.js'
 import { queriesSchema, reflectionSchema } from './schemas.js'
 
 export { parseQueries, parseReflection, type Reflection, type Slot } from './parse.js'
@@ -42,20 +44,18 @@ const PLANNED_QUERIES = 5
  * model fill the answer's slots from the results and ask for what is missing (a bounded number
  * of rounds), then synthesise a short answer citing only results that were retrieved.
  */
-export function reflect(options: Readonly<AgentOptions> = {}): Strategy {
-  const settings = {
-    maxIterations: wholeNumberOption('reflect', options.reflect, 'maxIterations', 2, 1),
-    maxWords: wholeNumberOption('reflect', options.reflect, 'maxWords', 80, 1),
-    concurrency: wholeNumberOption('reflect', options.reflect, 'concurrency', 4, 1),
-  }
-  return { name: 'reflect', run: (question, ctx) => runReflect(question, ctx, settings) }
+export function reflect(options?: ReflectOptions): Strategy {
+  return makeStrategy(reflectDefinition, options)
 }
 
-interface Settings {
-  maxIterations: number
-  maxWords: number
-  concurrency: number
+/** `reflect` by name: its `reflect` section of the agent's options, checked, then the strategy. */
+export const reflectDefinition: StrategyDefinition<ReflectSettings> = {
+  optionsKey: 'reflect',
+  normalize: reflectSettings,
+  create: (settings) => ({ name: 'reflect', settings: toJson(settings), run: (question, ctx) => runReflect(question, ctx, settings) }),
 }
+
+type Settings = ReflectSettings
 
 /** What a reflect checkpoint holds: taken after each round's searches, and once the rounds are over. */
 interface ReflectState {
@@ -107,7 +107,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
 
     const searched = new Set(state.searched)
     // The last round's gaps are never searched: nothing to start early then.
-    const lastRound = state.round >= settings.maxIterations
+    const lastRound = state.round >= settings.maxSteps
     early = earlySearches(ctx, { schedule, limit: NEW_QUERIES, clean: cleanOneQuery, skip: searched, enabled: !lastRound })
     const reflection = yield* reflectOn(question, state.queriesRun, sources, ctx, early)
     const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
@@ -123,7 +123,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     else if (yield* budgetStop(ctx)) state.done = true
     else if (lastRound) {
       state.done = state.capped = true
-      yield ctx.warning(`reached maxIterations (${settings.maxIterations}) with slots still empty; answering with what was found`, 'max-iterations')
+      yield ctx.warning(`reached reflect.maxSteps (${settings.maxSteps}) with slots still empty; answering with what was found`, 'max-iterations')
     } else {
       state.round++
       state.queries = unseen

@@ -1,16 +1,18 @@
 import {
-  type AgentOptions,
   type Citation,
+  makeStrategy,
   normalizeText,
   type SearchResult,
   type Strategy,
   type StrategyContext,
+  type StrategyDefinition,
   type StrategyEvent,
   type StrategyOutcome,
+  toJson,
   truncateAtSentence,
 } from '../../core/index.js'
 import { CitationRegistry } from '../shared/citations.js'
-import { wholeNumberOption } from '../shared/options.js'
+import { type ScratchpadOptions, type ScratchpadSettings, scratchpadSettings } from './options.js'
 import { restoredState } from '../shared/resume.js'
 import { scratchpadState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
@@ -30,19 +32,18 @@ const QUERY_CHARS = 120
  * finalizer streams the answer. The knowledge is rewritten, never appended to, and capped, so
  * every prompt stays the same size however many iterations run.
  */
-export function scratchpad(options: Readonly<AgentOptions> = {}): Strategy {
-  // Checked when the agent is made (an unusable budget is a config error, not an empty run).
-  const settings: Settings = {
-    knowledgeChars: wholeNumberOption('scratchpad', options.scratchpad, 'knowledgeChars', 1500, 1),
-    historySize: wholeNumberOption('scratchpad', options.scratchpad, 'historySize', 8, 0),
-  }
-  return { name: 'scratchpad', run: (question, ctx) => runScratchpad(question, ctx, settings) }
+export function scratchpad(options?: ScratchpadOptions): Strategy {
+  return makeStrategy(scratchpadDefinition, options)
 }
 
-interface Settings {
-  knowledgeChars: number
-  historySize: number
+/** `scratchpad` by name: its `scratchpad` section of the agent's options, checked, then the strategy. */
+export const scratchpadDefinition: StrategyDefinition<ScratchpadSettings> = {
+  optionsKey: 'scratchpad',
+  normalize: scratchpadSettings,
+  create: (settings) => ({ name: 'scratchpad', settings: toJson(settings), run: (question, ctx) => runScratchpad(question, ctx, settings) }),
 }
+
+type Settings = ScratchpadSettings
 
 /** What a scratchpad checkpoint holds: where the loop is and everything its prompts depend on. */
 interface ScratchpadState {
@@ -83,8 +84,7 @@ class KnowledgeSources {
 }
 
 async function* runScratchpad(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  const maxIterations = ctx.options.maxIterations ?? 5
-  const { knowledgeChars: budget, historySize } = settings
+  const { maxSteps, knowledgeChars: budget, historySize } = settings
   const hadPriorKnowledge = Boolean(ctx.input.knowledge?.trim())
   const saved = restoredState<ScratchpadState>(ctx, 'scratchpad', scratchpadState)
   let knowledge = saved?.knowledge ?? truncateAtSentence(ctx.input.knowledge?.trim() ?? '', budget)
@@ -109,7 +109,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
   /** The run's plan was put to the caller already: later queries are searched early. */
   let reviewed = false
 
-  for (let iteration = saved?.iteration ?? 0; iteration < maxIterations; iteration++) {
+  for (let iteration = saved?.iteration ?? 0; iteration < maxSteps; iteration++) {
     if (yield* budgetStop(ctx)) {
       yield* finalize(question, knowledge, true, ctx, sources)
       return { reason: 'answered' }
@@ -129,7 +129,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
               knowledge,
               pastQueries: pastQueries.slice(-historySize).map((q) => q.slice(0, QUERY_CHARS)),
               iteration,
-              maxIterations,
+              maxSteps,
             }),
             maxTokens: 200,
             temperature: 0,
@@ -160,7 +160,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
     yield* ctx.checkpoint(state(iteration + 1))
   }
 
-  yield ctx.warning(`reached maxIterations (${maxIterations}); answering with what was found`, 'max-iterations')
+  yield ctx.warning(`reached scratchpad.maxSteps (${maxSteps}); answering with what was found`, 'max-iterations')
   yield* finalize(question, knowledge, true, ctx, sources)
   return { reason: 'max-iterations' }
 }

@@ -6,7 +6,7 @@ export interface PlannerView {
   knowledge: string
   pastQueries: readonly string[]
   iteration: number
-  maxIterations: number
+  maxSteps: number
 }
 
 export const plannerSystem = `You are the planner of a research agent. You decide the next step: search the web, or answer.
@@ -27,7 +27,7 @@ ${view.knowledge || '(empty: nothing has been found yet)'}
 Searches already run (do not repeat them):
 ${past}
 
-Step ${view.iteration + 1} of at most ${view.maxIterations}. Decide: search for what is still missing, or answer.`
+Step ${view.iteration + 1} of at most ${view.maxSteps}. Decide: search for what is still missing, or answer.`
 }
 
 export const synthesizerSystem = `You maintain the knowledge notes of a research agent. Rewrite the notes so they keep every fact relevant to the question, merge in what the new search results add, drop what is irrelevant or repeated, and keep source URLs in parentheses after the facts they support. Keep the notes' order and wording where they still hold and add new facts at the end, so what stays the same stays first. Write plain sentences, no preamble.`

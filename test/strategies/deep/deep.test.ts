@@ -29,7 +29,7 @@ function models(scripts: { planner: Script; extractor?: Script; finalizer?: Scri
 }
 
 function agentWith(m: ReturnType<typeof models>, search: AgentOptions['search'], options: AgentOptions = {}) {
-  return createAgent({ models: m, search, ...options, strategy: deep(options) })
+  return createAgent({ models: m, search, ...options, strategy: 'deep' })
 }
 
 describe('deep', () => {
@@ -84,7 +84,7 @@ describe('deep', () => {
     expect(m.planner.calls[1]!.prompt).toContain('A1: A is x. [1] (confidence 0.9)')
   })
 
-  it('stops at maxIterations when the planner always has another sub-question', async () => {
+  it('stops at maxSteps when the planner always has another sub-question', async () => {
     for (const maxIterations of [1, 3]) {
       const search = mockSearch({ results: () => [doc('a')] })
       const m = models({
@@ -93,7 +93,7 @@ describe('deep', () => {
         finalizer: ['Partial [1].'],
         synthesizer: [report],
       })
-      const { events, result } = await collect(agentWith(m, search, { deep: { maxIterations } }), 'Everything?')
+      const { events, result } = await collect(agentWith(m, search, { deep: { maxSteps: maxIterations } }), 'Everything?')
       expect(result.reason).toBe('max-iterations')
       expect(m.planner.calls).toHaveLength(maxIterations)
       expect(search.calls).toHaveLength(maxIterations)
@@ -140,14 +140,14 @@ describe('deep', () => {
       finalizer: ['A [1].'],
       synthesizer: [report],
     })
-    const { events, result } = await collect(agentWith(m, search, { deep: { maxIterations: 5 } }), 'Q?')
+    const { events, result } = await collect(agentWith(m, search, { deep: { maxSteps: 5 } }), 'Q?')
     expect(search.calls).toEqual(['Sub?'])
     expect(ofType(events, 'warning').map((w) => w.code)).toContain('repeated-question')
     expect(result.reason).toBe('answered')
 
     const m2 = models({ planner: ['{"is_complete": false, "next_question": "  "}'], extractor: [sub('A [1].')], finalizer: ['A [1].'], synthesizer: [report] })
     const search2 = mockSearch({ results: () => [doc('a')] })
-    const second = await collect(agentWith(m2, search2, { deep: { maxIterations: 1 } }), 'Q?')
+    const second = await collect(agentWith(m2, search2, { deep: { maxSteps: 1 } }), 'Q?')
     expect(ofType(second.events, 'warning').map((w) => w.code)).toContain('empty-question')
     // With nothing known, the question itself is researched instead.
     expect(search2.calls).toEqual(['Q?'])
@@ -270,7 +270,7 @@ describe('deep', () => {
       finalizer: ['x [1].'],
       synthesizer: [report],
     })
-    const { events, result } = await collect(createAgent({ models: m, search, fetch, strategy: deep({ deep: { pageChars: 300 } }) }), 'Q?')
+    const { events, result } = await collect(createAgent({ models: m, search, fetch, strategy: deep({ pageChars: 300 }) }), 'Q?')
     expect(ofType(events, 'page')).toEqual([expect.objectContaining({ kind: 'pdf', pages: 3 })])
     const prompt = m.extractor.calls[0]!.prompt
     expect(prompt).toContain('https://a.example/paper.pdf#page=1')

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type LLMRequest } from '../../../src/index.js'
-import { deep } from '../../../src/strategies/deep/index.js'
 import { planSystem, subAnswerSystem } from '../../../src/strategies/deep/prompts.js'
 import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from '../reflect/helpers.js'
@@ -28,7 +27,8 @@ const agent = (rig: GatedRig, options: AgentOptions = {}) =>
     llm: rig.llm,
     search: rig.search,
     ...options,
-    strategy: deep({ ...options, deep: { mode: 'conversational', searchesPerQuestion: 3, ...options.deep } }),
+    strategy: 'deep',
+    deep: { mode: 'conversational', searchesPerQuestion: 3, ...options.deep },
   })
 
 describe('deep: pipelining', () => {

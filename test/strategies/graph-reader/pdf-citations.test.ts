@@ -52,7 +52,7 @@ describe('graph-reader reads a PDF and cites its page', () => {
       llm,
       search,
       fetch: httpFetch({ allowPrivateNetwork: true, maxRetries: 0, documentTimeoutMs: 60_000 }),
-      strategy: graphReader({ graphReader: { concurrency: 1 } }),
+      strategy: graphReader({ concurrency: 1 }),
     }).research('What is the melting point of unobtainium?')
     const events = await collect(run)
     const answer = await run.result

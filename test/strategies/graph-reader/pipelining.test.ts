@@ -111,7 +111,7 @@ async function collect(run: ResearchRun): Promise<ResearchEvent[]> {
 
 function agent(r: ReturnType<typeof rig>, options: Partial<AgentOptions> & { concurrency?: number } = {}) {
   const { concurrency = 4, ...rest } = options
-  return createAgent({ llm: r.llm, search: r.search, strategy: graphReader({ graphReader: { concurrency, maxSteps: 8 } }), ...rest })
+  return createAgent({ llm: r.llm, search: r.search, strategy: graphReader({ concurrency, maxSteps: 8 }), ...rest })
 }
 
 const PLAN = ['{"key_elements": ["the key"], "queries": ["alpha"', ', "beta"', ']', ', "goal": "g", "steps": ["s"]}']
@@ -259,7 +259,7 @@ describe('graph-reader pipelining', () => {
         const whole = base(role, req).pieces[0]!
         return { pieces: whole.match(/[^,]+,?/g) ?? [whole] }
       })
-      const run = createAgent({ llm: r.llm, search: r.search, strategy: graphReader({ graphReader: { concurrency, maxSteps: 12 } }) }).research('q?')
+      const run = createAgent({ llm: r.llm, search: r.search, strategy: graphReader({ concurrency, maxSteps: 12 }) }).research('q?')
       await collect(run)
       expect(r.models.peak).toBeLessThanOrEqual(concurrency)
       expect(r.models.duringPlan).toBe(0)
@@ -325,7 +325,7 @@ describe('graph-reader pipelining', () => {
         // A few milliseconds that differ by query, so searches end in varying orders.
         delayMs: (q) => (q.length * args.seed) % 3,
       })
-      const agent = createAgent({ llm, search, pipelining, strategy: graphReader({ graphReader: { concurrency: args.concurrency, maxSteps: 20 } }) })
+      const agent = createAgent({ llm, search, pipelining, strategy: graphReader({ concurrency: args.concurrency, maxSteps: 20 }) })
       const run = agent.research('q?')
       const events = await collect(run)
       const byId = new Map(ofType(events, 'query').map((e) => [e.queryId, e.query]))

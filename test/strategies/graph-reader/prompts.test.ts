@@ -98,7 +98,7 @@ describe('graph-reader prompts, cache-friendly order', () => {
       check: (_, n) => (n < 3 ? `{"queries": ["follow-up ${n}"]}` : '{"queries": []}'),
     })
     const search = mockSearch({ results: (q) => [result(`https://x.example/${encodeURIComponent(q)}`, `Snippet about ${q}.`)] })
-    await createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1, maxPagesPerNode: 0 } }) }).answer('Which?')
+    await createAgent({ llm, search, strategy: graphReader({ concurrency: 1, maxPagesPerNode: 0 }) }).answer('Which?')
     const prompts = calls(llm, 'extractor').map((req) => req.prompt)
     expect(prompts).toHaveLength(6)
     for (let i = 2; i < prompts.length; i++) {

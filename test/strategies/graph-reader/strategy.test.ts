@@ -20,7 +20,7 @@ describe('graph-reader', () => {
       final: 'Baker [2] and Hassabis with Jumper [1]; also [7].',
     })
     const search = mockSearch({ results: { 'nobel chemistry 2024': [baker], 'alphafold nobel': [hassabis] } })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('Who won the 2024 chemistry Nobel?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('Who won the 2024 chemistry Nobel?')
     const events = await collect(run)
     const res = await run.result
 
@@ -57,7 +57,7 @@ describe('graph-reader', () => {
       check: () => '{"answerable": true}',
     })
     const search = mockSearch({ results: () => [baker] })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?')
     const events = await collect(run)
     expect(search.calls).toEqual(['one'])
     expect(ofType(events, 'plan').at(-1)!.text).toMatch(/answers the question/)
@@ -67,7 +67,7 @@ describe('graph-reader', () => {
   it('does not stop on an empty notebook even when the check says it could answer', async () => {
     const llm = graphModel({ plan: '{"queries": ["one", "two"]}', check: () => '{"answerable": true}' })
     const search = mockSearch({ results: () => [baker] })
-    await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?'))
+    await collect(createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?'))
     expect(search.calls).toEqual(['one', 'two'])
   })
 
@@ -78,7 +78,7 @@ describe('graph-reader', () => {
       check: () => '{"answerable": true}',
     })
     const search = mockSearch({ results: () => [baker], delayMs: (q) => (q === 'fast' ? 0 : 60_000) })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 4 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 4 }) }).research('q?')
     const events = await collect(run)
     expect(search.calls).toEqual(['fast', 'slow one', 'slow two'])
     expect(search.signals.slice(1).every((s) => s?.aborted)).toBe(true)
@@ -122,7 +122,7 @@ describe('graph-reader', () => {
         return { url, text: `Page at ${url}.` }
       },
     }
-    const run = createAgent({ llm, search, fetch, strategy: graphReader({ graphReader: { concurrency: 2, maxPagesPerNode: 3 } }) }).research('q?')
+    const run = createAgent({ llm, search, fetch, strategy: graphReader({ concurrency: 2, maxPagesPerNode: 3 }) }).research('q?')
     // Within the suite's timeout, far below the 60 s the held fetches would take.
     await collect(run)
     expect(signals).toHaveLength(4)
@@ -134,7 +134,7 @@ describe('graph-reader', () => {
     let n = 0
     const llm = graphModel({ plan: '{"queries": ["start"]}', check: () => `{"answerable": false, "queries": ["next ${++n}", "START"]}` })
     const search = mockSearch({ results: () => [baker] })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { maxSteps: 3, concurrency: 1 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ maxSteps: 3, concurrency: 1 }) }).research('q?')
     const events = await collect(run)
     expect(search.calls).toEqual(['start', 'next 1', 'next 2'])
     expect(ofType(events, 'query').map((e) => e.depth)).toEqual([0, 1, 2])
@@ -148,7 +148,7 @@ describe('graph-reader', () => {
     let n = 0
     const llm = graphModel({ plan: `{"queries": ["${long(0)}"]}`, check: () => `{"answerable": false, "queries": ["${long(++n)}"]}` })
     const search = mockSearch({ results: () => [baker] })
-    await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { maxSteps: 150, concurrency: 1 } }) }).research('q?'))
+    await collect(createAgent({ llm, search, strategy: graphReader({ maxSteps: 150, concurrency: 1 }) }).research('q?'))
     const checks = calls(llm, 'neighbor')
     expect(checks).toHaveLength(150)
     for (const req of checks) expect(estimateTokens(requestText(req))).toBeLessThanOrEqual(6000)
@@ -165,7 +165,7 @@ describe('graph-reader', () => {
       check: () => '{"answerable": false, "queries": ["nobel prize, 2024", "Baker’s lab"]}',
     })
     const search = mockSearch({ results: () => [baker] })
-    await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?'))
+    await collect(createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?'))
     expect(search.calls).toEqual(['Nobel prize 2024', 'Baker’s lab'])
   })
 
@@ -175,7 +175,7 @@ describe('graph-reader', () => {
     const llm = graphModel({ plan: '{"queries": ["one", "two"]}' })
     const search = mockSearch({ results: () => [ad, baker, hassabis] })
     const fetch = mockFetch({ pages: { [baker.url]: longPage, [hassabis.url]: 'AlphaFold page.' } })
-    const run = createAgent({ llm, search, fetch, strategy: graphReader({ graphReader: { concurrency: 2, pageChars: 100 } }) }).research('q?')
+    const run = createAgent({ llm, search, fetch, strategy: graphReader({ concurrency: 2, pageChars: 100 }) }).research('q?')
     const events = await collect(run)
     expect(fetch.calls.sort()).toEqual([hassabis.url, baker.url].sort())
     expect(ofType(events, 'page')).toHaveLength(2)
@@ -231,7 +231,7 @@ describe('graph-reader', () => {
         queryOf(req) === 'one' ? '{"facts": [{"text": "2024", "source": 1}]}' : '{"facts": [{"text": "The 2024 Nobel Prize went to Baker", "source": 1}]}',
     })
     const search = mockSearch({ results: (q) => (q === 'one' ? [hassabis] : [baker]) })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?')
     const facts = ofType(await collect(run), 'fact')
     expect(facts[1]!.supersedes).toEqual([facts[0]!.fact.id])
     expect((await run.result).facts).toEqual([
@@ -249,7 +249,7 @@ describe('graph-reader', () => {
           return [baker]
         },
       })
-      const run = collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency } }) }).research('q?'))
+      const run = collect(createAgent({ llm, search, strategy: graphReader({ concurrency }) }).research('q?'))
       // Every search waits for the test: `concurrency` of them start, the next only when one
       // is released.
       for (let released = 0; released < 5; released++) {
@@ -275,7 +275,7 @@ describe('graph-reader', () => {
         latencyMs: 1,
       })
       const search = mockSearch({ results: (q) => [result(`https://x.example/${encodeURIComponent(q)}`)], delayMs: (q) => (q.length % 3) * 2 })
-      const events = await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1, maxSteps: 6 } }) }).research('q?'))
+      const events = await collect(createAgent({ llm, search, strategy: graphReader({ concurrency: 1, maxSteps: 6 }) }).research('q?'))
       return events.map((e) => (e.type === 'query' ? `query ${e.query}` : e.type === 'fact' ? `fact ${e.fact.text}` : e.type))
     }
     const first = await once()
@@ -286,7 +286,7 @@ describe('graph-reader', () => {
   it('aborts every in-flight search and model call when the run is cancelled mid-exploration', async () => {
     const llm = graphModel({ plan: '{"queries": ["a", "b", "c"]}', latencyMs: 0 })
     const search = mockSearch({ results: () => [baker], delayMs: 60_000 })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 4 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 4 }) }).research('q?')
     const events: ResearchEvent[] = []
     let queries = 0
     for await (const event of run) {
@@ -304,7 +304,7 @@ describe('graph-reader', () => {
   it('turns a failing search into a warning and goes on', async () => {
     const llm = graphModel({ plan: '{"queries": ["broken", "fine"]}', extract: () => '{"facts": [{"text": "Fine fact", "source": 1}]}' })
     const search = mockSearch({ results: () => [baker], fail: (q) => (q === 'broken' ? searchFailure() : undefined) })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?')
     const events = await collect(run)
     expect(ofType(events, 'warning').map((w) => w.code)).toContain('http')
     expect((await run.result).facts.map((f) => f.text)).toEqual(['Fine fact'])
@@ -325,7 +325,7 @@ describe('graph-reader', () => {
       },
     })
     const search = mockSearch({ results: () => [baker] })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?')
     const events = await collect(run)
     expect(ofType(events, 'warning').find((w) => w.code === 'node-failed')?.message).toMatch(/"bad".*model overloaded/)
     expect((await run.result).facts.map((f) => f.text)).toEqual(['Good fact'])
@@ -335,7 +335,7 @@ describe('graph-reader', () => {
   it('announces a known fact again, same id, when it gains a source', async () => {
     const llm = graphModel({ plan: '{"queries": ["one", "two"]}', extract: () => '{"facts": [{"text": "Baker won the prize", "source": 1}]}' })
     const search = mockSearch({ results: (q) => (q === 'one' ? [baker] : [hassabis]) })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?')
     const facts = ofType(await collect(run), 'fact')
     expect(facts.map((e) => [e.fact.id, e.fact.sources])).toEqual([
       ['f1', [baker.url]],
@@ -356,7 +356,7 @@ describe('graph-reader', () => {
   it('warns on unreadable extractor and check replies and keeps exploring', async () => {
     const llm = graphModel({ plan: '{"queries": ["a", "b"]}', extract: () => 'gibberish', check: () => 'hmm' })
     const search = mockSearch({ results: () => [baker] })
-    const events = await collect(createAgent({ llm, search, strategy: graphReader({ graphReader: { concurrency: 1 } }) }).research('q?'))
+    const events = await collect(createAgent({ llm, search, strategy: graphReader({ concurrency: 1 }) }).research('q?'))
     expect(search.calls).toEqual(['a', 'b'])
     expect(ofType(events, 'warning').filter((w) => w.code === 'unparseable-output')).toHaveLength(4)
     expect(ofType(events, 'answer')[0]!.text).toBe('No facts were found for this question.')
@@ -369,7 +369,7 @@ describe('graph-reader', () => {
       condense: () => '{"facts": [{"text": "Condensed fact", "sources": [1]}]}',
     })
     const search = mockSearch({ results: () => [baker] })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { condenseAbove: 5, condenseBatch: 5 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ condenseAbove: 5, condenseBatch: 5 }) }).research('q?')
     await collect(run)
     expect(calls(llm, 'condenser')).toHaveLength(3)
     const finalPrompt = calls(llm, 'finalizer')[0]!.prompt
@@ -390,7 +390,7 @@ describe('graph-reader', () => {
   it('with maxSteps 0 searches nothing and answers without a model call when nothing is known', async () => {
     const llm = graphModel({})
     const search = mockSearch({ results: () => [baker] })
-    const run = createAgent({ llm, search, strategy: graphReader({ graphReader: { maxSteps: 0 } }) }).research('q?')
+    const run = createAgent({ llm, search, strategy: graphReader({ maxSteps: 0 }) }).research('q?')
     const events = await collect(run)
     expect(search.calls).toEqual([])
     expect(calls(llm, 'finalizer')).toHaveLength(0)
@@ -399,7 +399,7 @@ describe('graph-reader', () => {
   })
 
   it('rejects invalid options at construction', () => {
-    expect(() => graphReader({ graphReader: { concurrency: 0 } })).toThrow(/concurrency/)
-    expect(() => graphReader({ graphReader: { maxSteps: 1.5 } })).toThrow(/maxSteps/)
+    expect(() => graphReader({ concurrency: 0 })).toThrow(/concurrency/)
+    expect(() => graphReader({ maxSteps: 1.5 })).toThrow(/maxSteps/)
   })
 })

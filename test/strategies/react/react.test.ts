@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../../src/index.js'
-import { ProviderError, type EventOf, type LLMRequest, type ReactTool, type ResearchEvent, type ResearchRun } from '../../../src/core/index.js'
+import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/core/index.js'
+import type { ReactTool } from '../../../src/strategies/react/options.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
 import { heldCalls } from '../held-calls.js'
 
@@ -196,7 +197,7 @@ test('react.needsApproval: every call, the built-in search too, pauses the run, 
   await read(first)
   expect((await first.result).reason).toBe('paused')
   expect(search.calls.slice(searched)).toEqual([])
-  expect((await checkpoints.load(first.runId))?.options.react).toMatchObject({ needsApproval: true })
+  expect((await checkpoints.load(first.runId))?.options.settings).toMatchObject({ needsApproval: true })
   // Approved, the search runs; the next call waits in turn.
   const second = agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } })
   await read(second)

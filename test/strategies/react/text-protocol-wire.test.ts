@@ -7,7 +7,8 @@
  */
 import { expect, test } from 'vitest'
 import { openai } from '../../../src/adapters/llm/index.js'
-import type { EventOf, ReactOptions, ResearchEvent } from '../../../src/core/index.js'
+import type { EventOf, ResearchEvent } from '../../../src/core/index.js'
+import type { ReactOptions } from '../../../src/strategies/react/options.js'
 import { createAgent } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../../src/testing/index.js'
 import { cutAt, loopbacks, writePieces } from '../../adapters/http/loopback.js'

@@ -1,7 +1,8 @@
 /** The react tool runner on its own: checks, approvals, concurrency and results of one step's calls, without a model. */
 import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
-import { createContext, memoryCheckpoints, type ReactOptions, type ReactTool, type StrategyEvent, type ToolCall } from '../../../src/core/index.js'
+import { createContext, memoryCheckpoints, type StrategyEvent, type ToolCall } from '../../../src/core/index.js'
+import type { ReactOptions, ReactTool } from '../../../src/strategies/react/options.js'
 import { Memory } from '../../../src/strategies/react/memory.js'
 import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'

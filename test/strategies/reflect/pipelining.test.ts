@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints, type AgentOptions, type LLMRequest } from '../../../src/index.js'
 import { queriesSystem, reflectSystem } from '../../../src/strategies/reflect/prompts.js'
-import { reflect } from '../../../src/strategies/reflect/index.js'
 import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from './helpers.js'
 
@@ -20,8 +19,7 @@ function reflectRig(script: (rig: GatedRig) => Script): GatedRig {
   return rig
 }
 
-const agent = (rig: GatedRig, options: Partial<AgentOptions> = {}) =>
-  createAgent({ llm: rig.llm, search: rig.search, strategy: reflect({ ...options }), ...options })
+const agent = (rig: GatedRig, options: Partial<AgentOptions> = {}) => createAgent({ llm: rig.llm, search: rig.search, strategy: 'reflect', ...options })
 
 describe('reflect: pipelining', () => {
   it("searches the planner's queries and a reflection's gaps as each closes, before the reply ends", async () => {
@@ -70,7 +68,7 @@ describe('reflect: pipelining', () => {
       planner: ['{"queries": ["alpha"]}'],
       reflections: [['{"slots": {"score": null}, "need_more": true, "new_queries": ["gamma"]}']],
     }))
-    const { result } = await collect(agent(rig, { reflect: { maxIterations: 1 } }), 'What was the score?')
+    const { result } = await collect(agent(rig, { reflect: { maxSteps: 1 } }), 'What was the score?')
     expect(rig.searches()).toEqual(['alpha'])
     expect(result.reason).toBe('max-iterations')
   })

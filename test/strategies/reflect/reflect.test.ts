@@ -50,13 +50,13 @@ describe('reflect', () => {
     expect(ofType(events, 'answer-token').length).toBeGreaterThan(1)
   })
 
-  it('stops at maxIterations when the model always asks for more', async () => {
+  it('stops at maxSteps when the model always asks for more', async () => {
     const always = (i: number) => `{"slots": {"score": null}, "need_more": true, "new_queries": ["more ${i}"]}`
     for (const maxIterations of [1, 2, 3]) {
       const search = mockSearch({ results: () => [doc('a')] })
       const plan = planner('["first"]', always)
       const finalizer = scriptedLLM({ replies: ['Unknown score [1].'] })
-      const agent = createAgent({ models: { planner: plan, finalizer }, search, strategy: reflect({ reflect: { maxIterations } }) })
+      const agent = createAgent({ models: { planner: plan, finalizer }, search, strategy: reflect({ maxSteps: maxIterations }) })
       const { events, result } = await collect(agent, 'What was the score?')
       expect(result.reason).toBe('max-iterations')
       expect(search.calls).toEqual(['first', ...Array.from({ length: maxIterations - 1 }, (_, i) => `more ${i}`)])
@@ -72,7 +72,7 @@ describe('reflect', () => {
     const agent = createAgent({
       models: { planner: planner('["first"]', repeat), finalizer: scriptedLLM({ replies: ['No score found [1].'] }) },
       search,
-      strategy: reflect({ reflect: { maxIterations: 5 } }),
+      strategy: reflect({ maxSteps: 5 }),
     })
     const { result } = await collect(agent, 'What was the score?')
     expect(search.calls).toEqual(['first'])
@@ -132,7 +132,7 @@ describe('reflect', () => {
   it('keeps the answer within maxWords without cutting a word or a citation', async () => {
     const search = mockSearch({ results: { q: [doc('a'), doc('b')] } })
     const finalizer = scriptedLLM({ replies: ['Argentina beat France [1][2]. The final ended three all [2] after extra time.'], chunkSize: 2 })
-    const agent = createAgent({ models: { planner: planner('["q"]', () => enough), finalizer }, search, strategy: reflect({ reflect: { maxWords: 4 } }) })
+    const agent = createAgent({ models: { planner: planner('["q"]', () => enough), finalizer }, search, strategy: reflect({ maxWords: 4 }) })
     const { result } = await collect(agent, 'Who won?')
     expect(result.answer).toBe('Argentina beat France [1][2]. The')
     expect(result.citations.map((c) => c.index)).toEqual([1, 2])
@@ -179,7 +179,7 @@ describe('reflect', () => {
       const agent = createAgent({
         models: { planner: planner('["a", "b", "c", "d"]', () => enough), finalizer: scriptedLLM({ replies: ['A [1].'] }) },
         search,
-        strategy: reflect({ reflect: { concurrency } }),
+        strategy: reflect({ concurrency }),
       })
       const run = collect(agent, 'Q?')
       // Each search waits for the test: `concurrency` of them start, and one more only
@@ -201,7 +201,7 @@ describe('reflect', () => {
     const agent = createAgent({
       models: { planner: planner('["q"]', () => enough), finalizer: scriptedLLM({ replies: ['<think>hmm</think>'] }) },
       search,
-      strategy: reflect({ reflect: { maxWords: 4 } }),
+      strategy: reflect({ maxWords: 4 }),
     })
     const { events, result } = await collect(agent, 'Who won?')
     expect(ofType(events, 'warning').map((w) => w.code)).toContain('empty-output')

@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type LLMRequest } from '../../../src/index.js'
-import { scratchpad } from '../../../src/strategies/scratchpad/index.js'
 import { lineQuery, parsePlannerDecision, plannerQuery } from '../../../src/strategies/scratchpad/parse.js'
 import { finalizerSystem, plannerSystem } from '../../../src/strategies/scratchpad/prompts.js'
 import { createQueryStream } from '../../../src/strategies/shared/query-stream.js'
@@ -24,7 +23,7 @@ function scratchpadRig(script: (rig: GatedRig) => Reply[]): GatedRig {
   return rig
 }
 
-const agent = (rig: GatedRig, options: AgentOptions = {}) => createAgent({ llm: rig.llm, search: rig.search, ...options, strategy: scratchpad(options) })
+const agent = (rig: GatedRig, options: AgentOptions = {}) => createAgent({ llm: rig.llm, search: rig.search, ...options, strategy: 'scratchpad' })
 
 /** What the stream sees of a planner's reply, cleaned as the parse cleans it. */
 function streamed(pieces: readonly string[]): string[] {

@@ -1,0 +1,131 @@
+import { LaconicError, optionsSection, wholeNumberOption } from '../../core/index.js'
+import { type ReactTool, type RunnableTool, userTools } from './tools.js'
+
+export type { ReactTool } from './tools.js'
+
+/** A call the `react` strategy is about to run, as callbacks see it. */
+export interface ReactCall {
+  callId: string
+  name: string
+  args: Record<string, unknown>
+  /** 1, 2, ... */
+  step: number
+}
+
+/** What `beforeTool` decides: run the call (nothing, or `allow`), refuse it with a message to the model, change its arguments, or pause the run for approval. */
+export type BeforeToolDecision =
+  | undefined
+  | { action: 'allow' }
+  | { action: 'deny'; message: string }
+  | { action: 'rewrite'; args: Record<string, unknown> }
+  | { action: 'suspend' }
+
+/** The sources a `react` answer may cite, for `finalAnswer`: each `[n]` the model saw. */
+export interface ReactEvidence {
+  sources: readonly { n: number; url: string; title?: string; read: boolean }[]
+}
+
+/** The `react` section of the agent's options. */
+export interface ReactOptions {
+  /** Tools of your own, beside the built-in `search` and `read_page`. */
+  tools?: readonly ReactTool[]
+  /** Model calls (think → act steps) at most; the last one must answer. @defaultValue 8 */
+  maxSteps?: number
+  /** Tool calls of one step run at once at most. @defaultValue 4 */
+  concurrency?: number
+  /** `native` tool calling (falls back to `text` when the server says it has none), or the `text` protocol (Thought / Action / Final Answer). @defaultValue 'native' */
+  toolCalls?: 'native' | 'text'
+  /** Past tool results are compacted into short notes once the prompt would pass this many tokens. @defaultValue 6000 */
+  contextTokens?: number
+  /** Characters of a tool result the model sees (a page is cut there). @defaultValue 3000 */
+  resultChars?: number
+  /** Times the same call (name and arguments) may be refused as a repeat before the loop stops and answers. @defaultValue 2 */
+  maxRepeats?: number
+  /** Answers the gate may reject before the last one is taken as it is. @defaultValue 2 */
+  maxRejections?: number
+  /**
+   * Every tool call (the built-in `search` and `read_page` too) waits for approval, as a tool
+   * marked `needsApproval` does, unless `beforeTool` allows or denies it. Plain data, so the
+   * checkpoint keeps it: a run resumed after an interruption still asks. @defaultValue false
+   */
+  needsApproval?: boolean
+  /** The tool names the model may call at a step (all by default). */
+  activeTools?: (step: number, names: readonly string[]) => readonly string[]
+  beforeTool?: (call: ReactCall) => BeforeToolDecision | Promise<BeforeToolDecision>
+  /** Sees each result; may replace the text the model gets. */
+  afterTool?: (call: ReactCall, result: { ok: boolean; content: string }) => undefined | { content: string } | Promise<undefined | { content: string }>
+  /**
+   * Judges an answer: `true` (or nothing) accepts it, `{ reject }` sends the reason back to the
+   * model. Replaces the default grounding gate, which rejects an answer that cites no source, or
+   * a number that names none of the run's sources.
+   */
+  finalAnswer?: (answer: string, evidence: ReactEvidence) => undefined | boolean | { reject: string } | Promise<undefined | boolean | { reject: string }>
+}
+
+/** React's plain-data options, checked, with their defaults filled: what a checkpoint saves. */
+export interface ReactLimits {
+  maxSteps: number
+  concurrency: number
+  toolCalls: 'native' | 'text'
+  contextTokens: number
+  resultChars: number
+  maxRepeats: number
+  maxRejections: number
+  needsApproval: boolean
+}
+
+/** React's options, checked: the limits, the user's tools made runnable, and the hooks. */
+export interface ReactSettings {
+  limits: ReactLimits
+  tools: RunnableTool[]
+  hooks: Pick<ReactOptions, (typeof HOOKS)[number]>
+}
+
+const HOOKS = ['activeTools', 'beforeTool', 'afterTool', 'finalAnswer'] as const
+const FIELDS = [
+  'tools',
+  'maxSteps',
+  'concurrency',
+  'toolCalls',
+  'contextTokens',
+  'resultChars',
+  'maxRepeats',
+  'maxRejections',
+  'needsApproval',
+  ...HOOKS,
+] as const
+
+/** Checks the `react` section (a `config` error names the field) and fills its defaults. */
+export function reactSettings(raw: unknown): ReactSettings {
+  const options = optionsSection(raw, 'react', FIELDS, { maxIterations: 'react.maxSteps' }) as Readonly<ReactOptions>
+  const toolCalls = options.toolCalls ?? 'native'
+  if (toolCalls !== 'native' && toolCalls !== 'text') {
+    throw new LaconicError(`\`react.toolCalls\` must be 'native' or 'text', got ${String(toolCalls)}`, { code: 'config' })
+  }
+  const needsApproval = options.needsApproval ?? false
+  if (typeof needsApproval !== 'boolean') {
+    throw new LaconicError(`\`react.needsApproval\` must be true or false, got ${String(needsApproval)}`, { code: 'config' })
+  }
+  if (options.tools !== undefined && !Array.isArray(options.tools)) throw new LaconicError('`react.tools` must be an array of tools', { code: 'config' })
+  const hooks: ReactSettings['hooks'] = {}
+  for (const hook of HOOKS) {
+    const fn = options[hook]
+    if (fn === undefined) continue
+    if (typeof fn !== 'function') throw new LaconicError(`\`react.${hook}\` must be a function`, { code: 'config' })
+    Object.assign(hooks, { [hook]: fn })
+  }
+  return {
+    limits: {
+      maxSteps: wholeNumberOption(options.maxSteps, 'react.maxSteps', 8, 1),
+      concurrency: wholeNumberOption(options.concurrency, 'react.concurrency', 4, 1),
+      toolCalls,
+      contextTokens: wholeNumberOption(options.contextTokens, 'react.contextTokens', 6000, 500),
+      resultChars: wholeNumberOption(options.resultChars, 'react.resultChars', 3000, 200),
+      maxRepeats: wholeNumberOption(options.maxRepeats, 'react.maxRepeats', 2, 0),
+      maxRejections: wholeNumberOption(options.maxRejections, 'react.maxRejections', 2, 0),
+      needsApproval,
+    },
+    tools: userTools(options.tools),
+    hooks,
+  }
+}
