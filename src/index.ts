@@ -28,9 +28,7 @@ export type { Cost, ModelPrice, Pricing } from './core/cost.js'
 export type {
   ModelRole,
   SharedOptions,
-  PriorAnswer,
   ResearchOptions,
-  ResearchResult,
   ResumeOptions,
   Resumption,
   PlanProposal,
@@ -51,6 +49,7 @@ export type { DeepOptions } from './strategies/deep/options.js'
 export type { ReactOptions, ReactTool, ReactCall, ReactEvidence, BeforeToolDecision } from './strategies/react/options.js'
 export type { ResearchRun } from './core/run.js'
 export type { InterruptRequest, InterruptDecision, PlanRequest, ToolCallRequest } from './core/interruption.js'
+export type { PriorAnswer, ResearchResult } from './core/result.js'
 // Checkpoints: the store interface users implement, and the in-memory store (the file store
 // needs node:fs, so it lives on laconic-research/node).
 export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type ReleaseLock } from './core/checkpoint.js'

@@ -3,7 +3,7 @@ import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.j
 import { createAgent, type Agent } from '../index.js'
 import { agentOptions } from './agent-options.js'
 import type { CliOptions } from './args.js'
-import type { CliIO } from './cli.js'
+import type { CliIO } from './io.js'
 import { debugLLM } from './debug-llm.js'
 import { buildLLM } from './llm.js'
 import { buildSources } from './search.js'

@@ -7,7 +7,7 @@ import { createAgent, strategyNames } from '../index.js'
 import { type AgentOptions, strategyOptionsKey } from '../agent.js'
 import type { Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
 import { fileCheckpoints } from '../node/file-checkpoints.js'
-import { terminalApproval, type Ask } from './approve-plan.js'
+import { terminalApproval } from './approve-plan.js'
 import { parseCliArgs, type CliOptions } from './args.js'
 import { agentOptions } from './agent-options.js'
 import { configuredProviders } from './build-agent.js'
@@ -15,32 +15,16 @@ import { EXIT, exitCodeFor } from './exit-codes.js'
 import { helpText } from './help.js'
 import { mcpCommand } from './mcp.js'
 import { readKnowledge, writeKnowledge } from './knowledge-file.js'
-import type { Env } from './llm.js'
 import { questionFrom } from './question.js'
-import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from './render/index.js'
+import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Renderer } from './render/index.js'
 import { approveOnTerminal, pauseForApproval } from './tool-approval.js'
 import { resumeInputs, resumeHint, waitingFor } from './resume-decision.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { resultMarkdown } from './render/markdown.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
-import { packageVersion } from './version.js'
-
-export interface CliIO {
-  argv: readonly string[]
-  env: Env
-  stdout: Output
-  stderr: Output
-  /** All of stdin, for `--prompt -`. */
-  readStdin: () => Promise<string>
-  /** Aborted on Ctrl-C: the run stops cleanly and prints what it gathered. */
-  interrupt: AbortSignal
-  now: () => number
-  /** For the Ollama model list. @defaultValue globalThis.fetch */
-  fetch?: typeof globalThis.fetch
-  /** Asks a line on the terminal, for `--approve-plan`; absent when stdin or stderr is not a terminal. */
-  ask?: Ask
-}
+import { VERSION } from '../version.js'
+import type { CliIO } from './io.js'
 
 /** Errors are one line on stderr: a provider's multi-line message is folded. */
 function oneLine(message: string): string {
@@ -178,7 +162,7 @@ export async function runCli(io: CliIO): Promise<number> {
       return EXIT.answered
     }
     if (command.kind === 'version') {
-      io.stdout.write(`${packageVersion()}\n`)
+      io.stdout.write(`${VERSION}\n`)
       return EXIT.answered
     }
     debug = command.options.debug

@@ -12,7 +12,7 @@ import type { McpServerOptions } from '../mcp/index.js'
 import { hostAllowed } from '../server/allowed-host.js'
 import { parseCliArgs } from './args.js'
 import { strategyAgents } from './build-agent.js'
-import type { CliIO } from './cli.js'
+import type { CliIO } from './io.js'
 import { EXIT } from './exit-codes.js'
 import { UsageError } from './usage-error.js'
 

@@ -3,7 +3,7 @@ import { LaconicError } from './errors.js'
 import type { Citation, Fact } from './events.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import type { JsonValue } from './json-value.js'
-import type { PriorAnswer, ResearchResult } from './strategy.js'
+import type { PriorAnswer, ResearchResult } from './result.js'
 
 /** The format of checkpoints this version writes and reads. */
 export const CHECKPOINT_VERSION = 1

@@ -1,5 +1,4 @@
 import { FrameTooLongError } from '../wire/errors.js'
-import type { ErrorInfo } from './events.js'
 
 /**
  * Errors carry a `code` discriminator and, where it helps, a hint that says what to do next.
@@ -25,15 +24,18 @@ export type ErrorCode =
   | 'refusal'
   /** A search failed for a reason no more specific code names. */
   | 'search-failed'
-  /** A Redis event log refused a write: another attempt took the run over (`fenced`), or a seq was not after the last (`conflict`). */
-  | 'fenced'
-  | 'conflict'
   /** A run's event stream ended before its `run-end`. */
   | 'incomplete'
   /** Something was thrown that is not a `LaconicError` (a strategy's or a provider's own bug). */
   | 'error'
   /** Adapters and strategies users write may throw their own codes. */
   | (string & {})
+
+/** A failure as events carry it: what went wrong, and its code (see `ErrorCode`). */
+export interface ErrorInfo {
+  message: string
+  code: ErrorCode
+}
 
 export class LaconicError extends Error {
   readonly code: ErrorCode

@@ -1,5 +1,7 @@
 import type { JsonValue } from './json-value.js'
-import type { ErrorCode } from './errors.js'
+import type { ErrorCode, ErrorInfo } from './errors.js'
+
+export type { ErrorInfo } from './errors.js'
 import type { Cost } from './cost.js'
 import type { InterruptRequest } from './interruption.js'
 import type { DocumentKind, DocumentWarningCode, SearchResult } from './providers.js'
@@ -35,12 +37,6 @@ export interface Report {
  * `decision` continues it. A paused run's `answer` is empty.
  */
 export type RunEndReason = 'answered' | 'max-iterations' | 'paused' | 'aborted' | 'error'
-
-/** A failure as events carry it: what went wrong, and its code (see `ErrorCode`). */
-export interface ErrorInfo {
-  message: string
-  code: ErrorCode
-}
 
 /**
  * What a `warning` event's `code` says; docs/events.md lists each one. A failed search or

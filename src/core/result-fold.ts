@@ -2,7 +2,7 @@ import type { Checkpoint } from './checkpoint.js'
 import { addCost, zeroCost } from './cost.js'
 import type { Citation, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import type { InterruptRequest } from './interruption.js'
-import type { ResearchResult } from './strategy.js'
+import type { ResearchResult } from './result.js'
 
 /**
  * The warning code that marks where a later attempt at a run joined its log (a worker died and

@@ -4,7 +4,8 @@ import type { Cost } from './cost.js'
 import { describeError, LaconicError } from './errors.js'
 import type { Fact, RunEndReason, StrategyEvent } from './events.js'
 import type { IdSource } from './ids.js'
-import type { ResearchOptions, ResearchResult, SharedOptions, Strategy } from './strategy.js'
+import type { ResearchResult } from './result.js'
+import type { ResearchOptions, SharedOptions, Strategy } from './strategy.js'
 
 /**
  * What shapes a run's strategy, saved in its checkpoint and checked again on resume: the

@@ -7,7 +7,8 @@ import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import { createIdSource } from './ids.js'
 import { ResultFold } from './result-fold.js'
 import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
-import type { SharedOptions, ResearchOptions, ResearchResult, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
+import type { ResearchResult } from './result.js'
+import type { SharedOptions, ResearchOptions, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
 
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string

@@ -1,7 +1,8 @@
 import type { CheckpointStore } from './checkpoint.js'
 import type { JsonValue } from './json-value.js'
 import type { Cost, Pricing } from './cost.js'
-import type { Citation, ErrorInfo, Fact, Report, RunEndReason, StrategyEvent, WarningCode } from './events.js'
+import type { Citation, ErrorInfo, Fact, RunEndReason, StrategyEvent, WarningCode } from './events.js'
+import type { PriorAnswer } from './result.js'
 import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
 import type { InterruptDecision, InterruptRequest } from './interruption.js'
 import type { TextFilter } from './text.js'
@@ -40,14 +41,6 @@ export interface SharedOptions {
    * @defaultValue true
    */
   pipelining?: boolean
-}
-
-/** An answer a previous run or the caller already has, so `deep` can skip research it covers. */
-export interface PriorAnswer {
-  query: string
-  answer: string
-  confidence?: number
-  sources?: string[]
 }
 
 /** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
@@ -108,20 +101,6 @@ export interface Resumption {
   /** What the run had spent by the checkpoint (the budget counts it). */
   readonly cost: Cost
   readonly options: Readonly<ResumeOptions>
-}
-
-export interface ResearchResult {
-  answer: string
-  citations: Citation[]
-  facts: Fact[]
-  knowledge: string
-  cost: Cost
-  reason: RunEndReason
-  error?: ErrorInfo
-  report?: Report
-  confidence?: number
-  /** What a `paused` run waits for: answer it with `agent.resume(runId, { checkpoints, decision })`. */
-  request?: InterruptRequest
 }
 
 /**

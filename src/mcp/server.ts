@@ -11,7 +11,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import { z } from 'zod'
 import { strategyNames, type Agent } from '../agent.js'
 import type { InterruptRequest, ResearchEvent, ResearchResult } from '../core/index.js'
-import { packageVersion } from '../cli/version.js'
+import { VERSION } from '../version.js'
 
 /** What `createMcpServer` serves: the agent (or agents by strategy) behind the `research` tool. */
 export interface McpServerOptions {
@@ -37,7 +37,7 @@ const DESCRIPTION =
 
 /** A new MCP server with the `research` tool; connect it to a transport with `server.connect(transport)`. */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: options.name ?? 'laconic', version: packageVersion() }, { capabilities: { tools: {} } })
+  const server = new McpServer({ name: options.name ?? 'laconic', version: VERSION }, { capabilities: { tools: {} } })
   const question = z.string().trim().min(1).max(MAX_MCP_QUESTION_CHARS).describe('The question to research, in plain words')
   const agentFor = options.agent
 

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis'
 import { LaconicError, type ResearchEvent } from '../core/index.js'
 import { isResearchEvent } from '../streams/index.js'
 import { withDeadline } from './connection.js'
+import { EventLogError } from './errors.js'
 import { DEFAULT_PREFIX, entryId, runKeys } from './keys.js'
 
 export interface RedisEventLogOptions {
@@ -114,10 +115,10 @@ export function createEventLog(redis: Redis, options: RedisEventLogOptions = {})
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       if (message.includes('FENCED')) {
-        throw new LaconicError(`run ${event.runId} was taken over by another attempt`, { code: 'fenced', cause: error })
+        throw new EventLogError(`run ${event.runId} was taken over by another attempt`, { code: 'fenced', cause: error })
       }
       if (message.includes('equal or smaller')) {
-        throw new LaconicError(`event seq ${event.seq} of run ${event.runId} is not after the last one logged`, { code: 'conflict', cause: error })
+        throw new EventLogError(`event seq ${event.seq} of run ${event.runId} is not after the last one logged`, { code: 'conflict', cause: error })
       }
       throw error
     }

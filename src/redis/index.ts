@@ -1,4 +1,5 @@
 // `laconic-research/redis`: scale out on Redis. Needs the optional peer dependencies `ioredis` and `bullmq`.
+export { EventLogError, type EventLogRefusal } from './errors.js'
 export { redisEventLog, type RedisEventLog, type RedisEventLogOptions, type ReadOptions, type EventLogReader } from './event-log.js'
 export { redisStore, type RedisStoreOptions } from './store.js'
 export {

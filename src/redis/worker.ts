@@ -20,6 +20,7 @@ import {
 } from '../core/index.js'
 import { redisCheckpoints } from './checkpoints.js'
 import { openConnection, withDeadline, type RedisConnection } from './connection.js'
+import { EventLogError } from './errors.js'
 import { createEventLog, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
 import { joinLog } from './log-join.js'
@@ -248,13 +249,13 @@ async function resumeWhenUnlocked(agent: WorkerAgent, agentRunId: string, checkp
   }
 }
 
-function lostLock(runId: string): LaconicError {
-  return new LaconicError(`run ${runId} lost its lock and moved to another attempt`, { code: 'fenced' })
+function lostLock(runId: string): EventLogError {
+  return new EventLogError(`run ${runId} lost its lock and moved to another attempt`, { code: 'fenced' })
 }
 
 /** Another attempt owns the run (or is about to): this one must stop without logging. */
 function isFenced(error: unknown): boolean {
-  return error instanceof LaconicError && error.code === 'fenced'
+  return error instanceof EventLogError && error.code === 'fenced'
 }
 
 /** Logs a `run-end` with the error, unless the log already ended: readers must not wait forever. */

@@ -25,10 +25,7 @@ const NODE_ONLY: Record<string, string> = {
 }
 
 /** Web-standard entry points that still load a Node module, each with who removes it. */
-const PENDING: Record<string, string> = {
-  // core-options: the version moves where the MCP server reads it without node:fs.
-  './mcp': 'src/mcp/server.ts reads the version through src/cli/version.ts (node:fs)',
-}
+const PENDING: Record<string, string> = {}
 
 const entries = [...entrySources(pkg.exports)]
 const webEntries = entries.filter(([subpath]) => !(subpath in NODE_ONLY) && !(subpath in PENDING))

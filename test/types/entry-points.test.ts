@@ -24,6 +24,7 @@ import type * as root from '../../src/index.js'
 import type * as node from '../../src/node/index.js'
 import type * as otel from '../../src/otel/index.js'
 import type * as server from '../../src/server/index.js'
+import type * as redis from '../../src/redis/index.js'
 import type * as kit from '../../src/strategy.js'
 import type * as streams from '../../src/streams/index.js'
 import type * as testing from '../../src/testing/index.js'
@@ -188,5 +189,14 @@ describe('laconic-research/server', () => {
     expectTypeOf<Request>().toExtend<server.GuardedRequest>()
     expectTypeOf<ReturnType<server.RequestGuard['checkStart']>>().toEqualTypeOf<server.RequestRefusal | undefined>()
     expectTypeOf<server.RequestGuardOptions['token']>().toEqualTypeOf<string | undefined>()
+  })
+})
+
+describe('laconic-research/redis', () => {
+  it("the event log's refusals are an error of its own, not core's ErrorCode", () => {
+    expectTypeOf<redis.EventLogError>().toExtend<root.LaconicError>()
+    expectTypeOf<redis.EventLogError['code']>().toEqualTypeOf<redis.EventLogRefusal>()
+    expectTypeOf<'fenced'>().toExtend<redis.EventLogRefusal>()
+    expectTypeOf<'locked'>().not.toExtend<redis.EventLogRefusal>()
   })
 })

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util'
 import type { CliOptions } from '../args.js'
 import { parseCliArgs } from '../args.js'
 import { strategyAgents } from '../build-agent.js'
-import type { CliIO } from '../cli.js'
+import type { CliIO } from '../io.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
 

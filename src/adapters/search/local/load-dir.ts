@@ -12,7 +12,7 @@ import { loadParser } from '../../fetch/dom.js'
 import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
 import { offThread } from '../../fetch/off-thread.js'
 import { readDocument } from '../../fetch/read-document.js'
-import type { LocalDocument } from './local-corpus.js'
+import type { LocalDocument } from './document.js'
 
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
 export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000

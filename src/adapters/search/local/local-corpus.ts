@@ -6,23 +6,10 @@
  */
 import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
 import { documentPages, pageUrl } from '../../../core/index.js'
-import type { DocumentKind, FetchProvider, FetchedPage, SearchProvider, SearchResult } from '../../../core/index.js'
+import type { FetchProvider, FetchedPage, SearchProvider, SearchResult } from '../../../core/index.js'
 import { chunkText } from './chunk.js'
+import type { LocalDocument } from './document.js'
 import { snippetAround } from './snippet.js'
-
-export interface LocalDocument {
-  /** Stable identity. @defaultValue the path under `dir`, or `doc-<n>` by position */
-  id?: string
-  /** @defaultValue the first `#` heading, or the first line */
-  title?: string
-  text: string
-  /** Where results point. @defaultValue a `file:` URL (dir) or the relative URL `local/<id>` */
-  url?: string
-  /** The format it was read from, for a PDF or DOCX file. */
-  kind?: DocumentKind
-  /** Where each page starts in `text` (a PDF): its chunks cite `url#page=n`. */
-  pageStarts?: readonly number[]
-}
 
 /** The options every local corpus takes, whether it reads a folder or in-memory documents. */
 export interface LocalCorpusBaseOptions {

@@ -1,0 +1,16 @@
+import type { DocumentKind } from '../../../core/index.js'
+
+/** One document of a local corpus: given in memory, or read from a file of `dir`. */
+export interface LocalDocument {
+  /** Stable identity. @defaultValue the path under `dir`, or `doc-<n>` by position */
+  id?: string
+  /** @defaultValue the first `#` heading, or the first line */
+  title?: string
+  text: string
+  /** Where results point. @defaultValue a `file:` URL (dir) or the relative URL `local/<id>` */
+  url?: string
+  /** The format it was read from, for a PDF or DOCX file. */
+  kind?: DocumentKind
+  /** Where each page starts in `text` (a PDF): its chunks cite `url#page=n`. */
+  pageStarts?: readonly number[]
+}
