@@ -1,0 +1,140 @@
+import { callDollars, costDelta } from './cost.js'
+import { LaconicError } from './errors.js'
+import type { StrategyEvent } from './events.js'
+import { type Generation, modelCall } from './model-call.js'
+import type { LLMProvider, LLMRequest } from './providers.js'
+import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import type { ModelRole, Schedule, Step, StrategyContext } from './strategy.js'
+import type { TextFilter } from './text.js'
+
+type ModelRequest = Omit<LLMRequest, 'signal' | 'onRetry'>
+
+interface CallOptions {
+  schedule?: Schedule | undefined
+  /** The visible text streams as `answer-token`s. */
+  answer?: boolean
+  /** The visible text streams as the role's `reasoning-token`s: a step of the work, not yet the answer. */
+  draft?: boolean
+  filter?: TextFilter | undefined
+  onText?: ((text: string) => void) | undefined
+}
+
+/**
+ * The characters `a` and `b` share from their start, cut back to the end of the last whole line
+ * they share: the boundary then stays put when the changing parts happen to begin alike.
+ */
+function sharedLines(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  let i = 0
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  const lineEnds = (s: string) => i === s.length || s[i] === '\n'
+  return lineEnds(a) && lineEnds(b) ? i : a.lastIndexOf('\n', i - 1) + 1
+}
+
+/**
+ * Waits for a slot of `schedule` and holds it until the returned function is called, so a call
+ * can stream its events while it holds the slot.
+ */
+function holdSlot(schedule: Schedule): Promise<() => void> {
+  if (schedule === runNow) return Promise.resolve(() => undefined)
+  return new Promise((granted, refused) => {
+    schedule(() => new Promise<void>((release) => granted(release))).catch(refused)
+  })
+}
+
+/** A scope's model calls (`complete`, `streamAnswer`, `act`): each request gets `signal`. */
+export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'complete' | 'streamAnswer' | 'act'> {
+  const { options, input, model, ledger } = run
+
+  /** The `llm-call` and `cost` events of a finished call. */
+  function* accounting(role: ModelRole, llm: LLMProvider, generation: Generation, started: number): Generator<StrategyEvent> {
+    const { inputTokens, outputTokens } = generation.usage
+    yield {
+      type: 'llm-call',
+      role,
+      ...(llm.model !== undefined ? { model: llm.model } : {}),
+      latencyMs: Date.now() - started,
+      inputTokens,
+      outputTokens,
+    }
+    const reported = generation.cost !== undefined ? { cost: generation.cost } : {}
+    const dollars = callDollars({ ...generation.usage, ...reported }, llm.model, { pricing: options.pricing, local: llm.local })
+    ledger.dollars += dollars ?? 0
+    ledger.priciestCall = Math.max(ledger.priciestCall, dollars ?? 0)
+    yield {
+      type: 'cost',
+      delta: costDelta({ llm: dollars ?? 0, inputTokens, outputTokens, llmCalls: 1, unpricedCalls: dollars === null ? 1 : 0 }),
+    }
+  }
+
+  /** How much of the role's prompt is the same as its last one: the part a provider may cache. */
+  const stablePrefix = (role: ModelRole, prompt: string): number | undefined => {
+    const previous = run.lastPrompts.get(role)
+    run.lastPrompts.set(role, prompt)
+    return previous === undefined ? undefined : sharedLines(previous, prompt) || undefined
+  }
+
+  /**
+   * An answer when every search failed and nothing was known before would be the model's guess
+   * passed off as research: the run ends with an error saying why instead. Searches that worked
+   * but found nothing are an honest "nothing found", not this.
+   */
+  const refuseAnswerFromNothing = (): void => {
+    const failure = ledger.firstSearchFailure
+    if (!failure || ledger.searchesOk > 0) return
+    if (input.knowledge?.trim() || (input.priorAnswers?.length ?? 0) > 0) return
+    throw new LaconicError(`every search failed, so there is nothing to answer from; the first: ${failure.message}`, {
+      code: 'search',
+      hint: 'check the network and the search settings (provider, URL, API key), then try again',
+    })
+  }
+
+  /**
+   * Every model call of the run, through `modelCall`: reasoning is yielded as `reasoning-token`s
+   * as it arrives, the visible text as `answer-token`s when `answer` is set; then `llm-call` and
+   * `cost`. Under a limiter the call holds one slot from its request to its last byte.
+   */
+  async function* callModel(
+    role: ModelRole,
+    req: ModelRequest,
+    { schedule = runNow, answer = false, draft = false, filter, onText }: CallOptions,
+  ): Step<Generation> {
+    const llm = model(role)
+    if (answer) refuseAnswerFromNothing()
+    const retries = retryNotices(`${role} model`)
+    const release = await holdSlot(schedule)
+    try {
+      const started = Date.now()
+      const cachePrefix = req.cachePrefix ?? stablePrefix(role, req.prompt)
+      const call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)
+      for (;;) {
+        const step = await call.next()
+        yield* retries.pending.splice(0)
+        if (step.done) {
+          yield* accounting(role, llm, step.value, started)
+          return step.value
+        }
+        const piece = step.value
+        if (piece.type === 'text') onText?.(piece.text)
+        // A draft's text is not the answer yet: it streams as the role's reasoning.
+        if (piece.type === 'reasoning' || draft) yield { type: 'reasoning-token', role, text: piece.text }
+        else if (answer) yield { type: 'answer-token', text: piece.text }
+      }
+    } finally {
+      release()
+    }
+  }
+
+  return {
+    async *complete(role, req, opts) {
+      return (yield* callModel(role, req, { schedule: opts?.schedule, onText: opts?.onText })).text
+    },
+    async *streamAnswer(role, req, opts) {
+      return (yield* callModel(role, req, { answer: true, filter: opts?.filter })).text
+    },
+    async *act(role, req, opts) {
+      const generation = yield* callModel(role, req, { draft: true, filter: opts?.filter })
+      return { text: generation.text, toolCalls: generation.toolCalls ?? [] }
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import { costDelta } from './cost.js'
+import { describeError, isAbortError } from './errors.js'
+import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import type { StrategyContext } from './strategy.js'
+
+/** A scope's page reads (`readPage`): each request gets `signal`; a failure is a warning and no page. */
+export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'readPage'> {
+  const { options } = run
+  const rethrowIfAborted = (error: unknown): void => {
+    if (signal.aborted || isAbortError(error)) throw error
+  }
+  return {
+    async *readPage(url, opts = {}) {
+      const fetcher = options.fetch
+      if (!fetcher) return undefined
+      const retries = retryNotices(`fetch ${url}`)
+      try {
+        const page = await (opts.schedule ?? runNow)(() => fetcher.fetch(url, { signal, onRetry: retries.onRetry }))
+        yield* retries.pending.splice(0)
+        yield {
+          type: 'page',
+          url: page.url || url,
+          chars: page.text.length,
+          ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          ...(page.title ? { title: page.title } : {}),
+          ...(page.kind ? { kind: page.kind } : {}),
+          ...(page.pages !== undefined ? { pages: page.pages } : {}),
+        }
+        yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
+        for (const warning of page.warnings ?? []) {
+          yield {
+            type: 'warning',
+            code: warning.code,
+            message: `${page.url || url}: ${warning.message}`,
+            ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          }
+        }
+        if (page.fallback) {
+          yield {
+            type: 'warning',
+            code: 'extraction-fallback',
+            message: `${page.url || url} was read by a fallback: ${page.fallback}`,
+            ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          }
+        }
+        return page
+      } catch (error) {
+        rethrowIfAborted(error)
+        yield* retries.pending.splice(0)
+        const info = describeError(error)
+        yield {
+          type: 'warning',
+          code: info.code === 'error' ? 'fetch-failed' : info.code,
+          message: `reading ${url} failed: ${info.message}`,
+          ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+        }
+        // Counted like a failed search: the attempt was made (and may have been paid for).
+        yield { type: 'cost', delta: costDelta({ fetches: 1 }) }
+        return undefined
+      }
+    },
+  }
+}

@@ -1,0 +1,47 @@
+import type { ErrorInfo, StrategyEvent } from './events.js'
+import type { IdSource } from './ids.js'
+import type { LLMProvider, RetryInfo } from './providers.js'
+import type { ModelRole, ResearchOptions, Resumption, Schedule, SharedOptions } from './strategy.js'
+
+/** What every scope of one run shares: its identity, options, model lookup and id counters. */
+export interface RunShared {
+  runId: string
+  question: string
+  options: Readonly<SharedOptions>
+  input: Readonly<ResearchOptions>
+  model(role: ModelRole): LLMProvider
+  newId(prefix: string): string
+  ids: IdSource
+  resumed: Resumption | undefined
+  /** The plan is put to the caller once per run, and never after a resume: true once that is settled. */
+  planReviewed: boolean
+  ledger: Ledger
+  /** Each role's last prompt, to tell the role's next call how much of it stays the same. */
+  lastPrompts: Map<ModelRole, string>
+}
+
+/** What the run's scopes spent and how its searches went, for the budget and the no-search check. */
+export interface Ledger {
+  /** Known dollars spent (models and searches). */
+  dollars: number
+  /** The most one model call has cost so far: the reserve kept for the final answer is twice it. */
+  priciestCall: number
+  searchesOk: number
+  firstSearchFailure: ErrorInfo | undefined
+}
+
+/** Runs work at once: the schedule of a call given none. */
+export const runNow: Schedule = (work) => work()
+
+/** Retries happen inside a provider call; their notices are emitted once the call returns. */
+export function retryNotices(label: string): { pending: StrategyEvent[]; onRetry: (info: RetryInfo) => void } {
+  const pending: StrategyEvent[] = []
+  const onRetry = (info: RetryInfo) => {
+    pending.push({
+      type: 'warning',
+      code: 'retry',
+      message: `${label}: attempt ${info.attempt} failed (${info.reason}); retrying in ${Math.round(info.delayMs)} ms`,
+    })
+  }
+  return { pending, onRetry }
+}

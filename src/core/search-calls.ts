@@ -1,0 +1,72 @@
+import { costDelta } from './cost.js'
+import { describeError, type ErrorInfo, isAbortError } from './errors.js'
+import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import type { StrategyContext } from './strategy.js'
+
+/** A scope's searches (`runSearch`): each request gets `signal`; a failure is a warning and a result with its error. */
+export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'runSearch'> {
+  const { options, newId, ledger } = run
+  const searchProvider = options.search
+  const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
+
+  /** A failed search: remembered for the no-search check (see `modelCalls`). */
+  const searchFailed = (info: ErrorInfo): ErrorInfo => {
+    ledger.firstSearchFailure ??= info
+    return info
+  }
+
+  return {
+    async *runSearch(query, opts = {}) {
+      const queryId = newId('q')
+      const retries = retryNotices(`search "${query}"`)
+      const limit = opts.limit ?? options.searchLimit ?? 5
+      // Start the search before announcing it, so it is in flight while consumers see `query`.
+      const pending = searchProvider ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry })) : undefined
+      pending?.catch(() => undefined)
+      yield {
+        type: 'query',
+        queryId,
+        query,
+        ...(opts.parentId !== undefined ? { parentId: opts.parentId } : {}),
+        ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
+      }
+      if (!pending) {
+        const error = searchFailed({ message: 'no search provider configured: pass `search` to createAgent', code: 'config' })
+        yield { type: 'warning', ...error, queryId }
+        yield { type: 'result', queryId, results: [], error }
+        return { queryId, results: [], error }
+      }
+      try {
+        const served = await pending
+        yield* retries.pending.splice(0)
+        const cached = served.length > 0 && served.every((result) => result.cached === true)
+        // The mark has done its job: strategies and consumers see plain results, the event says `cached`.
+        const results = served.map(({ cached: _mark, ...result }) => result)
+        ledger.searchesOk++
+        ledger.dollars += cached ? 0 : searchDollars
+        yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
+        yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
+        if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"`, queryId }
+        return { queryId, results }
+      } catch (error) {
+        if (signal.aborted || isAbortError(error)) {
+          // Cut short (an early stop, or the run's end): the query still gets its one result,
+          // so consumers can close what they opened for it.
+          yield { type: 'result', queryId, results: [], error: { code: 'aborted', message: `search "${query}" was aborted` } }
+          throw error
+        }
+        yield* retries.pending.splice(0)
+        const described = describeError(error)
+        const info = searchFailed({
+          code: described.code === 'error' ? 'search-failed' : described.code,
+          message: `search "${query}" failed: ${described.message}`,
+        })
+        ledger.dollars += searchDollars
+        yield { type: 'warning', ...info, queryId }
+        yield { type: 'result', queryId, results: [], error: info }
+        yield { type: 'cost', delta: costDelta({ search: searchDollars, searches: 1 }) }
+        return { queryId, results: [], error: info }
+      }
+    },
+  }
+}

@@ -1,0 +1,32 @@
+import { toJson } from './checkpoint.js'
+import { reviewPlan } from './plan-review.js'
+import type { RunShared } from './run-scope.js'
+import type { StrategyContext } from './strategy.js'
+
+/** What gates or ends a strategy's step: `checkpoint`, the budget check, the plan review, and `warning`. */
+export function stepCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'checkpoint' | 'budgetExhausted' | 'reviewPlan' | 'warning'> {
+  const { options, input, ledger } = run
+  return {
+    warning(message, code) {
+      return { type: 'warning', message, code }
+    },
+    budgetExhausted() {
+      const usd = options.budget?.usd
+      if (usd === undefined) return false
+      // Keep back twice the priciest call so far (at least a tenth of the budget) for the answer.
+      const reserve = Math.max(2 * ledger.priciestCall, usd / 10)
+      return ledger.dollars + reserve >= usd
+    },
+    async *checkpoint(state) {
+      let saved!: () => void
+      const done = new Promise<void>((resolve) => (saved = resolve))
+      yield { type: 'checkpoint', state: toJson(state), ids: run.ids.counters(), saved }
+      await done
+    },
+    reviewPlan(plan) {
+      const review = !run.planReviewed
+      run.planReviewed = true
+      return reviewPlan(plan, { input, signal, review })
+    },
+  }
+}
