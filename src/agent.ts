@@ -16,7 +16,7 @@ import {
   type SharedOptions,
   type StrategyDefinition,
 } from './core/index.js'
-import { builtinStrategies, RENAMED_OPTIONS } from './strategies/builtins.js'
+import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategies/builtins.js'
 import type { DeepOptions } from './strategies/deep/options.js'
 import type { GraphReaderOptions } from './strategies/graph-reader/options.js'
 import type { ReactOptions } from './strategies/react/options.js'
@@ -37,7 +37,7 @@ export interface AgentOptions extends SharedOptions {
   react?: ReactOptions
 }
 
-const registry = createRegistry(builtinStrategies)
+const registry = createRegistry(builtinStrategies, DEFAULT_STRATEGY)
 
 /**
  * Makes a strategy available by name to every agent created afterwards. Its `optionsKey` section

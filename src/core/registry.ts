@@ -16,7 +16,8 @@ export interface StrategyRegistry {
   names(): string[]
 }
 
-export function createRegistry(initial: Readonly<Record<string, StrategyDefinition<unknown>>> = {}): StrategyRegistry {
+/** `fallback` is the strategy an agent that names none runs (the package entry's default). */
+export function createRegistry(initial: Readonly<Record<string, StrategyDefinition<unknown>>> = {}, fallback?: string): StrategyRegistry {
   const definitions = new Map(Object.entries(initial))
   const sectionOf = (definition: StrategyDefinition<unknown>, options: AnyOptions): unknown =>
     definition.optionsKey === undefined ? undefined : (options as Readonly<Record<string, unknown>>)[definition.optionsKey]
@@ -35,7 +36,8 @@ export function createRegistry(initial: Readonly<Record<string, StrategyDefiniti
       definitions.set(name, definition)
     },
     resolve(strategy, options) {
-      if (strategy === undefined) strategy = 'scratchpad'
+      if (strategy === undefined) strategy = fallback
+      if (strategy === undefined) throw new LaconicError('no strategy given, and no default', { code: 'config', hint: 'pass `strategy`' })
       if (typeof strategy !== 'string') return strategy
       const definition = definitions.get(strategy)
       if (!definition) {

@@ -14,5 +14,8 @@ export const builtinStrategies: Readonly<Record<string, StrategyDefinition<unkno
   react: reactDefinition,
 }
 
+/** The strategy an agent runs when its options name none. */
+export const DEFAULT_STRATEGY = 'scratchpad'
+
 /** Top-level options that were renamed, and the name to use now (0.x keeps no silent aliases). */
 export const RENAMED_OPTIONS: Readonly<Record<string, string>> = { maxIterations: 'scratchpad.maxSteps' }
