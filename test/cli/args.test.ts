@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DEFAULT_SERVE_PORT, FLAG_NAMES, parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 
@@ -10,13 +10,13 @@ const run = (argv: string[]): CliOptions => {
 }
 
 describe('--price and --max-cost', () => {
-  test('read dollars per million tokens and a budget', () => {
+  it('read dollars per million tokens and a budget', () => {
     expect(run(['--price', '0.15,0.60', '--max-cost', '0.05', 'q'])).toMatchObject({
       price: { inputPerMillion: 0.15, outputPerMillion: 0.6 },
       maxCost: 0.05,
     })
   })
-  test('refuse what is not a price pair or a positive amount', () => {
+  it('refuse what is not a price pair or a positive amount', () => {
     for (const argv of [
       ['--price', '0.15', 'q'],
       ['--price', 'a,b', 'q'],
@@ -30,7 +30,7 @@ describe('--price and --max-cost', () => {
 })
 
 describe('parseCliArgs', () => {
-  test('defaults', () => {
+  it('defaults', () => {
     expect(run(['why', 'is', 'the', 'sky', 'blue?'])).toMatchObject({
       words: ['why', 'is', 'the', 'sky', 'blue?'],
       backend: 'ollama',
@@ -43,7 +43,7 @@ describe('parseCliArgs', () => {
     })
   })
 
-  test('every flag lands where it belongs', () => {
+  it('every flag lands where it belongs', () => {
     const options = run([
       '--backend',
       'openai',
@@ -94,13 +94,13 @@ describe('parseCliArgs', () => {
     })
   })
 
-  test('--corpus implies --search local, and conflicts with another search', () => {
+  it('--corpus implies --search local, and conflicts with another search', () => {
     expect(run(['--corpus', 'docs', 'q'])).toMatchObject({ search: 'local', corpus: 'docs' })
     expect(() => run(['--corpus', 'docs', '--search', 'brave', 'q'])).toThrow('cannot be combined with --search brave')
     expect(() => run(['--search', 'local', 'q'])).toThrow('--search local needs --corpus DIR')
   })
 
-  test('--serve takes an optional port', () => {
+  it('--serve takes an optional port', () => {
     expect(run(['--serve']).servePort).toBe(DEFAULT_SERVE_PORT)
     expect(run(['--serve', '8080']).servePort).toBe(8080)
     expect(run(['--serve=9000']).servePort).toBe(9000)
@@ -109,12 +109,12 @@ describe('parseCliArgs', () => {
     expect(() => run(['--serve', '70000'])).toThrow('at most 65535')
   })
 
-  test('--help and --version win over everything else', () => {
+  it('--help and --version win over everything else', () => {
     expect(parseCliArgs(['q', '--help'])).toEqual({ kind: 'help' })
     expect(parseCliArgs(['-v'])).toEqual({ kind: 'version' })
   })
 
-  test.each([
+  it.each([
     [['--backend', 'gpt'], '--backend must be one of ollama, openai, anthropic, local; got "gpt"'],
     [['--concurrency', '0', 'q'], '--concurrency must be a whole number >= 1; got "0"'],
     [['--max-steps', '2.5', 'q'], '--max-steps must be a whole number >= 1; got "2.5"'],
@@ -132,7 +132,7 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(argv)).toThrow(message)
   })
 
-  test('any argv either parses or is a UsageError, never another exception', () => {
+  it('any argv either parses or is a UsageError, never another exception', () => {
     const token = fc.oneof(
       fc.constantFrom(...FLAG_NAMES.map((f) => `--${f}`), '-m', '-s', '-f', '-h', '-v', '--', '-', '--serve=', '--no-fetch=1'),
       fc.string({ maxLength: 12 }),

@@ -7,7 +7,7 @@ import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { REPO, runCli } from './run-cli.js'
 
 const root = join(REPO, '.scratch', `cli-build-${process.pid}`)
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await promisify(execFile)(tsc, ['-p', join(REPO, 'tsconfig.build.json'), '--outDir', join(root, 'dist')], { cwd: REPO }).catch(() => undefined)
 }, 120_000)
 
-test('the built CLI starts with a shebang and answers --version, --help and a usage error', { timeout: 120_000 }, async () => {
+it('the built CLI starts with a shebang and answers --version, --help and a usage error', { timeout: 120_000 }, async () => {
   const entry = join(root, 'dist', 'cli', 'main.js')
   expect((await readFile(entry, 'utf8')).split('\n', 1)[0]).toBe('#!/usr/bin/env node')
 
@@ -35,7 +35,7 @@ test('the built CLI starts with a shebang and answers --version, --help and a us
   expect(usage.code).toBe(2)
 })
 
-test('the built package reads pages in its compiled worker thread (plain node, no TypeScript loader)', { timeout: 60_000 }, async () => {
+it('the built package reads pages in its compiled worker thread (plain node, no TypeScript loader)', { timeout: 60_000 }, async () => {
   const module = pathToFileURL(join(root, 'dist', 'adapters', 'fetch', 'readable-text.js')).href
   const html = `<html><head><title>Built</title></head><body><article><h1>Built</h1>${'<p>The worker thread read this article from the compiled sources.</p>'.repeat(8)}</article></body></html>`
   const script = `const { readableText } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(await readableText(${JSON.stringify(html)})))`

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SERVE_PORT, parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { terminalApproval } from '../../src/cli/approve-plan.js'
 import { runCli as runCliInProcess } from '../../src/cli/cli.js'
@@ -21,7 +21,7 @@ const run = (argv: string[]): CliOptions => {
 }
 
 describe('checkpoint flags', () => {
-  test('--checkpoint-dir and --approve-plan land in the options; `resume RUN_ID` is a resume', () => {
+  it('--checkpoint-dir and --approve-plan land in the options; `resume RUN_ID` is a resume', () => {
     expect(run(['--checkpoint-dir', 'cp', '--approve-plan', 'why?'])).toMatchObject({ checkpointDir: 'cp', approvePlan: true, words: ['why?'] })
     expect(run(['resume', 'abc-123', '--checkpoint-dir', 'cp', '-m', 'x'])).toMatchObject({ resume: 'abc-123', words: [], checkpointDir: 'cp', model: 'x' })
     // Serving, the page answers the paused runs from their checkpoints.
@@ -36,7 +36,7 @@ describe('checkpoint flags', () => {
     expect(run(['resume my cv']).resume).toBeUndefined()
   })
 
-  test.each([
+  it.each([
     [['resume', 'abc'], 'needs --checkpoint-dir DIR'],
     [['resume', 'abc', '--checkpoint-dir', 'cp', '--strategy', 'deep'], 'drop --strategy'],
     [['resume', 'abc', '--checkpoint-dir', 'cp', '--approve-plan'], 'drop --approve-plan'],
@@ -67,7 +67,7 @@ describe('--approve-plan on the terminal', () => {
     return { ask, asked, stderr, written: () => written }
   }
 
-  test('shows the plan; Enter runs it, s stops, e takes new queries line by line', async () => {
+  it('shows the plan; Enter runs it, s stops, e takes new queries line by line', async () => {
     const enter = terminal([''])
     expect(await terminalApproval(enter.ask, enter.stderr)(plan, { signal })).toBe(true)
     expect(enter.written()).toContain('1. sky colour')
@@ -78,7 +78,7 @@ describe('--approve-plan on the terminal', () => {
     expect(await terminalApproval(edit.ask, edit.stderr)(plan, { signal })).toEqual(['rayleigh scattering', 'blue wavelengths'])
   })
 
-  test('the status area is held while asking, and drawn again after', async () => {
+  it('the status area is held while asking, and drawn again after', async () => {
     const t = terminal(['r'])
     const calls: string[] = []
     await terminalApproval(t.ask, t.stderr, () => {
@@ -113,7 +113,7 @@ describe('a run killed with SIGKILL, then `laconic resume`', { timeout: 60_000 }
   })
   const against = cliFlags
 
-  test('the resumed run completes with the answer, repeating no call that finished before the checkpoint', async () => {
+  it('the resumed run completes with the answer, repeating no call that finished before the checkpoint', async () => {
     // The first process searches, rewrites its notes (a checkpoint), then hangs writing the answer: kill it there.
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...against(stalling), '--checkpoint-dir', dir, 'Why is the sky blue?'], {
       cwd: REPO,
@@ -159,7 +159,7 @@ describe('a run killed with SIGKILL, then `laconic resume`', { timeout: 60_000 }
     expect(healthy.turns).toHaveLength(2)
   })
 
-  test('resuming an unknown run is an error naming it; no new run starts', async () => {
+  it('resuming an unknown run is an error naming it; no new run starts', async () => {
     const out = await runCli(['resume', 'no-such-run', '--checkpoint-dir', dir, ...against(healthy)])
     expect(out.code).toBe(1)
     expect(out.stderr).toContain('no checkpoint for run no-such-run')
@@ -202,7 +202,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     return { code, stdout, stderr }
   }
 
-  test('--serve with --checkpoint-dir and --approve-plan: the page answers the paused plan, never the terminal', async () => {
+  it('--serve with --checkpoint-dir and --approve-plan: the page answers the paused plan, never the terminal', async () => {
     const interrupt = new AbortController()
     const asked: string[] = []
     let stderr = ''
@@ -251,7 +251,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     expect(await serving).toBe(130)
   })
 
-  test('edited queries are the ones searched', async () => {
+  it('edited queries are the ones searched', async () => {
     backend.searches.length = 0
     const out = await cli([...flags(), '--approve-plan', 'Why is the sky blue?'], ['e', 'rayleigh scattering', ''])
     expect(out.code).toBe(0)
@@ -260,7 +260,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     expect(backend.searches).not.toContain('why is the sky blue')
   })
 
-  test('stop pauses (exit 4) and says how to resume; resume runs the saved plan', async () => {
+  it('stop pauses (exit 4) and says how to resume; resume runs the saved plan', async () => {
     backend.searches.length = 0
     const out = await cli([...flags(), '--checkpoint-dir', dir, '--approve-plan', 'Why is the sky blue?'], ['s'])
     expect(out.code).toBe(4)
@@ -274,7 +274,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     expect(backend.searches).toEqual(['why is the sky blue'])
   })
 
-  test('--approve-plan without a terminal is a usage error', async () => {
+  it('--approve-plan without a terminal is a usage error', async () => {
     const code = await runCliInProcess({
       argv: [...flags(), '--approve-plan', 'q'],
       env: {},

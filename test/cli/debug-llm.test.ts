@@ -1,10 +1,10 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { debugLLM } from '../../src/cli/debug-llm.js'
 import { generate } from '../../src/strategy.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 
 describe('debugLLM', () => {
-  test('writes the system prompt, prompt and reply of every call, secrets redacted, chunks untouched', async () => {
+  it('writes the system prompt, prompt and reply of every call, secrets redacted, chunks untouched', async () => {
     let log = ''
     const llm = debugLLM(scriptedLLM({ model: 'tiny', replies: ['the key is sk-abcdef', 'second'] }), { write: (t) => (log += t) }, ['sk-abcdef'])
     const first = await generate(llm, { system: 'be brief', prompt: 'say sk-abcdef', json: true })
@@ -16,7 +16,7 @@ describe('debugLLM', () => {
     )
   })
 
-  test('a failed call is logged as failed, and the error still reaches the caller', async () => {
+  it('a failed call is logged as failed, and the error still reaches the caller', async () => {
     let log = ''
     const llm = debugLLM(scriptedLLM({ replies: [{ text: 'partial', error: new Error('connection reset') }] }), { write: (t) => (log += t) }, [])
     await expect(generate(llm, { prompt: 'p' })).rejects.toThrow('connection reset')

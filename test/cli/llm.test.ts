@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { buildLLM, openaiBaseURL, withScheme } from '../../src/cli/llm.js'
@@ -20,7 +20,7 @@ function tagsFetch(body: unknown, asked: string[] = []): typeof fetch {
 }
 
 describe('endpoints', () => {
-  test('bare hosts get a scheme (http for local ones); OpenAI-compatible roots get /v1', () => {
+  it('bare hosts get a scheme (http for local ones); OpenAI-compatible roots get /v1', () => {
     expect(withScheme('localhost:11434')).toBe('http://localhost:11434')
     expect(withScheme('ollama.example.com/')).toBe('https://ollama.example.com')
     expect(openaiBaseURL('127.0.0.1:8080')).toBe('http://127.0.0.1:8080/v1')
@@ -30,7 +30,7 @@ describe('endpoints', () => {
 })
 
 describe('buildLLM', () => {
-  test('ollama without --model picks the first listed model and says so', async () => {
+  it('ollama without --model picks the first listed model and says so', async () => {
     const asked: string[] = []
     const built = await buildLLM(options('--endpoint', 'gpu-box:11434'), {}, tagsFetch({ models: [{ name: 'qwen3:4b' }, { name: 'llama3:8b' }] }, asked))
     expect(asked).toEqual(['https://gpu-box:11434/api/tags'])
@@ -38,17 +38,17 @@ describe('buildLLM', () => {
     expect(built.notice).toBe('no --model given: using qwen3:4b, the first of 2 models at https://gpu-box:11434')
   })
 
-  test('OLLAMA_HOST is the default endpoint; an explicit --model skips the listing', async () => {
+  it('OLLAMA_HOST is the default endpoint; an explicit --model skips the listing', async () => {
     const never = (() => Promise.reject(new Error('must not list'))) as typeof fetch
     const built = await buildLLM(options('-m', 'phi4'), { OLLAMA_HOST: 'http://10.0.0.2:11434' }, never)
     expect(built).toMatchObject({ endpoint: 'http://10.0.0.2:11434', llm: { model: 'phi4' } })
   })
 
-  test('an Ollama with no models is an error that says to pull one', async () => {
+  it('an Ollama with no models is an error that says to pull one', async () => {
     await expect(buildLLM(options(), {}, tagsFetch({ models: [] }))).rejects.toThrow('Ollama at http://localhost:11434 has no models (pull one')
   })
 
-  test('keys come from the flag or the environment; without one, a usage error names both', async () => {
+  it('keys come from the flag or the environment; without one, a usage error names both', async () => {
     await expect(buildLLM(options('--backend', 'openai', '-m', 'gpt-4o-mini'), {})).rejects.toThrow('pass --api-key or set OPENAI_API_KEY')
     expect((await buildLLM(options('--backend', 'openai', '-m', 'gpt-4o-mini'), { OPENAI_API_KEY: 'sk-x' })).endpoint).toBe('https://api.openai.com/v1')
     // A local OpenAI-compatible server needs no key.
@@ -56,13 +56,13 @@ describe('buildLLM', () => {
     await expect(buildLLM(options('--backend', 'anthropic'), { ANTHROPIC_API_KEY: 'k' })).rejects.toThrow('--backend anthropic needs --model NAME')
   })
 
-  test('--backend local runs the -m file or hf: URI in-process (loaded on first use), and needs -m', async () => {
+  it('--backend local runs the -m file or hf: URI in-process (loaded on first use), and needs -m', async () => {
     await expect(buildLLM(options('--backend', 'local'), {})).rejects.toThrow('--backend local needs -m PATH.gguf or -m hf:')
     const built = await buildLLM(options('--backend', 'local', '-m', './models/tiny.gguf'), {})
     expect(built).toMatchObject({ endpoint: './models/tiny.gguf', llm: { model: './models/tiny.gguf', local: true } })
   })
 
-  test('the model list parser is total', () => {
+  it('the model list parser is total', () => {
     expect(modelNamesFromTags({ models: [{ name: 'a' }, { model: 'b' }, null, 3, { name: '' }] })).toEqual(['a', 'b'])
     fc.assert(fc.property(fc.jsonValue(), (body) => Array.isArray(modelNamesFromTags(body))))
   })

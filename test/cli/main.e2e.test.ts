@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResearchEvent, ResearchResult } from '../../src/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
@@ -64,7 +64,7 @@ afterAll(async () => {
 const against = (b: FakeBackend) => ['--backend', 'openai', '--endpoint', b.url, '--model', 'fake-model', '--corpus', corpus]
 
 describe('laconic, end to end', { timeout: 30_000 }, () => {
-  test('--output FILE.md writes the answer with its numbered sources as markdown', async () => {
+  it('--output FILE.md writes the answer with its numbered sources as markdown', async () => {
     const file = join(folder, 'answer.md')
     const out = await runCli([...against(backend), '--output', file, 'Why is the sky blue?'])
     expect(out.code).toBe(0)
@@ -75,7 +75,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).toContain(`answer written to ${file}`)
   })
 
-  test('pretty output without a TTY: the streamed answer on stdout, plain progress lines on stderr, exit 0', async () => {
+  it('pretty output without a TTY: the streamed answer on stdout, plain progress lines on stderr, exit 0', async () => {
     const seen = backend.turns.length
     const out = await runCli([...against(backend), 'Why is the sky blue?'])
     expect(out.code).toBe(0)
@@ -91,7 +91,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).not.toContain('\u001b[') // no ANSI without a terminal
   })
 
-  test('--format ndjson: one event per line, and the stream passes every invariant', async () => {
+  it('--format ndjson: one event per line, and the stream passes every invariant', async () => {
     const out = await runCli([...against(backend), '--format', 'ndjson', 'Why is the sky blue?'])
     expect(out.code).toBe(0)
     const events = out.stdout
@@ -104,7 +104,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).toBe('')
   })
 
-  test('--format json: the final ResearchResult', async () => {
+  it('--format json: the final ResearchResult', async () => {
     const out = await runCli([...against(backend), '--format', 'json', 'Why is the sky blue?'])
     expect(out.code).toBe(0)
     const result = JSON.parse(out.stdout) as ResearchResult
@@ -114,7 +114,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(result.cost.llmCalls).toBe(4) // planner, synthesizer, planner, finalizer
   })
 
-  test('--search searxng queries the instance given by --searxng-url', async () => {
+  it('--search searxng queries the instance given by --searxng-url', async () => {
     const searched = backend.searches.length
     const out = await runCli([
       '--backend',
@@ -135,7 +135,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(backend.searches.slice(searched)).toEqual(['why is the sky blue'])
   })
 
-  test('--serve serves the live page and streams runs as Server-Sent Events until Ctrl-C (exit 130); the corpus sources a run named open as text', async () => {
+  it('--serve serves the live page and streams runs as Server-Sent Events until Ctrl-C (exit 130); the corpus sources a run named open as text', async () => {
     let page = ''
     let body = ''
     let source = { status: 0, type: '', text: '' }
@@ -189,7 +189,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(unseen).toBe(404)
   })
 
-  test('the iteration cap gives a best-effort answer and exit code 3', async () => {
+  it('the iteration cap gives a best-effort answer and exit code 3', async () => {
     const out = await runCli([...against(capped), '--max-steps', '1', 'Why is the sky blue?'])
     expect(out.code).toBe(3)
     expect(out.stdout).toContain(ANSWER)
@@ -197,7 +197,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).toContain('[done] best-effort answer')
   })
 
-  test('SIGINT mid-answer aborts the run, prints what was gathered, and exits 130', async () => {
+  it('SIGINT mid-answer aborts the run, prints what was gathered, and exits 130', async () => {
     const out = await runCli([...against(stalling), 'Why is the sky blue?'], { interruptWhenStdout: 'The sky looks' })
     expect(out.code).toBe(130)
     expect(out.stdout.startsWith('The sky looks blue')).toBe(true)
@@ -206,7 +206,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).toContain('[done] interrupted')
   })
 
-  test('--prompt FILE with --var fills {{KEY}}, and --knowledge goes in and is written back', async () => {
+  it('--prompt FILE with --var fills {{KEY}}, and --knowledge goes in and is written back', async () => {
     const prompt = join(folder, 'question.txt')
     const knowledge = join(folder, 'knowledge.txt')
     await writeFile(prompt, 'Why is the {{THING}} blue?\n')
@@ -221,7 +221,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(await readFile(knowledge, 'utf8')).toBe(`${NOTES}\n`)
   })
 
-  test('--debug prints every prompt and reply to stderr with the API key redacted', async () => {
+  it('--debug prints every prompt and reply to stderr with the API key redacted', async () => {
     // json keeps stderr for the debug output alone.
     const out = await runCli([...against(backend), '--format', 'json', '--api-key', SECRET, '--debug', `Is ${SECRET} a colour?`])
     expect(out.code).toBe(0)
@@ -231,7 +231,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).not.toContain(SECRET)
   })
 
-  test.each([
+  it.each([
     [[], 'no question: pass it as words'],
     [['--format', 'xml', 'q'], '--format must be one of pretty, ndjson, json; got "xml"'],
     [['--strategy', 'nope', 'q'], 'unknown strategy "nope": choose one of scratchpad'],
@@ -249,7 +249,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr.trimEnd().split('\n')).toHaveLength(1)
   })
 
-  test('an unreachable OpenAI-compatible backend exits 1 with its URL in one line, no stack trace', async () => {
+  it('an unreachable OpenAI-compatible backend exits 1 with its URL in one line, no stack trace', async () => {
     const port = await closedPort()
     const out = await runCli([
       '--backend',
@@ -271,7 +271,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr).not.toMatch(/^\s+at /m)
   })
 
-  test('an unreachable Ollama, asked for its models, exits 1 naming the URL and what to do', async () => {
+  it('an unreachable Ollama, asked for its models, exits 1 naming the URL and what to do', async () => {
     const port = await closedPort()
     const out = await runCli(['--endpoint', `127.0.0.1:${port}`, 'q'])
     expect(out.code).toBe(1)
@@ -281,7 +281,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     expect(out.stderr.trimEnd().split('\n')).toHaveLength(1)
   })
 
-  test('--version and --help', async () => {
+  it('--version and --help', async () => {
     const version = await runCli(['--version'])
     expect(version.code).toBe(0)
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/)

@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { zeroCost, type ResearchResult } from '../../src/core/index.js'
 import { prettyRenderer } from '../../src/cli/render/index.js'
 import { resultMarkdown } from '../../src/cli/render/markdown.js'
@@ -32,7 +32,7 @@ const sink = () => {
   }
 }
 
-test("pretty mode prints deep's report after the streamed summary, then the sources", () => {
+it("pretty mode prints deep's report after the streamed summary, then the sources", () => {
   const stdout = sink()
   const renderer = prettyRenderer({ stdout, stderr: sink(), now: () => 0 })
   renderer.event({ runId: 'r', seq: 0, time: 0, type: 'answer-token', text: result.answer })
@@ -48,7 +48,7 @@ test("pretty mode prints deep's report after the streamed summary, then the sour
   )
 })
 
-test('--output markdown: the report under its title, the question, and numbered sources', () => {
+it('--output markdown: the report under its title, the question, and numbered sources', () => {
   const markdown = resultMarkdown('Why is the sky blue?', result)
   expect(markdown.startsWith('# Why the sky is blue\n\n_Question: Why is the sky blue?_\n\nAir scatters blue light most [1].\n')).toBe(true)
   expect(markdown).toContain('\n## Limitations\n\n- One source only.\n')

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Progress } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { REPO, runCli } from './run-cli.js'
@@ -96,7 +96,7 @@ async function stdioClient(b: FakeBackend) {
 type Content = { type: string; text?: string; uri?: string; name?: string }
 
 describe('laconic mcp over stdio', { timeout: 60_000 }, () => {
-  test('lists the research tool, runs it with progress notifications, returns the cited answer with resource links', async () => {
+  it('lists the research tool, runs it with progress notifications, returns the cited answer with resource links', async () => {
     const { client, stderr } = await stdioClient(backend)
     try {
       const { tools } = await client.listTools()
@@ -131,7 +131,7 @@ describe('laconic mcp over stdio', { timeout: 60_000 }, () => {
     }
   })
 
-  test('a question that is empty is refused by the schema', async () => {
+  it('a question that is empty is refused by the schema', async () => {
     const { client } = await stdioClient(backend)
     try {
       const result = await client.callTool({ name: 'research', arguments: { question: '   ' } })
@@ -141,7 +141,7 @@ describe('laconic mcp over stdio', { timeout: 60_000 }, () => {
     }
   })
 
-  test('cancelling a call aborts the run (the model stream is held open until then), and the server serves the next one', async () => {
+  it('cancelling a call aborts the run (the model stream is held open until then), and the server serves the next one', async () => {
     const { client, stderr } = await stdioClient(stalling)
     try {
       const controller = new AbortController()
@@ -181,7 +181,7 @@ describe('laconic mcp --http', { timeout: 60_000 }, () => {
   })
   afterAll(() => stop())
 
-  test('a Streamable HTTP client lists the tool and gets the answer with progress', async () => {
+  it('a Streamable HTTP client lists the tool and gets the answer with progress', async () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
     const client = new Client({ name: 'laconic-test', version: '1.0.0' })
     await client.connect(new StreamableHTTPClientTransport(new URL(base)))
@@ -198,7 +198,7 @@ describe('laconic mcp --http', { timeout: 60_000 }, () => {
     }
   })
 
-  test('refuses a cross-site request and one addressed to another host', async () => {
+  it('refuses a cross-site request and one addressed to another host', async () => {
     const init = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -228,7 +228,7 @@ describe('laconic mcp --http', { timeout: 60_000 }, () => {
 })
 
 describe('laconic mcp usage errors', { timeout: 30_000 }, () => {
-  test.each([
+  it.each([
     [['mcp', 'what', 'is', 'it'], 'laconic: laconic mcp takes no question (the client asks them); got "what is it"\n'],
     [['mcp', '--http', 'abc'], 'laconic: --http takes a port from 0 to 65535 (0 picks a free one); got "abc"\n'],
     [['mcp', '--serve', '8080'], 'laconic: laconic mcp and --serve are two servers: choose one\n'],

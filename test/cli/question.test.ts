@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { questionFrom, substituteVars } from '../../src/cli/question.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 
@@ -12,15 +12,15 @@ beforeAll(async () => (folder = await mkdtemp(join(tmpdir(), 'laconic-q-'))))
 afterAll(() => rm(folder, { recursive: true, force: true }))
 
 describe('substituteVars', () => {
-  test('fills every {{KEY}}, spaces inside the braces allowed, values taken literally', () => {
+  it('fills every {{KEY}}, spaces inside the braces allowed, values taken literally', () => {
     expect(substituteVars('{{A}} and {{ B }} and {{A}}', { A: 'x', B: '$1 {{A}}' })).toBe('x and $1 {{A}} and x')
   })
 
-  test('names every placeholder that has no value', () => {
+  it('names every placeholder that has no value', () => {
     expect(() => substituteVars('{{CITY}} in {{YEAR}}', {})).toThrow('the prompt uses {{CITY}}, {{YEAR}}: pass --var CITY=... --var YEAR=...')
   })
 
-  test('text without placeholders is unchanged, whatever the vars', () => {
+  it('text without placeholders is unchanged, whatever the vars', () => {
     fc.assert(
       fc.property(
         fc.string().filter((s) => !s.includes('{{')),
@@ -34,18 +34,18 @@ describe('substituteVars', () => {
 })
 
 describe('questionFrom', () => {
-  test('joins the words', async () => {
+  it('joins the words', async () => {
     expect(await questionFrom({ words: ['why', 'is', 'it?'], vars: {} }, noStdin)).toBe('why is it?')
   })
 
-  test('reads --prompt FILE, or stdin for -', async () => {
+  it('reads --prompt FILE, or stdin for -', async () => {
     const file = join(folder, 'q.txt')
     await writeFile(file, '  What is {{X}}?\n')
     expect(await questionFrom({ words: [], prompt: file, vars: { X: 'RAG' } }, noStdin)).toBe('What is RAG?')
     expect(await questionFrom({ words: [], prompt: '-', vars: {} }, async () => 'from stdin\n')).toBe('from stdin')
   })
 
-  test('an empty question or prompt file is a usage error', async () => {
+  it('an empty question or prompt file is a usage error', async () => {
     const file = join(folder, 'empty.txt')
     await writeFile(file, '\n \n')
     await expect(questionFrom({ words: [], vars: {} }, noStdin)).rejects.toThrow(UsageError)

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent, type ResearchResult } from '../../src/index.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from '../../src/cli/render/index.js'
 import { formatCitations } from '../../src/cli/render/pretty.js'
@@ -36,7 +36,7 @@ function feed(renderer: Renderer, events: readonly ResearchEvent[], result: Rese
 }
 
 describe('renderers', () => {
-  test('ndjson writes each event as one JSON line, and nothing at the end', async () => {
+  it('ndjson writes each event as one JSON line, and nothing at the end', async () => {
     const { events, result } = await scriptedRun()
     const out = sink(false)
     feed(ndjsonRenderer(out), events, result)
@@ -48,7 +48,7 @@ describe('renderers', () => {
     ).toEqual(events)
   })
 
-  test('json writes only the result, once the run ended', async () => {
+  it('json writes only the result, once the run ended', async () => {
     const { events, result } = await scriptedRun()
     const out = sink(false)
     const renderer = jsonRenderer(out)
@@ -58,7 +58,7 @@ describe('renderers', () => {
     expect(JSON.parse(out.text)).toEqual(result)
   })
 
-  test('pretty without a TTY: answer on stdout, progress lines and a summary on stderr, no ANSI', async () => {
+  it('pretty without a TTY: answer on stdout, progress lines and a summary on stderr, no ANSI', async () => {
     const { events, result } = await scriptedRun()
     const stdout = sink(false)
     const stderr = sink(false)
@@ -71,7 +71,7 @@ describe('renderers', () => {
     expect(stderr.text).not.toContain('\u001b[')
   })
 
-  test("pretty shows a react run's tool calls and results as progress lines, control characters removed", async () => {
+  it("pretty shows a react run's tool calls and results as progress lines, control characters removed", async () => {
     const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'c1', name: 'search', args: { query: 'sky\u001b[2J colour' } }] }, 'Blue [1].'] })
     const search = mockSearch({ results: () => [{ title: 'Sky', url: 'https://example.org/sky', snippet: 'blue light scatters' }] })
     const run = createAgent({ llm, search, strategy: 'react' }).research('Why is the sky blue?')
@@ -85,7 +85,7 @@ describe('renderers', () => {
     expect(stdout.text).toBe('Blue [1].\n\nSources:\n[1] Sky — https://example.org/sky\n')
   })
 
-  test('pretty prints citations after the answer', () => {
+  it('pretty prints citations after the answer', () => {
     const stdout = sink(false)
     const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })
     const result = {
@@ -103,7 +103,7 @@ describe('renderers', () => {
     expect(stdout.text).toBe('A [1].\n\nSources:\n[1] A — https://a.example\n[2] https://b.example\n')
   })
 
-  test('pretty on an interrupt without an answer prints the facts gathered', () => {
+  it('pretty on an interrupt without an answer prints the facts gathered', () => {
     const stdout = sink(false)
     const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })
     const cost = createStats(0).stats.cost
@@ -114,7 +114,7 @@ describe('renderers', () => {
     expect(stdout.text).toBe('\nGathered so far:\n- Air scatters blue. (https://x.example)\n')
   })
 
-  test('pretty on a TTY: a live status area redrawn in place, cleared when a shared terminal gets the answer', async () => {
+  it('pretty on a TTY: a live status area redrawn in place, cleared when a shared terminal gets the answer', async () => {
     const { events, result } = await scriptedRun()
     const stdout = sink(true)
     const stderr = sink(true)
@@ -147,7 +147,7 @@ describe('renderers', () => {
 })
 
 describe('status area', () => {
-  test('draws lines, erases exactly what it drew, and never wraps', () => {
+  it('draws lines, erases exactly what it drew, and never wraps', () => {
     const out = sink(true, 20)
     const area = createStatusArea(out)
     area.draw(['one'])
@@ -157,7 +157,7 @@ describe('status area', () => {
     expect(out.text).toBe('one' + '\r\u001b[J' + 'a much longer line…\ntwo' + '\r\u001b[1A\u001b[J')
   })
 
-  test('styles apply after the cut, so an escape is never cut in half; 0 columns means unknown (80)', () => {
+  it('styles apply after the cut, so an escape is never cut in half; 0 columns means unknown (80)', () => {
     const narrow = sink(true, 12)
     createStatusArea(narrow).draw(['abcdefghijklmnop'], (line) => `\u001b[2m${line}\u001b[22m`)
     expect(narrow.text).toBe('\u001b[2mabcdefghij…\u001b[22m')
@@ -168,7 +168,7 @@ describe('status area', () => {
 })
 
 describe('stats', () => {
-  test('counts queries, facts after supersedes, pages and the latest cost', () => {
+  it('counts queries, facts after supersedes, pages and the latest cost', () => {
     const { stats, add } = createStats(0)
     const stamp = { runId: 'r', seq: 0, time: 0 }
     add({ ...stamp, type: 'query', queryId: 'q1', query: 'a' })
@@ -179,7 +179,7 @@ describe('stats', () => {
     expect([formatDollars(0.0012), formatDollars(1.5)]).toEqual(['$0.0012', '$1.50'])
   })
 
-  test('says "cost unknown" when a call had no known price, never $0; leaves out "0 facts"', () => {
+  it('says "cost unknown" when a call had no known price, never $0; leaves out "0 facts"', () => {
     const { stats, add } = createStats(0)
     const stamp = { runId: 'r', seq: 0, time: 0 }
     add({ ...stamp, type: 'query', queryId: 'q1', query: 'a' })
@@ -195,7 +195,7 @@ describe('terminal safety', () => {
   const hostile = 'evil\u001b]0;pwned\u0007 \u001b[2Jtitle\u009b31m\u0000end'
   const stamp = { runId: 'r', time: 0 }
 
-  test('progress lines, the status area and citations print no control characters from run content', () => {
+  it('progress lines, the status area and citations print no control characters from run content', () => {
     const stderr = sink(true)
     const stdout = sink(true)
     const renderer = prettyRenderer({ stdout, stderr, now: () => 0, every: () => () => {} })
@@ -219,7 +219,7 @@ describe('terminal safety', () => {
     expect(formatCitations(cited)).not.toMatch(control)
   })
 
-  test('the streamed answer is cleaned on a terminal and passed verbatim to a pipe', () => {
+  it('the streamed answer is cleaned on a terminal and passed verbatim to a pipe', () => {
     const tty = sink(true)
     const pipe = sink(false)
     for (const stdout of [tty, pipe]) {

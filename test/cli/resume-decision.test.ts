@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint } from '../../src/index.js'
@@ -22,7 +22,7 @@ const options = (argv: string[]): CliOptions => {
 const resume = ['resume', 'r1', '--checkpoint-dir', 'cp']
 
 describe('the decision flags', () => {
-  test('each lands as the decision of the resume', () => {
+  it('each lands as the decision of the resume', () => {
     expect(options([...resume, '--approve']).decision).toEqual({ kind: 'approve' })
     expect(options([...resume, '--reject']).decision).toEqual({ kind: 'reject' })
     expect(options([...resume, '--reject', 'too costly', '-m', 'x'])).toMatchObject({ decision: { kind: 'reject', reason: 'too costly' }, model: 'x' })
@@ -37,7 +37,7 @@ describe('the decision flags', () => {
     expect(options([...resume, '--approve', '--tool-args={"n":2}']).decision).toEqual({ kind: 'approve', toolArgs: { n: 2 } })
   })
 
-  test.each([
+  it.each([
     [['--approve', 'why?'], 'give them to laconic resume RUN_ID'],
     [['--reject', 'why?'], 'give them to laconic resume RUN_ID'],
     [['--query', 'x', 'why?'], 'give them to laconic resume RUN_ID'],
@@ -102,7 +102,7 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     return runId
   }
 
-  test('--plan-file runs the queries of the file instead of the saved plan; --tool-args and a missing file are refused first', async () => {
+  it('--plan-file runs the queries of the file instead of the saved plan; --tool-args and a missing file are refused first', async () => {
     const runId = await pausedPlan()
     const toolArgs = await runCli(['resume', runId, '--checkpoint-dir', dir, '--tool-args', '{"query":"x"}', ...against(backend)])
     expect(toolArgs.code).toBe(2)
@@ -128,7 +128,7 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(backend.searches).toEqual(['rayleigh scattering', 'blue wavelengths'])
   })
 
-  test('repeated --query runs those queries; a finished run refuses a decision', async () => {
+  it('repeated --query runs those queries; a finished run refuses a decision', async () => {
     const runId = await pausedPlan()
     const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--query', 'sunlight spectrum', ...against(backend)])
     expect(out.code).toBe(0)
@@ -138,7 +138,7 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(again.stderr).toContain(`run ${runId} is not waiting for a decision (it has finished): resume it without --approve`)
   })
 
-  test('--reject ends the run with nothing searched, the reason in a warning', async () => {
+  it('--reject ends the run with nothing searched, the reason in a warning', async () => {
     const runId = await pausedPlan()
     const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--reject', 'too broad', ...against(backend)])
     expect(out.code).toBe(0)
@@ -148,7 +148,7 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect((await checkpoint(runId)).status).toBe('final')
   })
 
-  test('--approve runs the saved plan', async () => {
+  it('--approve runs the saved plan', async () => {
     const runId = await pausedPlan()
     const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
     expect(out.code).toBe(0)
@@ -156,7 +156,7 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(backend.searches).toEqual(['why is the sky blue'])
   })
 
-  test('--approve-plan with neither a terminal nor --checkpoint-dir is a usage error', async () => {
+  it('--approve-plan with neither a terminal nor --checkpoint-dir is a usage error', async () => {
     const out = await runCli([...against(backend), '--approve-plan', 'Why is the sky blue?'])
     expect(out.code).toBe(2)
     expect(out.stderr).toContain('--approve-plan asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
@@ -183,7 +183,7 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     backend.searches.length = 0
   })
 
-  test('each call waits (exit 4); --approve runs it, --reject tells the model why; the answer cites what was searched', async () => {
+  it('each call waits (exit 4); --approve runs it, --reject tells the model why; the answer cites what was searched', async () => {
     const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
     expect(first.stderr).not.toContain('error')
     expect(first.code).toBe(4)
@@ -225,7 +225,7 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     expect((await checkpoint(runId)).status).toBe('final')
   })
 
-  test('--tool-args runs the waiting call with other arguments, checked against its schema first', async () => {
+  it('--tool-args runs the waiting call with other arguments, checked against its schema first', async () => {
     const first = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', '--checkpoint-dir', dir, 'Why is the sky blue?'])
     expect(first.code).toBe(4)
     const runId = runIdIn(first.stderr)
@@ -246,7 +246,7 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     expect(result?.content).toContain('About rayleigh scattering')
   })
 
-  test('--tool-approval with neither a terminal nor --checkpoint-dir is a usage error', async () => {
+  it('--tool-approval with neither a terminal nor --checkpoint-dir is a usage error', async () => {
     const out = await runCli([...against(backend), '--strategy', 'react', '--tool-approval', 'q'])
     expect(out.code).toBe(2)
     expect(out.stderr).toContain('--tool-approval asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')

@@ -2,7 +2,7 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { runCli } from '../../src/cli/cli.js'
 import { withScheme } from '../../src/cli/llm.js'
@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => rm(folder, { recursive: true, force: true }))
 
 describe('start-up validation', () => {
-  test('an empty corpus folder, or one without documents, is a usage error on one line', async () => {
+  it('an empty corpus folder, or one without documents, is a usage error on one line', async () => {
     for (const dir of ['empty', 'images']) {
       const { code, stderr } = await cli(['--backend', 'openai', '--endpoint', 'localhost:1', '-m', 'x', '--corpus', join(folder, dir), 'q'])
       expect(code).toBe(2)
@@ -44,7 +44,7 @@ describe('start-up validation', () => {
     }
   })
 
-  test.skipIf(process.getuid?.() === 0)('an unreadable corpus folder is a usage error', async () => {
+  it.skipIf(process.getuid?.() === 0)('an unreadable corpus folder is a usage error', async () => {
     const locked = join(folder, 'locked')
     await mkdir(locked)
     await chmod(locked, 0o000)
@@ -54,7 +54,7 @@ describe('start-up validation', () => {
     expect(stderr).toContain('cannot be read')
   })
 
-  test('--searxng-url without a scheme is normalised like --endpoint; an unusable one is refused', async () => {
+  it('--searxng-url without a scheme is normalised like --endpoint; an unusable one is refused', async () => {
     expect(withScheme('localhost:8080', '--searxng-url')).toBe('http://localhost:8080')
     expect(() => withScheme('ftp://search.example', '--searxng-url')).toThrow(/--searxng-url must be an http or https URL/)
     const { code, stderr } = await cli(['--backend', 'openai', '--endpoint', 'localhost:1', '-m', 'x', '--search', 'searxng', '--searxng-url', 'ftp://x', 'q'])
@@ -62,12 +62,12 @@ describe('start-up validation', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1)
   })
 
-  test('--serve with a question is refused', () => {
+  it('--serve with a question is refused', () => {
     expect(() => parseCliArgs(['--serve', 'why?'])).toThrow(/give no question/)
     expect(() => parseCliArgs(['--serve', '8080', '--prompt', 'q.txt'])).toThrow(UsageError)
   })
 
-  test('Go-style single-dash long flags are refused with the flag meant, never misread as short ones', () => {
+  it('Go-style single-dash long flags are refused with the flag meant, never misread as short ones', () => {
     expect(() => parseCliArgs(['-model', 'qwen3:4b', 'q'])).toThrow('unknown option -model (did you mean --model?)')
     expect(() => parseCliArgs(['-strategy', 'reflect', 'q'])).toThrow('did you mean --strategy?')
     expect(() => parseCliArgs(['-strategy=reflect', 'q'])).toThrow('did you mean --strategy?')

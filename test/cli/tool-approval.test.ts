@@ -1,14 +1,14 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import { approveOnTerminal } from '../../src/cli/tool-approval.js'
 import type { Checkpoint } from '../../src/index.js'
 import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
 
-test('--tool-approval: y runs the call; anything else refuses it; the question is printable', async () => {
+it('--tool-approval: y runs the call; anything else refuses it; the question is printable', async () => {
   const asked: string[] = []
   const replies = ['y', 'yes ', 'n', '', 'sure']
   const approve = approveOnTerminal(async (question) => {
@@ -25,7 +25,7 @@ test('--tool-approval: y runs the call; anything else refuses it; the question i
   expect(/[\u0000-\u001f\u007f]/.test(asked[0]!)).toBe(false)
 })
 
-test('--tool-approval outside a terminal, or without react, is a usage error', async () => {
+it('--tool-approval outside a terminal, or without react, is a usage error', async () => {
   const notTerminal = await runCli(['--strategy', 'react', '--tool-approval', '--endpoint', 'http://127.0.0.1:9', 'q'])
   expect(notTerminal.code).toBe(2)
   expect(notTerminal.stderr).toContain('--tool-approval asks on a terminal')
@@ -106,7 +106,7 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
     return saved.runId
   }
 
-  test('on a terminal, the resumed run asks before its next tool call, and a no refuses it', async () => {
+  it('on a terminal, the resumed run asks before its next tool call, and a no refuses it', async () => {
     const runId = await interrupted()
     const resumed = await onTerminal(['resume', runId, '--checkpoint-dir', dir, ...against()], ['n'])
     expect(resumed.asked).toEqual([expect.stringContaining('run search {"query":"blue wavelengths"}?')])
@@ -115,7 +115,7 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
     expect(backend.searches).toEqual(['sky colour'])
   })
 
-  test('without a terminal, the resumed run pauses on its next tool call (exit 4), and --approve runs it', async () => {
+  it('without a terminal, the resumed run pauses on its next tool call (exit 4), and --approve runs it', async () => {
     const runId = await interrupted()
     const resumed = await runCli(['resume', runId, '--checkpoint-dir', dir, ...against()])
     expect(resumed.stderr).not.toContain('error')

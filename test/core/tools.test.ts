@@ -1,12 +1,12 @@
 import fc from 'fast-check'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { ollama, openai } from '../../src/adapters/llm/index.js'
 import { parseToolArgs, ProviderError, toolsUnsupported } from '../../src/core/index.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 
 const serve = loopbacks()
 
-test('parseToolArgs is total: objects are read, anything else is an error, empty is {}', () => {
+it('parseToolArgs is total: objects are read, anything else is an error, empty is {}', () => {
   expect(parseToolArgs('{"query":"x"}')).toEqual({ ok: true, value: { query: 'x' } })
   expect(parseToolArgs('  ')).toEqual({ ok: true, value: {} })
   expect(parseToolArgs('[1]')).toMatchObject({ ok: false })
@@ -31,7 +31,7 @@ async function failure(make: (url: string) => { stream: (r: { prompt: string }) 
   throw new Error('expected a failure')
 }
 
-test("a server's refusal of tools is recognised; other failures are not", async () => {
+it("a server's refusal of tools is recognised; other failures are not", async () => {
   const ollamaLLM = (url: string) => ollama({ host: url, model: 'gemma:2b', maxRetries: 0 })
   const openaiLLM = (url: string) => openai({ baseURL: `${url}/v1`, model: 'local', maxRetries: 0 })
   expect(toolsUnsupported(await failure(ollamaLLM, 400, '{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}'))).toBe(true)

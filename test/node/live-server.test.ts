@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
 import { memoryCheckpoints, zeroCost, type ResearchEvent } from '../../src/core/index.js'
 import { createLiveServer, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
@@ -136,7 +136,7 @@ function getWithHost(port: number, path: string, host: string): Promise<{ status
 }
 
 describe('createLiveServer', () => {
-  test('GET / serves the live page with its token, the label as an escaped banner, and the security headers', async () => {
+  it('GET / serves the live page with its token, the label as an escaped banner, and the security headers', async () => {
     const { base } = await start({ agent: fakeAgent(), label: 'Scripted <b>demo</b> & co' })
     const response = await fetch(`${base}/`)
     expect(response.status).toBe(200)
@@ -160,20 +160,20 @@ describe('createLiveServer', () => {
     expect(csp).not.toContain('unsafe-inline')
   })
 
-  test('each server has its own token', async () => {
+  it('each server has its own token', async () => {
     const one = await start({ agent: fakeAgent() })
     const two = await start({ agent: fakeAgent() })
     expect(await tokenOf(one.base)).not.toBe(await tokenOf(two.base))
   })
 
-  test('without a label the page has no banner', async () => {
+  it('without a label the page has no banner', async () => {
     const { base } = await start({ agent: fakeAgent() })
     const html = await (await fetch(`${base}/`)).text()
     expect(html).not.toContain('id="label"')
     expect(html).not.toContain('<!--label-->')
   })
 
-  test('POST /runs with the token starts the run of the trimmed question; GET /runs/:id/events streams it as Server-Sent Events', async () => {
+  it('POST /runs with the token starts the run of the trimmed question; GET /runs/:id/events streams it as Server-Sent Events', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
     const started = await startRun(base, '  why blue?  ')
@@ -185,7 +185,7 @@ describe('createLiveServer', () => {
     expect(agent.questions).toEqual(['why blue?'])
   })
 
-  test('a reconnection with Last-Event-ID resumes after that event, without a second run', async () => {
+  it('a reconnection with Last-Event-ID resumes after that event, without a second run', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
     const { run, events } = await research(base, 'why')
@@ -195,7 +195,7 @@ describe('createLiveServer', () => {
     expect(agent.questions).toEqual(['why'])
   })
 
-  test('every start is a new run with a new id', async () => {
+  it('every start is a new run with a new id', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
     const one = await research(base, 'one')
@@ -204,7 +204,7 @@ describe('createLiveServer', () => {
     expect(agent.questions).toEqual(['one', 'two'])
   })
 
-  test('a GET never starts a run (an <img> or EventSource on another site could send one)', async () => {
+  it('a GET never starts a run (an <img> or EventSource on another site could send one)', async () => {
     const agent = fakeAgent()
     const { base } = await start({ agent })
     const response = await fetch(`${base}/runs?question=spend`)
@@ -213,7 +213,7 @@ describe('createLiveServer', () => {
     expect(agent.questions).toEqual([])
   })
 
-  test.each([
+  it.each([
     ['a cross-site browser request, token and all', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, 'cross-site'],
     ['a same-site sibling on another port', { origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-site' }, 'cross-site'],
     ['a request naming another origin', { origin: 'https://evil.example' }, 'cross-origin'],
@@ -227,7 +227,7 @@ describe('createLiveServer', () => {
     expect(agent.questions).toEqual([])
   })
 
-  test.each([
+  it.each([
     ['{}', 400, 'send {\\"question\\": QUESTION}'],
     ['{"question": "   "}', 400, 'send {\\"question\\": QUESTION}'],
     [JSON.stringify({ question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }), 400, 'send {\\"question\\": QUESTION}'],
@@ -247,7 +247,7 @@ describe('createLiveServer', () => {
     expect(agent.questions).toEqual([])
   })
 
-  test.each([
+  it.each([
     ['/runs/unknown/events', 404, 'no run unknown'],
     ['/runs/unknown', 404, 'no run unknown'],
     ['/elsewhere', 404, 'not found: try GET /'],
@@ -258,7 +258,7 @@ describe('createLiveServer', () => {
     expect(await response.text()).toContain(message)
   })
 
-  test('with `host`, requests addressed to another name are refused (DNS rebinding) and loopback names are served', async () => {
+  it('with `host`, requests addressed to another name are refused (DNS rebinding) and loopback names are served', async () => {
     const agent = fakeAgent()
     const { port, base } = await start({ agent, host: '127.0.0.1' })
     const token = await tokenOf(base)
@@ -274,7 +274,7 @@ describe('createLiveServer', () => {
     expect((await getWithHost(port, '/', `localhost:${port}`)).status).toBe(200)
   })
 
-  test('runs in progress are limited per client address and server-wide, with 429 and Retry-After', async () => {
+  it('runs in progress are limited per client address and server-wide, with 429 and Retry-After', async () => {
     const agent = endlessAgent()
     // Nobody reads these runs: a grace period longer than any test keeps each holding its slot however slowly the requests come.
     const { base, port } = await start({ agent, graceMs: 600_000, limits: { maxActiveRuns: 3, maxActiveRunsPerClient: 2, retryAfterSeconds: 7 } })
@@ -301,14 +301,14 @@ describe('createLiveServer', () => {
     expect(agent.signals).toHaveLength(3)
   })
 
-  test('finished runs are kept within a count: the oldest is dropped first', async () => {
+  it('finished runs are kept within a count: the oldest is dropped first', async () => {
     const { base } = await start({ agent: fakeAgent(), limits: { maxRetainedRuns: 2 } })
     const runs = [await research(base, 'one'), await research(base, 'two'), await research(base, 'three')]
     expect((await fetch(`${base}/runs/${runs[0]?.run}/events`)).status).toBe(404)
     for (const kept of runs.slice(1)) expect(await collect(await fetch(`${base}/runs/${kept.run}/events`))).toHaveLength(5)
   })
 
-  test('finished runs are kept within a byte budget: the oldest are dropped first', async () => {
+  it('finished runs are kept within a byte budget: the oldest are dropped first', async () => {
     const oneRun = eventsFor('one').reduce((sum, event) => sum + JSON.stringify(event).length, 0)
     const { base } = await start({ agent: fakeAgent(), limits: { maxRetainedBytes: oneRun + 10 } })
     const first = await research(base, 'one')
@@ -317,7 +317,7 @@ describe('createLiveServer', () => {
     expect(await collect(await fetch(`${base}/runs/${second.run}/events`))).toHaveLength(5)
   })
 
-  test('a started run nobody reads is aborted after the grace period, freeing its slot', async () => {
+  it('a started run nobody reads is aborted after the grace period, freeing its slot', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {
       const agent = endlessAgent()
@@ -333,7 +333,7 @@ describe('createLiveServer', () => {
     }
   })
 
-  test('closing the server aborts the runs still in flight', async () => {
+  it('closing the server aborts the runs still in flight', async () => {
     const agent = endlessAgent()
     const { server, base } = await start({ agent })
     const { runId } = (await (await startRun(base, 'forever')).json()) as { runId: string }
@@ -347,7 +347,7 @@ describe('createLiveServer', () => {
     expect(agent.signals[0]?.aborted).toBe(true)
   })
 
-  test('closing the server sends each open stream its run-end (aborted) before the connection ends', async () => {
+  it('closing the server sends each open stream its run-end (aborted) before the connection ends', async () => {
     const agent = endlessAgent()
     const { server, base } = await start({ agent })
     const { runId } = (await (await startRun(base, 'forever')).json()) as { runId: string }
@@ -367,7 +367,7 @@ describe('createLiveServer', () => {
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
   })
 
-  test('GET /runs/:id says how the run is doing, and its result once done', async () => {
+  it('GET /runs/:id says how the run is doing, and its result once done', async () => {
     const { base } = await start({ agent: fakeAgent() })
     const { run } = await research(base, 'why')
     const status = await fetch(`${base}/runs/${run}`)
@@ -375,7 +375,7 @@ describe('createLiveServer', () => {
     expect(await status.json()).toMatchObject({ runId: run, state: 'done', question: 'why', cancelled: false, result: { reason: 'answered', answer: 'Blue.' } })
   })
 
-  test('a reconnection at or past the run-end gets the end frame at once, so an EventSource stops', async () => {
+  it('a reconnection at or past the run-end gets the end frame at once, so an EventSource stops', async () => {
     const { base } = await start({ agent: fakeAgent() })
     const { run } = await research(base, 'why')
     for (const last of ['4', '9']) {
@@ -385,7 +385,7 @@ describe('createLiveServer', () => {
     }
   })
 
-  test('DELETE /runs/:id with the token cancels the run: its stream ends with run-end (aborted)', async () => {
+  it('DELETE /runs/:id with the token cancels the run: its stream ends with run-end (aborted)', async () => {
     const agent = endlessAgent()
     const { base } = await start({ agent })
     const { runId } = (await (await startRun(base, 'forever')).json()) as { runId: string }
@@ -411,7 +411,7 @@ describe('createLiveServer', () => {
     expect(await (await fetch(`${base}/runs/${runId}`)).json()).toMatchObject({ state: 'done', cancelled: true })
   })
 
-  test('a 1 MB query string is answered 431 with a line saying what fits, not a reset connection', async () => {
+  it('a 1 MB query string is answered 431 with a line saying what fits, not a reset connection', async () => {
     const { base } = await start({ agent: fakeAgent() })
     const response = await fetch(`${base}/runs/x/events?pad=${'a'.repeat(1_000_000)}`)
     expect(response.status).toBe(431)
@@ -420,7 +420,7 @@ describe('createLiveServer', () => {
     expect((await fetch(`${base}/`)).status).toBe(200)
   })
 
-  test('errors are JSON with a code', async () => {
+  it('errors are JSON with a code', async () => {
     const { base } = await start({ agent: fakeAgent() })
     const unknown = await fetch(`${base}/elsewhere`)
     expect(unknown.headers.get('content-type')).toBe('application/json; charset=utf-8')
@@ -434,7 +434,7 @@ describe('createLiveServer', () => {
     expect(await wrongType.json()).toMatchObject({ code: 'unsupported-media-type' })
   })
 
-  test('limits must be positive integers', () => {
+  it('limits must be positive integers', () => {
     expect(() => createLiveServer({ agent: fakeAgent(), limits: { maxActiveRuns: 0 } })).toThrow(/maxActiveRuns/)
   })
 })
@@ -489,7 +489,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
   const view = (base: string, run: string, url: string, headers: Record<string, string> = {}) =>
     fetch(`${base}/runs/${encodeURIComponent(run)}/source?url=${encodeURIComponent(url)}`, { headers })
 
-  test("a file: source the run's results named is served as plain text, never as markup", async () => {
+  it("a file: source the run's results named is served as plain text, never as markup", async () => {
     const { options, reads } = corpusServer()
     const { base } = await start(options)
     const { run, events } = await research(base, 'Rayleigh scattering blue')
@@ -510,7 +510,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
     expect(reads).toEqual([fileUrl('sky.md')])
   })
 
-  test('the page links file: sources to the view only when the server has one', async () => {
+  it('the page links file: sources to the view only when the server has one', async () => {
     const withView = await start(corpusServer().options)
     expect(await (await fetch(`${withView.base}/`)).text()).toContain('<meta name="laconic-source-view" content="yes">')
     const without = await start({ agent: fakeAgent() })
@@ -518,7 +518,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
     expect((await view(without.base, 'any', fileUrl('sky.md'))).status).toBe(404)
   })
 
-  test("a URL the run never named is 404 and never read: another corpus document, another run's source, a traversal", async () => {
+  it("a URL the run never named is 404 and never read: another corpus document, another run's source, a traversal", async () => {
     const { options, reads } = corpusServer()
     const { base } = await start(options)
     const sky = await research(base, 'Rayleigh scattering blue')
@@ -545,7 +545,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
     expect(reads).toEqual([])
   })
 
-  test("a page event's URL is served too, cut at 1,000,000 characters with a note", async () => {
+  it("a page event's URL is served too, cut at 1,000,000 characters with a note", async () => {
     const { options } = corpusServer()
     const { base } = await start(options)
     const { run } = await research(base, 'read the bread')
@@ -555,7 +555,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
     expect(body.length).toBeLessThan(1_000_200)
   })
 
-  test('a read follows the request guard: a cross-site request or another Host is refused with 403, and nothing is read', async () => {
+  it('a read follows the request guard: a cross-site request or another Host is refused with 403, and nothing is read', async () => {
     const { options, reads } = corpusServer({ host: '127.0.0.1' })
     const { base, port } = await start(options)
     const { run, events } = await research(base, 'Rayleigh scattering blue')
@@ -570,7 +570,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
     expect((await view(base, run, url, { 'sec-fetch-site': 'none' })).status).toBe(200)
   })
 
-  test('a source the reader cannot read any more is 404 (not found) or 500 (any other failure), with one line', async () => {
+  it('a source the reader cannot read any more is 404 (not found) or 500 (any other failure), with one line', async () => {
     const { options } = corpusServer()
     const failing = {
       ...options,
@@ -601,7 +601,7 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
       body: JSON.stringify(decision),
     })
 
-  test('the run ends paused with its plan as the request; approving it goes on as a new run whose events follow on', async () => {
+  it('the run ends paused with its plan as the request; approving it goes on as a new run whose events follow on', async () => {
     const { base } = await pausing()
     expect(await (await fetch(`${base}/`)).text()).toContain('<meta name="laconic-decisions" content="yes">')
     const { run, events } = await research(base, 'Why is the sky blue?')
@@ -629,7 +629,7 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
     expect(await notPaused.json()).toMatchObject({ code: 'conflict', message: expect.stringContaining('not paused') })
   })
 
-  test('rejecting the plan ends the run with nothing searched, the reason in a warning', async () => {
+  it('rejecting the plan ends the run with nothing searched, the reason in a warning', async () => {
     const { base } = await pausing()
     const { run } = await research(base, 'Why is the sky blue?')
     const rejected = await decide(base, run, { action: 'reject', reason: 'wrong queries' })
@@ -641,7 +641,7 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
     expect(rest.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
   })
 
-  test('a decision needs the token and a known action; a server without checkpoints takes none', async () => {
+  it('a decision needs the token and a known action; a server without checkpoints takes none', async () => {
     const { base } = await pausing()
     const { run } = await research(base, 'Why is the sky blue?')
     const noToken = await decide(base, run, { action: 'approve' }, { [TOKEN_HEADER]: '' })
@@ -661,7 +661,7 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
     expect(await off.json()).toMatchObject({ code: 'not-found', message: expect.stringContaining('takes no decisions') })
   })
 
-  test('pauseAfterPlan without checkpoints is refused at once', () => {
+  it('pauseAfterPlan without checkpoints is refused at once', () => {
     expect(() => createLiveServer({ agent: fakeAgent(), pauseAfterPlan: true })).toThrow(/needs `checkpoints`/)
   })
 })

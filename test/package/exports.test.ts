@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process'
 import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 
 const run = promisify(execFile)
 const REPO = resolve(import.meta.dirname, '..', '..')
@@ -34,7 +34,7 @@ assertEventInvariants(events)
 console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, handler: typeof createResearchHandler({ runs: inProcessRuns({ agent }) }), notebook: typeof Notebook, mcp: typeof createMcpServer, ui: typeof toUIMessageStream, aiSdk: typeof aiSdkModel }))
 `
 
-test('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
+it('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
   await mkdir(root, { recursive: true })
   await copyFile(join(REPO, 'package.json'), join(root, 'package.json'))
   await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')

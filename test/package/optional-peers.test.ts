@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 
 const run = promisify(execFile)
 
@@ -19,7 +19,7 @@ export async function resolve(specifier, context, next) {
 }`
 const REGISTER = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`
 
-test('the root, adapters, streams, testing, server, node and CLI modules import without any optional peer', { timeout: 60_000 }, async () => {
+it('the root, adapters, streams, testing, server, node and CLI modules import without any optional peer', { timeout: 60_000 }, async () => {
   const script = `
     const entries = ['./src/index.ts', './src/adapters/index.ts', './src/streams/index.ts', './src/testing/index.ts', './src/node/index.ts', './src/server/index.ts', './src/strategy.ts', './src/cli/cli.ts']
     const loaded = []
@@ -41,7 +41,7 @@ test('the root, adapters, streams, testing, server, node and CLI modules import 
   expect(out.aiSdkModel).toBe('function')
 })
 
-test('laconic mcp without the MCP SDK says what to install, as a usage error', { timeout: 60_000 }, async () => {
+it('laconic mcp without the MCP SDK says what to install, as a usage error', { timeout: 60_000 }, async () => {
   const failure = await run(
     process.execPath,
     ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', 'src/cli/main.ts', 'mcp'],

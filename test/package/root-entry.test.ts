@@ -1,5 +1,5 @@
 /** The root entry is a promise to users: it holds what an agent's user needs and nothing else. */
-import { expect, expectTypeOf, test } from 'vitest'
+import { expect, expectTypeOf, it } from 'vitest'
 import * as root from '../../src/index.js'
 import type {
   AgentOptions,
@@ -26,13 +26,13 @@ import type {
 } from '../../src/index.js'
 import * as kit from '../../src/strategy.js'
 
-test('the root entry exports only the agent, its registry, fromGenerate and the error classes', () => {
+it('the root entry exports only the agent, its registry, fromGenerate and the error classes', () => {
   expect(Object.keys(root).sort()).toEqual(
     ['LaconicError', 'ProviderError', 'createAgent', 'fromGenerate', 'memoryCheckpoints', 'registerStrategy', 'strategyNames'].sort(),
   )
 })
 
-test('strategy authors find their toolkit on laconic-research/strategy', () => {
+it('strategy authors find their toolkit on laconic-research/strategy', () => {
   for (const name of [
     'createMerge',
     'generate',
@@ -47,13 +47,13 @@ test('strategy authors find their toolkit on laconic-research/strategy', () => {
     expect(typeof (kit as Record<string, unknown>)[name]).toBe('function')
 })
 
-test('the types stay reachable from the root entry', () => {
+it('the types stay reachable from the root entry', () => {
   expectTypeOf<EventOf<'run-end'>>().toMatchTypeOf<ResearchEvent>()
   expectTypeOf(root.createAgent).returns.toHaveProperty('research')
   expectTypeOf<ReturnType<ReturnType<typeof root.createAgent>['research']>>().toEqualTypeOf<ResearchRun>()
 })
 
-test('checkpoints: the store interface users implement, the memory store, resume and pausing', () => {
+it('checkpoints: the store interface users implement, the memory store, resume and pausing', () => {
   expectTypeOf(root.memoryCheckpoints).returns.toEqualTypeOf<CheckpointStore>()
   expectTypeOf<CheckpointStore['load']>().returns.toEqualTypeOf<Promise<Checkpoint | undefined>>()
   expectTypeOf<CheckpointStore['acquire']>().returns.toEqualTypeOf<Promise<ReleaseLock | undefined>>()
@@ -64,7 +64,7 @@ test('checkpoints: the store interface users implement, the memory store, resume
   expectTypeOf<StrategyContext['checkpoint']>().parameters.toEqualTypeOf<[unknown]>()
 })
 
-test('tool calling types: a request carries tools and turns, a chunk carries a whole call', () => {
+it('tool calling types: a request carries tools and turns, a chunk carries a whole call', () => {
   expectTypeOf<LLMRequest['tools']>().toEqualTypeOf<readonly ToolSpec[] | undefined>()
   expectTypeOf<LLMRequest['turns']>().toEqualTypeOf<readonly ChatTurn[] | undefined>()
   expectTypeOf<Extract<LLMChunk, { type: 'tool-call' }>>().toMatchTypeOf<ToolCall>()
@@ -72,7 +72,7 @@ test('tool calling types: a request carries tools and turns, a chunk carries a w
   expectTypeOf(kit.parseToolArgs).returns.toEqualTypeOf<kit.ToolArgs>()
 })
 
-test('cost that tells the truth: unpriced calls, a budget, local models and partial usage', () => {
+it('cost that tells the truth: unpriced calls, a budget, local models and partial usage', () => {
   expectTypeOf<Cost['unpricedCalls']>().toEqualTypeOf<number>()
   expectTypeOf<NonNullable<AgentOptions['budget']>>().toEqualTypeOf<{ usd: number }>()
   expectTypeOf<LLMProvider['local']>().toEqualTypeOf<boolean | undefined>()
@@ -81,7 +81,7 @@ test('cost that tells the truth: unpriced calls, a budget, local models and part
   expectTypeOf<StrategyContext['budgetExhausted']>().returns.toEqualTypeOf<boolean>()
 })
 
-test('react: a user tool, and the decision a paused run resumes with', () => {
+it('react: a user tool, and the decision a paused run resumes with', () => {
   expectTypeOf<ReactTool['execute']>().parameters.toEqualTypeOf<[Record<string, unknown>, { signal: AbortSignal }]>()
   expectTypeOf<ResumeOptions['decision']>().toEqualTypeOf<InterruptDecision | undefined>()
   expectTypeOf<ResearchResult['request']>().toEqualTypeOf<InterruptRequest | undefined>()

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { hostAllowed } from '../../src/server/allowed-host.js'
 
 describe('hostAllowed', () => {
-  test.each([
+  it.each([
     ['127.0.0.1:3000', '127.0.0.1', true],
     ['localhost:3000', '127.0.0.1', true],
     ['LOCALHOST', '127.0.0.1', true],
@@ -21,7 +21,7 @@ describe('hostAllowed', () => {
     expect(hostAllowed(header, host)).toBe(allowed)
   })
 
-  test('is total: any header, any host, a boolean and never a throw', () => {
+  it('is total: any header, any host, a boolean and never a throw', () => {
     fc.assert(
       fc.property(fc.option(fc.string(), { nil: undefined }), fc.string(), (header, host) => {
         expect(typeof hostAllowed(header, host)).toBe('boolean')

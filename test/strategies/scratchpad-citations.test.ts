@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
@@ -7,7 +7,7 @@ const results = [
   { title: 'Sunsets', url: 'https://physics.example/sunset', snippet: 'Longer paths redden the light.' },
 ]
 
-test('scratchpad lists the sources its knowledge came from, numbered after the conversation so far', async () => {
+it('scratchpad lists the sources its knowledge came from, numbered after the conversation so far', async () => {
   const llm = scriptedLLM({
     replies: (req, n) =>
       req.system?.startsWith('You are the planner')
@@ -27,7 +27,7 @@ test('scratchpad lists the sources its knowledge came from, numbered after the c
   ])
 })
 
-test('a search that taught nothing adds no source', async () => {
+it('a search that taught nothing adds no source', async () => {
   const llm = scriptedLLM({
     replies: (req, n) => (req.system?.startsWith('You are the planner') ? (n === 0 ? 'Action: Search\nQuery: sky' : 'Action: Answer') : ''),
   })

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { isRetryableStatus, messageFromBody } from '../../../src/adapters/http/index.js'
 
-test.each([
+it.each([
   ['{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}', 'Rate limit reached'],
   ['{"error":"model \'x\' not found"}', "model 'x' not found"],
   ['{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_1"}', 'Overloaded'],
@@ -16,13 +16,13 @@ test.each([
   ['   ', undefined],
 ])('the provider message of %s', (body, message) => expect(messageFromBody(body)).toBe(message))
 
-test('long bodies are clipped', () => expect(messageFromBody('x'.repeat(1000))?.length).toBeLessThanOrEqual(301))
+it('long bodies are clipped', () => expect(messageFromBody('x'.repeat(1000))?.length).toBeLessThanOrEqual(301))
 
-test('messageFromBody is total', () => {
+it('messageFromBody is total', () => {
   fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (body) => void messageFromBody(body)))
 })
 
-test.each([
+it.each([
   [408, true],
   [409, true],
   [429, true],

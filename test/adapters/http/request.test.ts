@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { httpRequest } from '../../../src/adapters/http/index.js'
 import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
 import { loopbacks, startLoopback, writePieces } from './loopback.js'
@@ -6,7 +6,7 @@ import { loopbacks, startLoopback, writePieces } from './loopback.js'
 const KEY = 'brave-key-0123456789abcdef'
 const serve = loopbacks()
 
-test('a JSON GET: headers sent, body read as text', async () => {
+it('a JSON GET: headers sent, body read as text', async () => {
   const server = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end('{"web":{"results":[]}}')
@@ -17,7 +17,7 @@ test('a JSON GET: headers sent, body read as text', async () => {
   expect(server.requests[0]?.headers['x-subscription-token']).toBe(KEY)
 })
 
-test('a form POST is resent whole on retry', async () => {
+it('a form POST is resent whole on retry', async () => {
   const server = await serve((_req, res, attempt) => {
     res.writeHead(attempt === 1 ? 503 : 200, { 'retry-after': '0' })
     res.end('ok')
@@ -31,7 +31,7 @@ test('a form POST is resent whole on retry', async () => {
   expect(seen).toEqual([expect.objectContaining({ attempt: 1, delayMs: 0, status: 503 })])
 })
 
-test('text() honours the charset and stops at maxBytes', async () => {
+it('text() honours the charset and stops at maxBytes', async () => {
   const server = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' })
     res.end(Buffer.from(`<p>Zürich</p>${'x'.repeat(1000)}`, 'latin1'))
@@ -40,7 +40,7 @@ test('text() honours the charset and stops at maxBytes', async () => {
   expect(await res.text({ maxBytes: 13 })).toBe('<p>Zürich</p>')
 })
 
-test('the hint hook replaces the default hint of a status', async () => {
+it('the hint hook replaces the default hint of a status', async () => {
   const server = await serve((_req, res) => {
     res.writeHead(422, { 'content-type': 'application/json' })
     res.end('{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":422}}')
@@ -61,7 +61,7 @@ test('the hint hook replaces the default hint of a status', async () => {
   expect(server.requests).toHaveLength(1)
 })
 
-test('a key in the query string never reaches the error', async () => {
+it('a key in the query string never reaches the error', async () => {
   const server = await serve((req, res) => {
     res.writeHead(401, { 'content-type': 'text/plain' })
     res.end(`bad key in ${req.url}`)
@@ -72,7 +72,7 @@ test('a key in the query string never reaches the error', async () => {
   expect(error.providerMessage).toContain('[redacted]')
 })
 
-test('a refused connection is a network error, retried, then final', async () => {
+it('a refused connection is a network error, retried, then final', async () => {
   const gone = await startLoopback(() => undefined)
   await gone.close()
   const seen: RetryInfo[] = []
@@ -82,7 +82,7 @@ test('a refused connection is a network error, retried, then final', async () =>
   expect(seen.map((i) => i.attempt)).toEqual([1, 2])
 })
 
-test('maxRetries: 0 sends exactly one request', async () => {
+it('maxRetries: 0 sends exactly one request', async () => {
   const server = await serve((_req, res) => {
     res.writeHead(429)
     res.end()
@@ -92,7 +92,7 @@ test('maxRetries: 0 sends exactly one request', async () => {
   expect(server.requests).toHaveLength(1)
 })
 
-test('an abort during the backoff wait ends at once with an abort error', async () => {
+it('an abort during the backoff wait ends at once with an abort error', async () => {
   const server = await serve((_req, res) => {
     res.writeHead(500)
     res.end()
@@ -109,14 +109,14 @@ test('an abort during the backoff wait ends at once with an abort error', async 
   expect(server.requests).toHaveLength(1)
 })
 
-test('an already aborted signal sends nothing', async () => {
+it('an already aborted signal sends nothing', async () => {
   const server = await serve((_req, res) => void res.end())
   const error = await httpRequest({ url: server.url, provider: 'p', signal: AbortSignal.abort() }).catch((e: unknown) => e)
   expect(isAbortError(error)).toBe(true)
   expect(server.requests).toHaveLength(0)
 })
 
-test('cancel() closes the connection of a streaming body', async () => {
+it('cancel() closes the connection of a streaming body', async () => {
   const server = await serve(async (_req, res) => {
     res.writeHead(200)
     await writePieces(res, ['a'])

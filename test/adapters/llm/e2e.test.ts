@@ -2,7 +2,7 @@
  * A whole scratchpad research run through each adapter, against a loopback server that
  * plays planner, note-taker and finalizer in that provider's wire format.
  */
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createAgent } from '../../../src/agent.js'
 import type { ResearchEvent } from '../../../src/core/index.js'
 import { assertEventInvariants, mockSearch } from '../../../src/testing/index.js'
@@ -45,7 +45,7 @@ let server: Loopback | undefined
 afterEach(() => server?.close())
 
 describe.each(cases)('$name end to end', (c) => {
-  test('a scratchpad run searches, takes notes and streams the answer', async () => {
+  it('a scratchpad run searches, takes notes and streams the answer', async () => {
     server = await startLoopback(async (req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       await writePieces(res, replies[c.name](replyFor(req.body)))
@@ -67,7 +67,7 @@ describe.each(cases)('$name end to end', (c) => {
     expect(calls.length).toBe(server.requests.length)
     expect(calls.every((e) => e.type === 'llm-call' && e.inputTokens === 40 && e.outputTokens === 10)).toBe(true)
   })
-  test('a rate-limited first call is retried and surfaces as a warning, not a failure', async () => {
+  it('a rate-limited first call is retried and surfaces as a warning, not a failure', async () => {
     server = await startLoopback(async (req, res, attempt) => {
       if (attempt === 1) {
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '1' })

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
 import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
 import { openai } from '../../../src/adapters/llm/index.js'
@@ -22,7 +22,7 @@ describe.each(cases)('$name faults', (c) => {
     return { seen, onRetry: (info: RetryInfo) => seen.push(info) }
   }
 
-  test('429 with retry-after-ms: one retry that waits what the server asked', async () => {
+  it('429 with retry-after-ms: one retry that waits what the server asked', async () => {
     const server = await serve((req, res, attempt) => {
       if (attempt > 1) return ok(req, res, attempt)
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '50', 'retry-after': '1' })
@@ -37,7 +37,7 @@ describe.each(cases)('$name faults', (c) => {
     expect(seen[0]?.reason).toContain('Rate limit reached')
   })
 
-  test('500 twice then 200: two retries with backoff, then the answer', async () => {
+  it('500 twice then 200: two retries with backoff, then the answer', async () => {
     const server = await serve((req, res, attempt) => {
       if (attempt > 2) return ok(req, res, attempt)
       res.writeHead(500, { 'content-type': 'application/json' })
@@ -53,7 +53,7 @@ describe.each(cases)('$name faults', (c) => {
     expect(seen.every((r) => r.delayMs > 0 && r.delayMs <= 8)).toBe(true)
   })
 
-  test('503 beyond the retry budget: a typed error after 1 + maxRetries attempts', async () => {
+  it('503 beyond the retry budget: a typed error after 1 + maxRetries attempts', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(503, { 'content-type': 'application/json', 'x-request-id': 'req_abc' })
       res.end(c.errorBody('The server is overloaded'))
@@ -65,7 +65,7 @@ describe.each(cases)('$name faults', (c) => {
     expect((error as ProviderError).requestId).toBe('req_abc')
   })
 
-  test('an HTML 502 page from a proxy is summarised, with a hint about the proxy', async () => {
+  it('an HTML 502 page from a proxy is summarised, with a hint about the proxy', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html', server: 'nginx/1.25.3' })
       res.end(NGINX_502)
@@ -76,7 +76,7 @@ describe.each(cases)('$name faults', (c) => {
     expect((error as Error).message).not.toContain('<html>')
   })
 
-  test('404 for the model says to pull or choose a model', async () => {
+  it('404 for the model says to pull or choose a model', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(404, { 'content-type': 'application/json' })
       res.end(c.errorBody('model not found'))
@@ -87,7 +87,7 @@ describe.each(cases)('$name faults', (c) => {
     expect((error as ProviderError).hint).toContain(expectedNotFoundHint[c.name])
   })
 
-  test('a malformed JSON chunk is a bad-response error after the text before it', async () => {
+  it('a malformed JSON chunk is a bad-response error after the text before it', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       const broken = c.name === 'ollama' ? '{"message":{"content":"x"\n' : 'data: {"choices":[{"delta":{"content":"x"}\n\n'
@@ -99,7 +99,7 @@ describe.each(cases)('$name faults', (c) => {
     expect(server.requests).toHaveLength(1)
   })
 
-  test('an error reported inside a 200 stream carries the provider message', async () => {
+  it('an error reported inside a 200 stream carries the provider message', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       res.end(c.errorFrame('context length exceeded'))
@@ -109,7 +109,7 @@ describe.each(cases)('$name faults', (c) => {
     expect(server.requests).toHaveLength(1)
   })
 
-  test('connection reset mid-stream: partial text, then a network error, no retry', async () => {
+  it('connection reset mid-stream: partial text, then a network error, no retry', async () => {
     const server = await serve(async (_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       await writePieces(res, [c.textFrame('partial')])
@@ -122,7 +122,7 @@ describe.each(cases)('$name faults', (c) => {
     expect(server.requests).toHaveLength(1)
   })
 
-  test('a reset before any token is retried', async () => {
+  it('a reset before any token is retried', async () => {
     const server = await serve(async (req, res, attempt) => {
       if (attempt > 1) return ok(req, res, attempt)
       res.writeHead(200, { 'content-type': c.contentType })
@@ -135,7 +135,7 @@ describe.each(cases)('$name faults', (c) => {
     expect(seen).toHaveLength(1)
   })
 
-  test('a stall past the idle timeout is a timeout error', async () => {
+  it('a stall past the idle timeout is a timeout error', async () => {
     const server = await serve(async (_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       await writePieces(res, [c.textFrame('slow')])
@@ -146,14 +146,14 @@ describe.each(cases)('$name faults', (c) => {
     expect((error as ProviderError).hint).toContain('timeouts.idleMs')
   })
 
-  test('no response headers within the first-byte timeout is a timeout error', async () => {
+  it('no response headers within the first-byte timeout is a timeout error', async () => {
     const server = await serve(() => undefined)
     const { error } = await collectUntilError(c.make(server.url, { timeouts: { firstByteMs: 100 }, maxRetries: 0 }), { prompt: 'q' })
     expect(error).toMatchObject({ code: 'timeout', provider: c.name })
     expect((error as ProviderError).hint).toContain('timeouts.firstByteMs')
   })
 
-  test('abort mid-stream closes the connection and ends with an abort error', async () => {
+  it('abort mid-stream closes the connection and ends with an abort error', async () => {
     const server = await serve(async (_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       await writePieces(res, [c.textFrame('one')])
@@ -174,7 +174,7 @@ describe.each(cases)('$name faults', (c) => {
     await server.closedEarly
   })
 
-  test('breaking out of the loop closes the connection', async () => {
+  it('breaking out of the loop closes the connection', async () => {
     const server = await serve(async (_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       await writePieces(res, [c.textFrame('one')])
@@ -186,7 +186,7 @@ describe.each(cases)('$name faults', (c) => {
     await server.closedEarly
   })
 
-  test('the API key never shows in errors or retry reasons, even when the server echoes it', async () => {
+  it('the API key never shows in errors or retry reasons, even when the server echoes it', async () => {
     const server = await serve((_req, res, attempt) => {
       res.writeHead(attempt === 1 ? 500 : 401, { 'content-type': 'application/json', 'x-request-id': `id-${API_KEY}` })
       res.end(c.errorBody(`Incorrect API key provided: ${API_KEY}.`))
@@ -201,7 +201,7 @@ describe.each(cases)('$name faults', (c) => {
   })
 })
 
-test('ollama unreachable: the hint asks whether `ollama serve` runs at the host', async () => {
+it('ollama unreachable: the hint asks whether `ollama serve` runs at the host', async () => {
   const gone = await startLoopback(() => undefined)
   await gone.close()
   const llm = cases.find((c) => c.name === 'ollama')!.make(gone.url, { maxRetries: 0 })
@@ -210,7 +210,7 @@ test('ollama unreachable: the hint asks whether `ollama serve` runs at the host'
   expect((error as ProviderError).hint).toBe(`is \`ollama serve\` running at ${gone.url}?`)
 })
 
-test('anthropic: an overloaded error event before any text is retried', async () => {
+it('anthropic: an overloaded error event before any text is retried', async () => {
   const c = cases.find((x) => x.name === 'anthropic')!
   const server = await serve((_req, res, attempt) => {
     res.writeHead(200, { 'content-type': c.contentType })
@@ -223,7 +223,7 @@ test('anthropic: an overloaded error event before any text is retried', async ()
 })
 
 describe('refusals', () => {
-  test('openai: a streamed delta.refusal ends the call with a typed refusal error carrying the words', async () => {
+  it('openai: a streamed delta.refusal ends the call with a typed refusal error carrying the words', async () => {
     const server = await serve(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       res.end(

@@ -3,7 +3,7 @@
  * sends a line without end, and a 200 that is not a stream at all.
  */
 import type { ServerResponse } from 'node:http'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ProviderError, type LLMChunk } from '../../../src/core/index.js'
 import { MAX_LINE_CHARS } from '../../../src/wire/index.js'
 import { loopbacks } from '../http/loopback.js'
@@ -33,7 +33,7 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 describe.each(cases)('$name against hostile servers', (c) => {
-  test('a server that keeps dripping bytes is cut off at the total deadline, with a timeout error, not retried', async () => {
+  it('a server that keeps dripping bytes is cut off at the total deadline, with a timeout error, not retried', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       res.write(c.textFrame('Hello'))
@@ -62,7 +62,7 @@ describe.each(cases)('$name against hostile servers', (c) => {
     expect(server.requests).toHaveLength(1)
   })
 
-  test('a line longer than the cap fails with a typed error instead of growing the heap', async () => {
+  it('a line longer than the cap fails with a typed error instead of growing the heap', async () => {
     const server = await serve(async (_req, res) => {
       res.writeHead(200, { 'content-type': c.contentType })
       res.write(c.textFrame('Hello'))
@@ -83,7 +83,7 @@ describe.each(cases)('$name against hostile servers', (c) => {
 })
 
 describe.each(cases.filter((c) => c.name !== 'ollama'))('$name: a 200 that is not an event stream', (c) => {
-  test.each([
+  it.each([
     [
       'an HTML login page',
       'text/html; charset=utf-8',
@@ -105,7 +105,7 @@ describe.each(cases.filter((c) => c.name !== 'ollama'))('$name: a 200 that is no
     expect((error as Error).message).not.toContain(API_KEY)
   })
 
-  test('an event stream without its content-type is still read, token by token', async () => {
+  it('an event stream without its content-type is still read, token by token', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' })
       res.end(c.transcript)

@@ -1,5 +1,5 @@
 /** A model call retried by the adapter shows in the run as a `warning` of code `retry`. */
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { openai } from '../../../src/adapters/llm/index.js'
 import { createAgent } from '../../../src/index.js'
 import { mockSearch } from '../../../src/testing/index.js'
@@ -7,7 +7,7 @@ import { loopbacks } from '../http/loopback.js'
 
 const serve = loopbacks()
 
-test('a 503 then a stream: the run warns `retry` for the model call and goes on', async () => {
+it('a 503 then a stream: the run warns `retry` for the model call and goes on', async () => {
   const server = await serve((req, res, attempt) => {
     if (attempt === 1) {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}')

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
 import type { LLMChunk, LLMProvider } from '../../../src/core/index.js'
 import { ProviderError } from '../../../src/core/index.js'
@@ -152,7 +152,7 @@ function check(fixture: Fixture, got: { chunks: LLMChunk[]; error: unknown }): v
 }
 
 describe('the recorded corpus', () => {
-  test('holds at least 30 OpenAI-compatible, 20 Anthropic and 10 Ollama streams, each with its provenance', () => {
+  it('holds at least 30 OpenAI-compatible, 20 Anthropic and 10 Ollama streams, each with its provenance', () => {
     expect(corpus['openai-compatible'].length).toBeGreaterThanOrEqual(30)
     expect(corpus.anthropic.length).toBeGreaterThanOrEqual(20)
     expect(corpus.ollama.length).toBeGreaterThanOrEqual(10)
@@ -163,7 +163,7 @@ describe('the recorded corpus', () => {
     }
   })
 
-  test('holds real recordings of several tool calls in one reply, each call named with its id', () => {
+  it('holds real recordings of several tool calls in one reply, each call named with its id', () => {
     const parallel = Object.values(corpus)
       .flat()
       .filter((fixture) => (fixture.expect.toolCalls?.length ?? 0) > 1)
@@ -173,7 +173,7 @@ describe('the recorded corpus', () => {
 })
 
 describe.each(Object.entries(corpus))('%s streams replayed', (_family, fixtures) => {
-  test.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s', async (_name, fixture) => {
+  it.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s', async (_name, fixture) => {
     check(fixture, await replay(fixture, [fixture.body]))
     for (const seed of [1, 2, 3]) check(fixture, await replay(fixture, cutAt(fixture.body, randomCuts(fixture.body.length, seed))))
     check(fixture, await replay(fixture, [fixture.body], { fetch: bytewiseFetch }))

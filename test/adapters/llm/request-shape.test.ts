@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
 import { LaconicError } from '../../../src/core/index.js'
 import { startLoopback, type Loopback, type RecordedRequest } from '../http/loopback.js'
@@ -21,7 +21,7 @@ const last = (): RecordedRequest & { json: Record<string, unknown> } => {
   return { ...req, json: JSON.parse(req.body) as Record<string, unknown> }
 }
 
-test('openai: chat completions with usage requested, JSON mode and schema mapped', async () => {
+it('openai: chat completions with usage requested, JSON mode and schema mapped', async () => {
   const llm = openai({ baseURL: `${server.url}/v1/`, apiKey: API_KEY, model: 'gpt-4o-mini', headers: { 'HTTP-Referer': 'https://example.org' } })
   await collect(llm, { system: 'Be brief.', prompt: 'Hi', json: true, maxTokens: 64, temperature: 0 })
   const req = last()
@@ -44,7 +44,7 @@ test('openai: chat completions with usage requested, JSON mode and schema mapped
   expect(last().json.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'Plan_step', schema, strict: true } })
 })
 
-test('openai reasoning models get max_completion_tokens and no temperature; others keep max_tokens', async () => {
+it('openai reasoning models get max_completion_tokens and no temperature; others keep max_tokens', async () => {
   for (const [model, override, reasoning] of [
     ['o3-mini', undefined, true],
     ['openai/gpt-5-mini', undefined, true],
@@ -65,12 +65,12 @@ test('openai reasoning models get max_completion_tokens and no temperature; othe
   }
 })
 
-test('openai without a key sends no authorization header (local servers)', async () => {
+it('openai without a key sends no authorization header (local servers)', async () => {
   await collect(openai({ baseURL: `${server.url}/v1`, model: 'local' }))
   expect(last().headers.authorization).toBeUndefined()
 })
 
-test('ollama: /api/chat with format, think, options and keep_alive', async () => {
+it('ollama: /api/chat with format, think, options and keep_alive', async () => {
   const llm = ollama({ host: server.url, model: 'qwen3:4b', think: 'low', options: { num_ctx: 8192 }, keepAlive: '5m' })
   await collect(llm, { prompt: 'Hi', json: schema, maxTokens: 100, temperature: 0.2 })
   expect(last().url).toBe('/api/chat')
@@ -87,7 +87,7 @@ test('ollama: /api/chat with format, think, options and keep_alive', async () =>
   expect(last().json.format).toBe('json')
 })
 
-test('anthropic: messages with version header, max_tokens default and JSON asked in the system prompt', async () => {
+it('anthropic: messages with version header, max_tokens default and JSON asked in the system prompt', async () => {
   const llm = anthropic({ baseURL: server.url, apiKey: API_KEY, model: 'claude-haiku-4-5', maxTokens: 512 })
   await collect(llm, { system: 'Be brief.', prompt: 'Hi', json: true })
   const req = last()
@@ -100,14 +100,14 @@ test('anthropic: messages with version header, max_tokens default and JSON asked
   ])
 })
 
-test('missing required options fail at construction with a hint', () => {
+it('missing required options fail at construction with a hint', () => {
   expect(() => anthropic({ apiKey: '', model: 'm' })).toThrow(LaconicError)
   expect(() => anthropic({ apiKey: '', model: 'm' })).toThrow(/apiKey/)
   expect(() => openai({ model: '' })).toThrow(/model/)
   expect(() => ollama({ model: '' })).toThrow(/model/)
 })
 
-test('anthropic extended thinking: budget sent, max_tokens above it, no temperature', async () => {
+it('anthropic extended thinking: budget sent, max_tokens above it, no temperature', async () => {
   const llm = anthropic({ baseURL: server.url, apiKey: API_KEY, model: 'claude-sonnet-4-5', maxTokens: 512, thinkingBudget: 2048 })
   await collect(llm, { prompt: 'Hi', temperature: 0 })
   expect(last().json).toMatchObject({ max_tokens: 2560, thinking: { type: 'enabled', budget_tokens: 2048 } })

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cutAt, startLoopback, writePieces, type Loopback } from '../http/loopback.js'
 import { cases, collect } from './cases.js'
 import { expectedText } from './fixtures.js'
@@ -16,7 +16,7 @@ describe.each(cases)('$name streams the transcript', (c) => {
   })
   afterAll(() => server.close())
 
-  test('text, reasoning kept apart, one usage chunk last', async () => {
+  it('text, reasoning kept apart, one usage chunk last', async () => {
     pieces = [new TextEncoder().encode(c.transcript)]
     const got = await collect(c.make(server.url))
     expect(got.text).toBe(expectedText)
@@ -25,7 +25,7 @@ describe.each(cases)('$name streams the transcript', (c) => {
     expect(got.chunks.at(-1)).toEqual(c.usage)
   })
 
-  test('cut anywhere (inside characters and lines), the same text and usage', async () => {
+  it('cut anywhere (inside characters and lines), the same text and usage', async () => {
     const bytes = new TextEncoder().encode(c.transcript)
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 }), async (offsets) => {
@@ -39,7 +39,7 @@ describe.each(cases)('$name streams the transcript', (c) => {
     )
   })
 
-  test('tokens arrive while the response is still streaming', async () => {
+  it('tokens arrive while the response is still streaming', async () => {
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
     const local = await startLoopback(async (_req, res) => {
@@ -59,7 +59,7 @@ describe.each(cases)('$name streams the transcript', (c) => {
     }
   })
 
-  test('a pricing table for the model turns usage into dollars', async () => {
+  it('a pricing table for the model turns usage into dollars', async () => {
     pieces = [new TextEncoder().encode(c.transcript)]
     const model = c.make(server.url).model ?? ''
     const got = await collect(c.make(server.url, { pricing: { [model]: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } } }))

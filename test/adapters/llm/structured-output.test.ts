@@ -1,5 +1,5 @@
 /** A schema on the wire for each backend, and the OpenAI-compatible fallback when a server refuses it. */
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
 import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
 import type { RetryInfo } from '../../../src/index.js'
 import { startLoopback, type Loopback } from '../http/loopback.js'
@@ -29,7 +29,7 @@ async function picky(accepts: ReadonlySet<string>): Promise<Loopback> {
 
 const formatsSent = (s: Loopback) => s.requests.map((r) => (JSON.parse(r.body) as { response_format?: { type: string } }).response_format?.type ?? 'none')
 
-test('openai: a refused json_schema falls back to json_object, then to none, says so, and remembers it', async () => {
+it('openai: a refused json_schema falls back to json_object, then to none, says so, and remembers it', async () => {
   server = await picky(new Set(['none']))
   const llm = openai({ baseURL: `${server.url}/v1`, apiKey: API_KEY, model: 'small' })
   const retries: RetryInfo[] = []
@@ -46,7 +46,7 @@ test('openai: a refused json_schema falls back to json_object, then to none, say
   expect(formatsSent(server).slice(3)).toEqual(['none', 'none'])
 })
 
-test('openai: a server that takes JSON mode keeps it, and a plain call is never downgraded', async () => {
+it('openai: a server that takes JSON mode keeps it, and a plain call is never downgraded', async () => {
   server = await picky(new Set(['json_object', 'none']))
   const llm = openai({ baseURL: `${server.url}/v1`, apiKey: API_KEY, model: 'small' })
   await collect(llm, { prompt: 'Plan.', json: schema })
@@ -55,7 +55,7 @@ test('openai: a server that takes JSON mode keeps it, and a plain call is never 
   expect(formatsSent(server)).toEqual(['json_schema', 'json_object', 'json_object', 'none'])
 })
 
-test('openai: a 400 that has nothing to do with the format is not retried', async () => {
+it('openai: a 400 that has nothing to do with the format is not retried', async () => {
   server = await startLoopback((_req, res) => {
     res.writeHead(400, { 'content-type': 'application/json' })
     res.end('{"error":{"message":"context too long"}}')
@@ -65,7 +65,7 @@ test('openai: a 400 that has nothing to do with the format is not retried', asyn
   expect(server.requests).toHaveLength(1)
 })
 
-test('ollama: the schema is the format', async () => {
+it('ollama: the schema is the format', async () => {
   server = await startLoopback((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' })
     res.end(
@@ -77,7 +77,7 @@ test('ollama: the schema is the format', async () => {
   expect((JSON.parse(server.requests[0]?.body ?? '{}') as { format: unknown }).format).toEqual(schema)
 })
 
-test('anthropic: a schema call is a forced tool whose streamed input is the reply', async () => {
+it('anthropic: a schema call is a forced tool whose streamed input is the reply', async () => {
   const events = [
     { type: 'message_start', message: { id: 'm', role: 'assistant', content: [], usage: { input_tokens: 12, output_tokens: 1 } } },
     { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'structured_reply', input: {} } },

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import type { ChatTurn, LLMChunk, LLMProvider, LLMRequest } from '../../../src/core/index.js'
 import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
 import { ToolCallAssembler } from '../../../src/adapters/llm/tool-calls.js'
@@ -76,7 +76,7 @@ function read(chunks: LLMChunk[]) {
   return { text, complete, fromDeltas, usage: chunks.filter((c) => c.type === 'usage') }
 }
 
-test.each(replays)('$name: cut anywhere, the same text and calls; deltas add up to each call', async (replay) => {
+it.each(replays)('$name: cut anywhere, the same text and calls; deltas add up to each call', async (replay) => {
   let pieces: Uint8Array[] = []
   const server = await serve(async (_req, res) => {
     res.writeHead(200, { 'content-type': replay.contentType })
@@ -102,7 +102,7 @@ test.each(replays)('$name: cut anywhere, the same text and calls; deltas add up 
   )
 })
 
-test('a call streams its pieces while the response is still arriving', async () => {
+it('a call streams its pieces while the response is still arriving', async () => {
   let release!: () => void
   const held = new Promise<void>((resolve) => (release = resolve))
   const lines = frames('openai-parallel-calls.chunks.txt')
@@ -138,7 +138,7 @@ test('a call streams its pieces while the response is still arriving', async () 
   }
 })
 
-test('the assembler: any interleaving of pieces rebuilds each call whole, in the order the calls started', () => {
+it('the assembler: any interleaving of pieces rebuilds each call whole, in the order the calls started', () => {
   const calls = fc.array(fc.record({ name: fc.constantFrom('search', 'read_page', 'x'), args: fc.string({ maxLength: 30 }) }), { minLength: 1, maxLength: 4 })
   fc.assert(
     fc.property(calls, fc.array(fc.nat(), { maxLength: 60 }), (wanted, choices) => {
@@ -191,7 +191,7 @@ async function bodyOf(make: (url: string) => LLMProvider, req: LLMRequest): Prom
   return JSON.parse(body) as Record<string, unknown>
 }
 
-test('openai: tools, a forced choice, and past turns as assistant tool_calls and tool messages', async () => {
+it('openai: tools, a forced choice, and past turns as assistant tool_calls and tool messages', async () => {
   const body = await bodyOf(openaiMake, { prompt: 'Q', tools, toolChoice: { name: 'search' }, turns })
   expect(body.tools).toEqual([{ type: 'function', function: tools[0] }])
   expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'search' } })
@@ -212,7 +212,7 @@ test('openai: tools, a forced choice, and past turns as assistant tool_calls and
   expect((await bodyOf(openaiMake, { prompt: 'Q', tools: [], toolChoice: 'none' })).tools).toBeUndefined()
 })
 
-test('anthropic: input_schema tools, choices mapped, results as tool_result blocks of one user message', async () => {
+it('anthropic: input_schema tools, choices mapped, results as tool_result blocks of one user message', async () => {
   const body = await bodyOf(anthropicMake, { prompt: 'Q', tools, toolChoice: 'required', turns })
   expect(body.tools).toEqual([{ name: 'search', description: 'Search the web', input_schema: tools[0]!.parameters }])
   expect(body.tool_choice).toEqual({ type: 'any' })
@@ -240,7 +240,7 @@ test('anthropic: input_schema tools, choices mapped, results as tool_result bloc
   expect((await bodyOf(anthropicMake, { prompt: 'Q', tools, toolChoice: 'none' })).tool_choice).toEqual({ type: 'none' })
 })
 
-test('ollama: tools as OpenAI describes them, calls with object arguments, results named by tool', async () => {
+it('ollama: tools as OpenAI describes them, calls with object arguments, results named by tool', async () => {
   const make = (url: string) => ollama({ host: url, model: 'qwen3:4b' })
   const body = await bodyOf(make, { prompt: 'Q', tools, turns })
   expect(body.tools).toEqual([{ type: 'function', function: tools[0] }])

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseAnthropicData } from '../../../src/adapters/llm/anthropic-wire.js'
 import { parseOllamaLine } from '../../../src/adapters/llm/ollama-wire.js'
 import { parseOpenAIData } from '../../../src/adapters/llm/openai-wire.js'
@@ -7,7 +7,7 @@ import { parseOpenAIData } from '../../../src/adapters/llm/openai-wire.js'
 const parsers = { openai: parseOpenAIData, ollama: parseOllamaLine, anthropic: parseAnthropicData }
 
 describe.each(Object.entries(parsers))('%s frame parser', (_name, parse) => {
-  test('is total over arbitrary text and arbitrary JSON', () => {
+  it('is total over arbitrary text and arbitrary JSON', () => {
     fc.assert(
       fc.property(
         fc.oneof(
@@ -21,12 +21,12 @@ describe.each(Object.entries(parsers))('%s frame parser', (_name, parse) => {
       ),
     )
   })
-  test('a truncated object is malformed, not an exception', () => {
+  it('a truncated object is malformed, not an exception', () => {
     expect(parse('{"message":{"content":"x"').map((s) => s.type)).toEqual(['malformed'])
   })
 })
 
-test('openai: usage carries a reported cost (OpenRouter) and reasoning stays out of text', () => {
+it('openai: usage carries a reported cost (OpenRouter) and reasoning stays out of text', () => {
   expect(parseOpenAIData('{"choices":[{"delta":{"reasoning":"hmm","content":"A"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"cost":0.0002}}')).toEqual([
     { type: 'reasoning', text: 'hmm' },
     { type: 'text', text: 'A' },
@@ -34,19 +34,19 @@ test('openai: usage carries a reported cost (OpenRouter) and reasoning stays out
   ])
 })
 
-test('openai: a transient error object is retryable, a refusal is not', () => {
+it('openai: a transient error object is retryable, a refusal is not', () => {
   expect(parseOpenAIData('{"error":{"message":"upstream overloaded","code":502}}')[0]).toMatchObject({ type: 'error', retryable: true })
   expect(parseOpenAIData('{"error":{"message":"bad request","type":"invalid_request_error"}}')[0]).toMatchObject({ type: 'error', retryable: false })
 })
 
-test('ollama: /api/generate lines (response, thinking) read the same way', () => {
+it('ollama: /api/generate lines (response, thinking) read the same way', () => {
   expect(parseOllamaLine('{"model":"m","response":"Hi","thinking":"t","done":false}')).toEqual([
     { type: 'reasoning', text: 't' },
     { type: 'text', text: 'Hi' },
   ])
 })
 
-test('anthropic: input tokens include cached ones; message_delta updates output', () => {
+it('anthropic: input tokens include cached ones; message_delta updates output', () => {
   expect(parseAnthropicData('{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":10,"output_tokens":1}}}')).toEqual([
     { type: 'usage', inputTokens: 15, outputTokens: 1, cachedInputTokens: 10 },
   ])
@@ -56,7 +56,7 @@ test('anthropic: input tokens include cached ones; message_delta updates output'
 })
 
 describe('provider quirks seen in recorded streams', () => {
-  test('openai: array content parts (Mistral) split into text and reasoning', () => {
+  it('openai: array content parts (Mistral) split into text and reasoning', () => {
     const frame = JSON.stringify({
       choices: [
         {
@@ -77,13 +77,13 @@ describe('provider quirks seen in recorded streams', () => {
     expect(parseOpenAIData('{"choices":[{"delta":{"content":[{"type":"thinking","thinking":"plain"}]}}]}')).toEqual([{ type: 'reasoning', text: 'plain' }])
   })
 
-  test('openai: delta.refusal is a refusal step, not text', () => {
+  it('openai: delta.refusal is a refusal step, not text', () => {
     expect(parseOpenAIData('{"choices":[{"delta":{"content":null,"refusal":"I can\'t help with that."}}]}')).toEqual([
       { type: 'refusal', text: "I can't help with that." },
     ])
   })
 
-  test('openai: usage under x_groq alone is read, and cached prompt tokens are kept', () => {
+  it('openai: usage under x_groq alone is read, and cached prompt tokens are kept', () => {
     expect(parseOpenAIData('{"choices":[],"x_groq":{"id":"req_1","usage":{"prompt_tokens":45,"completion_tokens":662}}}')).toEqual([
       { type: 'usage', inputTokens: 45, outputTokens: 662 },
     ])
@@ -92,7 +92,7 @@ describe('provider quirks seen in recorded streams', () => {
     ])
   })
 
-  test('anthropic: cache writes are named within the input tokens; stop_reason refusal is a refusal', () => {
+  it('anthropic: cache writes are named within the input tokens; stop_reason refusal is a refusal', () => {
     expect(
       parseAnthropicData(
         '{"type":"message_start","message":{"usage":{"input_tokens":3,"cache_creation_input_tokens":2000,"cache_read_input_tokens":0,"output_tokens":1}}}',
@@ -108,7 +108,7 @@ describe('provider quirks seen in recorded streams', () => {
     ])
   })
 
-  test('ollama: a done line without counts reports no counts (not zero)', () => {
+  it('ollama: a done line without counts reports no counts (not zero)', () => {
     expect(parseOllamaLine('{"model":"m","message":{"content":""},"done":true,"done_reason":"stop"}')).toEqual([{ type: 'done' }])
     expect(parseOllamaLine('{"model":"m","response":"","done":true,"eval_count":12}')).toEqual([{ type: 'usage', outputTokens: 12 }, { type: 'done' }])
   })

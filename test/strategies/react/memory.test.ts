@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { estimateTokens, requestText } from '../../../src/core/index.js'
 import { Memory } from '../../../src/strategies/react/memory.js'
 
@@ -16,7 +16,7 @@ function addStep(memory: Memory, i: number, chars: number): void {
   })
 }
 
-test('past the budget, old steps fold into notes: the request stays within budget plus the last step', () => {
+it('past the budget, old steps fold into notes: the request stays within budget plus the last step', () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 100, max: 4000 }), fc.integer({ min: 600, max: 8000 }), (steps, chars, budget) => {
       const memory = new Memory()
@@ -35,7 +35,7 @@ test('past the budget, old steps fold into notes: the request stays within budge
   )
 })
 
-test('20 steps of 3,000-character pages fit an 8k model with the default budget', () => {
+it('20 steps of 3,000-character pages fit an 8k model with the default budget', () => {
   const memory = new Memory()
   const sizes: number[] = []
   for (let i = 0; i < 20; i++) {

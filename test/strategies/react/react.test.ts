@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../../src/index.js'
 import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/core/index.js'
 import type { ReactTool } from '../../../src/strategies/react/options.js'
@@ -32,7 +32,7 @@ const fetcher = mockFetch({
   pages: { 'https://example.org/koechlin': { title: 'Maurice Koechlin', text: 'Maurice Koechlin was born in Buhl, Haut-Rhin, in 1856.' } },
 })
 
-test('two hops: search, search, read_page, then an answer whose citations name the page read', async () => {
+it('two hops: search, search, read_page, then an answer whose citations name the page read', async () => {
   const llm = scriptedLLM({
     replies: [
       { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] },
@@ -96,7 +96,7 @@ const lookup = (overrides: Partial<ReactTool> = {}) => {
   return { tool, seen }
 }
 
-test('bad arguments to a user tool go back to the model as an error; the tool runs only with valid ones', async () => {
+it('bad arguments to a user tool go back to the model as an error; the tool runs only with valid ones', async () => {
   const { tool, seen } = lookup()
   const llm = scriptedLLM({
     replies: [
@@ -119,7 +119,7 @@ test('bad arguments to a user tool go back to the model as an error; the tool ru
   expect((await run.result).answer).toBe('Order 42 has shipped.')
 })
 
-test('the grounding gate rejects an answer citing a source never seen; the revision is accepted', async () => {
+it('the grounding gate rejects an answer citing a source never seen; the revision is accepted', async () => {
   const llm = scriptedLLM({
     replies: [
       { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] },
@@ -140,7 +140,7 @@ test('the grounding gate rejects an answer citing a source never seen; the revis
   expect((await run.result).answer).toBe('The firm of Gustave Eiffel designed it [1].')
 })
 
-test('a gate that keeps rejecting gives up after maxRejections and keeps the last answer', async () => {
+it('a gate that keeps rejecting gives up after maxRejections and keeps the last answer', async () => {
   const llm = scriptedLLM({ replies: ['A [9].', 'B [9].', 'C [9].'] })
   const agent = createAgent({ llm, strategy: 'react', react: { maxRejections: 1, finalAnswer: () => ({ reject: 'never good' }) } })
   const run = agent.research('q')
@@ -151,7 +151,7 @@ test('a gate that keeps rejecting gives up after maxRejections and keeps the las
   expect((await run.result).answer).toBe('B.')
 })
 
-test('a tool that needs approval pauses the run with a tool-call request; an edit decision runs it with the edited arguments', async () => {
+it('a tool that needs approval pauses the run with a tool-call request; an edit decision runs it with the edited arguments', async () => {
   const { tool, seen } = lookup({ needsApproval: true, sensitive: ['note'] })
   const script = (req: LLMRequest): ScriptedReply => {
     const done = req.turns?.some((t) => t.role === 'tool')
@@ -181,7 +181,7 @@ test('a tool that needs approval pauses the run with a tool-call request; an edi
   assertEventInvariants([...paused, ...rest])
 })
 
-test('react.needsApproval: every call, the built-in search too, pauses the run, and the checkpoint keeps the mode', async () => {
+it('react.needsApproval: every call, the built-in search too, pauses the run, and the checkpoint keeps the mode', async () => {
   const llm = scriptedLLM({
     replies: (req) => {
       const results = req.turns?.filter((t) => t.role === 'tool').length ?? 0
@@ -216,7 +216,7 @@ test('react.needsApproval: every call, the built-in search too, pauses the run, 
   expect((await allowed.research('q', { checkpoints }).result).reason).toBe('answered')
 })
 
-test('a rejected call tells the model the reason, and it answers without the tool', async () => {
+it('a rejected call tells the model the reason, and it answers without the tool', async () => {
   const { tool, seen } = lookup({ needsApproval: true })
   const llm = scriptedLLM({
     replies: (req) =>
@@ -234,7 +234,7 @@ test('a rejected call tells the model the reason, and it answers without the too
   expect((await resumed.result).answer).toBe('I could not check the order.')
 })
 
-test('beforeTool can deny with a message, rewrite arguments, or suspend', async () => {
+it('beforeTool can deny with a message, rewrite arguments, or suspend', async () => {
   const { tool, seen } = lookup()
   const llm = scriptedLLM({
     replies: [
@@ -268,7 +268,7 @@ test('beforeTool can deny with a message, rewrite arguments, or suspend', async 
   expect(llm.calls[1]!.turns!.find((t) => t.role === 'tool' && t.callId === 'a')).toMatchObject({ content: expect.stringContaining('order 1 is private') })
 })
 
-test('parallel calls of a step run at most `concurrency` at once', async () => {
+it('parallel calls of a step run at most `concurrency` at once', async () => {
   let running = 0
   let most = 0
   const held = heldCalls()
@@ -299,7 +299,7 @@ test('parallel calls of a step run at most `concurrency` at once', async () => {
   expect(ofType(events, 'tool-result')).toHaveLength(5)
 })
 
-test('the circuit breaker refuses a repeated call and, past maxRepeats, makes the model answer', async () => {
+it('the circuit breaker refuses a repeated call and, past maxRepeats, makes the model answer', async () => {
   const llm = scriptedLLM({
     replies: (req) => (req.toolChoice === 'none' ? 'Eiffel.' : { text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] }),
   })
@@ -315,7 +315,7 @@ test('the circuit breaker refuses a repeated call and, past maxRepeats, makes th
   expect((await run.result).reason).toBe('answered')
 })
 
-test('a garbage model (random tools and arguments) ends within maxSteps, the invariants holding', async () => {
+it('a garbage model (random tools and arguments) ends within maxSteps, the invariants holding', async () => {
   const call = fc.record({
     name: fc.oneof(fc.constantFrom('search', 'read_page', 'lookup_order'), fc.string({ maxLength: 12 })),
     args: fc.oneof(fc.string({ maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })),
@@ -337,7 +337,7 @@ test('a garbage model (random tools and arguments) ends within maxSteps, the inv
   )
 })
 
-test('aborting the run during a tool call aborts the signal the tool was given', async () => {
+it('aborting the run during a tool call aborts the signal the tool was given', async () => {
   let toolSignal: AbortSignal | undefined
   let started!: () => void
   const running = new Promise<void>((resolve) => (started = resolve))
@@ -363,7 +363,7 @@ test('aborting the run during a tool call aborts the signal the tool was given',
   expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
 })
 
-test('a server without tool support: the run switches to the text protocol and goes on', async () => {
+it('a server without tool support: the run switches to the text protocol and goes on', async () => {
   const llm = scriptedLLM({
     replies: (req) => {
       if (req.tools)
@@ -387,7 +387,7 @@ const ACT = 'Thought: one more search would help.\nAction: search\nAction Input:
 const ACT_AGAIN = 'Thought: still not sure.\nAction: search\nAction Input: {"query": "Gustave Eiffel firm"}'
 const ANSWERED = "Thought: enough.\nFinal Answer: Eiffel's firm designed it [1]."
 
-test('text protocol: an action on the last step is asked once more for the answer, which stands', async () => {
+it('text protocol: an action on the last step is asked once more for the answer, which stands', async () => {
   const llm = scriptedLLM({ replies: [ACT, ACT_AGAIN, ANSWERED] })
   const agent = createAgent({ llm, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } })
   const run = agent.research('Who designed the Eiffel Tower?')
@@ -404,7 +404,7 @@ test('text protocol: an action on the last step is asked once more for the answe
   expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['unparseable-output'])
 })
 
-test('text protocol: a model that still acts after the retry gets an answer listing what was gathered, never its action', async () => {
+it('text protocol: a model that still acts after the retry gets an answer listing what was gathered, never its action', async () => {
   const llm = scriptedLLM({ replies: (_req, i) => (i === 0 ? ACT : ACT_AGAIN) })
   const agent = createAgent({ llm, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 2 } })
   const run = agent.research('Who designed the Eiffel Tower?')
@@ -421,7 +421,7 @@ test('text protocol: a model that still acts after the retry gets an answer list
   ])
 })
 
-test('text protocol: a bare Thought on the last step is no answer either; plain prose after the retry is', async () => {
+it('text protocol: a bare Thought on the last step is no answer either; plain prose after the retry is', async () => {
   const llm = scriptedLLM({ replies: ['Thought: I should look further before answering.', 'The firm of Gustave Eiffel designed it.'] })
   const agent = createAgent({ llm, search, strategy: 'react', react: { toolCalls: 'text', maxSteps: 1, finalAnswer: () => true } })
   const run = agent.research('Who designed the Eiffel Tower?')
@@ -431,7 +431,7 @@ test('text protocol: a bare Thought on the last step is no answer either; plain 
   expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['unparseable-output'])
 })
 
-test('native tool calls: tool calls and no text on the forced step get the same one retry, then the gathered answer', async () => {
+it('native tool calls: tool calls and no text on the forced step get the same one retry, then the gathered answer', async () => {
   const llm = scriptedLLM({ replies: () => ({ text: '', toolCalls: [{ name: 'search', args: { query: 'Eiffel Tower architect' } }] }) })
   const agent = createAgent({ llm, search, strategy: 'react', react: { maxSteps: 1 } })
   const run = agent.research('q')
@@ -445,7 +445,7 @@ test('native tool calls: tool calls and no text on the forced step get the same 
   expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['unparseable-output', 'empty-output'])
 })
 
-test('the retry is kept in the checkpoint: a run interrupted after it and resumed does not ask a third time', async () => {
+it('the retry is kept in the checkpoint: a run interrupted after it and resumed does not ask a third time', async () => {
   const store = memoryCheckpoints()
   let saves = 0
   let run!: ResearchRun
@@ -470,7 +470,7 @@ test('the retry is kept in the checkpoint: a run interrupted after it and resume
   expect(ofType(events, 'warning').map((w) => w.code)).toEqual(['empty-output'])
 })
 
-test('activeTools hides tools at a step: a call to a hidden one is refused', async () => {
+it('activeTools hides tools at a step: a call to a hidden one is refused', async () => {
   const { tool, seen } = lookup()
   const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ name: 'lookup_order', args: { order: 3 } }] }, 'ok'] })
   const agent = createAgent({
@@ -485,7 +485,7 @@ test('activeTools hides tools at a step: a call to a hidden one is refused', asy
   expect(seen).toEqual([])
 })
 
-test('bad options are config errors when the agent is made', () => {
+it('bad options are config errors when the agent is made', () => {
   const llm = scriptedLLM({ replies: [] })
   expect(() => createAgent({ llm, strategy: 'react', react: { maxSteps: 0 } }).research('q')).toThrow(/maxSteps/)
   expect(() =>
@@ -494,7 +494,7 @@ test('bad options are config errors when the agent is made', () => {
   expect(() => createAgent({ llm, strategy: 'react', react: { needsApproval: 'yes' as unknown as boolean } }).research('q')).toThrow(/needsApproval/)
 })
 
-test("a react checkpoint whose state does not fit react's schema ends the resumed run in a config error naming the field, the checkpoint untouched", async () => {
+it("a react checkpoint whose state does not fit react's schema ends the resumed run in a config error naming the field, the checkpoint untouched", async () => {
   const { tool, seen } = lookup({ needsApproval: true })
   const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'c1', name: 'lookup_order', args: { order: 1 } }] }, 'done'] })
   const checkpoints = memoryCheckpoints()

@@ -5,7 +5,7 @@
  * that lead there: one that refuses `tools` (vLLM's 400), one that takes `tools` and ignores them,
  * and an agent set to `toolCalls: 'text'` from the start. Every reply is cut into small pieces.
  */
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { openai } from '../../../src/adapters/llm/index.js'
 import type { EventOf, ResearchEvent } from '../../../src/core/index.js'
 import type { ReactOptions } from '../../../src/strategies/react/options.js'
@@ -98,7 +98,7 @@ const servers: Server[] = [
   { name: "an agent set to toolCalls: 'text'", react: { toolCalls: 'text' }, offered: [false, false, false] },
 ]
 
-test.each(servers)('$name: search, read_page, then a cited answer, all in the text protocol', async (server) => {
+it.each(servers)('$name: search, read_page, then a cited answer, all in the text protocol', async (server) => {
   let cut = 0
   const loopback = await serve(async (req, res) => {
     const body = JSON.parse(req.body) as Body
@@ -156,7 +156,7 @@ test.each(servers)('$name: search, read_page, then a cited answer, all in the te
   expect(last).not.toContain('Observation: (the model invents one')
 })
 
-test('the last step: an action there is asked once more over the wire, and the answer it then gives stands', async () => {
+it('the last step: an action there is asked once more over the wire, and the answer it then gives stands', async () => {
   const loopback = await serve(async (req, res) => {
     const body = JSON.parse(req.body) as Body
     const last = body.messages.at(-1)?.content ?? ''

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { coerceTextArgs, finalAnswerFilter, hasProtocolLabel, parseTextStep, untilObservation } from '../../../src/strategies/react/text-protocol.js'
 
-test('an action with a JSON input; an invented observation after it is cut off', () => {
+it('an action with a JSON input; an invented observation after it is cut off', () => {
   expect(parseTextStep('Thought: I need data.\nAction: search\nAction Input: {"query": "Zürich"}\nObservation: made up')).toEqual({
     kind: 'action',
     thought: 'I need data.',
@@ -11,7 +11,7 @@ test('an action with a JSON input; an invented observation after it is cut off',
   })
 })
 
-test('markdown labels, a fenced input, and prose around the JSON', () => {
+it('markdown labels, a fenced input, and prose around the JSON', () => {
   expect(parseTextStep('**Thought:** go\n**Action:** `read_page`\n**Action Input:** ```json\nsure: {"url":"https://a.example"}\n```')).toMatchObject({
     kind: 'action',
     name: 'read_page',
@@ -19,15 +19,15 @@ test('markdown labels, a fenced input, and prose around the JSON', () => {
   })
 })
 
-test('a final answer runs to the end, even over lines that look like labels', () => {
+it('a final answer runs to the end, even over lines that look like labels', () => {
   expect(parseTextStep('Thought: done\nFinal Answer: Bern [1].\nAction: none')).toEqual({ kind: 'answer', thought: 'done', answer: 'Bern [1].\nAction: none' })
 })
 
-test('whichever of Action and Final Answer comes first wins', () => {
+it('whichever of Action and Final Answer comes first wins', () => {
   expect(parseTextStep('Action: search\nAction Input: x\nFinal Answer: y')).toMatchObject({ kind: 'action', name: 'search' })
 })
 
-test('prose without labels is unreadable, never an exception', () => {
+it('prose without labels is unreadable, never an exception', () => {
   fc.assert(
     fc.property(fc.string(), (text) => {
       const step = parseTextStep(text)
@@ -37,7 +37,7 @@ test('prose without labels is unreadable, never an exception', () => {
   expect(parseTextStep('I think the answer is Bern.')).toEqual({ kind: 'unreadable', text: 'I think the answer is Bern.' })
 })
 
-test('a bare input becomes the single string property of the tool', () => {
+it('a bare input becomes the single string property of the tool', () => {
   const search = { name: 'search', description: 'd', parameters: { type: 'object', properties: { query: { type: 'string' } } } }
   expect(JSON.parse(coerceTextArgs('"battery makers"', search))).toEqual({ query: 'battery makers' })
   expect(coerceTextArgs('{"query":"x"}', search)).toBe('{"query":"x"}')
@@ -48,7 +48,7 @@ const run = (pieces: string[]) => {
   return pieces.map((p) => filter.push(p)).join('') + filter.flush()
 }
 
-test('the filter streams only the final answer, wherever the chunks are cut', () => {
+it('the filter streams only the final answer, wherever the chunks are cut', () => {
   const text = 'Thought: I know it.\nFinal Answer: Bern is the capital [1].'
   fc.assert(
     fc.property(fc.array(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), (cuts) => {
@@ -59,12 +59,12 @@ test('the filter streams only the final answer, wherever the chunks are cut', ()
   )
 })
 
-test('the filter passes nothing for an action, and nothing for unlabelled prose', () => {
+it('the filter passes nothing for an action, and nothing for unlabelled prose', () => {
   expect(run(['Thought: x\nAction: search\n', 'Action Input: {"query":"Final Answer: no"}'])).toBe('')
   expect(run(['just some ', 'prose'])).toBe('')
 })
 
-test("the model's turn is cut before an Observation it invents, and only there", () => {
+it("the model's turn is cut before an Observation it invents, and only there", () => {
   expect(untilObservation('Thought: go\nAction: search\nAction Input: {"query":"x"}\n**Observation:** made up\nThought: more')).toBe(
     'Thought: go\nAction: search\nAction Input: {"query":"x"}',
   )
@@ -88,7 +88,7 @@ test("the model's turn is cut before an Observation it invents, and only there",
   )
 })
 
-test('protocol labels anywhere at a line start mark protocol text; prose that only mentions them does not', () => {
+it('protocol labels anywhere at a line start mark protocol text; prose that only mentions them does not', () => {
   expect(hasProtocolLabel('Thought: not sure yet.')).toBe(true)
   expect(hasProtocolLabel('Some words.\n  **Action**: search')).toBe(true)
   expect(hasProtocolLabel('The tower was designed by the firm of Gustave Eiffel [1].')).toBe(false)

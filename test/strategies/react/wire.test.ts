@@ -3,7 +3,7 @@
  * calls `search` (arguments streamed in pieces), gets the result back in the provider's own
  * format, and answers with a citation.
  */
-import { expect, test } from 'vitest'
+import { expect, it } from 'vitest'
 import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
 import type { LLMProvider } from '../../../src/core/index.js'
 import { createAgent } from '../../../src/index.js'
@@ -106,7 +106,7 @@ const wires: Wire[] = [
   },
 ]
 
-test.each(wires)('$name: search called over the wire, its result sent back in the provider format, a cited answer', async (wire) => {
+it.each(wires)('$name: search called over the wire, its result sent back in the provider format, a cited answer', async (wire) => {
   const server = await serve(async (req, res) => {
     const body = JSON.parse(req.body) as Record<string, unknown>
     const answered = JSON.stringify(body.messages).includes('Eiffel Tower — history')
