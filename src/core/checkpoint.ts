@@ -6,7 +6,7 @@ import type { JsonValue } from './json-value.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
 
 /** The format of checkpoints this version writes and reads. */
-export const CHECKPOINT_VERSION = 1
+export const CHECKPOINT_VERSION = 2
 
 /**
  * Where a run stands, saved after each strategy step. Plain JSON: any store can keep it as text.
@@ -15,8 +15,8 @@ export const CHECKPOINT_VERSION = 1
  * - `final`: the run ended (`answered` or `max-iterations`); a resume returns `result` and calls nothing.
  */
 export interface Checkpoint {
-  /** The format's version; this release reads and writes 1. */
-  version: 1
+  /** The format's version; this release reads and writes 2 (1: before strategies saved their own settings and paused runs their request). */
+  version: 2
   runId: string
   question: string
   /** The strategy's name, and the options that shape it: `searchLimit` when set, and the strategy's normalised `settings`. */

@@ -16,7 +16,7 @@ afterEach(async () => {
 })
 
 const sample = (runId: string, seq = 3): Checkpoint => ({
-  version: 1,
+  version: 2,
   runId,
   question: 'q',
   strategy: 'scratchpad',
@@ -51,10 +51,10 @@ describe('fileCheckpoints', () => {
 
   it('a corrupt file or one from another schema version is a config error naming the file', async () => {
     const store = fileCheckpoints(dir)
-    await writeFile(join(dir, 'bad.json'), '{"version": 1, "runId": "bad", "quest')
+    await writeFile(join(dir, 'bad.json'), '{"version": 2, "runId": "bad", "quest')
     await expect(store.load('bad')).rejects.toMatchObject({ code: 'config', message: expect.stringMatching(/bad\.json.*not JSON/) })
-    await writeFile(join(dir, 'old.json'), JSON.stringify({ ...sample('old'), version: 0 }))
-    await expect(store.load('old')).rejects.toMatchObject({ code: 'config', message: expect.stringMatching(/schema version 0/) })
+    await writeFile(join(dir, 'old.json'), JSON.stringify({ ...sample('old'), version: 1 }))
+    await expect(store.load('old')).rejects.toMatchObject({ code: 'config', message: expect.stringMatching(/schema version 1; this laconic reads version 2/) })
   })
 
   it('refuses run ids that are not plain names (no path outside the directory)', async () => {
