@@ -25,14 +25,6 @@ import { planSchema } from './schemas.js'
 export { Notebook, type AddOutcome } from './notebook.js'
 export { checkSource, parseExtraction, parseNodeCheck, parsePlan, type Extraction, type NodeCheck, type RationalPlan, type SourceCheck } from './parse.js'
 
-type Settings = GraphReaderSettings & { contextTokens: number }
-
-/**
- * The answer check's request stays within this many tokens (an 8k model, with room for the
- * reply). A constant for now; it could become an option of `graphReader` (options.ts).
- */
-const CONTEXT_TOKENS = 6000
-
 /** Knowledge carried to a follow-up run (`result.knowledge`), in characters at most. */
 const KNOWLEDGE_CHARS = 4000
 const PLAN_KNOWLEDGE_CHARS = 1000
@@ -54,7 +46,7 @@ export const graphReaderDefinition: StrategyDefinition<GraphReaderSettings> = {
   create: (settings) => ({
     name: 'graph-reader',
     settings: toJson(settings),
-    run: (question, ctx) => runGraphReader(question, ctx, { ...settings, contextTokens: CONTEXT_TOKENS }),
+    run: (question, ctx) => runGraphReader(question, ctx, settings),
   }),
 }
 
@@ -79,7 +71,7 @@ function startingAt(queries: readonly string[]): ExploreState {
   }
 }
 
-async function* runGraphReader(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+async function* runGraphReader(question: string, ctx: StrategyContext, settings: GraphReaderSettings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   // One limiter for the whole run: searches, page fetches and the exploration's model calls.
   const schedule = pLimit(settings.concurrency)
   const notebook = new Notebook(() => ctx.newId('f'))

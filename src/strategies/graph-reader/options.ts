@@ -14,12 +14,18 @@ export interface GraphReaderOptions {
   condenseAbove?: number
   /** Facts per condensing batch. @defaultValue 25 */
   condenseBatch?: number
+  /**
+   * The answer check's request stays within this many tokens (estimated): past it, the oldest
+   * searches of its "already run" list fold into one summary line. Fits an 8k model with room for
+   * the reply. @defaultValue 6000
+   */
+  contextTokens?: number
 }
 
 /** Graph-reader's options, checked, with their defaults filled. */
 export type GraphReaderSettings = Required<GraphReaderOptions>
 
-const FIELDS = ['maxSteps', 'concurrency', 'maxPagesPerNode', 'pageChars', 'condenseAbove', 'condenseBatch'] as const
+const FIELDS = ['maxSteps', 'concurrency', 'maxPagesPerNode', 'pageChars', 'condenseAbove', 'condenseBatch', 'contextTokens'] as const
 
 /** Checks the `graphReader` section (a `config` error names the field) and fills its defaults. */
 export function graphReaderSettings(raw: unknown): GraphReaderSettings {
@@ -31,5 +37,6 @@ export function graphReaderSettings(raw: unknown): GraphReaderSettings {
     pageChars: wholeNumberOption(options.pageChars, 'graphReader.pageChars', 4000, 1),
     condenseAbove: wholeNumberOption(options.condenseAbove, 'graphReader.condenseAbove', 40, 1),
     condenseBatch: wholeNumberOption(options.condenseBatch, 'graphReader.condenseBatch', 25, 2),
+    contextTokens: wholeNumberOption(options.contextTokens, 'graphReader.contextTokens', 6000, 1000),
   }
 }

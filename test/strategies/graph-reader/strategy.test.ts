@@ -159,6 +159,19 @@ describe('graph-reader', () => {
     expect(last).toContain(`- ${long(148)}\n- ${long(149)}\n\nLast search: ${long(149)}`)
   })
 
+  it('keeps the answer check within graphReader.contextTokens when set lower, and refuses a budget below 1,000', async () => {
+    const long = (n: number) => `solid state electrolyte supplier question number ${n}, ${'with its pilot line output '.repeat(4)}`.trim()
+    let n = 0
+    const llm = graphModel({ plan: `{"queries": ["${long(0)}"]}`, check: () => `{"answerable": false, "queries": ["${long(++n)}"]}` })
+    const search = mockSearch({ results: () => [baker] })
+    await collect(createAgent({ llm, search, strategy: 'graph-reader', graphReader: { maxSteps: 60, concurrency: 1, contextTokens: 1500 } }).research('q?'))
+    const checks = calls(llm, 'neighbor')
+    expect(checks).toHaveLength(60)
+    for (const req of checks) expect(estimateTokens(requestText(req))).toBeLessThanOrEqual(1500)
+    expect(checks.at(-1)!.prompt).toMatch(/earlier searches not listed/)
+    expect(() => createAgent({ llm, search, strategy: 'graph-reader', graphReader: { contextTokens: 999 } })).toThrow(/graphReader\.contextTokens/)
+  })
+
   it('never searches a query twice, comparing case, whitespace and punctuation', async () => {
     const llm = graphModel({
       plan: '{"queries": ["Nobel prize 2024", "nobel   PRIZE 2024!"]}',
