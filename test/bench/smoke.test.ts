@@ -9,10 +9,10 @@ import { commonPrefixLength, prefixReuse, shareBeforeResults } from '../../bench
 import { closeTimes, slotBound, streamingBound, tokens } from '../../bench/pipelining.js'
 import { growth } from '../../bench/soak.js'
 import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
-import { createAgent } from '../../src/agent.js'
+import { createAgent } from '../../src/index.js'
 import { encodeEventFrame, encodeSSEFrame, SSE_END_EVENT } from '../../src/streams/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 
 describe('percentile (nearest rank)', () => {
   it('picks samples by rank, whatever their order', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createContext, isAbortError, type StrategyEvent } from '../../src/core/index.js'
 import { mockSearch } from '../../src/testing/index.js'
-import { cached } from '../../src/adapters/cache/index.js'
-import type { FetchProvider, SearchProvider } from '../../src/core/index.js'
+import { cached } from '../../src/adapters/index.js'
+import type { FetchProvider, SearchProvider } from '../../src/index.js'
 
 async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
   const events: StrategyEvent[] = []

@@ -1,7 +1,7 @@
 // Each model call tells the backend how much of its prompt the role's previous call shared
 // (whole lines), and the anthropic adapter marks that prefix for the prompt cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { anthropic } from '../../src/adapters/llm/index.js'
+import { anthropic } from '../../src/adapters/index.js'
 import { createAgent, type Strategy } from '../../src/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 import { startLoopback, type Loopback } from '../adapters/http/loopback.js'

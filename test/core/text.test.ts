@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createThinkFilter, stripThink, truncateAtSentence, normalizeText } from '../../src/core/index.js'
+import { createThinkFilter, stripThink, truncateAtSentence, normalizeText } from '../../src/strategy.js'
 import { splitAt } from '../support/split.js'
 
 /**

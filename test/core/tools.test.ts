@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { ollama, openai } from '../../src/adapters/llm/index.js'
+import { ollama, openai } from '../../src/adapters/index.js'
 import { parseToolArgs, ProviderError, toolsUnsupported } from '../../src/core/index.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 

@@ -4,7 +4,7 @@
  * its end, the app's own route beside it, and the guard refusing a start from another site.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { createApp } from '../../examples/hono/app.js'
 import { demoAgent } from '../../examples/sse-server/demo.js'

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../src/index.js'
-import type { Checkpoint, ResearchEvent } from '../../src/core/index.js'
+import type { Checkpoint, ResearchEvent } from '../../src/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { SKY_ANSWER, SKY_QUESTION, skyAgent } from './fixtures/sky-agent.js'
 import { redisCheckpoints } from '../../src/redis/index.js'

@@ -3,7 +3,7 @@
  * backend and a SearXNG instance (both a loopback fake), a web node, one Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
-import type { LLMChunk, LLMProvider, LLMRequest, ResearchEvent } from '../../src/core/index.js'
+import type { LLMChunk, LLMProvider, LLMRequest, ResearchEvent } from '../../src/index.js'
 import { createResearchQueue, createResearchWorker, redisEventLog, type ResearchQueue, type ResearchWorker } from '../../src/redis/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { redisAvailable, startRedis, type RedisServer } from './redis-server.js'

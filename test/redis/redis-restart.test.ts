@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { createResearchQueue, createResearchWorker, redisEventLog, type ResearchQueue } from '../../src/redis/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis'
 import { describe, expectTypeOf, it } from 'vitest'
-import type { CacheStore } from '../../src/adapters/cache/index.js'
-import type { CheckpointStore, ResearchEvent, ResearchResult } from '../../src/core/index.js'
+import type { CacheStore } from '../../src/adapters/index.js'
+import type { CheckpointStore, ResearchEvent, ResearchResult } from '../../src/index.js'
 import { createAgent } from '../../src/index.js'
 import {
   createResearchQueue,

@@ -4,7 +4,7 @@
  * back at or past the run-end gets the end frame at once instead of reconnecting forever.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { createResearchWorker, redisRuns, type RedisRuns, type ResearchWorker } from '../../src/redis/index.js'
 import { createResearchHandler, type ResearchHandler } from '../../src/server/index.js'
 import { fromSSE } from '../../src/streams/index.js'

@@ -23,7 +23,15 @@ describe('strategy options', () => {
   })
 
   it('saves each strategy its normalised settings: defaults filled, JSON only', () => {
-    expect(graphReader().settings).toEqual({ maxSteps: 8, concurrency: 4, maxPagesPerNode: 2, pageChars: 4000, condenseAbove: 40, condenseBatch: 25, contextTokens: 6000 })
+    expect(graphReader().settings).toEqual({
+      maxSteps: 8,
+      concurrency: 4,
+      maxPagesPerNode: 2,
+      pageChars: 4000,
+      condenseAbove: 40,
+      condenseBatch: 25,
+      contextTokens: 6000,
+    })
     expect(reflect({ maxSteps: 3 }).settings).toEqual({ maxSteps: 3, maxWords: 80, concurrency: 4 })
   })
 })

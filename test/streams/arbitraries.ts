@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { Cost, EventPayloads, EventType, ResearchEvent } from '../../src/core/index.js'
+import type { Cost, EventPayloads, EventType, ResearchEvent } from '../../src/index.js'
 
 /** Text that stresses the SSE and NDJSON framings: line breaks, CR, field lookalikes, unicode. */
 export const trickyText: fc.Arbitrary<string> = fc.oneof(

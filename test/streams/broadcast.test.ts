@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { broadcast } from '../../src/streams/index.js'
 import { stamp } from './arbitraries.js'
 import { collect, gate, scriptedRun } from './helpers.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LaconicError, type ResearchEvent } from '../../src/core/index.js'
+import { LaconicError, type ResearchEvent } from '../../src/index.js'
 import { encodeEventFrame, fromSSE, toSSE } from '../../src/streams/index.js'
 import { stamp } from './arbitraries.js'
 import { collect, scriptedRun } from './helpers.js'

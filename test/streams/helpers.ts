@@ -1,4 +1,4 @@
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = []

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { broadcast, fromSSE, pipeSSE, sseResponse, toSSE } from '../../src/streams/index.js'
 import { stamp } from './arbitraries.js'
 import { collect, gate, readText, scriptedRun } from './helpers.js'

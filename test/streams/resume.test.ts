@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { broadcast, encodeEventFrame, fromSSE, pipeSSE, type Broadcast } from '../../src/streams/index.js'
 import { researchRun } from './arbitraries.js'
 import { collect, scriptedRun } from './helpers.js'

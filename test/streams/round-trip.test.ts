@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { fromNDJSON, fromSSE, toNDJSON, toSSE } from '../../src/streams/index.js'
 import { chunkBytes, cuts, eventSequence, researchRun } from './arbitraries.js'
 import { collect, streamOf } from './helpers.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LaconicError } from '../../src/core/index.js'
+import { LaconicError } from '../../src/index.js'
 import { encodeSSEComment, encodeSSEFrame } from '../../src/streams/index.js'
 
 describe('encodeSSEFrame', () => {

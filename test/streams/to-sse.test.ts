@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/index.js'
 import { toSSE } from '../../src/streams/index.js'
 import { gate, readText, scriptedRun } from './helpers.js'

@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
 import { createAgent } from '../../src/index.js'
-import type { ResearchEvent, Strategy } from '../../src/core/index.js'
+import type { ResearchEvent, Strategy } from '../../src/index.js'
 import {
   toUIMessageStream,
   toUIMessageStreamResponse,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { cached, memoryStore } from '../../../src/adapters/cache/index.js'
-import type { CacheStore } from '../../../src/adapters/cache/index.js'
-import type { FetchedPage, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../../../src/core/index.js'
+import { cached, memoryStore } from '../../../src/adapters/index.js'
+import type { CacheStore } from '../../../src/adapters/index.js'
+import type { FetchedPage, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../../../src/index.js'
 
 /** Whether a cache served this: every result (or the page) carries `cached: true`. */
 const wasCached = (served: SearchResult[] | FetchedPage) =>

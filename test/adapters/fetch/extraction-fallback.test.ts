@@ -3,7 +3,7 @@
  * many elements to look for its article) says so on the fetched page, and the run warns.
  */
 import { describe, expect, it } from 'vitest'
-import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import { extractReadable, loadExtractModules, taglessText } from '../../../src/adapters/fetch/extract.js'
 import { readableText } from '../../../src/adapters/fetch/readable-text.js'
 import { createContext, type FetchProvider, type StrategyEvent } from '../../../src/core/index.js'

@@ -5,7 +5,7 @@
  * by event order, not by the clock), within its budget, and an abort ends it at once.
  */
 import { describe, expect, it } from 'vitest'
-import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import { pdfText } from '../../../src/adapters/fetch/document-text.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
 import { buildPdf, stream, textPdf, zeroBomb } from '../../support/make-pdf.js'

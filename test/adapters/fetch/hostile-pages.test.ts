@@ -4,7 +4,7 @@
  * budget ends the work, and an abort ends it at once.
  */
 import { describe, expect, it } from 'vitest'
-import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import fc from 'fast-check'
 import { taglessText, taglessTextSync } from '../../../src/adapters/fetch/extract.js'
 import { createExtractPool } from '../../../src/adapters/fetch/extract-pool.js'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import { cutAt, startLoopback, writePieces } from '../http/loopback.js'
 import type { Handler, Loopback } from '../http/loopback.js'
 

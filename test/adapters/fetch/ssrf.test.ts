@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { assertPublicUrl, checkUrlSyntax, isBlockedAddress } from '../../../src/adapters/fetch/ssrf.js'
 import { parseIPv4, parseIPv6 } from '../../../src/adapters/fetch/ip-address.js'
-import { ProviderError } from '../../../src/core/index.js'
+import { ProviderError } from '../../../src/index.js'
 
 const byte = fc.integer({ min: 0, max: 255 })
 const quad = (a: fc.Arbitrary<number>, b: fc.Arbitrary<number> = byte) => fc.tuple(a, b, byte, byte)

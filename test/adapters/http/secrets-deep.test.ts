@@ -3,10 +3,10 @@
  * an AggregateError's errors, stacks, and quotes of a body cut in the middle of a key.
  */
 import { describe, expect, it } from 'vitest'
-import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import { httpRequest } from '../../../src/adapters/http/index.js'
-import { brave } from '../../../src/adapters/search/brave.js'
-import { tavily } from '../../../src/adapters/search/tavily.js'
+import { brave } from '../../../src/adapters/index.js'
+import { tavily } from '../../../src/adapters/index.js'
 import { loopbacks } from './loopback.js'
 
 const KEY = 'sk-live-0123456789abcdefSECRET'

@@ -3,8 +3,8 @@
  * plays planner, note-taker and finalizer in that provider's wire format.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAgent } from '../../../src/agent.js'
-import type { ResearchEvent } from '../../../src/core/index.js'
+import { createAgent } from '../../../src/index.js'
+import type { ResearchEvent } from '../../../src/index.js'
 import { assertEventInvariants, mockSearch } from '../../../src/testing/index.js'
 import { startLoopback, writePieces, type Loopback } from '../http/loopback.js'
 import { cases, type AdapterCase } from './cases.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
 import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
-import { openai } from '../../../src/adapters/llm/index.js'
+import { openai } from '../../../src/adapters/index.js'
 import { API_KEY, cases, collect, collectUntilError } from './cases.js'
 import { expectedText } from './fixtures.js'
 

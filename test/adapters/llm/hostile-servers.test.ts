@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ProviderError, type LLMChunk } from '../../../src/core/index.js'
+import { ProviderError, type LLMChunk } from '../../../src/index.js'
 import { MAX_LINE_CHARS } from '../../../src/wire/index.js'
 import { loopbacks } from '../http/loopback.js'
 import { API_KEY, cases, collectUntilError } from './cases.js'

@@ -1,6 +1,6 @@
 /** A model call retried by the adapter shows in the run as a `warning` of code `retry`. */
 import { expect, it } from 'vitest'
-import { openai } from '../../../src/adapters/llm/index.js'
+import { openai } from '../../../src/adapters/index.js'
 import { createAgent } from '../../../src/index.js'
 import { mockSearch } from '../../../src/testing/index.js'
 import { loopbacks } from '../http/loopback.js'

@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
-import type { LLMChunk, LLMProvider } from '../../../src/core/index.js'
-import { ProviderError } from '../../../src/core/index.js'
+import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
+import type { LLMChunk, LLMProvider } from '../../../src/index.js'
+import { ProviderError } from '../../../src/index.js'
 import { cutAt, loopbacks, writePieces } from '../http/loopback.js'
 
 const ROOT = new URL('../../fixtures/provider-streams/', import.meta.url).pathname

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
-import { LaconicError } from '../../../src/core/index.js'
+import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
+import { LaconicError } from '../../../src/index.js'
 import { startLoopback, type Loopback, type RecordedRequest } from '../http/loopback.js'
 import { anthropicTranscript, ollamaTranscript, openaiTranscript } from './fixtures.js'
 import { API_KEY, collect } from './cases.js'

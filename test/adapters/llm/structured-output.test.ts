@@ -1,6 +1,6 @@
 /** A schema on the wire for each backend, and the OpenAI-compatible fallback when a server refuses it. */
 import { afterEach, expect, it } from 'vitest'
-import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
+import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
 import type { RetryInfo } from '../../../src/index.js'
 import { startLoopback, type Loopback } from '../http/loopback.js'
 import { API_KEY, collect } from './cases.js'

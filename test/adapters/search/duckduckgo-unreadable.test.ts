@@ -5,8 +5,8 @@
  * budget, so this test does not spend the 5 s budget on a thread.
  */
 import { afterEach, expect, it, vi } from 'vitest'
-import { duckduckgo } from '../../../src/adapters/search/duckduckgo.js'
-import { createPacer } from '../../../src/adapters/search/pacer.js'
+import { duckduckgo } from '../../../src/adapters/index.js'
+import { createPacer } from '../../../src/adapters/index.js'
 import { startLoopback, type Loopback } from '../http/loopback.js'
 
 vi.mock('../../../src/adapters/fetch/off-thread.js', () => ({

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { duckduckgo } from '../../../src/adapters/search/duckduckgo.js'
-import { createPacer } from '../../../src/adapters/search/pacer.js'
+import { duckduckgo } from '../../../src/adapters/index.js'
+import { createPacer } from '../../../src/adapters/index.js'
 import { cutAt, startLoopback, writePieces } from '../http/loopback.js'
 import type { Handler, Loopback } from '../http/loopback.js'
 

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { brave, parseBraveResponse } from '../../../src/adapters/search/brave.js'
 import { parseSearxngResponse, searxng } from '../../../src/adapters/search/searxng.js'
 import { parseTavilyResponse, tavily } from '../../../src/adapters/search/tavily.js'
-import type { SearchProvider, SearchResult } from '../../../src/core/index.js'
+import type { SearchProvider, SearchResult } from '../../../src/index.js'
 import { cutAt, startLoopback, writePieces } from '../http/loopback.js'
 import type { Handler, Loopback, RecordedRequest } from '../http/loopback.js'
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { localCorpus } from '../../../src/adapters/search/index.js'
-import { documentPages } from '../../../src/core/index.js'
+import { localCorpus } from '../../../src/adapters/index.js'
+import { documentPages } from '../../../src/strategy.js'
 import { textPdf } from '../../support/make-pdf.js'
 
 const fixture = (path: string) => new URL(`../../fixtures/documents/${path}`, import.meta.url)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { taglessText } from '../../../src/adapters/fetch/extract.js'
-import { localCorpus } from '../../../src/adapters/search/index.js'
+import { localCorpus } from '../../../src/adapters/index.js'
 import { loadDirectory } from '../../../src/adapters/search/local/load-dir.js'
 import { manyParagraphs } from '../../fixtures/hostile/pages.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createPacer } from '../../../src/adapters/search/pacer.js'
+import { createPacer } from '../../../src/adapters/index.js'
 
 describe('createPacer', () => {
   it('spaces request starts by the interval, in order, on an injected clock', async () => {

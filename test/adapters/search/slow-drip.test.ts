@@ -4,8 +4,8 @@
  * on the test's clock: each time the client asks for more, 300 ms pass and one byte comes.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { brave, duckduckgo, searxng, tavily } from '../../../src/adapters/search/index.js'
-import type { SearchProvider } from '../../../src/core/index.js'
+import { brave, duckduckgo, searxng, tavily } from '../../../src/adapters/index.js'
+import type { SearchProvider } from '../../../src/index.js'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type SearchResult } from '../../../src/index.js'
-import { deep } from '../../../src/strategies/deep/index.js'
+import { deep } from '../../../src/strategy.js'
 import { mockFetch, mockSearch, scriptedLLM, searchFailure, type Script } from '../../../src/testing/index.js'
 import { collect, ofType } from '../reflect/helpers.js'
 import { heldCalls } from '../held-calls.js'

@@ -1,4 +1,4 @@
-import type { LLMRequest, ResearchEvent, ResearchRun, SearchResult } from '../../../src/core/index.js'
+import type { LLMRequest, ResearchEvent, ResearchRun, SearchResult } from '../../../src/index.js'
 import { condenserSystem, extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../../src/strategies/graph-reader/prompts.js'
 import { assertEventInvariants, scriptedLLM, type ScriptedLLM } from '../../../src/testing/index.js'
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeText, normalizeUrl } from '../../../src/core/index.js'
-import { type AddOutcome, Notebook } from '../../../src/strategies/graph-reader/notebook.js'
+import { normalizeText, normalizeUrl } from '../../../src/strategy.js'
+import { type AddOutcome, Notebook } from '../../../src/strategy.js'
 
 /** Facts from a small vocabulary, so equal, contained and overlapping texts are common. */
 const WORDS = ['the', '2024', 'Nobel', 'prize', 'went', 'to', 'Baker', 'in', 'Chemistry', 'x']

@@ -4,9 +4,9 @@
  * its `#page=n` URL), and answers citing the page the fact came from.
  */
 import { describe, expect, it } from 'vitest'
-import { httpFetch } from '../../../src/adapters/fetch/index.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import { createAgent } from '../../../src/index.js'
-import { graphReader } from '../../../src/strategies/graph-reader/index.js'
+import { graphReader } from '../../../src/strategy.js'
 import { mockSearch } from '../../../src/testing/index.js'
 import { textPdf } from '../../support/make-pdf.js'
 import { loopbacks } from '../../adapters/http/loopback.js'

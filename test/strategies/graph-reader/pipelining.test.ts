@@ -17,7 +17,7 @@ import {
   type ResearchRun,
   type SearchProvider,
 } from '../../../src/index.js'
-import { graphReader } from '../../../src/strategies/graph-reader/index.js'
+import { graphReader } from '../../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../../src/testing/index.js'
 import { ofType, queryOf, roleOf, type Role } from './helpers.js'
 

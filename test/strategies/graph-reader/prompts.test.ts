@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent } from '../../../src/index.js'
-import { graphReader } from '../../../src/strategies/graph-reader/index.js'
+import { graphReader } from '../../../src/strategy.js'
 import { NOTEBOOK_VIEW_CHARS, notebookView } from '../../../src/strategies/graph-reader/notebook.js'
 import { extractorPrompt, neighborPrompt, type NotebookView } from '../../../src/strategies/graph-reader/prompts.js'
 import { mockSearch } from '../../../src/testing/index.js'

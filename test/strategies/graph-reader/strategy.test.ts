@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent } from '../../../src/index.js'
-import { graphReader } from '../../../src/strategies/graph-reader/index.js'
+import { graphReader } from '../../../src/strategy.js'
 import { estimateTokens, ProviderError, requestText } from '../../../src/core/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure, sleep } from '../../../src/testing/index.js'
 import { calls, collect, graphModel, ofType, queryOf, result, roleOf } from './helpers.js'

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../../src/index.js'
-import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/core/index.js'
-import type { ReactTool } from '../../../src/strategies/react/options.js'
+import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/index.js'
+import type { ReactTool } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
 import { heldCalls } from '../held-calls.js'
 

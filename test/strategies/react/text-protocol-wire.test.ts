@@ -6,9 +6,9 @@
  * and an agent set to `toolCalls: 'text'` from the start. Every reply is cut into small pieces.
  */
 import { expect, it } from 'vitest'
-import { openai } from '../../../src/adapters/llm/index.js'
-import type { EventOf, ResearchEvent } from '../../../src/core/index.js'
-import type { ReactOptions } from '../../../src/strategies/react/options.js'
+import { openai } from '../../../src/adapters/index.js'
+import type { EventOf, ResearchEvent } from '../../../src/index.js'
+import type { ReactOptions } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../../src/testing/index.js'
 import { cutAt, loopbacks, writePieces } from '../../adapters/http/loopback.js'

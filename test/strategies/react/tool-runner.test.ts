@@ -2,7 +2,7 @@
 import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { createContext, memoryCheckpoints, type StrategyEvent, type ToolCall } from '../../../src/core/index.js'
-import type { ReactOptions, ReactTool } from '../../../src/strategies/react/options.js'
+import type { ReactOptions, ReactTool } from '../../../src/index.js'
 import { Memory } from '../../../src/strategies/react/memory.js'
 import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'

@@ -4,11 +4,11 @@
  * format, and answers with a citation.
  */
 import { expect, it } from 'vitest'
-import { anthropic, ollama, openai } from '../../../src/adapters/llm/index.js'
-import type { LLMProvider } from '../../../src/core/index.js'
+import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
+import type { LLMProvider } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
 import { assertEventInvariants, mockSearch } from '../../../src/testing/index.js'
-import type { ResearchEvent } from '../../../src/core/index.js'
+import type { ResearchEvent } from '../../../src/index.js'
 import { loopbacks, writePieces } from '../../adapters/http/loopback.js'
 
 const serve = loopbacks()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMRequest, type SearchResult } from '../../../src/index.js'
 import { queriesSystem, reflectSystem } from '../../../src/strategies/reflect/prompts.js'
-import { reflect } from '../../../src/strategies/reflect/index.js'
+import { reflect } from '../../../src/strategy.js'
 import { mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
 import { collect, ofType } from './helpers.js'
 import { heldCalls } from '../held-calls.js'

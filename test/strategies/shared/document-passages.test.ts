@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { documentPages, normalizeUrl, pageOfUrl, pageUrl } from '../../../src/core/index.js'
-import { documentPassages } from '../../../src/strategies/shared/document-passages.js'
+import { documentPages, normalizeUrl, pageOfUrl, pageUrl } from '../../../src/strategy.js'
+import { documentPassages } from '../../../src/strategy.js'
 
 const doc = (pages: string[]) => {
   const pageStarts: number[] = []

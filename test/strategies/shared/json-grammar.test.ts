@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { stripThink } from '../../../src/core/text.js'
+import { stripThink } from '../../../src/strategy.js'
 import { createJsonStreamReader } from '../../../src/strategies/shared/json-stream.js'
-import { parseLooseJson } from '../../../src/strategies/shared/json.js'
+import { parseLooseJson } from '../../../src/strategy.js'
 import { splitAt } from '../../support/split.js'
 
 /** Every value the incremental reader reports for `text`, pushed in `pieces`, at any depth. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseBareList, parseLooseJson } from '../../../src/strategies/shared/json.js'
+import { parseBareList, parseLooseJson } from '../../../src/strategy.js'
 
 describe('parseLooseJson', () => {
   it.each([
