@@ -57,6 +57,7 @@ export function strategyNames(): string[] {
   return registry.names()
 }
 
+/** A configured research agent: start runs, answer questions, resume paused or interrupted runs. */
 export interface Agent {
   /** Starts a research run (lazily: nothing happens until it is read or its result awaited). */
   research(question: string, options?: ResearchOptions): ResearchRun
@@ -85,6 +86,7 @@ export interface Session {
   readonly knowledge: string
 }
 
+/** Creates a research agent from a model, a search provider, a fetch provider and a strategy. Throws a `config` error naming what is missing. */
 export function createAgent(options: AgentOptions): Agent {
   if (!options || typeof options !== 'object') {
     throw new LaconicError('createAgent expects an options object', { code: 'config', hint: 'e.g. createAgent({ llm, search })' })

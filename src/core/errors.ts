@@ -37,6 +37,7 @@ export interface ErrorInfo {
   code: ErrorCode
 }
 
+/** The error laconic throws, with a `code` saying what went wrong and, when there is one, a `hint` saying how to fix it. */
 export class LaconicError extends Error {
   readonly code: ErrorCode
   readonly hint?: string
@@ -48,6 +49,7 @@ export class LaconicError extends Error {
   }
 }
 
+/** What a `ProviderError` says about the failure: which adapter, the HTTP status, and whether a retry may help. */
 export interface ProviderErrorDetails {
   code: ErrorCode
   /** Which adapter failed, e.g. `openai`, `ollama`, `brave`. */

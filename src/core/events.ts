@@ -14,6 +14,7 @@ export interface Fact {
   queryId?: string
 }
 
+/** A numbered source of the answer: `[index]` in the answer text refers to `url`. */
 export interface Citation {
   index: number
   url: string
@@ -109,8 +110,10 @@ export interface EventPayloads {
   'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo; request?: InterruptRequest }
 }
 
+/** The `type` of a research event, e.g. `'run-start'`, `'fact'`, `'run-end'`. */
 export type EventType = keyof EventPayloads
 
+/** What every research event carries: its run, its position in the run, and when it happened. */
 export interface EventStamp {
   runId: string
   /** 0, 1, 2, ... within a run. */
@@ -138,6 +141,7 @@ export type StrategyEvent =
    */
   | { type: 'checkpoint'; state: JsonValue; ids?: { [prefix: string]: number }; saved?: () => void }
 
+/** Every research event type, to check a `type` against or list them. */
 export const EVENT_TYPES: readonly EventType[] = [
   'run-start',
   'plan',

@@ -12,6 +12,7 @@ export async function generate(llm: LLMProvider, req: LLMRequest): Promise<Gener
   }
 }
 
+/** A plain text-generation function, `(system, prompt, { signal }) => text`, that `fromGenerate()` turns into an `LLMProvider`. */
 export type GenerateFunction = (system: string, prompt: string, options: { signal?: AbortSignal }) => Promise<string | { text: string; cost?: number }>
 
 /**

@@ -9,6 +9,7 @@ export interface Merge<E> extends AsyncIterable<E> {
 
 type Settled<E> = { key: number; result: IteratorResult<E, unknown> } | { key: number; error: unknown }
 
+/** Creates an empty `Merge`: `add()` sources, then iterate it for their events in arrival order. */
 export function createMerge<E>(): Merge<E> {
   const running = new Map<number, AsyncIterator<E, unknown>>()
   // Steps that settled, in arrival order. A queue and one wake-up, not a race over every

@@ -5,6 +5,7 @@ import { requestText } from './tools.js'
 /** A piece of a model's reply as it streams: visible text, or reasoning (never part of the answer). */
 export type ModelPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string }
 
+/** A model call's reply, read to the end: the visible text, the reasoning, and what the call consumed. */
 export interface Generation {
   /** The visible text, think blocks removed. */
   text: string

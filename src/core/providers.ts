@@ -17,6 +17,7 @@ export interface RetryInfo {
   status?: number
 }
 
+/** What a model is asked: a system prompt, one user turn, and optional tools, output format and limits. */
 export interface LLMRequest {
   system?: string
   /** One user turn: strategies build compact single-turn prompts. */
@@ -67,6 +68,7 @@ export type ChatTurn =
   | { role: 'tool'; callId: string; name: string; content: string; isError?: boolean }
   | { role: 'user'; text: string }
 
+/** A piece of a model's streamed reply: text, reasoning, usage, or a tool call. */
 export type LLMChunk =
   | { type: 'text'; text: string }
   /** Reasoning a backend delivers out of band; never part of the answer. */
@@ -92,6 +94,7 @@ export type LLMChunk =
   /** A tool call, complete: sent once per call, after its deltas. */
   | ({ type: 'tool-call' } & ToolCall)
 
+/** A language model: `stream(request)` yields its reply in chunks. Implement it to plug in any model. */
 export interface LLMProvider {
   readonly model?: string
   /**
@@ -102,6 +105,7 @@ export interface LLMProvider {
   stream(req: LLMRequest): AsyncIterable<LLMChunk>
 }
 
+/** One search hit: title, URL and snippet, with a score when the engine gives one. */
 export interface SearchResult {
   title: string
   url: string
@@ -116,18 +120,21 @@ export interface SearchResult {
   cached?: true
 }
 
+/** Per-call options of `SearchProvider.search()`: cancellation, how many results, and a callback told about each retry. */
 export interface SearchOptions {
   signal?: AbortSignal
   limit?: number
   onRetry?: (info: RetryInfo) => void
 }
 
+/** A web (or corpus) search: `search(query)` returns results. Implement it to plug in any search engine. */
 export interface SearchProvider {
   search(query: string, opts?: SearchOptions): Promise<SearchResult[]>
   /** Dollars per search call, when the provider knows it (the agent's `searchCost` wins). */
   readonly searchCost?: number
 }
 
+/** A page as a `FetchProvider` returns it: its URL, title and plain text (and pages, for a document). */
 export interface FetchedPage {
   url: string
   title?: string
@@ -173,11 +180,13 @@ export interface PageWarning {
   message: string
 }
 
+/** Per-call options of `FetchProvider.fetch()`: cancellation, and a callback told about each retry. */
 export interface FetchOptions {
   signal?: AbortSignal
   onRetry?: (info: RetryInfo) => void
 }
 
+/** Reads a page: `fetch(url)` returns its title and text. Implement it to plug in any reader. */
 export interface FetchProvider {
   fetch(url: string, opts?: FetchOptions): Promise<FetchedPage>
 }

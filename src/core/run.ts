@@ -10,6 +10,7 @@ import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strateg
 import type { ResearchResult } from './result.js'
 import type { SharedOptions, ResearchOptions, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
 
+/** A research run: iterate it for its events, await `result` for what it found, or `abort()` it. */
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   readonly runId: string
   /** A real Promise of what the run gathered, settled when it ends; subscribing to it (`await`, `then`, `catch`, `finally`) starts the run. */

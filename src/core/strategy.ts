@@ -57,6 +57,7 @@ export interface PlanProposal {
  */
 export type ApprovePlan = (plan: PlanProposal, options: { signal: AbortSignal }) => boolean | string[] | Promise<boolean | string[]>
 
+/** Per-run options of `agent.research()` and `agent.answer()`: cancellation, checkpoints, prior knowledge and more. */
 export interface ResearchOptions {
   signal?: AbortSignal
   /** Save a checkpoint after every strategy step, so `agent.resume(runId, { checkpoints })` can continue the run. */
@@ -115,6 +116,7 @@ export type Schedule = <T>(work: () => Promise<T>) => Promise<T>
 /** A sub-generator: yields events, returns a value (`const x = yield* ctx.complete(...)`). */
 export type Step<T> = AsyncGenerator<StrategyEvent, T, undefined>
 
+/** A search step's outcome: the query's id, its results, and the failure when it failed. */
 export interface SearchOutcome {
   queryId: string
   results: SearchResult[]
@@ -122,6 +124,7 @@ export interface SearchOutcome {
   error?: ErrorInfo
 }
 
+/** What a strategy works with during a run: the question, options, signal, and steps that call the model, search and fetch. */
 export interface StrategyContext {
   readonly runId: string
   readonly question: string
@@ -199,6 +202,7 @@ export interface ScopedContext extends StrategyContext {
   close(): void
 }
 
+/** A research method: how a run plans, searches, reads and answers. Pass one to `createAgent({ strategy })`. */
 export interface Strategy {
   readonly name: string
   /**

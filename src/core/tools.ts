@@ -5,6 +5,7 @@
 import { ProviderError } from './errors.js'
 import type { LLMRequest } from './providers.js'
 
+/** A tool call's arguments as parsed by `parseToolArgs()`: the object, or why the text is not one. */
 export type ToolArgs = { ok: true; value: Record<string, unknown> } | { ok: false; error: string }
 
 /**

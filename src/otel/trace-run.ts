@@ -2,6 +2,7 @@ import { context, trace, type Context, type Tracer, type TracerProvider } from '
 import type { ResearchEvent } from '../core/index.js'
 import { RunSpans } from './run-spans.js'
 
+/** Options of `traceRun()`: the tracer (or its provider) and the names recorded on spans. */
 export interface TraceRunOptions {
   /** The tracer to record with. Wins over `tracerProvider`. */
   readonly tracer?: Tracer | undefined

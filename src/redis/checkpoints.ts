@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis'
 import { parseCheckpoint, type CheckpointStore } from '../core/index.js'
 import { DEFAULT_PREFIX } from './keys.js'
 
+/** Options of `redisCheckpoints()`: the key prefix, how long a lock and a checkpoint last. */
 export interface RedisCheckpointsOptions {
   /** Prefix of every key. @defaultValue 'laconic:' */
   readonly prefix?: string

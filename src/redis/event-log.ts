@@ -10,6 +10,7 @@ import { withDeadline } from './connection.js'
 import { EventLogError } from './errors.js'
 import { DEFAULT_PREFIX, entryId, runKeys } from './keys.js'
 
+/** Options of `redisEventLog()`: the key prefix and how long streams are kept. */
 export interface RedisEventLogOptions {
   /** Seconds a run's stream is kept after its `run-end`. @defaultValue 86400 (a day) */
   readonly ttlSeconds?: number
@@ -27,6 +28,7 @@ export interface RedisEventLogOptions {
   readonly unavailableMs?: number
 }
 
+/** Options of `RedisEventLog.read()`: where to resume, and a signal that stops the reading. */
 export interface ReadOptions {
   /** Replay the events after this `seq` (the SSE `Last-Event-ID`); from the start when absent (or not a whole number >= 0). */
   readonly after?: number | undefined
@@ -40,6 +42,7 @@ export interface ReadOptions {
  */
 export type EventLogReader = AsyncIterable<ResearchEvent> & { abort(reason?: unknown): void }
 
+/** A run's events kept in a Redis stream, so any process can append them and read them back, live. */
 export interface RedisEventLog {
   /** Appends one event to its run's stream (`XADD`); after `run-end` the stream expires in `ttlSeconds`. */
   append(event: ResearchEvent): Promise<void>
@@ -93,6 +96,7 @@ function positiveSeconds(name: string, value: number): number {
   return value
 }
 
+/** A `RedisEventLog` on your Redis connection, to append a run's events and read them back from any process. */
 export function redisEventLog(redis: Redis, options: RedisEventLogOptions = {}): RedisEventLog {
   return createEventLog(redis, options)
 }

@@ -15,12 +15,14 @@ export const DEFAULT_QUEUE_NAME = 'laconic-research'
 /** What a queued run carries to its worker: JSON only (no signal, no providers). */
 export type QueuedResearchOptions = Pick<ResearchOptions, 'knowledge' | 'priorAnswers' | 'citations'>
 
+/** What a queued research job carries to its worker: the question, the strategy, and JSON-only options. */
 export interface ResearchJobData {
   question: string
   strategy?: string
   options?: QueuedResearchOptions
 }
 
+/** Options of `createResearchQueue()`: the Redis connection, the queue name, key prefix and event-log settings. */
 export interface ResearchQueueOptions {
   connection: RedisConnection
   /** The BullMQ queue name. @defaultValue 'laconic-research' */
@@ -34,12 +36,14 @@ export interface ResearchQueueOptions {
 /** A run's state and status, as the research handler's `GET /runs/:id` shows them. */
 export type { RunState, RunStatus } from '../server/run-host.js'
 
+/** Options of `ResearchQueue.submit()`: the strategy to run, and JSON-only research options. */
 export interface SubmitOptions {
   /** A strategy name the workers know; their agent's own strategy when absent. */
   strategy?: string
   options?: QueuedResearchOptions
 }
 
+/** Options of `ResearchQueue.researchEvents()`: where to resume, and a signal that stops the reading. */
 export interface ResearchEventsOptions {
   /** Events after this `seq`. */
   after?: number | undefined
@@ -48,6 +52,7 @@ export interface ResearchEventsOptions {
   signal?: AbortSignal | undefined
 }
 
+/** Submits research runs to workers through Redis, and lets any process follow, cancel or look up a run. */
 export interface ResearchQueue {
   submit(question: string, options?: SubmitOptions): Promise<{ runId: string }>
   /** Stops the run wherever it runs (or as soon as a worker takes it). False for an unknown run. */
@@ -64,6 +69,7 @@ export interface ResearchQueue {
   close(): Promise<void>
 }
 
+/** Connects a `ResearchQueue` to Redis, to submit runs to workers and follow them from any process. */
 export function createResearchQueue(options: ResearchQueueOptions): ResearchQueue {
   const { redis, owned } = openConnection(options.connection)
   const prefix = options.prefix ?? DEFAULT_PREFIX

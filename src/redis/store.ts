@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis'
 import type { CacheStore } from '../adapters/cache/store.js'
 import { DEFAULT_PREFIX } from './keys.js'
 
+/** Options of `redisStore()`: the prefix of every cache key. */
 export interface RedisStoreOptions {
   /** Prefix of every cache key. @defaultValue 'laconic:cache:' */
   readonly prefix?: string

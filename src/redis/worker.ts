@@ -33,6 +33,7 @@ export interface WorkerAgent {
   resume?(runId: string, options: ResumeOptions): ResearchRun
 }
 
+/** Options of `createResearchWorker()`: the Redis connection, the agent for each job, and how many jobs run at once. */
 export interface ResearchWorkerOptions {
   connection: RedisConnection
   /**
@@ -71,6 +72,7 @@ export interface ResearchWorkerOptions {
 /** Fast takeover by default (see `bullmq` above): a reader sees a run freeze for seconds, not a minute. */
 const TAKEOVER = { lockDuration: 5_000, stalledInterval: 1_000 }
 
+/** Runs queued research jobs with an agent, publishing their events to Redis. */
 export interface ResearchWorker {
   /** Resolves when the worker is connected and taking jobs. */
   ready(): Promise<void>
@@ -82,6 +84,7 @@ export interface ResearchWorker {
   readonly bullmq: Worker<ResearchJobData, ResearchResult>
 }
 
+/** Starts a `ResearchWorker` that takes queued research jobs and runs them with your agent. */
 export function createResearchWorker(options: ResearchWorkerOptions): ResearchWorker {
   const concurrency = options.concurrency ?? 1
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError(`\`concurrency\` must be a whole number >= 1, got ${concurrency}`)

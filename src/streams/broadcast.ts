@@ -2,6 +2,7 @@ import { LaconicError, type ResearchEvent } from '../core/index.js'
 import { Subscriber } from './subscriber.js'
 import type { EventStream } from './types.js'
 
+/** Options of `broadcast()`: whether late subscribers replay the events they missed. */
 export interface BroadcastOptions {
   /**
    * Keep every event so late subscribers replay from the start (or from a `seq`). Without
@@ -33,6 +34,7 @@ export interface Subscription extends AsyncIterableIterator<ResearchEvent> {
   return(): Promise<IteratorResult<ResearchEvent>>
 }
 
+/** One research stream shared by several readers: each `subscribe()` gets every event, in order. */
 export interface Broadcast {
   /**
    * A new subscription, replaying from `fromSeq` (inclusive; default 0) when replay is on.

@@ -1,6 +1,7 @@
 import { zeroCost, type Cost, type ResearchEvent, type RunEndReason } from '../core/index.js'
 import { emptyHistogram, observe, type Histogram } from './histogram.js'
 
+/** What `collectMetrics()` counts over a run's events: cost, counts of events, queries, facts and pages, timings, and latency histograms. */
 export interface RunMetrics {
   /** Counters from the run's cost accounting: calls, searches, fetches, tokens and dollars. */
   cost: Cost

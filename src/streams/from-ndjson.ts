@@ -2,6 +2,7 @@ import { fromWireError, type ResearchEvent } from '../core/index.js'
 import { readLines } from '../wire/index.js'
 import { parseResearchEvent } from './parse-event.js'
 
+/** Options of `fromNDJSON()`: what to do with a line that is not a research event. */
 export interface FromNDJSONOptions {
   /** Called with a non-empty line that is not a research event (it is skipped). */
   onInvalid?: ((line: string) => void) | undefined

@@ -6,6 +6,7 @@ import { SSE_END_EVENT } from './to-sse.js'
 /** An SSE body to read once, or a URL to connect (and reconnect) to. */
 export type SSESource = Response | ReadableStream<Uint8Array> | string | URL
 
+/** Options of `fromSSE()`: where to resume, how to stop, and the `fetch` and reconnection to use. */
 export interface FromSSEOptions {
   /** Resume after this event: sent as `Last-Event-ID`, and events up to this `seq` are dropped. */
   lastEventId?: string | undefined

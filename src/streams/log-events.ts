@@ -3,6 +3,7 @@ import { redactUrl, type ResearchEvent } from '../core/index.js'
 /** A pino, bunyan, winston or console-style logger: `logger.info(fields, message)`. */
 export type LogFunction = (fields: Record<string, unknown>, message: string) => void
 
+/** A logger `logEvents()` writes to: `info` is required; `warn`, `error` and `debug` are used when present. */
 export interface EventLogger {
   info: LogFunction
   warn?: LogFunction | undefined

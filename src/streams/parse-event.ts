@@ -83,6 +83,7 @@ export function parseResearchEvent(text: string): ResearchEvent | undefined {
   return isResearchEvent(value) ? value : undefined
 }
 
+/** True when `value` has the shape of a research event (a known `type`, a `runId`, `seq` and `time`, and its type's fields). */
 export function isResearchEvent(value: unknown): value is ResearchEvent {
   if (!isRecord(value)) return false
   const { type, runId, seq, time } = value

@@ -20,6 +20,7 @@ export interface SSEServerResponse {
   once(event: 'drain', listener: () => void): unknown
 }
 
+/** Options of `pipeSSE()`: those of `toSSE()`, plus the status and headers written to the response. */
 export interface PipeSSEOptions extends ToSSEOptions {
   /** Extra response headers; they win over the SSE defaults. */
   headers?: Record<string, string> | undefined

@@ -1,5 +1,6 @@
 import { LaconicError } from '../core/index.js'
 
+/** One Server-Sent Events frame: its `id`, `event`, `data` and `retry` fields. */
 export interface SSEFrame {
   id?: string
   event?: string

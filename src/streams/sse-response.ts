@@ -1,6 +1,7 @@
 import { toSSE, type ToSSEOptions } from './to-sse.js'
 import type { EventStream } from './types.js'
 
+/** Options of `sseResponse()`: those of `toSSE()`, plus the status and headers of the `Response`. */
 export interface SSEResponseInit extends ToSSEOptions {
   status?: number | undefined
   statusText?: string | undefined

@@ -6,6 +6,7 @@ import type { EventStream } from './types.js'
 
 export { encodeEventFrame, SSE_END_EVENT } from './event-frame.js'
 
+/** Options of `toSSE()`: heartbeats on a quiet stream, and the reconnection delay sent to clients. */
 export interface ToSSEOptions {
   /**
    * A comment line is sent after this many quiet milliseconds, so proxies and load balancers

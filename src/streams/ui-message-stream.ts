@@ -20,6 +20,7 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 }
 
+/** Options of `toUIMessageStreamResponse()`: the status and headers of the `Response`, and heartbeats on a quiet stream. */
 export interface UIMessageStreamResponseInit {
   status?: number | undefined
   statusText?: string | undefined

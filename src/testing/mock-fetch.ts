@@ -1,12 +1,14 @@
 import { ProviderError, type FetchOptions, type FetchProvider, type FetchedPage } from '../core/index.js'
 import { InFlight, sleep } from './sleep.js'
 
+/** Options of `mockFetch()`: the pages by URL, and an optional delay per call. */
 export interface MockFetchOptions {
   /** Page text, or the page itself (title and text, or a document's `kind`, `pages` and `pageStarts` too), by URL. */
   pages: Readonly<Record<string, string | Omit<FetchedPage, 'url'>>>
   delayMs?: number
 }
 
+/** A `FetchProvider` serving fixed pages, that records every URL and signal it was given. */
 export interface MockFetch extends FetchProvider {
   readonly calls: string[]
   readonly signals: (AbortSignal | undefined)[]

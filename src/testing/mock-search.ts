@@ -1,6 +1,7 @@
 import { normalizeText, ProviderError, type SearchOptions, type SearchProvider, type SearchResult } from '../core/index.js'
 import { InFlight, sleep } from './sleep.js'
 
+/** Options of `mockSearch()`: the results by query (or a corpus to search), failures, and delays. */
 export interface MockSearchOptions {
   /**
    * Results by exact query, a function of the query, or an in-memory corpus searched by the
@@ -17,6 +18,7 @@ export interface MockSearchOptions {
   searchCost?: number
 }
 
+/** A `SearchProvider` giving fixed results, that records every query and signal it was given. */
 export interface MockSearch extends SearchProvider {
   readonly calls: string[]
   /** The signal of every call, to check they were aborted. */
@@ -69,6 +71,7 @@ export function mockSearch(options: MockSearchOptions = {}): MockSearch {
   }
 }
 
+/** A retryable `ProviderError` like a search backend's 503, for scripting failures in tests. */
 export function searchFailure(message = 'search backend unavailable'): ProviderError {
   return new ProviderError(message, { code: 'http', provider: 'mock', status: 503, retryable: true })
 }

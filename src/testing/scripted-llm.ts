@@ -1,6 +1,7 @@
 import { LaconicError, estimateTokens, requestText, type LLMChunk, type LLMProvider, type LLMRequest } from '../core/index.js'
 import { InFlight, sleep } from './sleep.js'
 
+/** One scripted reply: its text, and optionally reasoning, usage and tool calls. */
 export interface ScriptedReply {
   text: string
   /** Streamed out of band, as `reasoning` chunks. */
@@ -19,8 +20,10 @@ export interface ScriptedReply {
   toolCalls?: readonly { id?: string; name: string; args?: unknown }[]
 }
 
+/** What a `scriptedLLM()` replies: a list by call order, or a function of the request and call index. */
 export type Script = readonly (string | ScriptedReply)[] | ((req: LLMRequest, callIndex: number) => string | ScriptedReply | Promise<string | ScriptedReply>)
 
+/** Options of `scriptedLLM()`: the replies, the model name, and cost, latency and chunking of the stream. */
 export interface ScriptedLLMOptions {
   /** Replies by call order, or a function of the request. */
   replies: Script
@@ -35,6 +38,7 @@ export interface ScriptedLLMOptions {
   chunkSize?: 'word' | number
 }
 
+/** An `LLMProvider` replying from a script, that records every request it received. */
 export interface ScriptedLLM extends LLMProvider {
   /** Every request received, in order. */
   readonly calls: LLMRequest[]

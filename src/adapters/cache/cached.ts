@@ -10,6 +10,7 @@ import { createSingleFlight } from './single-flight.js'
 import { memoryStore } from './store.js'
 import type { CacheStore } from './store.js'
 
+/** Options of `cached()`: where entries live, how long they stay fresh, and how a store's failures are reported. */
 export interface CacheOptions {
   /** Where entries live. @defaultValue an in-memory LRU of 1000 entries (`memoryStore()`) */
   readonly store?: CacheStore
@@ -33,6 +34,7 @@ const isFetchedPage = (value: unknown): value is FetchedPage =>
 const markResults = (results: SearchResult[]): SearchResult[] => results.map((result) => ({ ...result, cached: true }))
 const markPage = (page: FetchedPage): FetchedPage => ({ ...page, cached: true })
 
+/** Wraps a search or fetch provider so repeated queries and URLs are answered from a cache for `ttl` milliseconds. */
 export function cached<P extends SearchProvider | FetchProvider>(provider: P, options: CacheOptions = {}): P {
   const { store = memoryStore(), ttl = 3_600_000, namespace = '', onStoreError } = options
   if (!(ttl > 0)) throw new TypeError(`\`ttl\` must be a positive number of milliseconds, got ${ttl}`)

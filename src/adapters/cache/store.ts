@@ -10,6 +10,7 @@ export interface CacheStore {
   set(key: string, value: unknown, ttlMs: number): Promise<void>
 }
 
+/** Options of `memoryStore()`: how many entries it keeps. */
 export interface MemoryStoreOptions {
   /**
    * Entries kept before the least recently used one is dropped.

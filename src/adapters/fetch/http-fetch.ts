@@ -17,6 +17,7 @@ import { resolveWithNodeDns } from './resolve-host.js'
 import { assertPublicUrl, parseWebUrl, shortUrl } from './ssrf.js'
 import type { ResolveHost } from './ssrf.js'
 
+/** Options of `httpFetch()`: which destinations are allowed, body and redirect limits, timeouts and retries. */
 export interface HttpFetchOptions {
   /** Allow loopback, private and link-local destinations (your own network, tests). @defaultValue false */
   readonly allowPrivateNetwork?: boolean
@@ -126,6 +127,7 @@ async function readCapped(
   return truncated ? { bytes, truncated } : { bytes }
 }
 
+/** A `FetchProvider` over HTTP: turns HTML, PDF, DOCX and text into plain text, refuses private addresses unless allowed, and limits size, redirects and time. */
 export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
   const {
     allowPrivateNetwork = false,

@@ -9,6 +9,7 @@ import { withRetries, withRetryHint, type RetryOptions } from './retry.js'
 import { retryDelayFromHeaders, type Backoff } from './retry-delay.js'
 import { openBody, type HttpResponse } from './response.js'
 
+/** Time limits of an HTTP call: to the first byte, between two chunks, and for the whole call. */
 export interface HttpTimeouts {
   /** From sending the request to the response headers. @defaultValue 60_000 */
   firstByteMs?: number | undefined

@@ -55,6 +55,7 @@ export interface AiSdkLanguageModel {
   doStream(options: never): PromiseLike<{ stream: ReadableStream<{ type: string }> }>
 }
 
+/** Options of `aiSdkModel()`: prices, retries and provider options passed through to the AI SDK model. */
 export interface AiSdkModelOptions {
   /** Prices by model id, for providers whose usage carries no cost. */
   pricing?: Pricing | undefined
@@ -65,6 +66,7 @@ export interface AiSdkModelOptions {
   providerOptions?: Record<string, Record<string, unknown>> | undefined
 }
 
+/** An `LLMProvider` from an AI SDK language model (e.g. `google("gemini-2.5-flash")`), with retries and pricing. */
 export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions = {}): LLMProvider {
   if (!model || typeof model !== 'object' || typeof model.doStream !== 'function') {
     throw new LaconicError('aiSdkModel expects an AI SDK language model object (with doStream)', {

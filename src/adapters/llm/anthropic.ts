@@ -8,6 +8,7 @@ import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'
 import { sseData, streamChat } from './stream-chat.js'
 
+/** Options of `anthropic()`: the API key, the model, and the Anthropic Messages API's own settings. */
 export interface AnthropicOptions extends LLMAdapterOptions {
   apiKey: string
   model: string
@@ -19,6 +20,7 @@ export interface AnthropicOptions extends LLMAdapterOptions {
   thinkingBudget?: number | undefined
 }
 
+/** An `LLMProvider` for Anthropic's Messages API (Claude models), streamed, with retries. */
 export function anthropic(options: AnthropicOptions): LLMProvider {
   const { apiKey, model } = options
   if (!apiKey) {

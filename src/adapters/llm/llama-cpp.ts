@@ -7,6 +7,7 @@
 import { onAbort } from '../../core/abort-listener.js'
 import { abortError, isAbortError, LaconicError, ProviderError, type JsonSchema, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
 
+/** Options of `local()`: the GGUF model to load, where downloads go, and the context, threads and GPU to use. */
 export interface LocalModelOptions {
   /** A GGUF file's path, or `hf:owner/repo/file.gguf` (downloaded on first use into `cacheDir`). */
   model: string
@@ -72,6 +73,7 @@ interface Loaded {
 
 const NODE_LLAMA_CPP = 'node-llama-cpp'
 
+/** An `LLMProvider` running a GGUF model in this process with node-llama-cpp (an optional peer dependency). */
 export function local(options: LocalModelOptions): LocalModel {
   if (typeof options?.model !== 'string' || options.model.trim() === '')
     throw new LaconicError('`model` must be a GGUF file path or an hf:owner/repo/file.gguf URI', {

@@ -5,8 +5,10 @@ import { toolArgsObject, type ChatTurn, type JsonSchema, type LLMRequest } from 
 import { openaiTools } from './openai-wire.js'
 import { countAt, isObject, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
+/** Ollama's `think` setting: on or off, or a reasoning effort for models that take one. */
 export type OllamaThink = boolean | 'low' | 'medium' | 'high'
 
+/** Ollama's own request settings: output format, thinking, model options and how long the model stays loaded. */
 export interface OllamaBodyOptions {
   format?: 'json' | JsonSchema | undefined
   think?: OllamaThink | undefined

@@ -9,6 +9,7 @@ import { ollamaBody, parseOllamaLine, type OllamaBodyOptions } from './ollama-wi
 import { streamChat } from './stream-chat.js'
 import { readLines } from '../../wire/index.js'
 
+/** Options of `ollama()`: the host, the model, and Ollama's own request settings. */
 export interface OllamaOptions extends LLMAdapterOptions, OllamaBodyOptions {
   /** @defaultValue `http://localhost:11434` */
   host?: string | undefined
@@ -20,6 +21,7 @@ const OLLAMA_FIRST_BYTE_MS = 300_000
 /** A local model on a CPU can take long over a long answer: a generous whole-call limit. */
 const OLLAMA_TOTAL_MS = 1_800_000
 
+/** An `LLMProvider` for a model served by Ollama (by default on `http://localhost:11434`). */
 export function ollama(options: OllamaOptions): LLMProvider {
   const { model } = options
   if (!model) throw new LaconicError('ollama: `model` is required', { code: 'config', hint: 'pass it as `ollama({ model: "qwen3:4b" })`' })

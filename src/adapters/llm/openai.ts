@@ -11,6 +11,7 @@ import { isLoopbackUrl } from './local.js'
 import { sseData, streamChat } from './stream-chat.js'
 import { jsonSupport, withJsonFallback } from './json-fallback.js'
 
+/** Options of `openai()`: the API root, key and model, for OpenAI and any server speaking its Chat Completions API. */
 export interface OpenAIOptions extends LLMAdapterOptions {
   /** The API root, usually ending in `/v1`. @defaultValue `https://api.openai.com/v1` */
   baseURL?: string | undefined
@@ -24,6 +25,7 @@ export interface OpenAIOptions extends LLMAdapterOptions {
   reasoningModel?: boolean | undefined
 }
 
+/** An `LLMProvider` for OpenAI's Chat Completions API, or any server that speaks it (vLLM, llama.cpp, LM Studio). */
 export function openai(options: OpenAIOptions): LLMProvider {
   const { model, apiKey } = options
   if (!model) throw new LaconicError('openai: `model` is required', { code: 'config', hint: 'pass it as `openai({ model: "gpt-4o-mini" })`' })

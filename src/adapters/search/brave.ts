@@ -8,6 +8,7 @@ import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 import { transport, type HttpSearchOptions } from './options.js'
 
+/** Options of `brave()`: the API key, the endpoint, and Brave Search filters. */
 export interface BraveOptions extends HttpSearchOptions {
   /** @defaultValue the `BRAVE_API_KEY` environment variable */
   readonly apiKey?: string
@@ -29,6 +30,7 @@ export function parseBraveResponse(body: unknown): SearchResult[] {
   return toResults(field(field(body, 'web'), 'results'), { title: 'title', url: 'url', snippet: 'description' }, true)
 }
 
+/** A `SearchProvider` for the Brave Search API; the key comes from `apiKey` or `BRAVE_API_KEY`. */
 export function brave(options: BraveOptions = {}): SearchProvider {
   const apiKey = keyFrom(options.apiKey, 'BRAVE_API_KEY')
   if (!apiKey) {

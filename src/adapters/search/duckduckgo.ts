@@ -12,6 +12,7 @@ import { duckDuckGoPacer } from './pacer.js'
 import type { Pacer } from './pacer.js'
 import type { HttpSearchOptions } from './options.js'
 
+/** Options of `duckduckgo()`: the endpoint, region and time filters, and the pacing of requests. */
 export interface DuckDuckGoOptions extends HttpSearchOptions {
   /** The HTML or lite endpoint (both layouts are understood). @defaultValue 'https://html.duckduckgo.com/html/' */
   readonly endpoint?: string
@@ -36,6 +37,7 @@ function throttled(status: number, cause?: unknown): ProviderError {
   })
 }
 
+/** A `SearchProvider` reading DuckDuckGo's HTML results: no key needed, requests paced politely. */
 export function duckduckgo(options: DuckDuckGoOptions = {}): SearchProvider {
   const {
     endpoint = 'https://html.duckduckgo.com/html/',

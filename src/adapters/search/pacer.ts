@@ -4,11 +4,13 @@
  */
 import { sleep as abortableSleep } from '../http/index.js'
 
+/** Spaces out requests: each `wait()` resolves when its caller may start. */
 export interface Pacer {
   /** Resolves when the caller may send its request; rejects with an `aborted` error if `signal` fires first. */
   wait(signal?: AbortSignal): Promise<void>
 }
 
+/** Options of `createPacer()`: the gap between two requests, and the clock and sleep (injectable for tests). */
 export interface PacerOptions {
   /** Minimum gap between two request starts. @defaultValue 1000 */
   readonly intervalMs?: number
@@ -18,6 +20,7 @@ export interface PacerOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
 }
 
+/** Creates a `Pacer` whose requests start at least `intervalMs` apart, in the order they asked. */
 export function createPacer({ intervalMs = 1000, now = Date.now, sleep = abortableSleep }: PacerOptions = {}): Pacer {
   let nextSlot = Number.NEGATIVE_INFINITY
   return {

@@ -8,6 +8,7 @@ import { requestJson } from './request-json.js'
 import { field, toResults } from './result-fields.js'
 import { transport, type HttpSearchOptions } from './options.js'
 
+/** Options of `searxng()`: the instance URL, and SearXNG categories, engines and language. */
 export interface SearxngOptions extends HttpSearchOptions {
   /** The instance, e.g. `'http://localhost:8080'`. */
   readonly baseURL: string
@@ -25,6 +26,7 @@ export function parseSearxngResponse(body: unknown): SearchResult[] {
   return toResults(field(body, 'results'), { title: 'title', url: 'url', snippet: 'content', score: 'score' })
 }
 
+/** A `SearchProvider` for a SearXNG instance (its JSON API must be enabled). */
 export function searxng(options: SearxngOptions): SearchProvider {
   if (!options?.baseURL) {
     throw new LaconicError('searxng: no instance URL', { code: 'config', hint: "pass `baseURL`, e.g. searxng({ baseURL: 'http://localhost:8080' })" })

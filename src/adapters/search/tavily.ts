@@ -8,6 +8,7 @@ import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 import { transport, type HttpSearchOptions } from './options.js'
 
+/** Options of `tavily()`: the API key, endpoint, search depth and Tavily filters. */
 export interface TavilyOptions extends HttpSearchOptions {
   /** @defaultValue the `TAVILY_API_KEY` environment variable */
   readonly apiKey?: string
@@ -35,6 +36,7 @@ function tavilyHint(status: number | undefined): string | undefined {
   return undefined
 }
 
+/** A `SearchProvider` for the Tavily search API; the key comes from `apiKey` or `TAVILY_API_KEY`. */
 export function tavily(options: TavilyOptions = {}): SearchProvider {
   const apiKey = keyFrom(options.apiKey, 'TAVILY_API_KEY')
   if (!apiKey) {

@@ -5,6 +5,7 @@
  */
 import { documentPages, pageUrl, truncateAtSentence, type FetchedPage } from '../../core/index.js'
 
+/** Text a strategy shows a model from a deep-read page, with the URL (and page number) a fact from it cites. */
 export interface Passage {
   /** The page's URL, or for a document's page `url#page=n`. */
   url: string

@@ -19,6 +19,7 @@ export interface LocalCorpusBaseOptions {
   readonly snippetChars?: number
 }
 
+/** Options of `localCorpus()`: a folder of files or a list of documents to search, and how results are cut. */
 export type LocalCorpusOptions =
   | (LocalCorpusBaseOptions & {
       /** A folder of `.md`, `.txt`, `.html`, `.pdf` and `.docx` files (Node only), read once on first use. */
@@ -120,6 +121,7 @@ async function build(options: LocalCorpusOptions): Promise<Corpus> {
   return { docs, byUrl, chunks, index }
 }
 
+/** A search and fetch provider over your own files or documents, searched with BM25, for research without the web. */
 export function localCorpus(options: LocalCorpusOptions): SearchProvider & FetchProvider {
   if (!options || (options.dir === undefined) === (options.documents === undefined)) {
     throw new LaconicError('localCorpus: pass either `dir` or `documents`', {
