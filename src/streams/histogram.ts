@@ -1,7 +1,7 @@
 /** Upper bounds in milliseconds, Prometheus-style; the last bucket is everything above. */
 export const LATENCY_BUCKETS_MS: readonly number[] = [50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000]
 
-/** Latency observations in cumulative buckets (Prometheus-style), with the total count. */
+/** Latency observations in cumulative buckets (Prometheus-style), with their count, sum, minimum and maximum. */
 export interface Histogram {
   /** Bucket upper bounds (inclusive), ascending. */
   bounds: number[]
