@@ -1,0 +1,84 @@
+/**
+ * Type-level tests of the `laconic-research/redis` sub-path: the queue and its workers, the
+ * event log, and the Redis checkpoint and cache stores. Imported as types only (no ioredis).
+ */
+import { describe, expectTypeOf, it } from 'vitest'
+import type { CheckpointStore, ResearchEvent, ResearchOptions } from '../../src/index.js'
+import type {
+  EventLogReader,
+  QueuedResearchOptions,
+  ReadOptions,
+  RedisCheckpointsOptions,
+  RedisConnection,
+  RedisEventLog,
+  RedisEventLogOptions,
+  RedisRuns,
+  RedisRunsOptions,
+  RedisStoreOptions,
+  ResearchEventsOptions,
+  ResearchJobData,
+  ResearchQueue,
+  ResearchQueueOptions,
+  ResearchWorker,
+  ResearchWorkerOptions,
+  RunStatus,
+  SubmitOptions,
+  WorkerAgent,
+  createResearchQueue,
+  createResearchWorker,
+  redisCheckpoints,
+  redisEventLog,
+  redisRuns,
+  redisStore,
+} from '../../src/redis/index.js'
+
+describe('queue and workers', () => {
+  it('createResearchQueue submits, cancels and follows runs', () => {
+    expectTypeOf<typeof createResearchQueue>().parameters.toEqualTypeOf<[options: ResearchQueueOptions]>()
+    expectTypeOf<ReturnType<typeof createResearchQueue>>().toEqualTypeOf<ResearchQueue>()
+    expectTypeOf<ResearchQueueOptions['connection']>().toEqualTypeOf<RedisConnection>()
+    expectTypeOf<ResearchQueue['submit']>().parameters.toEqualTypeOf<[question: string, options?: SubmitOptions]>()
+    expectTypeOf<ResearchQueue['submit']>().returns.toEqualTypeOf<Promise<{ runId: string }>>()
+    expectTypeOf<ResearchQueue['get']>().returns.toEqualTypeOf<Promise<RunStatus | undefined>>()
+    expectTypeOf<ResearchQueue['researchEvents']>().parameters.toEqualTypeOf<[runId: string, options?: ResearchEventsOptions]>()
+    expectTypeOf<ResearchEventsOptions['after']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<SubmitOptions['options']>().toEqualTypeOf<QueuedResearchOptions | undefined>()
+    expectTypeOf<QueuedResearchOptions>().toEqualTypeOf<Pick<ResearchOptions, 'knowledge' | 'priorAnswers' | 'citations'>>()
+    expectTypeOf<ResearchJobData['question']>().toEqualTypeOf<string>()
+  })
+
+  it('createResearchWorker runs jobs with an agent', () => {
+    expectTypeOf<typeof createResearchWorker>().parameters.toEqualTypeOf<[options: ResearchWorkerOptions]>()
+    expectTypeOf<ReturnType<typeof createResearchWorker>>().toEqualTypeOf<ResearchWorker>()
+    expectTypeOf<ResearchWorkerOptions['agent']>().toEqualTypeOf<WorkerAgent | ((strategy: string | undefined) => WorkerAgent)>()
+    expectTypeOf<ResearchWorker['running']>().toEqualTypeOf<number>()
+    expectTypeOf<ResearchWorker['ready']>().returns.toEqualTypeOf<Promise<void>>()
+  })
+
+  it('redisRuns hosts runs for the research handler', () => {
+    expectTypeOf<typeof redisRuns>().parameters.toEqualTypeOf<[options: RedisRunsOptions]>()
+    expectTypeOf<ReturnType<typeof redisRuns>>().toEqualTypeOf<RedisRuns>()
+    expectTypeOf<RedisRunsOptions>().toEqualTypeOf<ResearchQueueOptions>()
+  })
+})
+
+describe('stores', () => {
+  it('redisEventLog appends and reads back events', () => {
+    expectTypeOf<typeof redisEventLog>().parameter(1).toEqualTypeOf<RedisEventLogOptions | undefined>()
+    expectTypeOf<ReturnType<typeof redisEventLog>>().toEqualTypeOf<RedisEventLog>()
+    expectTypeOf<RedisEventLog['append']>().parameters.toEqualTypeOf<[event: ResearchEvent]>()
+    expectTypeOf<RedisEventLog['read']>().parameters.toEqualTypeOf<[runId: string, options?: ReadOptions]>()
+    expectTypeOf<RedisEventLog['read']>().returns.toEqualTypeOf<EventLogReader>()
+    expectTypeOf<EventLogReader>().toExtend<AsyncIterable<ResearchEvent>>()
+    expectTypeOf<ReadOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>()
+    expectTypeOf<RedisEventLogOptions['ttlSeconds']>().toEqualTypeOf<number | undefined>()
+  })
+
+  it('redisCheckpoints and redisStore are the core stores on Redis', () => {
+    expectTypeOf<typeof redisCheckpoints>().parameter(1).toEqualTypeOf<RedisCheckpointsOptions | undefined>()
+    expectTypeOf<ReturnType<typeof redisCheckpoints>>().toEqualTypeOf<CheckpointStore>()
+    expectTypeOf<RedisCheckpointsOptions['prefix']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<typeof redisStore>().parameter(1).toEqualTypeOf<RedisStoreOptions | undefined>()
+    expectTypeOf<RedisStoreOptions['prefix']>().toEqualTypeOf<string | undefined>()
+  })
+})
