@@ -1,0 +1,92 @@
+/**
+ * Type-level tests of the `laconic-research/adapters` sub-path's options and helpers: what each
+ * model, search and fetch adapter is configured with.
+ */
+import { describe, expectTypeOf, it } from 'vitest'
+import type { FetchProvider, LLMProvider, SearchProvider } from '../../src/index.js'
+import type {
+  AiSdkLanguageModel,
+  AiSdkModelOptions,
+  Backoff,
+  BraveOptions,
+  CacheOptions,
+  DuckDuckGoOptions,
+  HttpFetchOptions,
+  HttpSearchOptions,
+  HttpTimeouts,
+  LLMAdapterOptions,
+  LocalCorpusBaseOptions,
+  LocalCorpusOptions,
+  LocalDocument,
+  LocalModel,
+  LocalModelOptions,
+  MemoryStoreOptions,
+  OllamaBodyOptions,
+  OllamaOptions,
+  OllamaThink,
+  Pacer,
+  PacerOptions,
+  ResolveHost,
+  SearxngOptions,
+  TavilyOptions,
+  aiSdkModel,
+  createPacer,
+  isBlockedAddress,
+  local,
+  localCorpus,
+} from '../../src/adapters/index.js'
+
+describe('model adapters', () => {
+  it('share HTTP options, and take their own', () => {
+    expectTypeOf<LLMAdapterOptions['timeouts']>().toEqualTypeOf<HttpTimeouts | undefined>()
+    expectTypeOf<LLMAdapterOptions['backoff']>().toEqualTypeOf<Backoff | undefined>()
+    expectTypeOf<HttpTimeouts['firstByteMs']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<Backoff['initialMs']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<OllamaOptions>().toExtend<LLMAdapterOptions & OllamaBodyOptions>()
+    expectTypeOf<OllamaOptions['model']>().toEqualTypeOf<string>()
+    expectTypeOf<OllamaBodyOptions['think']>().toEqualTypeOf<OllamaThink | undefined>()
+    expectTypeOf<OllamaThink>().toEqualTypeOf<boolean | 'low' | 'medium' | 'high'>()
+    expectTypeOf<typeof aiSdkModel>().parameters.toEqualTypeOf<[model: AiSdkLanguageModel, options?: AiSdkModelOptions]>()
+    expectTypeOf<AiSdkModelOptions['maxRetries']>().toEqualTypeOf<number | undefined>()
+  })
+
+  it('local loads a GGUF model and can be closed', () => {
+    expectTypeOf<typeof local>().parameters.toEqualTypeOf<[options: LocalModelOptions]>()
+    expectTypeOf<LocalModelOptions['model']>().toEqualTypeOf<string>()
+    expectTypeOf<LocalModel>().toExtend<LLMProvider>()
+    expectTypeOf<LocalModel['close']>().returns.toEqualTypeOf<Promise<void>>()
+  })
+})
+
+describe('search and fetch adapters', () => {
+  it('share HTTP search options, and take their own', () => {
+    for (const options of [{} as BraveOptions, {} as TavilyOptions, {} as DuckDuckGoOptions, {} as SearxngOptions]) {
+      expectTypeOf(options).toExtend<HttpSearchOptions>()
+    }
+    expectTypeOf<HttpSearchOptions['maxRetries']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<BraveOptions['apiKey']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<TavilyOptions['apiKey']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<SearxngOptions['baseURL']>().toEqualTypeOf<string>()
+    expectTypeOf<DuckDuckGoOptions['endpoint']>().toEqualTypeOf<string | undefined>()
+  })
+
+  it('localCorpus searches a folder or a list of documents', () => {
+    expectTypeOf<ReturnType<typeof localCorpus>>().toEqualTypeOf<SearchProvider & FetchProvider>()
+    expectTypeOf<Extract<LocalCorpusOptions, { dir: string }>>().toExtend<LocalCorpusBaseOptions>()
+    expectTypeOf<Extract<LocalCorpusOptions, { dir?: undefined }>['documents']>().toEqualTypeOf<readonly LocalDocument[]>()
+    expectTypeOf<LocalDocument['text']>().toEqualTypeOf<string>()
+  })
+
+  it('httpFetch guards the network; cached, memoryStore and createPacer take options', () => {
+    expectTypeOf<HttpFetchOptions['allowPrivateNetwork']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<typeof isBlockedAddress>().parameters.toEqualTypeOf<[text: string]>()
+    expectTypeOf<typeof isBlockedAddress>().returns.toEqualTypeOf<boolean>()
+    expectTypeOf<ResolveHost>().returns.toEqualTypeOf<Promise<string[]>>()
+    expectTypeOf<CacheOptions['ttl']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<MemoryStoreOptions['maxEntries']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<typeof createPacer>().parameters.toEqualTypeOf<[input?: PacerOptions]>()
+    expectTypeOf<ReturnType<typeof createPacer>>().toEqualTypeOf<Pacer>()
+    expectTypeOf<PacerOptions['intervalMs']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<Pacer['wait']>().parameters.toEqualTypeOf<[signal?: AbortSignal]>()
+  })
+})
