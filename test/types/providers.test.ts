@@ -1,0 +1,66 @@
+/**
+ * Type-level tests of the root entry's provider contracts: what a model, search or fetch
+ * provider is asked, how retries and failures are reported, and the event stamp.
+ */
+import { describe, expectTypeOf, it } from 'vitest'
+import type {
+  CheckpointStore,
+  DocumentKind,
+  EVENT_TYPES,
+  EventStamp,
+  EventType,
+  FetchOptions,
+  GenerateFunction,
+  LaconicError,
+  LLMChunk,
+  LLMRequest,
+  ModelPrice,
+  PriorAnswer,
+  ProviderError,
+  ProviderErrorDetails,
+  RetryInfo,
+  SearchOptions,
+  SearchOutcome,
+  SearchResult,
+  ToolCall,
+  ToolSpec,
+  memoryCheckpoints,
+} from '../../src/index.js'
+
+describe('provider contracts', () => {
+  it('requests carry a prompt, a signal and a retry callback', () => {
+    expectTypeOf<LLMRequest['prompt']>().toEqualTypeOf<string>()
+    expectTypeOf<LLMRequest['signal']>().toEqualTypeOf<AbortSignal | undefined>()
+    expectTypeOf<SearchOptions['limit']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<SearchOptions['onRetry']>().toEqualTypeOf<((info: RetryInfo) => void) | undefined>()
+    expectTypeOf<FetchOptions['onRetry']>().toEqualTypeOf<((info: RetryInfo) => void) | undefined>()
+    expectTypeOf<RetryInfo['attempt']>().toEqualTypeOf<number>()
+    expectTypeOf<RetryInfo['delayMs']>().toEqualTypeOf<number>()
+  })
+
+  it('a model streams chunks, and may call tools', () => {
+    expectTypeOf<Extract<LLMChunk, { type: 'text' }>>().toEqualTypeOf<{ type: 'text'; text: string }>()
+    expectTypeOf<Extract<LLMChunk, { type: 'tool-call' }>>().toExtend<ToolCall>()
+    expectTypeOf<ToolCall['args']>().toEqualTypeOf<string>()
+    expectTypeOf<ToolSpec['name']>().toEqualTypeOf<string>()
+    expectTypeOf<GenerateFunction>().parameters.toEqualTypeOf<[system: string, prompt: string, options: { signal?: AbortSignal }]>()
+    expectTypeOf<ModelPrice['inputPerMillion']>().toEqualTypeOf<number>()
+  })
+
+  it('a failed provider call says which provider and whether to retry', () => {
+    expectTypeOf<ProviderError>().toExtend<LaconicError>()
+    expectTypeOf<ProviderErrorDetails['provider']>().toEqualTypeOf<string>()
+    expectTypeOf<ProviderErrorDetails['retryable']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<SearchOutcome['results']>().toEqualTypeOf<SearchResult[]>()
+  })
+})
+
+describe('runs', () => {
+  it('every event is stamped, and its type is one of EVENT_TYPES', () => {
+    expectTypeOf<EventStamp>().toEqualTypeOf<{ runId: string; seq: number; time: number }>()
+    expectTypeOf<typeof EVENT_TYPES>().toEqualTypeOf<readonly EventType[]>()
+    expectTypeOf<DocumentKind>().toEqualTypeOf<'pdf' | 'docx'>()
+    expectTypeOf<PriorAnswer['answer']>().toEqualTypeOf<string>()
+    expectTypeOf<ReturnType<typeof memoryCheckpoints>>().toEqualTypeOf<CheckpointStore>()
+  })
+})
