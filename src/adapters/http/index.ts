@@ -1,5 +1,5 @@
 // The shared HTTP layer of every adapter: timeouts, retries, typed errors (bodies are read with src/wire).
-export { httpRequest, attemptRequest, callTimeouts, DEFAULT_TIMEOUTS } from './request.js'
+export { httpRequest, attemptRequest, callTimeouts } from './request.js'
 export type { HttpRequestOptions, HttpTimeouts } from './request.js'
 export type { HttpResponse } from './response.js'
 export { withRetries, streamWithRetries } from './retry.js'
