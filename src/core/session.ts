@@ -1,6 +1,7 @@
 import type { Citation } from './events.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
-import type { ResearchOptions, ResearchRun } from './strategy.js'
+import type { ResearchRun } from './run.js'
+import type { ResearchOptions } from './strategy.js'
 
 /**
  * A finding a conversation keeps between turns: the fact's text and where it came from. Plain
