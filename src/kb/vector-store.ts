@@ -38,6 +38,7 @@ export interface ScoredChunk {
   score: number
 }
 
+/** Where a knowledge base keeps its chunks and vectors; `memoryVectorStore()` is the reference implementation. */
 export interface VectorStore {
   /** The embedding model and dimensions the store was built with (undefined while empty). */
   embedding(): Promise<{ model: string; dimensions: number } | undefined>

@@ -1,0 +1,3 @@
+// `laconic-research/kb`: the knowledge base. Documents indexed once into a vector store, retrieved by meaning and by words.
+export { memoryVectorStore } from './memory-vector-store.js'
+export type { Chunk, ScoredChunk, StoredDocument, VectorStore } from './vector-store.js'
