@@ -1,0 +1,86 @@
+/**
+ * One message. A user's is its text; an assistant's is the research run: the searches and facts
+ * as they arrive, the answer, its sources as links, the cost, and how the run ended. Everything
+ * is rendered as text (React escapes it); a source links only when its URL is http(s).
+ */
+import type { ChatMessage } from './messages.js'
+
+type Part = ChatMessage['parts'][number]
+type PartOf<T extends Part['type']> = Extract<Part, { type: T }>
+
+/** Why a run ended without a full answer, in words (an error's own message is shown by the page). */
+const ENDINGS: Record<string, string> = {
+  'max-iterations': 'The research stopped at its step limit: the answer may be incomplete.',
+  paused: 'The research paused.',
+  error: 'The research failed.',
+}
+
+export function Message({ message }: { message: ChatMessage }) {
+  const text = message.parts
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('')
+  if (message.role === 'user') return <div className="message user">{text}</div>
+
+  const queries = message.parts.filter((part): part is PartOf<'data-query'> => part.type === 'data-query')
+  const facts = message.parts.filter((part): part is PartOf<'data-fact'> => part.type === 'data-fact')
+  const sources = message.parts.filter((part): part is PartOf<'source-url'> => part.type === 'source-url')
+  const cost = message.parts.findLast((part): part is PartOf<'data-cost'> => part.type === 'data-cost')
+  const ending = message.metadata?.reason ? ENDINGS[message.metadata.reason] : undefined
+
+  return (
+    <div className="message assistant">
+      {queries.length > 0 && (
+        <ul className="research">
+          {queries.map(({ id, data }) => (
+            <li key={id} className="query">
+              {data.query} {data.error ? '(failed)' : data.results ? `(${data.results.length} results)` : '(searching…)'}
+            </li>
+          ))}
+        </ul>
+      )}
+      {facts.length > 0 && (
+        <ul className="research facts">
+          {facts.map(({ id, data }) => (
+            <li key={id} className={data.supersededBy ? 'fact superseded' : 'fact'}>
+              {data.fact.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {text && <p className="answer">{text}</p>}
+      {sources.length > 0 && (
+        <ol className="sources">
+          {sources.map((source) => (
+            <li key={source.sourceId} value={Number(source.sourceId) || undefined}>
+              <SourceLink url={source.url} title={source.title} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {cost && (
+        <p className="cost">
+          ${cost.data.total.total.toFixed(4)} · {cost.data.total.searches} searches
+        </p>
+      )}
+      {ending && <p className="ending">{ending}</p>}
+    </div>
+  )
+}
+
+/** A source as a link when its URL is a web address; any other scheme (javascript:, data:, file:) stays text. */
+function SourceLink({ url, title }: { url: string; title?: string | undefined }) {
+  const label = title || url
+  let web = false
+  try {
+    web = ['http:', 'https:'].includes(new URL(url).protocol)
+  } catch {
+    // not a URL at all: shown as text
+  }
+  if (!web) return <span>{label}</span>
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer">
+      {label}
+    </a>
+  )
+}

@@ -1,0 +1,35 @@
+/**
+ * The chat's message type and the page's two calls to its server: the saved conversation, and
+ * the transport `useChat` posts each turn through (with the server's token).
+ */
+import { DefaultChatTransport, type UIMessage } from 'ai'
+import type { ResearchDataParts, ResearchMessageMetadata } from '../../../src/streams/index.js'
+
+/** A message of this chat: the research's metadata (run id, how it ended) and its data parts (facts, searches, cost). */
+export type ChatMessage = UIMessage<ResearchMessageMetadata, ResearchDataParts>
+
+/** The token the server put in the page: it must come back with every turn (the server's request guard). */
+function pageToken(): string {
+  return document.querySelector('meta[name="laconic-token"]')?.getAttribute('content') ?? ''
+}
+
+/** The chat's id: from the address (`?chat=…`), or a new one put there, so a reload comes back to the same conversation. */
+export function chatIdFromAddress(): string {
+  const url = new URL(window.location.href)
+  const known = url.searchParams.get('chat')
+  if (known && /^[A-Za-z0-9-]{1,64}$/.test(known)) return known
+  const id = crypto.randomUUID()
+  url.searchParams.set('chat', id)
+  window.history.replaceState(null, '', url)
+  return id
+}
+
+/** The conversation as the server saved it (empty for a new chat). */
+export async function savedMessages(chatId: string): Promise<ChatMessage[]> {
+  const response = await fetch(`/api/chats/${encodeURIComponent(chatId)}/messages`)
+  if (!response.ok) throw new Error(`could not load the conversation: ${response.status} ${await response.text()}`)
+  return (await response.json()) as ChatMessage[]
+}
+
+/** How `useChat` sends a turn: `POST /api/chat` with the chat's id and messages, and the page's token. */
+export const transport = new DefaultChatTransport<ChatMessage>({ api: '/api/chat', headers: () => ({ 'x-laconic-token': pageToken() }) })
