@@ -4,6 +4,7 @@ import {
   assertResumable,
   checkDecision,
   checkSharedOptions,
+  memorySettings,
   parseCheckpoint,
   LaconicError,
   refuseRenamed,
@@ -96,6 +97,7 @@ export function createAgent(options: AgentOptions): Agent {
   }
   refuseRenamed(options as Readonly<Record<string, unknown>>, undefined, RENAMED_OPTIONS)
   checkSharedOptions(options)
+  memorySettings(options.memory)
   // Every strategy's section is checked by its own definition, whichever strategy runs; resolving
   // now makes an unknown strategy name fail at construction, not mid-run.
   registry.check(options)

@@ -50,6 +50,7 @@ export type { ReactOptions, ReactTool, ReactCall, ReactEvidence, BeforeToolDecis
 export type { ResearchRun } from './core/run.js'
 export type { InterruptRequest, InterruptDecision, PlanRequest, ToolCallRequest } from './core/interruption.js'
 export type { PriorAnswer, ResearchResult } from './core/result.js'
+export type { MemoryEntry, MemoryOptions, MemoryStore, MemoryWritePolicy, RecalledFinding, SessionFact } from './core/memory.js'
 // Checkpoints: the store interface users implement, and the in-memory store (the file store
 // needs node:fs, so it lives on laconic-research/node).
 export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type ReleaseLock } from './core/checkpoint.js'

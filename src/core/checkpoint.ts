@@ -3,6 +3,7 @@ import { LaconicError } from './errors.js'
 import type { Citation, Fact } from './events.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import type { JsonValue } from './json-value.js'
+import type { RecalledFinding } from './memory.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
 
 /** The format of checkpoints this version writes and reads. */
@@ -22,8 +23,8 @@ export interface Checkpoint {
   /** The strategy's name, and the options that shape it: `searchLimit` when set, and the strategy's normalised `settings`. */
   strategy: string
   options: { [key: string]: JsonValue }
-  /** The run's inputs a resume needs again: the caller's knowledge, prior answers and citations. */
-  input: { knowledge?: string; priorAnswers?: PriorAnswer[]; citations?: Citation[] }
+  /** The run's inputs a resume needs again: the caller's knowledge, prior answers and citations, and the findings long-term memory recalled. */
+  input: { knowledge?: string; priorAnswers?: PriorAnswer[]; citations?: Citation[]; recalled?: RecalledFinding[] }
   status: 'running' | 'paused' | 'final'
   /** What the strategy saved with `ctx.checkpoint(state)` at its last step. */
   state: JsonValue

@@ -4,6 +4,7 @@ import type { ErrorCode, ErrorInfo } from './errors.js'
 export type { ErrorInfo } from './errors.js'
 import type { Cost } from './cost.js'
 import type { InterruptRequest } from './interruption.js'
+import type { RecalledFinding } from './memory.js'
 import type { DocumentKind, DocumentWarningCode, SearchResult } from './providers.js'
 
 /** An atomic fact in a notebook, tied to the sources it came from. */
@@ -54,6 +55,7 @@ export type WarningCode =
   | 'extraction-fallback'
   | 'checkpoint-locked'
   | 'checkpoint-failed'
+  | 'recall-failed'
   // the built-in strategies
   | 'budget'
   | 'max-iterations'
@@ -87,6 +89,8 @@ export type WarningCode =
 export interface EventPayloads {
   /** `resumed`: this run continues a checkpoint; `cost` is what was spent before it. */
   'run-start': { question: string; strategy: string; resumed?: { cost: Cost } }
+  /** Long-term memory's earlier findings for this question (the agent's `memory`), given to the strategy as prior knowledge: not this run's facts. */
+  recall: { findings: RecalledFinding[] }
   plan: { text: string; keyElements?: string[]; queries?: string[] }
   query: { queryId: string; query: string; parentId?: string; depth?: number }
   /** Every query gets one: the results, or none and the `error` that stopped the search. */
@@ -144,6 +148,7 @@ export type StrategyEvent =
 /** Every research event type, to check a `type` against or list them. */
 export const EVENT_TYPES: readonly EventType[] = [
   'run-start',
+  'recall',
   'plan',
   'query',
   'result',

@@ -1,4 +1,12 @@
-import type { SessionFact } from './session.js'
+/**
+ * A finding a conversation keeps between turns, and long-term memory across runs: the fact's
+ * text and where it came from. Plain JSON, so it survives a restart and moves between processes.
+ */
+export interface SessionFact {
+  text: string
+  url: string
+  title?: string
+}
 
 /** A finished run as long-term memory keeps it. */
 export interface MemoryEntry {
@@ -27,4 +35,39 @@ export interface RecalledFinding {
 export interface MemoryStore {
   remember(entry: MemoryEntry, options?: { signal?: AbortSignal }): Promise<void>
   recall(question: string, options?: { limit?: number; signal?: AbortSignal }): Promise<RecalledFinding[]>
+}
+
+/**
+ * Which finished runs long-term memory keeps. A run that ended `error`, `aborted` or `paused` is
+ * never written, whatever the policy; `false` writes nothing (recall only).
+ */
+export type MemoryWritePolicy =
+  | false
+  | {
+      /** Answers shorter than this (trimmed) are not worth keeping. @defaultValue 40 */
+      minAnswerChars?: number
+      /** Findings with a source the run must have (its facts, else its answer's cited sentences). @defaultValue 1 */
+      minFindings?: number
+    }
+
+/**
+ * The agent's long-term memory (`createAgent({ memory })`): before planning, a run recalls the
+ * earlier findings most relevant to its question and gives them to the strategy as prior
+ * knowledge (`ResearchOptions.recalled`, each cited as the source it came from); after
+ * `run-end`, a finished run is written to the store when the write policy keeps it. Off when
+ * absent.
+ */
+export interface MemoryOptions {
+  store: MemoryStore
+  /** Findings recalled for a new run at most; 0 recalls nothing (runs are still written). @defaultValue 5 */
+  recall?: number
+  /** Characters of recalled text at most, all findings together. @defaultValue 2000 */
+  recallChars?: number
+  /** @defaultValue `{ minAnswerChars: 40, minFindings: 1 }` */
+  writePolicy?: MemoryWritePolicy
+  /**
+   * Called when writing a finished run fails (the run's result is not affected).
+   * @defaultValue a `console.warn` naming the run
+   */
+  onWriteError?: (error: unknown, runId: string) => void
 }

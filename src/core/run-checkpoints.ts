@@ -24,6 +24,7 @@ export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'
   if (input.knowledge !== undefined) kept.knowledge = input.knowledge
   if (input.priorAnswers !== undefined) kept.priorAnswers = input.priorAnswers
   if (input.citations !== undefined) kept.citations = input.citations
+  if (input.recalled !== undefined) kept.recalled = input.recalled
   return toJson(kept) as Checkpoint['input']
 }
 

@@ -6,6 +6,8 @@ import { toJson, type Checkpoint, type ReleaseLock } from './checkpoint.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import { createIdSource } from './ids.js'
 import { ResultFold } from './result-fold.js'
+import type { RecalledFinding } from './memory.js'
+import { type MemorySettings, memorySettings, recallFindings, rememberRun } from './run-memory.js'
 import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
 import type { ResearchResult } from './result.js'
 import type { SharedOptions, ResearchOptions, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
@@ -99,51 +101,86 @@ export interface DeferredRunInit {
 
 /** What a run needs once its init is known: the strategy's inputs, its fold, ids and checkpoints. */
 interface Prepared {
+  /** Its `input` takes the recalled findings once memory has answered (`useRecalled`). */
   init: RunInit
   restored: Checkpoint | undefined
   fold: ResultFold
   checkpoints: RunCheckpoints | undefined
+  /** The agent's long-term memory, when it has one. */
+  memory: MemorySettings | undefined
+  /** The run recalls before its strategy starts: memory is on, and this is neither a resume nor a run given its findings. */
+  recalls: boolean
+  useRecalled(findings: RecalledFinding[]): void
   context(): StrategyContext
   gathered(): Gathered
 }
 
-function prepared(init: RunInit, runId: string, signal: AbortSignal): Prepared {
-  const { strategy, question, options, input, restore } = init
+function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared {
+  const { strategy, question, options, restore } = start
   const restored = restore?.checkpoint
-  const fold = new ResultFold(input.knowledge ?? '', restored)
+  const fold = new ResultFold(start.input.knowledge ?? '', restored)
   const ids = createIdSource(restored?.ids)
-  const checkpoints = input.checkpoints
-    ? runCheckpoints({
-        store: input.checkpoints,
-        base: { runId, question, strategy: strategy.name, options: strategyOptionsOf(strategy, options), input: savedInput(input) },
+  const memory = memorySettings(options.memory)
+  // Made again when the input changes (before the strategy's first step, so before any save).
+  const checkpointsFor = (input: Readonly<ResearchOptions>) =>
+    input.checkpoints
+      ? runCheckpoints({
+          store: input.checkpoints,
+          base: { runId, question, strategy: strategy.name, options: strategyOptionsOf(strategy, options), input: savedInput(input) },
+          ids,
+          ...(restored ? { state: restored.state, lock: restore.lock } : {}),
+        })
+      : undefined
+  const run: Prepared = {
+    init: start,
+    restored,
+    fold,
+    checkpoints: checkpointsFor(start.input),
+    memory,
+    recalls: memory !== undefined && memory.recall > 0 && !restored && start.input.recalled === undefined,
+    useRecalled(findings) {
+      run.init = { ...run.init, input: { ...run.init.input, recalled: findings } }
+      run.checkpoints = checkpointsFor(run.init.input)
+    },
+    context: () =>
+      createContext({
+        runId,
+        question,
+        signal,
+        options,
+        input: run.init.input,
         ids,
-        ...(restored ? { state: restored.state, lock: restore.lock } : {}),
-      })
-    : undefined
-  const context = () =>
-    createContext({
-      runId,
-      question,
-      signal,
-      options,
-      input,
-      ids,
-      ...(restore
-        ? {
-            resumed: {
-              state: restore.checkpoint.state,
-              paused: restore.checkpoint.status === 'paused',
-              ...(restore.checkpoint.status === 'paused' && restore.checkpoint.request ? { request: restore.checkpoint.request } : {}),
-              ...(restore.options.decision ? { decision: restore.options.decision } : {}),
-              facts: restore.checkpoint.facts,
-              cost: restore.checkpoint.cost,
-              options: restore.options,
-            },
-          }
-        : {}),
-    })
-  const gathered = () => ({ cost: fold.cost, facts: [...fold.facts.values()], knowledge: fold.knowledge })
-  return { init, restored, fold, checkpoints, context, gathered }
+        ...(restore
+          ? {
+              resumed: {
+                state: restore.checkpoint.state,
+                paused: restore.checkpoint.status === 'paused',
+                ...(restore.checkpoint.status === 'paused' && restore.checkpoint.request ? { request: restore.checkpoint.request } : {}),
+                ...(restore.options.decision ? { decision: restore.options.decision } : {}),
+                facts: restore.checkpoint.facts,
+                cost: restore.checkpoint.cost,
+                options: restore.options,
+              },
+            }
+          : {}),
+      }),
+    gathered: () => ({ cost: fold.cost, facts: [...fold.facts.values()], knowledge: fold.knowledge }),
+  }
+  return run
+}
+
+/**
+ * The strategy, after long-term memory's recall: a `recall` event with the findings (then in the
+ * strategy's `input.recalled`), or a `warning` when the store failed and the run goes on without.
+ */
+async function* recallThenRun(run: Prepared, memory: MemorySettings, signal: AbortSignal): ReturnType<Strategy['run']> {
+  const recalled = await recallFindings(memory, run.init.question, signal)
+  if ('warning' in recalled) yield { type: 'warning', code: 'recall-failed', message: recalled.warning }
+  else {
+    run.useRecalled(recalled.findings)
+    yield { type: 'recall', findings: recalled.findings }
+  }
+  return yield* run.init.strategy.run(run.init.question, run.context())
 }
 
 /**
@@ -194,6 +231,8 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
       finished = true
       const released = run.checkpoints?.release()
       run.init.onEnd?.(result)
+      // A resumed finished run only replays its end: it was written when it first ended.
+      if (run.memory && run.restored?.status !== 'final') rememberRun(run.memory, { runId, question: run.init.question, result })
       // The result settles once the lock is given back, so a caller who awaited it can resume the run at once.
       if (released) void released.then(() => settled.resolve(result))
       else settled.resolve(result)
@@ -309,7 +348,12 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     const step = (run: Prepared): Promise<IteratorResult<ResearchEvent>> => {
       if (signal.aborted) return Promise.resolve(onThrow(run, abortError(signal)))
       try {
-        generator ??= run.restored?.status === 'final' ? replayEnd(run.restored) : run.init.strategy.run(run.init.question, run.context())
+        generator ??=
+          run.restored?.status === 'final'
+            ? replayEnd(run.restored)
+            : run.recalls && run.memory
+              ? recallThenRun(run, run.memory, signal)
+              : run.init.strategy.run(run.init.question, run.context())
       } catch (thrown) {
         return Promise.resolve(onThrow(run, thrown))
       }

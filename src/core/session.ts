@@ -1,17 +1,11 @@
 import type { Citation } from './events.js'
+import type { SessionFact } from './memory.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
 import type { ResearchRun } from './run.js'
 import type { ResearchOptions } from './strategy.js'
 
-/**
- * A finding a conversation keeps between turns: the fact's text and where it came from. Plain
- * JSON, so a session survives a restart and moves between processes.
- */
-export interface SessionFact {
-  text: string
-  url: string
-  title?: string
-}
+// Defined beside long-term memory, which keeps the same findings, so the two never import each other.
+export type { SessionFact } from './memory.js'
 
 /**
  * Everything a conversation carries from one turn to the next, as plain JSON (versioned like

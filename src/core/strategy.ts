@@ -5,6 +5,7 @@ import type { Citation, ErrorInfo, Fact, RunEndReason, StrategyEvent, WarningCod
 import type { PriorAnswer } from './result.js'
 import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
 import type { InterruptDecision, InterruptRequest } from './interruption.js'
+import type { MemoryOptions, RecalledFinding } from './memory.js'
 import type { TextFilter } from './text.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
@@ -41,6 +42,11 @@ export interface SharedOptions {
    * @defaultValue true
    */
   pipelining?: boolean
+  /**
+   * Long-term memory across runs (off when absent): a run recalls the earlier findings most
+   * relevant to its question before it plans, and a finished run is written after `run-end`.
+   */
+  memory?: MemoryOptions
 }
 
 /** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
@@ -71,6 +77,12 @@ export interface ResearchOptions {
   priorAnswers?: PriorAnswer[]
   /** Citations already numbered in a conversation, so `[n]` keeps its meaning across questions. */
   citations?: Citation[]
+  /**
+   * Earlier findings the strategy gets as prior knowledge, each cited as the source it came from
+   * (never reported as this run's facts). The agent's `memory` recalls them when this is not set;
+   * pass your own (or `[]`) to skip its recall.
+   */
+  recalled?: RecalledFinding[]
 }
 
 /** How to continue a run from its checkpoint. */

@@ -78,6 +78,8 @@ export function progressMessage(event: ResearchEvent): string | undefined {
   switch (event.type) {
     case 'run-start':
       return `researching with ${event.strategy}`
+    case 'recall':
+      return `recalled ${event.findings.length} earlier finding${event.findings.length === 1 ? '' : 's'}`
     case 'plan':
       return `plan: ${clip(event.text)}`
     case 'query':

@@ -219,6 +219,9 @@ const handlers = {
       $('facts').append(item)
     }
   },
+  recall: (e) => {
+    for (const f of e.findings) $('facts').append(el('li', { className: 'fact recalled' }, 'earlier: ' + f.text, ' ', link(f.url, { className: 'sources' }, '[source]')))
+  },
   'knowledge-update': (e) => { $('knowledge').textContent = e.knowledge },
   cost: (e) => { cost = e.total; status() },
   'answer-token': (e) => {

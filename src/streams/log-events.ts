@@ -48,6 +48,8 @@ function describe(event: ResearchEvent, tokens: number): LogLine | undefined {
   switch (event.type) {
     case 'run-start':
       return line('info', `research started: ${cut(event.question)}`, { strategy: event.strategy })
+    case 'recall':
+      return line('info', `recalled ${event.findings.length} earlier findings`, { findings: event.findings.length })
     case 'plan':
       return line('info', `plan: ${cut(event.text)}`, { queries: event.queries?.length ?? 0 })
     case 'query':

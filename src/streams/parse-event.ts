@@ -9,6 +9,7 @@ const REQUIRED: Record<EventType, ReadonlyArray<readonly [string, Kind]>> = {
     ['question', 'string'],
     ['strategy', 'string'],
   ],
+  recall: [['findings', 'array']],
   plan: [['text', 'string']],
   query: [
     ['queryId', 'string'],

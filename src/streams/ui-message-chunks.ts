@@ -1,4 +1,4 @@
-import type { Cost, ErrorInfo, Fact, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
+import type { Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
 
 /**
  * The data parts a research run adds to an AI SDK `UIMessage`, by name (`data-plan`, …).
@@ -18,6 +18,8 @@ export type ResearchDataParts = {
   /** One part (id `cost`), updated in place: the run's cost so far, then its final cost. */
   cost: { total: Cost }
   warning: { message: string; code: WarningCode; queryId?: string }
+  /** One part (id `recall`): the earlier findings long-term memory gave the run, each with its source. */
+  recall: { findings: RecalledFinding[] }
   /** The structured report of strategies that write one (`deep`). */
   report: { report: Report }
   /** Progress only (transient): a page read. */
@@ -87,6 +89,9 @@ export class UIChunkMapper {
       out.push({ type: 'start', messageMetadata: this.metadata })
     }
     switch (event.type) {
+      case 'recall':
+        out.push({ type: 'data-recall', id: 'recall', data: { findings: event.findings } })
+        break
       case 'plan':
         out.push({ type: 'data-plan', data: pick(event, ['text', 'keyElements', 'queries']) })
         break

@@ -75,6 +75,10 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
           for (const [callId, done] of toolCalls) if (!done) toolCalls.delete(callId)
         }
         break
+      case 'recall':
+        // Long-term memory is asked once, before the strategy starts; a resumed run asks it no more.
+        if (previous?.type !== 'run-start' || previous.resumed) fail(event, 'recall must come right after a (not resumed) run-start')
+        break
       case 'query':
         queries.add(event.queryId)
         break

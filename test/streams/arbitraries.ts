@@ -51,6 +51,14 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
     },
     { requiredKeys: ['fact'] },
   ),
+  recall: fc.record({
+    findings: fc.array(
+      fc.record({ text: trickyText, url: fc.webUrl(), title: trickyText, question: trickyText }, { requiredKeys: ['text', 'url', 'question'] }),
+      {
+        maxLength: 3,
+      },
+    ),
+  }),
   'knowledge-update': fc.record({ knowledge: trickyText, iteration: fc.nat({ max: 10 }) }),
   'llm-call': fc.record(
     { role: trickyText, model: trickyText, latencyMs: count, inputTokens: count, outputTokens: count },

@@ -11,6 +11,7 @@ import type {
   Fact,
   FetchedPage,
   InterruptRequest,
+  RecalledFinding,
   ResearchEvent,
   RunEndReason,
   SearchResult,
@@ -97,6 +98,9 @@ describe('ResearchEvent', () => {
         case 'tool-call':
           expectTypeOf(event.args).toEqualTypeOf<Record<string, unknown>>()
           return event.name
+        case 'recall':
+          expectTypeOf(event.findings).toEqualTypeOf<RecalledFinding[]>()
+          return `${event.findings.length} recalled`
         case 'tool-result':
           expectTypeOf(event.ok).toEqualTypeOf<boolean>()
           expectTypeOf(event.callId).toEqualTypeOf<string>()

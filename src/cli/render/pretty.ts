@@ -40,6 +40,8 @@ export function progressLine(event: ResearchEvent): string | undefined {
   switch (event.type) {
     case 'run-start':
       return `[start] ${event.strategy}: ${flat(event.question)}`
+    case 'recall':
+      return `[recall] ${event.findings.length} earlier finding${event.findings.length === 1 ? '' : 's'} from memory`
     case 'plan':
       return `[plan] ${flat(event.text)}`
     case 'query':

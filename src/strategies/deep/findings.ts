@@ -1,4 +1,4 @@
-import { normalizeUrl, type Citation, type PriorAnswer } from '../../core/index.js'
+import { normalizeUrl, type Citation, type PriorAnswer, type RecalledFinding } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { readConfidence } from './parse.js'
 import type { ShownFinding } from './prompts.js'
@@ -25,6 +25,11 @@ export function priorFindings(priors: readonly PriorAnswer[] = []): Finding[] {
       confidence: readConfidence(p.confidence) ?? PRIOR_CONFIDENCE,
       sources: (p.sources ?? []).filter((s): s is string => typeof s === 'string' && s !== ''),
     }))
+}
+
+/** Findings long-term memory recalled, one per finding: the earlier run's question, the fact as its answer, and its source. */
+export function recalledAsFindings(recalled: readonly RecalledFinding[]): Finding[] {
+  return recalled.map((r) => ({ query: r.question || 'an earlier question', answer: r.text, confidence: PRIOR_CONFIDENCE, sources: [r.url] }))
 }
 
 /** Titles of every source seen in the run (and those the conversation already numbered). */

@@ -13,7 +13,8 @@ import {
 import { restoredState } from '../shared/resume.js'
 import { deepState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
-import { numberFindings, priorFindings, SourceTitles, type Finding } from './findings.js'
+import { numberFindings, priorFindings, recalledAsFindings, SourceTitles, type Finding } from './findings.js'
+import { recalledFindings } from '../shared/recalled.js'
 import { earlySearches, planAwaitsReview, type EarlySearches } from '../shared/early-searches.js'
 import { createQueryStream } from '../shared/query-stream.js'
 import { cleanSubQuestion, NEXT_QUESTION_KEYS, nextQuestionLine, parsePlanNext, type PlanDecision } from './parse.js'
@@ -65,7 +66,9 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   const schedule = pLimit(settings.concurrency)
   const saved = restoredState<DeepState>(ctx, 'deep', deepState)
   const titles = new SourceTitles(ctx.input.citations, saved?.titles)
-  const prior = priorFindings(ctx.input.priorAnswers)
+  const recalled = recalledFindings(ctx)
+  for (const finding of recalled) titles.note(finding.url, finding.title)
+  const prior = [...priorFindings(ctx.input.priorAnswers), ...recalledAsFindings(recalled)]
   const findings: Finding[] = saved ? saved.findings.map((f) => ({ ...f, sources: [...f.sources] })) : [...prior]
   const asked = new Set(saved?.asked ?? findings.map((f) => normalizeText(f.query)))
   const background = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', BACKGROUND_CHARS)

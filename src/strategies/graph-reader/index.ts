@@ -14,6 +14,7 @@ import { type GraphReaderOptions, type GraphReaderSettings, graphReaderSettings 
 import { restoredState } from '../shared/resume.js'
 import { graphReaderState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
+import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { explore, type ExploreState, type PlanStep } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
 import { Notebook } from './notebook.js'
@@ -129,7 +130,12 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   }
   const shown =
     facts.length > settings.condenseAbove ? yield* condense(facts, ctx, { above: settings.condenseAbove, batch: settings.condenseBatch, schedule }) : facts
-  yield* answerFromNotebook(shown, ctx, { titles: exploration.titles, bestEffort: !exploration.answered })
+  // What long-term memory recalled joins the notebook for the answer only, cited as its own source.
+  const recalled = recalledFindings(ctx)
+  const titles = new Map(exploration.titles)
+  for (const finding of recalled) if (finding.title && !titles.has(finding.url)) titles.set(finding.url, finding.title)
+  const notes = [...shown, ...recalled.map((finding) => ({ text: finding.text, sources: [finding.url] }))]
+  yield* answerFromNotebook(notes, ctx, { titles, bestEffort: !exploration.answered })
   return { reason: budgetSpent ? 'max-iterations' : 'answered' }
 }
 
@@ -142,7 +148,8 @@ async function* makePlan(
   ctx: StrategyContext,
   onText: ((text: string) => void) | undefined,
 ): AsyncGenerator<StrategyEvent, RationalPlan & { text: string }> {
-  const knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', PLAN_KNOWLEDGE_CHARS)
+  const recalled = recalledLines(recalledFindings(ctx), (finding) => `(${finding.url})`)
+  const knowledge = [recalled, truncateAtSentence(ctx.input.knowledge?.trim() ?? '', PLAN_KNOWLEDGE_CHARS)].filter(Boolean).join('\n')
   const reply = yield* ctx.complete(
     'planner',
     {

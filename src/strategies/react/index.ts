@@ -18,6 +18,7 @@ import {
 import { budgetStop } from '../shared/budget.js'
 import { citedAnswer } from '../shared/cited-answer.js'
 import { restoredState } from '../shared/resume.js'
+import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { reactState } from './state.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState } from './memory.js'
@@ -107,7 +108,10 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
   const tools = [...builtinTools({ search: ctx.search !== undefined, fetch: ctx.fetch !== undefined }), ...own]
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]))
   const schedule: Schedule = pLimit(settings.concurrency)
-  const knowledge = truncateAtSentence(ctx.input.knowledge?.trim() ?? '', 1500)
+  // Findings long-term memory recalled are sources the answer may cite (numbered first, so a
+  // resumed run numbers them the same), shown with their numbers before the caller's knowledge.
+  const recalled = recalledLines(recalledFindings(ctx), (finding) => `[${memory.source(finding.url, finding.title, false).n}]`)
+  const knowledge = [recalled, truncateAtSentence(ctx.input.knowledge?.trim() ?? '', 1500)].filter(Boolean).join('\n')
   const save = () => ctx.checkpoint({ ...state, made: [...made] } satisfies SavedState)
 
   const visibleAt = (step: number): RunnableTool[] => {

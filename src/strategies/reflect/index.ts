@@ -15,6 +15,7 @@ import {
 } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
+import { recalledFindings } from '../shared/recalled.js'
 import { restoredState } from '../shared/resume.js'
 import { reflectState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
@@ -158,7 +159,7 @@ async function* planQueries(
     capped: false,
     reflection: { slots: [], needMore: false, newQueries: [] },
   }
-  // Earlier answers in the conversation are results too: when they already fill every slot,
+  // Earlier answers in the conversation, and findings long-term memory recalled, are results too: when they already fill every slot,
   // the run answers from them without searching.
   const prior = priorResults(ctx)
   let gaps: string[] = []
@@ -245,16 +246,25 @@ async function* reflectOn(
   return { slots: [], needMore: sources.length === 0, newQueries: [] }
 }
 
-/** One result per source of each prior answer, its snippet the answer itself. */
+/**
+ * One result per source of each prior answer, its snippet the answer itself; then one per finding
+ * long-term memory recalled, its snippet the finding.
+ */
 function priorResults(ctx: StrategyContext): SearchResult[] {
   const titles = new Map((ctx.input.citations ?? []).map((c) => [normalizeUrl(c.url), c.title]))
-  return (ctx.input.priorAnswers ?? []).flatMap((prior) =>
+  const answers = (ctx.input.priorAnswers ?? []).flatMap((prior) =>
     (prior.sources ?? []).map((url) => ({
       title: titles.get(normalizeUrl(url)) ?? `Earlier answer: ${prior.query}`,
       url,
       snippet: `${prior.query}: ${rewriteCitations(prior.answer, () => undefined)}`,
     })),
   )
+  const recalled = recalledFindings(ctx).map((finding) => ({
+    title: finding.title ?? titles.get(normalizeUrl(finding.url)) ?? `Earlier finding: ${finding.question}`,
+    url: finding.url,
+    snippet: finding.text,
+  }))
+  return [...answers, ...recalled]
 }
 
 function describe(reflection: Reflection, next: readonly string[]): string {

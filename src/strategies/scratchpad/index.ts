@@ -1,6 +1,7 @@
 import {
   type Citation,
   makeStrategy,
+  type RecalledFinding,
   normalizeText,
   type SearchResult,
   type Strategy,
@@ -12,6 +13,7 @@ import {
   truncateAtSentence,
 } from '../../core/index.js'
 import { CitationRegistry } from '../shared/citations.js'
+import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { type ScratchpadOptions, type ScratchpadSettings, scratchpadSettings } from './options.js'
 import { restoredState } from '../shared/resume.js'
 import { scratchpadState } from './state.js'
@@ -81,17 +83,32 @@ class KnowledgeSources {
   list(): Citation[] {
     return [...this.used.values()].sort((a, b) => a.index - b.index)
   }
+  numberOf(url: string): number {
+    return this.registry.indexOf(url)
+  }
+}
+
+/**
+ * The knowledge a fresh run starts from: what long-term memory recalled, each finding cited by
+ * its source's number (so the answer can cite it), then the caller's knowledge; within the budget.
+ */
+function startingKnowledge(prior: string, recalled: readonly RecalledFinding[], sources: KnowledgeSources, budget: number): string {
+  if (!recalled.length) return truncateAtSentence(prior, budget)
+  sources.add(recalled.map((finding) => ({ url: finding.url, title: finding.title ?? '', snippet: finding.text })))
+  const lines = recalledLines(recalled, (finding) => `[${sources.numberOf(finding.url)}]`)
+  return truncateAtSentence([`Earlier findings:\n${lines}`, prior].filter(Boolean).join('\n\n'), budget)
 }
 
 async function* runScratchpad(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const { maxSteps, knowledgeChars: budget, historySize } = settings
-  const hadPriorKnowledge = Boolean(ctx.input.knowledge?.trim())
+  const recalled = recalledFindings(ctx)
+  const hadPriorKnowledge = Boolean(ctx.input.knowledge?.trim()) || recalled.length > 0
   const saved = restoredState<ScratchpadState>(ctx, 'scratchpad', scratchpadState)
-  let knowledge = saved?.knowledge ?? truncateAtSentence(ctx.input.knowledge?.trim() ?? '', budget)
   const pastQueries = [...(saved?.pastQueries ?? [])]
   const searched = new Set(saved?.searched ?? [])
   let queued = [...(saved?.queued ?? [])]
   const sources = new KnowledgeSources(ctx.input.citations ?? [], saved?.sources ?? [])
+  let knowledge = saved?.knowledge ?? startingKnowledge(ctx.input.knowledge?.trim() ?? '', recalled, sources, budget)
   const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
   if (afterPause && 'end' in afterPause) return afterPause.end
   if (afterPause) queued = afterPause.queries

@@ -1,0 +1,197 @@
+/**
+ * The runtime's side of long-term memory, kept out of the run loop: the agent's `memory` option
+ * checked, the recall before a run plans (bounded, deduplicated, never trusted raw), and the
+ * write after it ends (a policy, then a write nobody waits for).
+ */
+import { abortError, describeError, LaconicError } from './errors.js'
+import type { Citation } from './events.js'
+import type { MemoryEntry, MemoryOptions, MemoryStore, RecalledFinding, SessionFact } from './memory.js'
+import { optionsSection, wholeNumberOption } from './options.js'
+import type { ResearchResult } from './result.js'
+import { normalizeText, truncateAtSentence } from './text.js'
+import { normalizeUrl } from './urls.js'
+
+/** Findings one recall may give a run, at most: `memory.recall` above it is a config error. */
+export const MAX_RECALL = 50
+
+/** The `memory` option checked, with its defaults filled in. */
+export interface MemorySettings {
+  store: MemoryStore
+  recall: number
+  recallChars: number
+  writePolicy: false | { minAnswerChars: number; minFindings: number }
+  onWriteError: (error: unknown, runId: string) => void
+}
+
+const warnWriteFailed = (error: unknown, runId: string) =>
+  console.warn(`laconic: writing run ${runId} to long-term memory failed: ${describeError(error).message}`)
+
+/** Checks the agent's `memory` option (undefined: memory is off); a `config` error names what is wrong. */
+export function memorySettings(raw: MemoryOptions | undefined): MemorySettings | undefined {
+  if (raw === undefined) return undefined
+  const section = optionsSection(raw, 'memory', ['store', 'recall', 'recallChars', 'writePolicy', 'onWriteError'])
+  const store = section.store as Partial<MemoryStore> | undefined
+  if (typeof store?.remember !== 'function' || typeof store.recall !== 'function') {
+    throw new LaconicError('`memory.store` must be a MemoryStore: an object with `remember` and `recall` methods', {
+      code: 'config',
+      hint: 'e.g. memoryStore({ store: memoryVectorStore(), embed }) from laconic-research/kb',
+    })
+  }
+  const recall = wholeNumberOption(section.recall, 'memory.recall', 5, 0)
+  if (recall > MAX_RECALL) throw new LaconicError(`\`memory.recall\` must be at most ${MAX_RECALL}, got ${recall}`, { code: 'config' })
+  const onWriteError = section.onWriteError
+  if (onWriteError !== undefined && typeof onWriteError !== 'function') {
+    throw new LaconicError('`memory.onWriteError` must be a function', { code: 'config', hint: 'leave it out to log failed writes with console.warn' })
+  }
+  return {
+    store: store as MemoryStore,
+    recall,
+    recallChars: wholeNumberOption(section.recallChars, 'memory.recallChars', 2000, 200),
+    writePolicy: writePolicyOf(section.writePolicy),
+    onWriteError: (onWriteError as MemorySettings['onWriteError'] | undefined) ?? warnWriteFailed,
+  }
+}
+
+function writePolicyOf(raw: unknown): MemorySettings['writePolicy'] {
+  if (raw === false) return false
+  const policy = optionsSection(raw, 'memory.writePolicy', ['minAnswerChars', 'minFindings'])
+  return {
+    minAnswerChars: wholeNumberOption(policy.minAnswerChars, 'memory.writePolicy.minAnswerChars', 40, 0),
+    minFindings: wholeNumberOption(policy.minFindings, 'memory.writePolicy.minFindings', 1, 0),
+  }
+}
+
+/**
+ * What a store's recall gave, made safe for a prompt: well-formed findings only (a store of the
+ * user's may return anything), each fact once (same text and source), at most `limit` of them and
+ * `chars` characters of text in all (a first one too long is cut at a sentence).
+ */
+export function keptFindings(found: unknown, limit: number, chars: number): RecalledFinding[] {
+  if (!Array.isArray(found)) return []
+  const kept: RecalledFinding[] = []
+  const seen = new Set<string>()
+  let left = chars
+  for (const item of found) {
+    if (kept.length >= limit || left <= 0) break
+    const finding = wellFormed(item)
+    if (!finding) continue
+    const key = `${normalizeText(finding.text)}\n${normalizeUrl(finding.url)}`
+    if (seen.has(key)) continue
+    if (finding.text.length > left) {
+      if (kept.length) continue
+      finding.text = truncateAtSentence(finding.text, left)
+    }
+    seen.add(key)
+    kept.push(finding)
+    left -= finding.text.length
+  }
+  return kept
+}
+
+function wellFormed(item: unknown): RecalledFinding | undefined {
+  if (typeof item !== 'object' || item === null) return undefined
+  const { text, url, title, question } = item as Record<string, unknown>
+  if (typeof text !== 'string' || !text.trim() || typeof url !== 'string' || !url.trim()) return undefined
+  return {
+    text: text.trim(),
+    url: url.trim(),
+    ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}),
+    question: typeof question === 'string' ? question.trim() : '',
+  }
+}
+
+/**
+ * The earlier findings for `question`, or the warning to give when the store failed (the run goes
+ * on without them). Throws only when the run was aborted.
+ */
+export async function recallFindings(
+  settings: MemorySettings,
+  question: string,
+  signal: AbortSignal,
+): Promise<{ findings: RecalledFinding[] } | { warning: string }> {
+  try {
+    const found = await settings.store.recall(question, { limit: settings.recall, signal })
+    if (signal.aborted) throw abortError(signal)
+    return { findings: keptFindings(found, settings.recall, settings.recallChars) }
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal)
+    return { warning: `recalling earlier findings failed; researching without them: ${describeError(error).message}` }
+  }
+}
+
+/** A citation marker: `[3]` or `[1, 2]`. */
+const MARKER = /\s*\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]/g
+
+/**
+ * The findings a finished run leaves: its facts, one per source, titled from its citations; a run
+ * without facts (scratchpad, reflect, react) leaves its answer's cited sentences, each with the
+ * source it cites. Each fact once per source.
+ */
+export function findingsOf(result: Pick<ResearchResult, 'facts' | 'answer' | 'citations'>): SessionFact[] {
+  const titles = new Map(result.citations.filter((c) => c.title).map((c) => [normalizeUrl(c.url), c.title as string]))
+  const found: SessionFact[] = []
+  const seen = new Set<string>()
+  const add = (text: string, url: string) => {
+    const key = `${normalizeText(text)}\n${normalizeUrl(url)}`
+    if (!text || !url || seen.has(key)) return
+    seen.add(key)
+    const title = titles.get(normalizeUrl(url))
+    found.push({ text, url, ...(title ? { title } : {}) })
+  }
+  for (const fact of result.facts) for (const url of fact.sources) add(fact.text.trim(), url)
+  if (result.facts.length) return found
+  for (const { text, cites } of citedSentences(result.answer, result.citations)) for (const citation of cites) add(text, citation.url)
+  return found
+}
+
+/** The answer's sentences that cite a source, without their markers (and without list bullets or heading marks). */
+function citedSentences(answer: string, citations: readonly Citation[]): { text: string; cites: Citation[] }[] {
+  const byIndex = new Map(citations.map((c) => [c.index, c]))
+  const sentences: { text: string; cites: Citation[] }[] = []
+  for (const sentence of answer.split(/(?<=[.!?])\s+|\n+/)) {
+    const cites = new Set<Citation>()
+    for (const marker of sentence.matchAll(MARKER)) {
+      for (const n of (marker[1] as string).split(',')) {
+        const citation = byIndex.get(Number(n.trim()))
+        if (citation) cites.add(citation)
+      }
+    }
+    const text = sentence
+      .replace(MARKER, '')
+      .replace(/^\s*(?:[-*•]|#{1,6})\s+/, '')
+      .trim()
+    if (text && cites.size) sentences.push({ text, cites: [...cites] })
+  }
+  return sentences
+}
+
+/** The run as memory keeps it, or undefined when the policy does not keep it. */
+export function entryToRemember(settings: MemorySettings, run: { runId: string; question: string; result: ResearchResult; at: Date }): MemoryEntry | undefined {
+  const { writePolicy } = settings
+  const { result } = run
+  if (writePolicy === false || (result.reason !== 'answered' && result.reason !== 'max-iterations')) return undefined
+  const answer = result.answer.trim()
+  if (!answer || answer.length < writePolicy.minAnswerChars) return undefined
+  const facts = findingsOf(result)
+  if (!facts.length || facts.length < writePolicy.minFindings) return undefined
+  return { runId: run.runId, question: run.question, answer, facts, at: run.at.toISOString() }
+}
+
+/**
+ * Writes a finished run to memory when the policy keeps it. Nobody waits for the write: it
+ * starts after the caller's turn (so `run-end` reaches the consumer first), and its failure goes
+ * to `onWriteError`, never to the run.
+ */
+export function rememberRun(settings: MemorySettings, run: { runId: string; question: string; result: ResearchResult }): void {
+  const entry = entryToRemember(settings, { ...run, at: new Date() })
+  if (!entry) return
+  void Promise.resolve()
+    .then(() => settings.store.remember(entry))
+    .catch((error: unknown) => {
+      try {
+        settings.onWriteError(error, run.runId)
+      } catch {
+        // A reporter that throws must not turn a failed write into an unhandled rejection.
+      }
+    })
+}
