@@ -3,16 +3,23 @@
  * text and where it came from. Plain JSON, so it survives a restart and moves between processes.
  */
 export interface SessionFact {
+  /** The fact, one self-contained statement. */
   text: string
+  /** Where it was found: what an answer that uses it cites. */
   url: string
+  /** The source's title, when known. */
   title?: string
 }
 
 /** A finished run as long-term memory keeps it. */
 export interface MemoryEntry {
+  /** The run's id: writing the same run again replaces its record. */
   runId: string
+  /** The question the run answered. */
   question: string
+  /** Its answer, trimmed, with its citation markers. */
   answer: string
+  /** Its findings, each with its source: the run's facts, else its answer's cited sentences. */
   facts: SessionFact[]
   /** ISO time the run ended. */
   at: string
@@ -20,8 +27,11 @@ export interface MemoryEntry {
 
 /** An earlier finding recalled for a new question: prior knowledge, cited as the source it came from. */
 export interface RecalledFinding {
+  /** The finding, as the earlier run found it. */
   text: string
+  /** Its source: what an answer that uses it cites. */
   url: string
+  /** The source's title, when known. */
   title?: string
   /** The question of the run that found it. */
   question: string
@@ -33,7 +43,9 @@ export interface RecalledFinding {
  * `laconic-research/kb` keeps it in a vector store; any other implementation works.
  */
 export interface MemoryStore {
+  /** Writes a finished run (the agent calls it after `run-end`, when the write policy keeps the run). */
   remember(entry: MemoryEntry, options?: { signal?: AbortSignal }): Promise<void>
+  /** The earlier findings most relevant to `question`, closest first, at most `limit`. */
   recall(question: string, options?: { limit?: number; signal?: AbortSignal }): Promise<RecalledFinding[]>
 }
 
@@ -58,12 +70,13 @@ export type MemoryWritePolicy =
  * absent.
  */
 export interface MemoryOptions {
+  /** Where memory is kept: `memoryStore({ store, embed })` from `laconic-research/kb`, or your own. */
   store: MemoryStore
   /** Findings recalled for a new run at most; 0 recalls nothing (runs are still written). @defaultValue 5 */
   recall?: number
   /** Characters of recalled text at most, all findings together. @defaultValue 2000 */
   recallChars?: number
-  /** @defaultValue `{ minAnswerChars: 40, minFindings: 1 }` */
+  /** Which finished runs are written. @defaultValue `{ minAnswerChars: 40, minFindings: 1 }` */
   writePolicy?: MemoryWritePolicy
   /**
    * Called when writing a finished run fails (the run's result is not affected).
