@@ -145,6 +145,38 @@ describe('long-term memory in a run', () => {
     expect(reported).toEqual([`${run.runId}: disk full`])
   })
 
+  it('never holds up the end of a run: a write that never settles leaves run-end and the result on time', async () => {
+    let writing!: () => void
+    const writeStarted = new Promise<void>((resolve) => (writing = resolve))
+    const store: MemoryStore = {
+      remember: () => {
+        writing()
+        return new Promise<never>(() => undefined)
+      },
+      recall: async () => [],
+    }
+    const agent = createAgent({ models: firstRunModels(), search: mockSearch({ corpus: [france] }), memory: { store } })
+    const events = await eventsOf(agent.research('What is the capital of France?'))
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+    await writeStarted
+  })
+
+  it('does not write a finished run again when it is resumed from its final checkpoint', async () => {
+    const memory = recordingMemory()
+    const checkpoints = memoryCheckpoints()
+    const options: AgentOptions = { models: firstRunModels(), search: mockSearch({ corpus: [france] }), memory: { store: memory.store } }
+    const run = createAgent(options).research('What is the capital of France?', { checkpoints })
+    await run.result
+    await memory.written(1)
+    const replayed = await createAgent(options).resume(run.runId, { checkpoints }).result
+    expect(replayed.answer).toBe('Paris is the capital and largest city of France [1].')
+    // A later run's write comes after any the replay could have started.
+    const control = createAgent({ models: firstRunModels(), search: mockSearch({ corpus: [france] }), memory: { store: memory.store } })
+    await control.answer('What is the capital of France?')
+    await memory.written(2)
+    expect(memory.entries.map((e) => e.runId)).toEqual([run.runId, expect.not.stringMatching(run.runId)])
+  })
+
   it('goes on without earlier findings, with a recall-failed warning, when recall fails', async () => {
     const memory = recordingMemory({
       recall: async () => {
