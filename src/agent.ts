@@ -3,6 +3,7 @@ import {
   createRun,
   assertResumable,
   checkDecision,
+  checkRecalled,
   checkSharedOptions,
   memorySettings,
   parseCheckpoint,
@@ -112,6 +113,7 @@ export function createAgent(options: AgentOptions): Agent {
         hint: 'pass `checkpoints` (e.g. memoryCheckpoints()) so the paused run can be resumed',
       })
     }
+    checkRecalled(researchOptions.recalled)
     const strategy = registry.resolve(options.strategy, options)
     return createRun({ strategy, question: question.trim(), options, input: researchOptions, ...(onEnd ? { onEnd } : {}) })
   }

@@ -100,6 +100,19 @@ function wellFormed(item: unknown): RecalledFinding | undefined {
   }
 }
 
+/** Checks findings a caller passes as `recalled`: a `config` error names the first that is not one. */
+export function checkRecalled(recalled: unknown): void {
+  if (recalled === undefined) return
+  const hint = 'each finding is { text, url, question, title? }, text and url non-empty strings'
+  if (!Array.isArray(recalled)) throw new LaconicError('`recalled` must be an array of findings', { code: 'config', hint })
+  recalled.forEach((item, i) => {
+    const finding = item as Partial<RecalledFinding> | null
+    if (!wellFormed(item) || typeof finding?.question !== 'string' || (finding.title !== undefined && typeof finding.title !== 'string')) {
+      throw new LaconicError(`\`recalled[${i}]\` is not a finding`, { code: 'config', hint })
+    }
+  })
+}
+
 /**
  * The earlier findings for `question`, or the warning to give when the store failed (the run goes
  * on without them). Throws only when the run was aborted.

@@ -237,6 +237,20 @@ describe('long-term memory in a run', () => {
     expect(events.find((e) => e.type === 'answer')).toMatchObject({ citations: [{ index: 1, url: 'https://lyon.example/' }] })
   })
 
+  it('refuses findings passed as recalled that are not findings, naming the first', () => {
+    const agent = createAgent({ llm: scriptedLLM({ replies: [] }), search: mockSearch({ corpus: [] }) })
+    const bad = (recalled: unknown) => () => agent.research('Q?', { recalled } as never)
+    expect(bad('text')).toThrow('`recalled` must be an array of findings')
+    expect(
+      bad([
+        { text: 'A.', url: 'https://a.example/', question: 'Q' },
+        { text: 'B.', question: 'Q' },
+      ]),
+    ).toThrow('`recalled[1]` is not a finding')
+    expect(bad([{ text: 'A.', url: 'https://a.example/' }])).toThrow('`recalled[0]`')
+    expect(bad([])).not.toThrow()
+  })
+
   it('ends aborted when the run is aborted while the store recalls (even one that ignores the signal)', async () => {
     let asked!: () => void
     const recallStarted = new Promise<void>((resolve) => (asked = resolve))
