@@ -24,6 +24,7 @@ export type {
   ChatTurn,
 } from './core/providers.js'
 export type * from './core/events.js'
+export type { EmbeddingProvider, Embeddings, EmbedOptions } from './core/embeddings.js'
 export type { Cost, ModelPrice, Pricing } from './core/cost.js'
 export type {
   ModelRole,

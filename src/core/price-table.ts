@@ -87,8 +87,15 @@ export const PRICE_TABLE = {
     'deepseek-v4-flash': { input: 0.3, cachedInput: 0.006, output: 1.2, from: ['deepseek'] },
     'deepseek-v4-pro': { input: 1.32, cachedInput: 0.044, output: 3.96, from: ['deepseek'] },
   },
+  /** Embedding models: prompt tokens only, there is no output to price. */
+  embeddings: {
+    'text-embedding-3-small': { input: 0.02, from: ['genai-prices'] },
+    'text-embedding-3-large': { input: 0.13, from: ['genai-prices'] },
+    'text-embedding-ada-002': { input: 0.1, from: ['genai-prices'] },
+  },
 } as const satisfies {
   asOf: string
   sources: Record<string, string>
   models: Record<string, { input: number; cachedInput?: number; cacheWrite?: number; output: number; from: readonly string[] }>
+  embeddings: Record<string, { input: number; from: readonly string[] }>
 }

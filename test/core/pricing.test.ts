@@ -17,6 +17,15 @@ describe('the price table', () => {
     expect(PRICE_TABLE).toBe(TABLE)
   })
 
+  it('prices embedding models by their input tokens alone, each from a named source', () => {
+    const sources: Readonly<Record<string, string>> = TABLE.sources
+    for (const [name, price] of Object.entries(TABLE.embeddings)) {
+      expect(price.input, name).toBeGreaterThan(0)
+      for (const source of price.from) expect(sources[source], `${name} from ${source}`).toBeTruthy()
+    }
+    expect(TABLE.embeddings['text-embedding-3-small'].input).toBe(0.02)
+  })
+
   it('says where every entry came from, and a cache read never costs more than a plain prompt token', () => {
     const sources: Readonly<Record<string, string>> = TABLE.sources
     for (const [name, price] of Object.entries(TABLE.models) as [string, TableEntry][]) {

@@ -151,7 +151,7 @@ async function* attempt(
     signal?.throwIfAborted()
     ;({ stream } = await model.doStream(call as never))
   } catch (error) {
-    throw failure(error, provider, signal)
+    throw aiSdkFailure(error, provider, signal)
   }
   let usage: UsageCounts | undefined
   // Tool calls by the provider's input id, numbered in the order they started.
@@ -200,7 +200,7 @@ async function* attempt(
       }
     }
   } catch (error) {
-    throw failure(error, provider, signal)
+    throw aiSdkFailure(error, provider, signal)
   }
   if (usage) {
     // A count the provider did not report stays absent (the run estimates it), never 0.
@@ -256,7 +256,7 @@ function tokens(value: unknown): number | undefined {
 }
 
 /** A thrown AI SDK error (an `APICallError` carries `statusCode` and `isRetryable`) as a `ProviderError`. */
-function failure(error: unknown, provider: string, signal: AbortSignal | undefined): unknown {
+export function aiSdkFailure(error: unknown, provider: string, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return abortError(signal)
   if (error instanceof LaconicError) return error
   if (isAbortError(error)) return abortError(signal)

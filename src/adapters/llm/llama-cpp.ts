@@ -6,6 +6,7 @@
  */
 import { onAbort } from '../../core/abort-listener.js'
 import { abortError, isAbortError, LaconicError, ProviderError, type JsonSchema, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
+import { describe, loadLlamaModel } from './llama-load.js'
 
 /** Options of `local()`: the GGUF model to load, where downloads go, and the context, threads and GPU to use. */
 export interface LocalModelOptions {
@@ -70,8 +71,6 @@ interface Loaded {
     dispose(): void
   }
 }
-
-const NODE_LLAMA_CPP = 'node-llama-cpp'
 
 /** An `LLMProvider` running a GGUF model in this process with node-llama-cpp (an optional peer dependency). */
 export function local(options: LocalModelOptions): LocalModel {
@@ -231,26 +230,7 @@ function releaseSequence(loaded: Loaded, sequence: Sequence): void {
 }
 
 async function open(options: LocalModelOptions): Promise<Loaded> {
-  let lib: Record<string, unknown>
-  try {
-    lib = (await import(NODE_LLAMA_CPP)) as Record<string, unknown>
-  } catch (cause) {
-    throw new LaconicError('local models need the optional package node-llama-cpp', {
-      code: 'config',
-      hint: 'npm i node-llama-cpp (its prebuilt llama.cpp binaries come from the npm registry)',
-      cause,
-    })
-  }
-  const modelPath = await resolveModel(lib, options)
-  const getLlama = lib.getLlama as (o: object) => Promise<Loaded['llama'] & { loadModel(o: object): Promise<Loaded['model'] & ModelHandle> }>
-  const llama = await getLlama({ gpu: options.gpu ?? 'auto', build: 'never', progressLogs: false })
-  let model: Loaded['model'] & ModelHandle
-  try {
-    model = await llama.loadModel({ modelPath })
-  } catch (cause) {
-    await llama.dispose()
-    throw new LaconicError(`cannot load the model ${modelPath}: ${describe(cause)}`, { code: 'config', hint: 'is it a GGUF file llama.cpp supports?', cause })
-  }
+  const { lib, llama, model } = await loadLlamaModel<Loaded['llama'], Loaded['model'] & ModelHandle>(options)
   const parallel = options.parallel ?? 1
   const context = await model.createContext({
     contextSize: { max: options.contextSize ?? 4096 },
@@ -262,45 +242,10 @@ async function open(options: LocalModelOptions): Promise<Loaded> {
   return { llama, model, context, free, waiting: [], completion: lib.LlamaCompletion as Loaded['completion'] }
 }
 
-/**
- * `~/.cache/laconic/models`. node:os and node:path load here, with the engine, and not with
- * `laconic-research/adapters`, which loads in any Web-standard runtime.
- */
-async function defaultCacheDir(): Promise<string> {
-  const [{ homedir }, { join }] = await Promise.all([import('node:os'), import('node:path')])
-  return join(homedir(), '.cache', 'laconic', 'models')
-}
-
 interface ModelHandle {
   createContext(o: object): Promise<Loaded['context'] & { getSequence(): Sequence }>
 }
 
-async function resolveModel(lib: Record<string, unknown>, options: LocalModelOptions): Promise<string> {
-  if (!options.model.startsWith('hf:')) return options.model
-  const resolveModelFile = lib.resolveModelFile as (uri: string, o: object) => Promise<string>
-  try {
-    return await resolveModelFile(options.model, {
-      directory: options.cacheDir ?? (await defaultCacheDir()),
-      cli: options.progressBar ?? process.stderr.isTTY === true,
-      ...(options.huggingFaceEndpoint && { endpoints: { huggingFace: options.huggingFaceEndpoint } }),
-      ...(options.onDownloadProgress && {
-        onProgress: ({ downloadedSize, totalSize }: { downloadedSize: number; totalSize: number }) =>
-          options.onDownloadProgress?.({ downloadedBytes: downloadedSize, totalBytes: totalSize }),
-      }),
-    })
-  } catch (cause) {
-    throw new LaconicError(`cannot download ${options.model}: ${describe(cause)}`, {
-      code: 'network',
-      hint: 'check the connection (a download that stopped resumes on the next start), or pass a local GGUF path',
-      cause,
-    })
-  }
-}
-
 function localFailure(cause: unknown): ProviderError {
   return new ProviderError(`local model failed: ${describe(cause)}`, { code: 'bad-response', provider: 'local', cause })
-}
-
-function describe(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300)
 }

@@ -1,0 +1,10 @@
+// Embedding adapters: texts to vectors, batched, retried, priced and cancellable.
+export { openAIEmbeddings } from './openai.js'
+export type { OpenAIEmbeddingsOptions } from './openai.js'
+export { ollamaEmbeddings } from './ollama.js'
+export type { OllamaEmbeddingsOptions } from './ollama.js'
+export { localEmbeddings } from './llama-cpp.js'
+export type { LocalEmbeddings, LocalEmbeddingsOptions } from './llama-cpp.js'
+export { aiSdkEmbeddings } from './ai-sdk.js'
+export type { AiSdkEmbeddingModel, AiSdkEmbeddingsOptions } from './ai-sdk.js'
+export type { EmbeddingAdapterOptions, EmbeddingBatchOptions } from './options.js'

@@ -1,0 +1,61 @@
+/**
+ * Type-level tests of the embedding providers: the contract on the root entry, and the adapters'
+ * factories and options on `laconic-research/adapters`.
+ */
+import { describe, expectTypeOf, it } from 'vitest'
+import {
+  aiSdkEmbeddings,
+  localEmbeddings,
+  ollamaEmbeddings,
+  openAIEmbeddings,
+  type AiSdkEmbeddingModel,
+  type AiSdkEmbeddingsOptions,
+  type EmbeddingAdapterOptions,
+  type EmbeddingBatchOptions,
+  type LocalEmbeddings,
+  type LocalEmbeddingsOptions,
+  type OllamaEmbeddingsOptions,
+  type OpenAIEmbeddingsOptions,
+} from '../../src/adapters/index.js'
+import type { EmbeddingProvider, Embeddings, EmbedOptions, RetryInfo } from '../../src/index.js'
+
+describe('the embedding contract', () => {
+  it('embeds a batch of texts into Float32Array vectors, cancellably', () => {
+    expectTypeOf<EmbeddingProvider['embed']>().parameters.toEqualTypeOf<[readonly string[], (EmbedOptions | undefined)?]>()
+    expectTypeOf<EmbeddingProvider['embed']>().returns.toEqualTypeOf<Promise<Embeddings>>()
+    expectTypeOf<Embeddings['vectors']>().toEqualTypeOf<Float32Array[]>()
+    expectTypeOf<Embeddings['inputTokens']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<EmbedOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>()
+    expectTypeOf<EmbedOptions['onRetry']>().toEqualTypeOf<((info: RetryInfo) => void) | undefined>()
+    expectTypeOf<EmbeddingProvider['dimensions']>().toEqualTypeOf<number | undefined>()
+  })
+})
+
+describe('embedding adapters', () => {
+  it('share batching, pricing and HTTP options, and return an EmbeddingProvider', () => {
+    expectTypeOf<OpenAIEmbeddingsOptions>().toExtend<EmbeddingAdapterOptions>()
+    expectTypeOf<OllamaEmbeddingsOptions>().toExtend<EmbeddingAdapterOptions>()
+    expectTypeOf<EmbeddingAdapterOptions>().toExtend<EmbeddingBatchOptions>()
+    expectTypeOf<AiSdkEmbeddingsOptions>().toExtend<EmbeddingBatchOptions>()
+    expectTypeOf<EmbeddingBatchOptions['batchSize']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf(openAIEmbeddings).returns.toEqualTypeOf<EmbeddingProvider>()
+    expectTypeOf(ollamaEmbeddings).returns.toEqualTypeOf<EmbeddingProvider>()
+    expectTypeOf(aiSdkEmbeddings).returns.toEqualTypeOf<EmbeddingProvider>()
+    expectTypeOf<OpenAIEmbeddingsOptions['encodingFormat']>().toEqualTypeOf<'float' | 'base64' | undefined>()
+    expectTypeOf<OpenAIEmbeddingsOptions>().toHaveProperty('model').toEqualTypeOf<string>()
+    expectTypeOf<OllamaEmbeddingsOptions['truncate']>().toEqualTypeOf<boolean | undefined>()
+  })
+
+  it('run a GGUF model in process, loaded and freed on demand', () => {
+    expectTypeOf(localEmbeddings).parameter(0).toEqualTypeOf<LocalEmbeddingsOptions>()
+    expectTypeOf(localEmbeddings).returns.toEqualTypeOf<LocalEmbeddings>()
+    expectTypeOf<LocalEmbeddings>().toExtend<EmbeddingProvider>()
+    expectTypeOf<LocalEmbeddings['close']>().returns.toEqualTypeOf<Promise<void>>()
+    expectTypeOf<LocalEmbeddingsOptions['gpu']>().toEqualTypeOf<false | 'auto' | undefined>()
+  })
+
+  it('take any AI SDK embedding model by its shape', () => {
+    expectTypeOf(aiSdkEmbeddings).parameter(0).toEqualTypeOf<AiSdkEmbeddingModel>()
+    expectTypeOf<AiSdkEmbeddingModel['modelId']>().toEqualTypeOf<string>()
+  })
+})
