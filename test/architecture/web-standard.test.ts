@@ -22,6 +22,7 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports
 const NODE_ONLY: Record<string, string> = {
   './node': 'file checkpoints (node:fs) and the node:http server',
   './redis': 'ioredis and BullMQ speak to Redis over node:net',
+  './lancedb': 'LanceDB is a native Node addon over the file system',
 }
 
 const entries = [...entrySources(pkg.exports)]

@@ -1,0 +1,300 @@
+/**
+ * `lanceVectorStore({ path })`: a knowledge base's `VectorStore` in a LanceDB folder on disk (the
+ * store haiku.rag uses): no server, vectors searched by cosine distance, words by LanceDB's
+ * full-text (BM25) index. Two tables: `<table>_chunks` (a row a chunk, with its vector) and
+ * `<table>_documents` (a row a document, with the model its vectors came from).
+ */
+import * as lancedb from '@lancedb/lancedb'
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
+import { LaconicError } from '../core/index.js'
+import { checkEmbedding, type EmbeddingInfo } from '../kb/store-checks.js'
+import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from '../kb/vector-store.js'
+
+/** Options of `lanceVectorStore()`: where the tables live and what they are called. */
+export interface LanceVectorStoreOptions {
+  /** A folder (created when missing), or any URI LanceDB connects to (`s3://bucket/kb`). */
+  path: string
+  /**
+   * The tables' name prefix: several knowledge bases can share one folder.
+   * @defaultValue `'kb'` (tables `kb_chunks` and `kb_documents`)
+   */
+  table?: string | undefined
+  /**
+   * Writes between two compactions of the tables (which also fold new rows into the full-text
+   * index): each write adds a file, and a search reads them all.
+   * @defaultValue 50
+   */
+  optimizeEvery?: number | undefined
+}
+
+interface ChunkRow {
+  id: string
+  document_id: string
+  url: string
+  title: string
+  headings: string
+  position: number
+  text: string
+  /** Title, headings and text: what the full-text index searches. */
+  search_text: string
+  vector: Float32Array
+}
+
+interface DocumentRow {
+  id: string
+  url: string
+  title: string
+  hash: string
+  chunks: number
+  indexed_at: string
+  model: string
+  dimensions: number
+}
+
+interface Opened {
+  db: lancedb.Connection
+  documents: lancedb.Table
+  /** Absent until the first document fixes the vectors' width. */
+  chunks: lancedb.Table | undefined
+}
+
+const STORE = 'lanceVectorStore'
+
+/**
+ * A `VectorStore` in a LanceDB folder. Opening is lazy (the first call connects and creates the
+ * tables); writes from this process run one at a time.
+ *
+ * `putDocument` replaces a document's chunks in one LanceDB commit (a merge-insert that also
+ * deletes the chunks the new version no longer has), so a search sees the old chunks or the new,
+ * never a mix; the document's record is written in a second commit just after. A crash between
+ * the two leaves the new chunks under the old record (the old hash), so the next indexing of that
+ * document re-embeds it and writes both again.
+ */
+export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore {
+  if (typeof options?.path !== 'string' || options.path === '')
+    throw new LaconicError(`${STORE}: \`path\` is required`, { code: 'config', hint: 'lanceVectorStore({ path: "./kb.lance" })' })
+  const prefix = options.table ?? 'kb'
+  if (!/^[A-Za-z][\w-]*$/.test(prefix))
+    throw new LaconicError(`${STORE}: \`table\` must be letters, digits, _ or -, starting with a letter; got ${JSON.stringify(prefix)}`, { code: 'config' })
+  const optimizeEvery = options.optimizeEvery ?? 50
+  const names = { chunks: `${prefix}_chunks`, documents: `${prefix}_documents` }
+  let opening: Promise<Opened> | undefined
+  let closed = false
+  let writes: Promise<unknown> = Promise.resolve()
+  let writesSinceOptimize = 0
+
+  const open = (): Promise<Opened> => {
+    if (closed) throw new LaconicError(`${STORE}: the store is closed`, { code: 'config', hint: 'create a new store' })
+    opening ??= connect(options.path, names).catch((error: unknown) => {
+      opening = undefined
+      throw error
+    })
+    return opening
+  }
+  /** Runs `write` after the writes before it, whatever became of them. */
+  const serially = <T>(write: () => Promise<T>): Promise<T> => {
+    const next = writes.then(write, write)
+    writes = next.catch(() => undefined)
+    return next
+  }
+  const afterWrite = async (opened: Opened) => {
+    if (++writesSinceOptimize < optimizeEvery) return
+    writesSinceOptimize = 0
+    await Promise.all([opened.chunks?.optimize(), opened.documents.optimize()])
+  }
+
+  return {
+    async embedding() {
+      const { documents } = await open()
+      const [row] = (await documents.query().select(['model', 'dimensions']).limit(1).toArray()) as DocumentRow[]
+      return row && { model: row.model, dimensions: row.dimensions }
+    },
+
+    putDocument(document, chunks, info) {
+      return serially(async () => {
+        const opened = await open()
+        const [current] = (await opened.documents.query().select(['model', 'dimensions']).limit(1).toArray()) as DocumentRow[]
+        checkEmbedding(STORE, current && { model: current.model, dimensions: current.dimensions }, info, chunks)
+        const table = await chunksTable(opened, names.chunks, info)
+        const rows: Array<Record<string, unknown>> = chunks.map(chunkRow)
+        const merge = table
+          .mergeInsert('id')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where: `document_id = ${sql(document.id)}` })
+        // A merge with no rows would not run its delete: a document of no chunks deletes plainly.
+        if (rows.length > 0) await merge.execute(rows)
+        else await table.delete(`document_id = ${sql(document.id)}`)
+        await opened.documents
+          .mergeInsert('id')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .execute([documentRow(document, info) as unknown as Record<string, unknown>])
+        await afterWrite(opened)
+      })
+    },
+
+    removeDocument(documentId) {
+      return serially(async () => {
+        const opened = await open()
+        await opened.chunks?.delete(`document_id = ${sql(documentId)}`)
+        await opened.documents.delete(`id = ${sql(documentId)}`)
+        await afterWrite(opened)
+      })
+    },
+
+    async documents() {
+      const { documents } = await open()
+      return ((await documents.query().toArray()) as DocumentRow[]).map(storedDocument)
+    },
+
+    async searchByVector(vector, limit) {
+      const { chunks } = await open()
+      if (!chunks || limit <= 0 || !vector.some((n) => n !== 0) || vector.length !== (await width(chunks))) return []
+      const rows = (await chunks.query().nearestTo(vector).distanceType('cosine').limit(limit).toArray()) as Array<ChunkRow & { _distance: number }>
+      // LanceDB's cosine distance is 1 − cosine similarity: the score is the similarity.
+      return rows.map((row) => ({ chunk: chunkOf(row), score: 1 - row._distance }))
+    },
+
+    async searchByText(query, limit) {
+      const { chunks } = await open()
+      if (!chunks || limit <= 0 || !query.trim()) return []
+      const rows = (await chunks
+        .query()
+        .fullTextSearch(query, { columns: ['search_text'] })
+        .limit(limit)
+        .toArray()) as Array<ChunkRow & { _score: number }>
+      return rows.map((row): ScoredChunk => ({ chunk: chunkOf(row), score: row._score }))
+    },
+
+    async chunksAround(documentId, from, to) {
+      const { chunks } = await open()
+      if (!chunks || to < from) return []
+      const rows = (await chunks
+        .query()
+        .where(`document_id = ${sql(documentId)} AND position >= ${Math.ceil(from)} AND position <= ${Math.floor(to)}`)
+        .toArray()) as ChunkRow[]
+      return rows.map(chunkOf).sort((a, b) => a.position - b.position)
+    },
+
+    async close() {
+      closed = true
+      await writes
+      const opened = await opening?.catch(() => undefined)
+      opening = undefined
+      if (!opened) return
+      opened.chunks?.close()
+      opened.documents.close()
+      opened.db.close()
+    },
+  }
+}
+
+async function connect(path: string, names: { chunks: string; documents: string }): Promise<Opened> {
+  const db = await lancedb.connect(path)
+  const documents = await db.createEmptyTable(names.documents, documentSchema(), { existOk: true })
+  const chunks = (await db.tableNames()).includes(names.chunks) ? await db.openTable(names.chunks) : undefined
+  return { db, documents, chunks }
+}
+
+/**
+ * The chunks table for vectors of `info.dimensions`: created on the first write; made anew when
+ * the store was emptied and the next model's vectors have another width.
+ */
+async function chunksTable(opened: Opened, name: string, info: EmbeddingInfo): Promise<lancedb.Table> {
+  if (opened.chunks && (await width(opened.chunks)) === info.dimensions) return opened.chunks
+  if (opened.chunks) {
+    // checkEmbedding let another width through: no document is left, so neither is a chunk.
+    opened.chunks.close()
+    await opened.db.dropTable(name)
+  }
+  const table = await opened.db.createEmptyTable(name, chunkSchema(info.dimensions), { existOk: true })
+  await table.createIndex('search_text', { config: lancedb.Index.fts(), replace: true })
+  opened.chunks = table
+  return table
+}
+
+async function width(table: lancedb.Table): Promise<number> {
+  // Read by shape: LanceDB (CommonJS) returns its own copy of apache-arrow's classes.
+  const type = (await table.schema()).fields.find((field) => field.name === 'vector')?.type as { listSize?: unknown } | undefined
+  return typeof type?.listSize === 'number' ? type.listSize : 0
+}
+
+function chunkSchema(dimensions: number): Schema {
+  const text = (name: string) => new Field(name, new Utf8(), false)
+  return new Schema([
+    text('id'),
+    text('document_id'),
+    text('url'),
+    text('title'),
+    text('headings'),
+    new Field('position', new Int32(), false),
+    text('text'),
+    text('search_text'),
+    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+  ])
+}
+
+function documentSchema(): Schema {
+  const text = (name: string) => new Field(name, new Utf8(), false)
+  return new Schema([
+    text('id'),
+    text('url'),
+    text('title'),
+    text('hash'),
+    new Field('chunks', new Int32(), false),
+    text('indexed_at'),
+    text('model'),
+    new Field('dimensions', new Int32(), false),
+  ])
+}
+
+function chunkRow(chunk: Chunk): Record<string, unknown> & ChunkRow {
+  return {
+    id: chunk.id,
+    document_id: chunk.documentId,
+    url: chunk.url,
+    title: chunk.title,
+    headings: JSON.stringify(chunk.headings),
+    position: chunk.position,
+    text: chunk.text,
+    search_text: [chunk.title, ...chunk.headings, chunk.text].join('\n'),
+    vector: chunk.vector,
+  }
+}
+
+function chunkOf(row: ChunkRow): Chunk {
+  const vector = row.vector as unknown as { toArray(): Float32Array }
+  return {
+    id: row.id,
+    documentId: row.document_id,
+    url: row.url,
+    title: row.title,
+    headings: JSON.parse(row.headings) as string[],
+    position: row.position,
+    text: row.text,
+    vector: Float32Array.from(vector.toArray()),
+  }
+}
+
+function documentRow(document: StoredDocument, info: EmbeddingInfo): DocumentRow {
+  return {
+    id: document.id,
+    url: document.url,
+    title: document.title,
+    hash: document.hash,
+    chunks: document.chunks,
+    indexed_at: document.indexedAt,
+    model: info.model,
+    dimensions: info.dimensions,
+  }
+}
+
+function storedDocument(row: DocumentRow): StoredDocument {
+  return { id: row.id, url: row.url, title: row.title, hash: row.hash, chunks: row.chunks, indexedAt: row.indexed_at }
+}
+
+/** A string as a SQL literal in a LanceDB filter. */
+function sql(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`
+}

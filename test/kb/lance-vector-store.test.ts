@@ -1,0 +1,65 @@
+/**
+ * `lanceVectorStore` on a real LanceDB folder: the shared contract, and what is LanceDB's own
+ * (reopening, compaction, the full-text index over rows added after it).
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { lanceVectorStore } from '../../src/lancedb/index.js'
+import { chunk, doc, vectorStoreContract } from './vector-store-contract.js'
+
+const folders: string[] = []
+const folder = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'laconic-lance-'))
+  folders.push(dir)
+  return dir
+}
+afterAll(async () => {
+  await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+const paths = new WeakMap<object, string>()
+vectorStoreContract('lanceVectorStore', {
+  make: async () => {
+    const path = await folder()
+    const store = lanceVectorStore({ path, optimizeEvery: 3 })
+    paths.set(store, path)
+    return store
+  },
+  reopen: async (store) => {
+    const path = paths.get(store) as string
+    await store.close()
+    return lanceVectorStore({ path })
+  },
+})
+
+describe('lanceVectorStore', () => {
+  it('keeps knowledge bases apart by table name in one folder', async () => {
+    const path = await folder()
+    const one = lanceVectorStore({ path, table: 'one' })
+    const two = lanceVectorStore({ path, table: 'two' })
+    await one.putDocument(doc('a', 1), [chunk('a', 0, 'only in one', [1, 0, 0])], { model: 'm', dimensions: 3 })
+    expect(await two.documents()).toEqual([])
+    expect((await one.documents()).map((d) => d.id)).toEqual(['a'])
+    await Promise.all([one.close(), two.close()])
+  })
+
+  it('runs writes one at a time, so concurrent puts of many documents all land', async () => {
+    const store = lanceVectorStore({ path: await folder(), optimizeEvery: 4 })
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        store.putDocument(doc(`d${i}`, 1), [chunk(`d${i}`, 0, `word${i} shared`, [1, i, 0])], { model: 'm', dimensions: 3 }),
+      ),
+    )
+    expect((await store.documents()).length).toBe(12)
+    expect(await store.searchByText('shared', 20)).toHaveLength(12)
+    expect((await store.searchByText('word7', 5)).map((hit) => hit.chunk.id)).toEqual(['d7#0'])
+    await store.close()
+  })
+
+  it('refuses a path or table name it cannot use', () => {
+    expect(() => lanceVectorStore({ path: '' })).toThrow('`path` is required')
+    expect(() => lanceVectorStore({ path: 'x', table: "a'; drop" })).toThrow('`table` must be letters')
+  })
+})
