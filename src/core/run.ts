@@ -101,7 +101,7 @@ export interface DeferredRunInit {
 
 /** What a run needs once its init is known: the strategy's inputs, its fold, ids and checkpoints. */
 interface Prepared {
-  /** Its `input` takes the recalled findings once memory has answered (`useRecalled`). */
+  /** Its `input` takes the recalled findings once memory has answered (`adoptRecalled`). */
   init: RunInit
   restored: Checkpoint | undefined
   fold: ResultFold
@@ -110,7 +110,7 @@ interface Prepared {
   memory: MemorySettings | undefined
   /** The run recalls before its strategy starts: memory is on, and this is neither a resume nor a run given its findings. */
   recalls: boolean
-  useRecalled(findings: RecalledFinding[]): void
+  adoptRecalled(findings: RecalledFinding[]): void
   context(): StrategyContext
   gathered(): Gathered
 }
@@ -138,7 +138,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
     checkpoints: checkpointsFor(start.input),
     memory,
     recalls: memory !== undefined && memory.recall > 0 && !restored && start.input.recalled === undefined,
-    useRecalled(findings) {
+    adoptRecalled(findings) {
       run.init = { ...run.init, input: { ...run.init.input, recalled: findings } }
       run.checkpoints = checkpointsFor(run.init.input)
     },
@@ -177,7 +177,7 @@ async function* recallThenRun(run: Prepared, memory: MemorySettings, signal: Abo
   const recalled = await recallFindings(memory, run.init.question, signal)
   if ('warning' in recalled) yield { type: 'warning', code: 'recall-failed', message: recalled.warning }
   else {
-    run.useRecalled(recalled.findings)
+    run.adoptRecalled(recalled.findings)
     yield { type: 'recall', findings: recalled.findings }
   }
   return yield* run.init.strategy.run(run.init.question, run.context())
