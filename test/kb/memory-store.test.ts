@@ -1,7 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createAgent, type MemoryEntry, type MemoryStore, type ResearchEvent } from '../../src/index.js'
+import { createAgent, type EmbeddingProvider, type MemoryEntry, type MemoryStore, type ResearchEvent } from '../../src/index.js'
 import { memoryStore, memoryVectorStore } from '../../src/kb/index.js'
-import type { EmbeddingProvider } from '../../src/core/embeddings.js'
+import { lanceVectorStore } from '../../src/lancedb/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 /**
@@ -106,6 +109,25 @@ describe('memoryStore', () => {
     const controller = new AbortController()
     controller.abort()
     await expect(memory.recall('fact', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('outlives the process on a LanceDB folder: a store opened again recalls what was written', async () => {
+    const path = await mkdtemp(join(tmpdir(), 'laconic-memory-'))
+    try {
+      const first = lanceVectorStore({ path, table: 'memory' })
+      await memoryStore({ store: first, embed: wordsEmbedder() }).remember(
+        entry('r1', 'Which river crosses Vienna?', [{ text: 'The Danube flows through Vienna.', url: 'https://at.example/', title: 'Austria' }]),
+      )
+      await first.close()
+      const again = lanceVectorStore({ path, table: 'memory' })
+      const found = await memoryStore({ store: again, embed: wordsEmbedder() }).recall('the Danube in Vienna', { limit: 3 })
+      await again.close()
+      expect(found).toEqual([
+        { text: 'The Danube flows through Vienna.', url: 'https://at.example/', title: 'Austria', question: 'Which river crosses Vienna?' },
+      ])
+    } finally {
+      await rm(path, { recursive: true, force: true })
+    }
   })
 
   it('is refused without a vector store or an embedder', () => {
