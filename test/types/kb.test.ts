@@ -1,9 +1,66 @@
 /**
- * Type-level tests of the `laconic-research/kb` sub-path: the vector-store contract and the
- * in-memory store.
+ * Type-level tests of the `laconic-research/kb` sub-path: the knowledge base, its rerankers, the
+ * vector-store contract and the in-memory store.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Chunk, memoryVectorStore, ScoredChunk, StoredDocument, VectorStore } from '../../src/kb/index.js'
+import type { EmbeddingProvider } from '../../src/core/embeddings.js'
+import type { FetchProvider, LLMProvider, SearchProvider } from '../../src/index.js'
+import type {
+  Chunk,
+  IndexOptions,
+  IndexProgress,
+  IndexReport,
+  KnowledgeBase,
+  KnowledgeBaseOptions,
+  KnowledgeBaseWarning,
+  KnowledgeSource,
+  knowledgeBase,
+  memoryVectorStore,
+  modelReranker,
+  ModelRerankerOptions,
+  RerankedPassage,
+  Reranker,
+  rerankEndpoint,
+  RerankEndpointOptions,
+  ScoredChunk,
+  StoredDocument,
+  VectorStore,
+} from '../../src/kb/index.js'
+
+describe('knowledgeBase', () => {
+  it('takes a store and an embedder, and is a search and a fetch provider', () => {
+    expectTypeOf<typeof knowledgeBase>().parameters.toEqualTypeOf<[options: KnowledgeBaseOptions]>()
+    expectTypeOf<ReturnType<typeof knowledgeBase>>().toEqualTypeOf<KnowledgeBase>()
+    expectTypeOf<KnowledgeBase>().toExtend<SearchProvider & FetchProvider>()
+    expectTypeOf<KnowledgeBaseOptions['store']>().toEqualTypeOf<VectorStore>()
+    expectTypeOf<KnowledgeBaseOptions['embed']>().toEqualTypeOf<EmbeddingProvider>()
+    expectTypeOf<KnowledgeBaseOptions['reranker']>().toEqualTypeOf<Reranker | undefined>()
+    expectTypeOf<KnowledgeBaseOptions['onWarning']>().toEqualTypeOf<((warning: KnowledgeBaseWarning) => void) | undefined>()
+    expectTypeOf<KnowledgeBaseWarning['code']>().toEqualTypeOf<'rerank-failed' | 'rerank-unparsed'>()
+  })
+
+  it('indexes paths, URLs and texts, telling progress and reporting what it did', () => {
+    expectTypeOf<KnowledgeBase['index']>().parameters.toEqualTypeOf<[sources: readonly KnowledgeSource[], options?: IndexOptions]>()
+    expectTypeOf<KnowledgeBase['index']>().returns.toEqualTypeOf<Promise<IndexReport>>()
+    expectTypeOf<'./docs'>().toExtend<KnowledgeSource>()
+    expectTypeOf<{ url: string; text: string }>().toExtend<KnowledgeSource>()
+    expectTypeOf<IndexOptions['onProgress']>().toEqualTypeOf<((progress: IndexProgress) => void) | undefined>()
+    expectTypeOf<IndexProgress['chunks']>().toEqualTypeOf<number>()
+    expectTypeOf<IndexReport['skipped']>().toEqualTypeOf<{ url: string; code: string; message: string }[]>()
+    expectTypeOf<KnowledgeBase['remove']>().returns.toEqualTypeOf<Promise<boolean>>()
+    expectTypeOf<KnowledgeBase['documents']>().returns.toEqualTypeOf<Promise<StoredDocument[]>>()
+  })
+})
+
+describe('rerankers', () => {
+  it('a model or a /rerank endpoint, returning passages by index', () => {
+    expectTypeOf<typeof modelReranker>().parameters.toEqualTypeOf<[llm: LLMProvider, options?: ModelRerankerOptions]>()
+    expectTypeOf<typeof rerankEndpoint>().parameters.toEqualTypeOf<[options: RerankEndpointOptions]>()
+    expectTypeOf<ReturnType<typeof rerankEndpoint>>().toEqualTypeOf<Reranker>()
+    expectTypeOf<Reranker['rerank']>().returns.toEqualTypeOf<Promise<RerankedPassage[]>>()
+    expectTypeOf<RerankEndpointOptions['baseURL']>().toEqualTypeOf<string>()
+  })
+})
 
 describe('vector stores', () => {
   it('memoryVectorStore takes nothing and keeps the VectorStore contract', () => {

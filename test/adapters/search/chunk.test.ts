@@ -10,10 +10,22 @@ describe('chunkText', () => {
   it('starts a chunk at each heading and groups paragraphs up to the size limit', () => {
     const text = `# A\n\npara one\n\npara two\n\n## B  ##\n\n${'word '.repeat(30)}`
     expect(chunkText(text, 60)).toEqual([
-      { heading: 'A', anchor: 'a', text: 'para one\n\npara two' },
-      { heading: 'B', anchor: 'b', text: expect.stringMatching(/^word( word)*$/) },
-      { heading: 'B', anchor: 'b', text: expect.stringMatching(/^word( word)*$/) },
-      { heading: 'B', anchor: 'b', text: expect.stringMatching(/^word( word)*$/) },
+      { heading: 'A', anchor: 'a', headings: ['A'], text: 'para one\n\npara two' },
+      { heading: 'B', anchor: 'b', headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
+      { heading: 'B', anchor: 'b', headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
+      { heading: 'B', anchor: 'b', headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
+    ])
+  })
+
+  it('keeps the heading path: a heading closes those of its level and deeper', () => {
+    const text = 'intro\n\n# Guide\n\none\n\n## Install\n\ntwo\n\n### On Linux\n\nthree\n\n## Use\n\nfour\n\n# Other\n\nfive'
+    expect(chunkText(text).map((chunk) => [chunk.headings, chunk.text])).toEqual([
+      [[], 'intro'],
+      [['Guide'], 'one'],
+      [['Guide', 'Install'], 'two'],
+      [['Guide', 'Install', 'On Linux'], 'three'],
+      [['Guide', 'Use'], 'four'],
+      [['Other'], 'five'],
     ])
   })
 

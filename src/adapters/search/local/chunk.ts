@@ -2,12 +2,15 @@
  * Splitting a document into passages small enough for a small-context model: one chunk
  * per run of paragraphs under the same heading, at most `maxChars` long. Markdown `#`
  * headings start sections (not inside ``` fences); an over-long paragraph is cut at
- * sentence, then word, boundaries. Total: any string gives a (possibly empty) list.
+ * sentence, then word, boundaries. Each chunk knows its heading path (the `#`, `##`... above
+ * it). Total: any string gives a (possibly empty) list.
  */
 
 export interface Chunk {
   /** The nearest heading above the chunk, without its `#` marks. */
   heading?: string
+  /** Every heading the chunk is under, outermost first (a `##` under a `#`...): empty before the first. */
+  headings: string[]
   /** A stable in-document anchor for that heading (GitHub style, de-duplicated). */
   anchor?: string
   text: string
@@ -43,11 +46,16 @@ export function chunkText(text: string, maxChars = 1000): Chunk[] {
   const slugCounts = new Map<string, number>()
   let heading: string | undefined
   let anchor: string | undefined
+  // The open headings by level: a heading closes every one of its level or deeper.
+  let path: { level: number; title: string }[] = []
   let paragraphs: string[] = []
   let paragraph: string[] = []
   let inFence = false
 
-  const section = (): Pick<Chunk, 'heading' | 'anchor'> => (heading === undefined ? {} : { heading, ...(anchor ? { anchor } : {}) })
+  const section = (): Pick<Chunk, 'heading' | 'anchor' | 'headings'> => ({
+    ...(heading === undefined ? {} : { heading, ...(anchor ? { anchor } : {}) }),
+    headings: path.map((open) => open.title),
+  })
   const endParagraph = () => {
     const joined = paragraph.join('\n').trim()
     paragraph = []
@@ -71,6 +79,8 @@ export function chunkText(text: string, maxChars = 1000): Chunk[] {
       endParagraph()
       endChunk()
       heading = (match[2] ?? '').trim() || undefined
+      const level = (match[1] ?? '#').length
+      path = [...path.filter((open) => open.level < level), ...(heading ? [{ level, title: heading }] : [])]
       const slug = heading ? slugify(heading) : ''
       const seen = slugCounts.get(slug) ?? 0
       slugCounts.set(slug, seen + 1)

@@ -14,3 +14,6 @@ export interface LocalDocument {
   /** Where each page starts in `text` (a PDF): its chunks cite `url#page=n`. */
   pageStarts?: readonly number[]
 }
+
+/** The files a folder is read for: markdown, text, HTML, PDF and DOCX. */
+export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx']

@@ -12,7 +12,7 @@ import { loadParser } from '../../fetch/dom.js'
 import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
 import { offThread } from '../../fetch/off-thread.js'
 import { readDocument } from '../../fetch/read-document.js'
-import type { LocalDocument } from './document.js'
+import { DEFAULT_EXTENSIONS, type LocalDocument } from './document.js'
 
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
 export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000
@@ -26,10 +26,8 @@ export const DOCUMENT_READ_TIMEOUT_MS = 20_000
 /** Pages and characters read from one PDF or DOCX file, as `httpFetch` reads a fetched one. */
 const DOCUMENT_LIMITS = { maxPages: 300, maxChars: 1_000_000 }
 
-export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx']
-
 /** Every matching file under `dir`, in a stable order; dot-folders and node_modules skipped. */
-async function listFiles(dir: string, extensions: ReadonlySet<string>): Promise<string[]> {
+export async function listFiles(dir: string, extensions: ReadonlySet<string>): Promise<string[]> {
   const found: string[] = []
   const pending = [dir]
   while (pending.length > 0) {
@@ -70,20 +68,16 @@ async function htmlDocument(raw: string, timeoutMs: number): Promise<ExtractedPa
 
 /**
  * A PDF's or DOCX file's text, read on a worker thread like a fetched one. A file that cannot be
- * read (encrypted, broken, no text layer) is left out of the index; a DOCX without the optional
- * mammoth package stops the corpus with a message saying what to install.
+ * read (encrypted, broken, no text layer) is left out; a DOCX without the optional mammoth
+ * package stops the reading with a message saying what to install.
  */
-async function binaryDocument(path: string, url: string, kind: 'pdf' | 'docx'): Promise<Omit<LocalDocument, 'id'> | undefined> {
+async function binaryDocument(path: string, bytes: Uint8Array, url: string, kind: 'pdf' | 'docx'): Promise<FileDocument | undefined> {
   try {
-    const page = await readDocument(url, kind, new Uint8Array(await readFile(path)), {
-      ...DOCUMENT_LIMITS,
-      timeoutMs: DOCUMENT_READ_TIMEOUT_MS,
-      provider: 'local',
-    })
-    return { url, text: page.text, kind, ...(page.title ? { title: page.title } : {}), ...(page.pageStarts ? { pageStarts: page.pageStarts } : {}) }
+    const page = await readDocument(url, kind, bytes, { ...DOCUMENT_LIMITS, timeoutMs: DOCUMENT_READ_TIMEOUT_MS, provider: 'local' })
+    return { url, title: page.title ?? '', text: page.text, kind, ...(page.pageStarts ? { pageStarts: page.pageStarts } : {}) }
   } catch (error) {
     if (error instanceof ProviderError && error.code === 'missing-dependency') {
-      throw new LaconicError(`localCorpus: ${path} is a .docx file, and reading one needs the optional package mammoth`, {
+      throw new LaconicError(`${path} is a .docx file, and reading one needs the optional package mammoth`, {
         code: 'config',
         hint: 'npm install mammoth, or leave .docx out of `extensions`',
       })
@@ -93,23 +87,39 @@ async function binaryDocument(path: string, url: string, kind: 'pdf' | 'docx'): 
   }
 }
 
-async function toDocument(path: string, root: string, timeoutMs: number): Promise<LocalDocument | undefined> {
-  const id = relative(root, path).split(sep).join('/')
+/** A file read as a document: its `file:` URL, title (empty when it has none) and text. */
+export type FileDocument = Required<Pick<LocalDocument, 'url' | 'title' | 'text'>> & Pick<LocalDocument, 'kind' | 'pageStarts'>
+
+/**
+ * One file's document, from its bytes: markdown and text as they are (front matter dropped, its
+ * `title:` kept), HTML parsed on a worker thread, PDF and DOCX read there too. Undefined for a
+ * PDF or DOCX file that cannot be read.
+ */
+export async function fileDocument(
+  path: string,
+  bytes: Uint8Array,
+  { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): Promise<FileDocument | undefined> {
   const url = pathToFileURL(path).href
   const fallbackTitle = basename(path, extname(path))
   const binary = /^\.(pdf|docx)$/i.exec(extname(path))?.[1]?.toLowerCase() as 'pdf' | 'docx' | undefined
   if (binary) {
-    const document = await binaryDocument(path, url, binary)
-    return document && { ...document, id, title: document.title || fallbackTitle }
+    const document = await binaryDocument(path, bytes, url, binary)
+    return document && { ...document, title: document.title || fallbackTitle }
   }
-  const raw = await readFile(path, 'utf8')
+  const raw = new TextDecoder().decode(bytes)
   if (/^\.html?$/i.test(extname(path))) {
     const { title, text } = await htmlDocument(raw, timeoutMs)
-    return { id, url, title: title || fallbackTitle, text }
+    return { url, title: title || fallbackTitle, text }
   }
   const { title, body } = splitFrontMatter(raw)
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
-  return { id, url, title: title ?? heading ?? fallbackTitle, text: body }
+  return { url, title: title ?? heading ?? fallbackTitle, text: body }
+}
+
+async function toDocument(path: string, root: string, timeoutMs: number): Promise<LocalDocument | undefined> {
+  const document = await fileDocument(path, new Uint8Array(await readFile(path)), { timeoutMs })
+  return document && { ...document, id: relative(root, path).split(sep).join('/') }
 }
 
 export async function loadDirectory(

@@ -1,0 +1,279 @@
+/**
+ * `knowledgeBase({ store, embed })`: documents indexed once into a vector store, and searched by
+ * meaning and by words at once. The object is a `SearchProvider` every strategy can use, and a
+ * `FetchProvider` for its own documents' URLs (a strategy "reads" a hit as it reads a page).
+ *
+ * A search runs both retrievers (the query's vector against the chunks', and full text), fuses
+ * their rankings by reciprocal rank fusion, keeps each retriever's best hit whatever the fusion
+ * says (a document only one retriever can find is still found), optionally reranks, and joins
+ * neighbouring chunks into each hit's snippet when asked to.
+ */
+import { LaconicError, ProviderError, abortError, isAbortError, pageOfUrl } from '../core/index.js'
+import type { EmbeddingProvider } from '../core/embeddings.js'
+import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/index.js'
+import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
+import { type IndexOptions, type IndexReport, indexSources } from './indexer.js'
+import { reciprocalRankFusion } from './rank-fusion.js'
+import { reassemble } from './reassemble.js'
+import { completeOrder, type Reranker } from './reranker.js'
+import type { KnowledgeSource } from './sources.js'
+import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from './vector-store.js'
+
+/** Something the knowledge base worked around rather than failed on: a reranker that failed or answered nothing usable. */
+export interface KnowledgeBaseWarning {
+  code: 'rerank-failed' | 'rerank-unparsed'
+  message: string
+}
+
+/** Options of `knowledgeBase()`: where chunks are kept, how they are embedded, and how searches rank and show them. */
+export interface KnowledgeBaseOptions {
+  readonly store: VectorStore
+  readonly embed: EmbeddingProvider
+  /** Reorders the fused candidates (`modelReranker(llm)`, `rerankEndpoint({ baseURL, model })`). */
+  readonly reranker?: Reranker
+  /** Candidates a reranker sees. @defaultValue 20 (at least the search's `limit`) */
+  readonly rerankCandidates?: number
+  /**
+   * Neighbouring chunks joined into each hit's snippet, in document order: `chunks` on each side,
+   * the snippet at most `maxChars` (the hit itself always whole, up to `chunkChars`).
+   * @defaultValue no expansion: a snippet is the hit chunk
+   */
+  readonly expand?: { readonly chunks?: number; readonly maxChars?: number }
+  /** Longest chunk, in characters (about a quarter as many tokens). @defaultValue 1000 */
+  readonly chunkChars?: number
+  /** File endings indexed in a folder. @defaultValue ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx'] */
+  readonly extensions?: readonly string[]
+  /** A larger file is skipped, not read. @defaultValue 50_000_000 */
+  readonly maxFileBytes?: number
+  /** Reads URL sources. @defaultValue httpFetch() */
+  readonly fetch?: FetchProvider
+  /** Chunks embedded per call of `embed`. @defaultValue 64 */
+  readonly batchSize?: number
+  /** Embedding calls in flight at once while indexing. @defaultValue 2 */
+  readonly concurrency?: number
+  /** Told what a search worked around (a failing reranker). */
+  readonly onWarning?: (warning: KnowledgeBaseWarning) => void
+}
+
+/** A knowledge base: search and fetch over its documents, and the calls that fill and empty it. */
+export interface KnowledgeBase extends SearchProvider, FetchProvider {
+  /** Reads, chunks and embeds the sources; unchanged documents cost no embedding. */
+  index(sources: readonly KnowledgeSource[], options?: IndexOptions): Promise<IndexReport>
+  /** The documents indexed. */
+  documents(): Promise<StoredDocument[]>
+  /** Removes a document by its id (its URL); false when there was none. */
+  remove(id: string): Promise<boolean>
+  /** Closes the store. */
+  close(): Promise<void>
+}
+
+const withoutFragment = (url: string) => url.split('#', 1)[0] as string
+
+function positive(name: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value < min) {
+    throw new LaconicError(`knowledgeBase: \`${name}\` must be a number of at least ${min}, got ${value}`, { code: 'config' })
+  }
+  return Math.floor(value)
+}
+
+/** A result's title: the document's, then the headings and page the chunk is under. */
+function resultTitle(chunk: Chunk): string {
+  const page = pageOfUrl(chunk.url)
+  return [chunk.title, ...chunk.headings.filter((heading) => heading !== chunk.title), ...(page ? [`page ${page}`] : [])].join(' › ')
+}
+
+/** The first chunk of each URL, in order: one result per place a citation can point at. */
+function byUrl(chunks: readonly Chunk[]): Chunk[] {
+  const seen = new Set<string>()
+  return chunks.filter((chunk) => {
+    if (seen.has(chunk.url)) return false
+    seen.add(chunk.url)
+    return true
+  })
+}
+
+/**
+ * The first `limit` of the fused list, with each retriever's first hit in it: a first hit that
+ * fell below the cut takes the place of the last hit that is no retriever's first.
+ */
+function keepFirsts(fused: readonly Chunk[], firsts: readonly Chunk[], limit: number): Chunk[] {
+  const top = fused.slice(0, limit)
+  const isFirst = (chunk: Chunk) => firsts.some((first) => first.url === chunk.url)
+  for (const first of firsts) {
+    if (top.some((chunk) => chunk.url === first.url)) continue
+    const replace = top.findLastIndex((chunk) => !isFirst(chunk))
+    if (replace === -1) break
+    top.splice(replace, 1)
+    const at = fused.findIndex((chunk) => chunk.url === first.url)
+    // Back in fused order among what is kept.
+    const position = top.findIndex((chunk) => fused.findIndex((other) => other.url === chunk.url) > at)
+    top.splice(position === -1 ? top.length : position, 0, first)
+  }
+  return top
+}
+
+export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
+  if (!options?.store || !options.embed) {
+    throw new LaconicError('knowledgeBase: `store` and `embed` are required', {
+      code: 'config',
+      hint: 'e.g. knowledgeBase({ store: memoryVectorStore(), embed: openAIEmbeddings({ model }) })',
+    })
+  }
+  const { store, embed, reranker, onWarning } = options
+  const chunkChars = positive('chunkChars', options.chunkChars, 1000, 100)
+  const batchSize = positive('batchSize', options.batchSize, 64)
+  const concurrency = positive('concurrency', options.concurrency, 2)
+  const rerankCandidates = positive('rerankCandidates', options.rerankCandidates, 20)
+  const neighbours = options.expand ? positive('expand.chunks', options.expand.chunks, 1, 0) : 0
+  const expandChars = positive('expand.maxChars', options.expand?.maxChars, 2000, 100)
+  const maxFileBytes = positive('maxFileBytes', options.maxFileBytes, 50_000_000)
+  let fetcher: Promise<FetchProvider> | undefined
+  const settings = {
+    store,
+    embed,
+    chunkChars,
+    batchSize,
+    concurrency,
+    extensions: options.extensions ?? DEFAULT_EXTENSIONS,
+    maxFileBytes,
+    fetcher: () =>
+      (fetcher ??= options.fetch ? Promise.resolve(options.fetch) : import('../adapters/fetch/http-fetch.js').then((module) => module.httpFetch())),
+  }
+
+  // The documents by URL, read once and dropped whenever the store changes through this object.
+  let catalogue: Promise<Map<string, StoredDocument>> | undefined
+  const documentsByUrl = () => {
+    catalogue ??= store.documents().then(
+      (documents) => new Map(documents.map((document) => [withoutFragment(document.url), document])),
+      (error: unknown) => {
+        catalogue = undefined
+        throw error
+      },
+    )
+    return catalogue
+  }
+
+  const checkModel = async () => {
+    const built = await store.embedding()
+    if (built && built.model !== embed.model) {
+      throw new LaconicError(`knowledgeBase: the store holds vectors of ${built.model}, and the embedder is ${embed.model}`, {
+        code: 'config',
+        hint: `search with the model the store was built with (${built.model})`,
+      })
+    }
+    return built
+  }
+
+  const vectorHits = async (query: string, limit: number, signal: AbortSignal | undefined): Promise<ScoredChunk[]> => {
+    if (!(await checkModel())) return []
+    const { vectors } = await embed.embed([query], signal ? { signal } : {})
+    const vector = vectors[0]
+    return vector ? store.searchByVector(vector, limit) : []
+  }
+
+  const rerank = async (query: string, candidates: Chunk[], signal: AbortSignal | undefined): Promise<Chunk[]> => {
+    if (!reranker || candidates.length < 2) return candidates
+    try {
+      const ranked = await reranker.rerank(
+        query,
+        candidates.map((chunk) => `${resultTitle(chunk)}\n${chunk.text}`),
+        signal ? { signal } : {},
+      )
+      if (ranked.length === 0) onWarning?.({ code: 'rerank-unparsed', message: 'the reranker named no candidate; the fused order is kept' })
+      return completeOrder(ranked, candidates.length).map((index) => candidates[index] as Chunk)
+    } catch (error) {
+      if (isAbortError(error)) throw error
+      onWarning?.({ code: 'rerank-failed', message: `reranking failed, the fused order is kept: ${error instanceof Error ? error.message : String(error)}` })
+      return candidates
+    }
+  }
+
+  /** The hit's text with its neighbours, in document order, within `expandChars`: nearest first. */
+  const snippet = async (chunk: Chunk): Promise<string> => {
+    if (neighbours === 0) return chunk.text
+    const around = await store.chunksAround(chunk.documentId, chunk.position - neighbours, chunk.position + neighbours)
+    const kept = new Set<Chunk>()
+    let length = chunk.text.length
+    const byDistance = around
+      .filter((other) => other.position !== chunk.position)
+      .sort((a, b) => Math.abs(a.position - chunk.position) - Math.abs(b.position - chunk.position) || b.position - a.position)
+    for (const other of byDistance) {
+      if (length + 2 + other.text.length > expandChars) break
+      length += 2 + other.text.length
+      kept.add(other)
+    }
+    return around
+      .filter((other) => other.position === chunk.position || kept.has(other))
+      .map((other) => (other.position === chunk.position ? chunk.text : other.text))
+      .join('\n\n')
+  }
+
+  return {
+    searchCost: 0,
+
+    async search(query: string, opts: SearchOptions = {}): Promise<SearchResult[]> {
+      const { signal } = opts
+      if (signal?.aborted) throw abortError(signal)
+      const limit = Math.max(1, Math.floor(opts.limit ?? 10))
+      if (!query.trim()) return []
+      const wanted = Math.max(limit * 4, rerankCandidates, 20)
+      const [byVector, byText] = await Promise.all([vectorHits(query, wanted, signal), store.searchByText(query, wanted)])
+      if (signal?.aborted) throw abortError(signal)
+      const fused = byUrl(reciprocalRankFusion([byVector, byText], (hit) => hit.chunk.id).map(({ item }) => item.chunk))
+      const firsts = [byVector[0]?.chunk, byText[0]?.chunk].filter((chunk): chunk is Chunk => chunk !== undefined)
+      const chosen = reranker
+        ? (await rerank(query, fused.slice(0, Math.max(rerankCandidates, limit)), signal)).slice(0, limit)
+        : keepFirsts(fused, firsts, limit)
+      const results: SearchResult[] = []
+      for (const [rank, chunk] of chosen.entries()) {
+        results.push({ title: resultTitle(chunk), url: chunk.url, snippet: await snippet(chunk), score: 1 / (rank + 1) })
+      }
+      return results
+    },
+
+    async fetch(url: string, opts: FetchOptions = {}): Promise<FetchedPage> {
+      if (opts.signal?.aborted) throw abortError(opts.signal)
+      const document = (await documentsByUrl()).get(withoutFragment(url))
+      if (!document) {
+        throw new ProviderError(`knowledgeBase: no document at ${url}`, {
+          code: 'not-found',
+          provider: 'kb',
+          url,
+          hint: 'fetch a URL that this knowledge base returned from search',
+        })
+      }
+      const { text, pageStarts } = reassemble(await store.chunksAround(document.id, 0, Math.max(0, document.chunks - 1)))
+      return {
+        url: document.url,
+        title: document.title,
+        text,
+        ...(pageStarts ? { kind: 'pdf' as const, pageStarts, pages: pageStarts.length } : {}),
+      }
+    },
+
+    async index(sources, indexOptions = {}) {
+      if (!Array.isArray(sources)) {
+        throw new LaconicError('knowledgeBase.index: pass a list of sources', { code: 'config', hint: "e.g. kb.index(['./docs'])" })
+      }
+      try {
+        return await indexSources(sources, settings, indexOptions)
+      } finally {
+        catalogue = undefined
+      }
+    },
+
+    async documents() {
+      return [...(await documentsByUrl()).values()]
+    },
+
+    async remove(id) {
+      const found = (await store.documents()).some((document) => document.id === id)
+      if (found) await store.removeDocument(id)
+      catalogue = undefined
+      return found
+    },
+
+    close: () => store.close(),
+  }
+}

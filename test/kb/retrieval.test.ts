@@ -1,0 +1,147 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { type KnowledgeBaseWarning, knowledgeBase, memoryVectorStore, modelReranker, type Reranker, rerankEndpoint } from '../../src/kb/index.js'
+import { parseRanking } from '../../src/kb/model-reranker.js'
+import { reciprocalRankFusion } from '../../src/kb/rank-fusion.js'
+import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'
+import { scriptedLLM } from '../../src/testing/index.js'
+import { loopbacks } from '../adapters/http/loopback.js'
+import { fakeEmbedder, fakeVector } from './fake-embeddings.js'
+
+const serve = loopbacks()
+
+const WORDS = ['llama', 'alpaca', 'andes', 'wool', 'grass', 'river', 'stone', 'moon', 'tide', 'salt', 'fern', 'ash']
+
+describe('hybrid retrieval', () => {
+  it('fuses ranks: what both lists agree on comes first, ties in first-seen order', () => {
+    const fused = reciprocalRankFusion(
+      [
+        ['a', 'b', 'c'],
+        ['b', 'c', 'd'],
+      ],
+      (item) => item,
+    )
+    expect(fused.map(({ item }) => item)).toEqual(['b', 'c', 'a', 'd'])
+    expect(fused[0]?.score).toBeCloseTo(1 / 62 + 1 / 61)
+    expect(reciprocalRankFusion([['x'], ['y']], (item) => item).map(({ item }) => item)).toEqual(['x', 'y'])
+  })
+
+  it('returns every document that either retriever alone ranks first', async () => {
+    const word = fc.constantFrom(...WORDS)
+    const documents = fc.array(fc.array(word, { minLength: 1, maxLength: 10 }), { minLength: 2, maxLength: 8 })
+    await fc.assert(
+      fc.asyncProperty(documents, fc.array(word, { minLength: 1, maxLength: 3 }), fc.integer({ min: 2, max: 5 }), async (texts, queryWords, limit) => {
+        const store = memoryVectorStore()
+        const kb = knowledgeBase({ store, embed: fakeEmbedder() })
+        await kb.index(texts.map((words, i) => ({ url: `doc:${i}`, title: `d${i}`, text: words.join(' ') })))
+        const query = queryWords.join(' ')
+        const firsts = [(await store.searchByVector(fakeVector(query), 1))[0]?.chunk.url, (await store.searchByText(query, 1))[0]?.chunk.url].filter(
+          (url) => url !== undefined,
+        )
+        const found = (await kb.search(query, { limit })).map((hit) => hit.url)
+        expect(found.length).toBeLessThanOrEqual(limit)
+        for (const url of firsts) expect(found).toContain(url)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('returns nothing for an empty query and an empty store', async () => {
+    const embed = fakeEmbedder()
+    const kb = knowledgeBase({ store: memoryVectorStore(), embed })
+    expect(await kb.search('  ')).toEqual([])
+    expect(await kb.search('llama')).toEqual([])
+    // An empty store has no model yet: the query is not embedded.
+    expect(embed.calls).toBe(0)
+  })
+})
+
+async function threeDocuments(reranker?: Reranker, onWarning?: (warning: KnowledgeBaseWarning) => void) {
+  const kb = knowledgeBase({ store: memoryVectorStore(), embed: fakeEmbedder(), ...(reranker ? { reranker } : {}), ...(onWarning ? { onWarning } : {}) })
+  await kb.index([
+    { url: 'doc:a', title: 'A', text: 'llama llama llama wool' },
+    { url: 'doc:b', title: 'B', text: 'llama wool' },
+    { url: 'doc:c', title: 'C', text: 'llama stone river' },
+  ])
+  return kb
+}
+
+describe('reranking', () => {
+  it('puts the candidates in the order the reranker gives, keeping those it left out after', async () => {
+    const plain = (await (await threeDocuments()).search('llama wool')).map((hit) => hit.url)
+    const lastFirst: Reranker = { rerank: async (_query, passages) => [{ index: passages.length - 1 }] }
+    const reranked = (await (await threeDocuments(lastFirst)).search('llama wool')).map((hit) => hit.url)
+    expect(reranked).toEqual([plain[2], plain[0], plain[1]])
+  })
+
+  it('keeps the fused order, with a warning, when the reranker fails or names nothing', async () => {
+    const plain = (await (await threeDocuments()).search('llama wool')).map((hit) => hit.url)
+    const warnings: KnowledgeBaseWarning[] = []
+    const failing: Reranker = {
+      rerank: async () => {
+        throw new Error('rerank server down')
+      },
+    }
+    expect((await (await threeDocuments(failing, (w) => warnings.push(w))).search('llama wool')).map((hit) => hit.url)).toEqual(plain)
+    const silent: Reranker = { rerank: async () => [] }
+    expect((await (await threeDocuments(silent, (w) => warnings.push(w))).search('llama wool')).map((hit) => hit.url)).toEqual(plain)
+    expect(warnings.map((warning) => warning.code)).toEqual(['rerank-failed', 'rerank-unparsed'])
+    expect(warnings[0]?.message).toContain('rerank server down')
+  })
+
+  it('modelReranker asks the model for the passage numbers and reads any reply totally', async () => {
+    const llm = scriptedLLM({ replies: ['<think>hmm</think>Most relevant: [3, 1, 3, 9]'] })
+    expect(await modelReranker(llm).rerank('which is it', ['first', 'second', 'third'])).toEqual([{ index: 2 }, { index: 0 }])
+    expect(llm.calls[0]?.prompt).toContain('Query: which is it\n\nPassages:\n[1] first\n\n[2] second\n\n[3] third')
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 0, max: 30 }), (reply, count) => {
+        const ranked = parseRanking(reply, count)
+        for (const { index } of ranked) expect(index >= 0 && index < count).toBe(true)
+        expect(new Set(ranked.map(({ index }) => index)).size).toBe(ranked.length)
+      }),
+    )
+  })
+
+  it('rerankEndpoint posts the common /rerank body and reads the results best first', async () => {
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ results: [{ index: 0, relevance_score: 0.1 }, { index: 2, relevance_score: 0.9 }, { index: 'x' }] }))
+    })
+    const reranker = rerankEndpoint({ baseURL: `${server.url}/v1/`, model: 'bge-reranker', apiKey: 'sk-secret' })
+    expect(await reranker.rerank('q', ['a', 'b', 'c'])).toEqual([
+      { index: 2, score: 0.9 },
+      { index: 0, score: 0.1 },
+    ])
+    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1/rerank' })
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-secret')
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ model: 'bge-reranker', query: 'q', documents: ['a', 'b', 'c'], top_n: 3 })
+  })
+
+  it('rerankEndpoint reads a bare array with `score`, and anything else as nothing', () => {
+    expect(
+      parseRerankResponse([
+        { index: 1, score: 2 },
+        { index: 0, score: 3 },
+      ]),
+    ).toEqual([
+      { index: 0, score: 3 },
+      { index: 1, score: 2 },
+    ])
+    fc.assert(
+      fc.property(fc.anything(), (body) => {
+        expect(Array.isArray(parseRerankResponse(body))).toBe(true)
+      }),
+    )
+  })
+
+  it('a rerank endpoint that fails leaves the fused order, with a warning naming it', async () => {
+    const server = await serve((_req, res) => {
+      res.statusCode = 400
+      res.end('{"error":"bad model"}')
+    })
+    const warnings: KnowledgeBaseWarning[] = []
+    const kb = await threeDocuments(rerankEndpoint({ baseURL: server.url, model: 'm', maxRetries: 0 }), (w) => warnings.push(w))
+    expect(await kb.search('llama wool')).toHaveLength(3)
+    expect(warnings).toMatchObject([{ code: 'rerank-failed', message: expect.stringContaining('rerank') }])
+  })
+})
