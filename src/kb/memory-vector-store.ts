@@ -54,11 +54,8 @@ export function memoryVectorStore(): VectorStore {
     const { default: MiniSearchClass } = await import('minisearch')
     index ??= new MiniSearchClass<IndexedText>({
       fields: ['title', 'headings', 'text'],
-      searchOptions: {
-        boost: { title: 2, headings: 1.5 },
-        prefix: (term) => term.length > 3,
-        fuzzy: (term) => (term.length > 5 ? 0.2 : false),
-      },
+      // No fuzzy matching: it is most of a search's time, and the vectors find what the words miss.
+      searchOptions: { boost: { title: 2, headings: 1.5 }, prefix: (term) => term.length > 3 },
     })
     return index
   }
