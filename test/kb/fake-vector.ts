@@ -20,4 +20,3 @@ export function fakeVector(text: string, dimensions = 64): Float32Array {
   if (length > 0) for (let i = 0; i < dimensions; i++) vector[i] = (vector[i] as number) / length
   return vector
 }
-
