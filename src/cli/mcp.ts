@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { ResearchResult } from '../core/index.js'
 import type { McpServerOptions } from '../mcp/index.js'
-import { hostAllowed } from '../server/allowed-host.js'
+import { hostAllowed } from '../wire/allowed-host.js'
 import { parseCliArgs } from './args.js'
 import { strategyAgents } from './build-agent.js'
 import type { CliIO } from './io.js'

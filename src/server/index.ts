@@ -9,4 +9,4 @@ export {
 } from './handler.js'
 export { inProcessRuns, type InProcessRuns, type InProcessRunsOptions, type LiveAgent } from './in-process-runs.js'
 export type { RunHost, RunStatus, RunState, StartedRun, SourceText } from './run-host.js'
-export { createRequestGuard, type RequestGuard, type RequestGuardOptions, type RequestRefusal, type GuardedRequest } from './request-guard.js'
+export { createRequestGuard, type RequestGuard, type RequestGuardOptions, type RequestRefusal, type GuardedRequest } from '../wire/request-guard.js'

@@ -64,22 +64,11 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
   const token = options.token ?? randomToken()
   if (token.length < 16) throw new TypeError('the request guard token must be at least 16 characters')
 
-  /** The checks every request passes: its `Host`, and no browser saying it comes from another site. */
-  const common = (headers: (name: string) => string | undefined, allowedSites: ReadonlySet<string>): RequestRefusal | undefined => {
-    if (host !== undefined && !hostAllowed(headers('host'), host)) return refuse(403, `this server answers requests addressed to ${host} only`)
-    const site = headers('sec-fetch-site')
-    if (site !== undefined && !allowedSites.has(site.toLowerCase())) return refuse(403, `cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)})`)
-    const origin = headers('origin')
-    if (origin !== undefined && !sameOrigin(origin, headers('host'))) return refuse(403, `cross-origin request refused (Origin: ${origin.slice(0, 100)})`)
-    return undefined
-  }
-
   /** Same site, same origin, and the token: what every state-changing request must show. */
   const fromOwnPage = (request: GuardedRequest): RequestRefusal | undefined => {
-    const headers = headerReader(request.headers)
-    const refused = common(headers, START_SITES)
+    const refused = refuseCrossSite(request, { host })
     if (refused) return refused
-    const sent = headers(TOKEN_HEADER)
+    const sent = headerReader(request.headers)(TOKEN_HEADER)
     if (sent === undefined || !constantTimeEqual(sent, token))
       return refuse(403, `this needs the server's token in the ${TOKEN_HEADER} header (its own page sends it)`)
     return undefined
@@ -99,9 +88,29 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
     checkRead(request) {
       const method = request.method?.toUpperCase() ?? 'GET'
       if (method !== 'GET' && method !== 'HEAD') return refuse(405, 'read with GET', { allow: 'GET, HEAD' })
-      return common(headerReader(request.headers), READ_SITES)
+      return originChecks(headerReader(request.headers), READ_SITES, host)
     },
   }
+}
+
+/**
+ * The origin checks without the token: refused when `host` is set and the `Host` header names
+ * another, or when a browser says the request comes from another site or origin
+ * (`Sec-Fetch-Site` other than `same-origin`, an `Origin` other than the `Host`). A request
+ * with no browser markers (curl, a server) passes. The chat handler's default guard.
+ */
+export function refuseCrossSite(request: GuardedRequest, options: { host?: string | undefined } = {}): RequestRefusal | undefined {
+  return originChecks(headerReader(request.headers), START_SITES, options.host)
+}
+
+/** The checks every request passes: its `Host`, and no browser saying it comes from another site. */
+function originChecks(headers: (name: string) => string | undefined, allowedSites: ReadonlySet<string>, host: string | undefined): RequestRefusal | undefined {
+  if (host !== undefined && !hostAllowed(headers('host'), host)) return refuse(403, `this server answers requests addressed to ${host} only`)
+  const site = headers('sec-fetch-site')
+  if (site !== undefined && !allowedSites.has(site.toLowerCase())) return refuse(403, `cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)})`)
+  const origin = headers('origin')
+  if (origin !== undefined && !sameOrigin(origin, headers('host'))) return refuse(403, `cross-origin request refused (Origin: ${origin.slice(0, 100)})`)
+  return undefined
 }
 
 const CHANGE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

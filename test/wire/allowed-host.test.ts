@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hostAllowed } from '../../src/server/allowed-host.js'
+import { hostAllowed } from '../../src/wire/allowed-host.js'
 
 describe('hostAllowed', () => {
   it.each([

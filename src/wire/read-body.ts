@@ -1,4 +1,4 @@
-import { concatBytes } from '../wire/index.js'
+import { concatBytes } from './concat-bytes.js'
 
 /** The request body as a JSON object, or why not: too big, or not an object. */
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown> | 'too-large' | 'invalid'> {
