@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 
-/** A `fetch`-style handler, told the client's address. */
+/** A `fetch`-style handler, told the client's address: `createChatHandler`'s and `createResearchHandler`'s fit. */
 export type WebHandler = (request: Request, client: { address?: string | undefined }) => Promise<Response>
 
 /** A `node:http` server (not yet listening) serving `handler`, answering oversized headers with `431`. */
@@ -17,7 +17,11 @@ export function createHandlerServer(handler: WebHandler): Server {
   return server
 }
 
-/** A `node:http` request listener serving `handler`. */
+/**
+ * A `node:http` request listener serving a Web-standard `handler`:
+ * `createServer(nodeListener(createChatHandler({ agent })))`. The request's signal aborts when
+ * the client goes away, and the response body streams with the socket's backpressure.
+ */
 export function nodeListener(handler: WebHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     serve(handler, req, res).catch(() => res.destroy())

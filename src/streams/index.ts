@@ -23,3 +23,24 @@ export {
   type ResearchDataParts,
   type ResearchMessageMetadata,
 } from './ui-message-stream.js'
+export type { UIChunkOptions } from './ui-message-chunks.js'
+export type { MaskedError, OnMaskedError } from './error-masking.js'
+export {
+  createChatHandler,
+  type ChatHandler,
+  type ChatHandlerOptions,
+  type ChatAgent,
+  type ChatGuard,
+  type ChatRefusal,
+  type ChatTurn,
+} from './chat-handler.js'
+export { sessionStateFromMessages, REBUILT_LIMITS } from './chat-state.js'
+export type {
+  ResearchUIMessage,
+  ResearchUIMessagePart,
+  ResearchDataUIPart,
+  ResearchToolUIPart,
+  ResearchMessageDataParts,
+} from './research-ui-message.js'
+export { researchDataSchemas, researchMetadataSchema, type ResearchDataSchemas } from './research-schemas.js'
+export type { ResearchSchema, SchemaIssue, SchemaResult } from './standard-schema.js'

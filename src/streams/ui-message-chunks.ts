@@ -1,4 +1,5 @@
 import type { Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
+import { isFailure, isOwnWords, logMaskedError, type MaskedError, maskedText, type OnMaskedError } from './error-masking.js'
 
 /**
  * The data parts a research run adds to an AI SDK `UIMessage`, by name (`data-plan`, …).
@@ -34,8 +35,15 @@ export type ResearchDataParts = {
 export interface ResearchMessageMetadata {
   runId: string
   strategy?: string
+  /**
+   * How the run ended. `error` also when it answered from nothing because calls failed (no
+   * fact, no citation, and a search, page read or model call failed): the answer text is then
+   * not a finding.
+   */
   reason?: RunEndReason
   confidence?: number
+  /** Why the run failed, with `reason: 'error'` (masked by the chat handler: a short message and the code). */
+  error?: ErrorInfo
 }
 
 /** A `data-*` part: the research as it goes (plan, queries, facts, cost, …), keyed by part name. */
@@ -65,12 +73,30 @@ const FINISH_REASONS = { answered: 'stop', 'max-iterations': 'length', paused: '
   string
 >
 
+/** How the chunks show failures: masked or as they are, and where masked ones go. */
+export interface UIChunkOptions {
+  /**
+   * Replace every failure's text (the run's error, failed searches and tool calls, warnings
+   * that carry an error's text) with a short message and its `code`; the full text goes to `onError`.
+   * @defaultValue false (the chat handler turns it on)
+   */
+  maskErrors?: boolean | undefined
+  /** Where masked failures go. @defaultValue one `console.error` line each */
+  onError?: OnMaskedError | undefined
+}
+
 /**
  * Turns research events into UI message chunks, one event at a time. It keeps what the
  * protocol needs across events: whether the answer's text part is open (it opens with the first
  * answer token and closes at the answer), and the facts, so a superseded one can be marked.
+ * It also keeps the first failure, so an answer from nothing because calls failed ends `error`
+ * instead of reading like an honest "nothing found".
  */
 export class UIChunkMapper {
+  private readonly maskErrors: boolean
+  private readonly onError: OnMaskedError
+  private firstFailure: ErrorInfo | undefined
+  private citations = 0
   private started = false
   private textOpen = false
   private readonly facts = new Map<string, Fact>()
@@ -80,6 +106,11 @@ export class UIChunkMapper {
   private reasoning: { id: string; role: string } | undefined
   private reasoningParts = 0
   private readonly toolCalls = new Set<string>()
+
+  constructor(options: UIChunkOptions = {}) {
+    this.maskErrors = options.maskErrors ?? false
+    this.onError = options.onError ?? logMaskedError
+  }
 
   map(event: ResearchEvent): ResearchUIChunk[] {
     const out: ResearchUIChunk[] = []
@@ -103,7 +134,12 @@ export class UIChunkMapper {
       }
       case 'result': {
         const known = this.queries.get(event.queryId) ?? { queryId: event.queryId, query: '' }
-        out.push({ type: 'data-query', id: event.queryId, data: { ...known, ...pick(event, ['results', 'cached', 'error']) } })
+        const data: ResearchDataParts['query'] = { ...known, ...pick(event, ['results', 'cached']) }
+        if (event.error) {
+          this.firstFailure ??= event.error
+          data.error = { code: event.error.code, message: this.shown('search', event.error) }
+        }
+        out.push({ type: 'data-query', id: event.queryId, data })
         break
       }
       case 'fact':
@@ -119,7 +155,11 @@ export class UIChunkMapper {
         out.push({ type: 'data-cost', id: 'cost', data: { total: event.total } })
         break
       case 'warning':
-        out.push({ type: 'data-warning', data: pick(event, ['message', 'code', 'queryId']) })
+        if (isFailure(event.code)) this.firstFailure ??= { message: event.message, code: event.code }
+        out.push({
+          type: 'data-warning',
+          data: { ...pick(event, ['code', 'queryId']), message: isOwnWords(event.code) ? event.message : this.shown('warning', event) },
+        })
         break
       case 'page':
         out.push({ type: 'data-page', data: pick(event, ['url', 'queryId', 'chars', 'title']), transient: true })
@@ -148,7 +188,7 @@ export class UIChunkMapper {
         out.push(
           event.ok
             ? { type: 'tool-output-available', toolCallId: event.callId, output: { summary: event.summary, chars: event.chars }, dynamic: true }
-            : { type: 'tool-output-error', toolCallId: event.callId, errorText: event.summary, dynamic: true },
+            : { type: 'tool-output-error', toolCallId: event.callId, errorText: this.shown('tool', { message: event.summary, code: 'error' }), dynamic: true },
         )
         break
       case 'llm-call':
@@ -168,17 +208,23 @@ export class UIChunkMapper {
           out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
         }
         this.closeText(out)
+        this.citations += event.citations.length
         for (const citation of event.citations) {
           out.push({ type: 'source-url', sourceId: String(citation.index), url: citation.url, ...(citation.title ? { title: citation.title } : {}) })
         }
         if (event.report) out.push({ type: 'data-report', data: { report: event.report } })
         if (event.confidence !== undefined && this.metadata) this.metadata = { ...this.metadata, confidence: event.confidence }
         break
-      case 'run-end':
+      case 'run-end': {
         this.closeReasoning(out)
         this.closeText(out)
-        out.push(...this.end(event.reason, event.error))
+        // An answer with no fact and no citation, given after a call failed, is not a finding.
+        const fromNothing = event.reason === 'answered' && this.facts.size === 0 && this.citations === 0 ? this.firstFailure : undefined
+        if (fromNothing) {
+          out.push(...this.end('error', { message: `nothing was found to answer from because a call failed: ${fromNothing.message}`, code: fromNothing.code }))
+        } else out.push(...this.end(event.reason, event.error))
         break
+      }
       default:
         break
     }
@@ -200,12 +246,23 @@ export class UIChunkMapper {
   }
 
   private end(reason: RunEndReason, error: ErrorInfo | undefined): ResearchUIChunk[] {
-    if (reason === 'aborted') return [{ type: 'abort', ...(error ? { reason: error.message } : {}) }]
-    const metadata = { ...(this.metadata ?? { runId: '' }), reason }
+    if (reason === 'aborted') return [{ type: 'abort', ...(error && !this.maskErrors ? { reason: error.message } : {}) }]
+    const metadata: ResearchMessageMetadata = { ...(this.metadata ?? { runId: '' }), reason }
     const out: ResearchUIChunk[] = []
-    if (reason === 'error') out.push({ type: 'error', errorText: error?.message ?? 'the research run failed' })
+    if (reason === 'error') {
+      const shown = { code: error?.code ?? 'error', message: error ? this.shown('run', error) : 'the research run failed' }
+      metadata.error = shown
+      out.push({ type: 'error', errorText: shown.message })
+    }
     out.push({ type: 'finish', finishReason: FINISH_REASONS[reason], messageMetadata: metadata })
     return out
+  }
+
+  /** The text a client may see of a failure: its own, or, masked, a short one (the full one goes to `onError`). */
+  private shown(kind: MaskedError['kind'], error: ErrorInfo): string {
+    if (!this.maskErrors) return error.message
+    this.onError({ kind, code: error.code, message: error.message, runId: this.metadata?.runId || undefined })
+    return maskedText(kind, error.code)
   }
 
   private closeReasoning(out: ResearchUIChunk[]): void {

@@ -8,9 +8,9 @@ import { describeError, type ResearchEvent } from '../core/index.js'
 import { cancelSource } from './cancel-source.js'
 import { quietTimer, type QuietTimer } from './quiet-timer.js'
 import type { EventStream } from './types.js'
-import { UIChunkMapper, type ResearchUIChunk } from './ui-message-chunks.js'
+import { UIChunkMapper, type ResearchUIChunk, type UIChunkOptions } from './ui-message-chunks.js'
 
-export type { ResearchDataChunk, ResearchDataParts, ResearchMessageMetadata, ResearchUIChunk } from './ui-message-chunks.js'
+export type { ResearchDataChunk, ResearchDataParts, ResearchMessageMetadata, ResearchUIChunk, UIChunkOptions } from './ui-message-chunks.js'
 
 /** The headers of a UI message stream response; `x-vercel-ai-ui-message-stream` names the protocol version. */
 export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
@@ -21,7 +21,7 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
 }
 
 /** Options of `toUIMessageStreamResponse()`: the status and headers of the `Response`, and heartbeats on a quiet stream. */
-export interface UIMessageStreamResponseInit {
+export interface UIMessageStreamResponseInit extends UIChunkOptions {
   status?: number | undefined
   statusText?: string | undefined
   /** Extra headers; they win over the defaults. */
@@ -37,11 +37,12 @@ export interface UIMessageStreamResponseInit {
 /**
  * The run as UI message chunks (objects): merge it into `createUIMessageStream`'s writer, or
  * hand it to `createUIMessageStreamResponse`. The stream ends after the run's end (`finish`,
- * or `error` then `finish`, or `abort`); cancelling it aborts the run.
+ * or `error` then `finish`, or `abort`); cancelling it aborts the run. `maskErrors` hides
+ * failures' own text from the client (see `UIChunkOptions`).
  */
-export function toUIMessageStream(events: EventStream): ReadableStream<ResearchUIChunk> {
+export function toUIMessageStream(events: EventStream, options: UIChunkOptions = {}): ReadableStream<ResearchUIChunk> {
   const iterator = events[Symbol.asyncIterator]()
-  const mapper = new UIChunkMapper()
+  const mapper = new UIChunkMapper(options)
   return new ReadableStream<ResearchUIChunk>(
     {
       async pull(controller) {
@@ -87,7 +88,8 @@ export function toUIMessageStreamResponse(events: EventStream, init: UIMessageSt
   for (const [name, value] of new Headers(init.headers)) headers.set(name, value)
   const responseInit: ResponseInit = { status: init.status ?? 200, headers }
   if (init.statusText !== undefined) responseInit.statusText = init.statusText
-  return new Response(encodeUIMessageStream(toUIMessageStream(events), init.heartbeatMs ?? 15_000), responseInit)
+  const chunks = toUIMessageStream(events, { maskErrors: init.maskErrors, onError: init.onError })
+  return new Response(encodeUIMessageStream(chunks, init.heartbeatMs ?? 15_000), responseInit)
 }
 
 const encoder = new TextEncoder()

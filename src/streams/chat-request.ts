@@ -1,0 +1,44 @@
+/**
+ * The body `useChat` posts (AI SDK 6's `DefaultChatTransport`): `{ id, messages, trigger,
+ * messageId }` and whatever `body` the page adds. Read totally: anything else is a refusal with a
+ * line saying what to send, never a throw.
+ */
+
+/** A chat turn as the client asked for it: the chat, the question, and the messages before it. */
+export interface ChatTurnRequest {
+  chatId: string
+  question: string
+  /** The messages before the question's, as sent (unchecked beyond being objects). */
+  earlier: readonly Record<string, unknown>[]
+}
+
+/** A chat id a store can use as a key as it is: letters, digits and `_.:@-`, at most 128 characters. */
+const CHAT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/
+
+/** The turn asked for, or why the body is not one. */
+export function readChatTurn(body: Record<string, unknown>, maxQuestionChars: number): ChatTurnRequest | { refused: string } {
+  const { id, messages } = body
+  if (typeof id !== 'string' || !CHAT_ID.test(id)) {
+    return { refused: 'send the chat `id` useChat sends: 1 to 128 letters, digits or _.:@- (starting with a letter or digit)' }
+  }
+  if (!Array.isArray(messages)) return { refused: 'send `messages`: the chat so far, as useChat sends it' }
+  const objects = messages.filter((message): message is Record<string, unknown> => typeof message === 'object' && message !== null && !Array.isArray(message))
+  const last = objects.findLastIndex((message) => message.role === 'user')
+  const question = last >= 0 ? textOf(objects[last] as Record<string, unknown>) : ''
+  if (!question) return { refused: 'send a user message with text as the last question' }
+  if (question.length > maxQuestionChars) return { refused: `ask in at most ${maxQuestionChars} characters (the question has ${question.length})` }
+  return { chatId: id, question, earlier: objects.slice(0, last) }
+}
+
+/** The text parts of a message, joined by line breaks and trimmed; '' when it has none. */
+export function textOf(message: Record<string, unknown>): string {
+  const parts = Array.isArray(message.parts) ? message.parts : []
+  return parts
+    .flatMap((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
+    .join('\n')
+    .trim()
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,294 @@
+/**
+ * createChatHandler read by the real AI SDK (`ai@6`): the body `useChat`'s transport posts, the
+ * stream it folds into a message, the session each turn continues, the refusals, what a browser
+ * may see of a failure, and the run aborted with the request, also through a
+ * `createUIMessageStream` merge (which does not pass a cancel on).
+ */
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  DefaultChatTransport,
+  readUIMessageStream,
+  safeValidateUIMessages,
+  type UIMessageChunk,
+  validateUIMessages,
+} from 'ai'
+import { describe, expect, it } from 'vitest'
+import { DEMO_QUESTION, demoAgent } from '../../examples/sse-server/demo.js'
+import { createAgent, LaconicError, type Strategy } from '../../src/index.js'
+import {
+  createChatHandler,
+  type ChatHandlerOptions,
+  type MaskedError,
+  type ResearchUIMessage,
+  researchDataSchemas,
+  researchMetadataSchema,
+} from '../../src/streams/index.js'
+import { scriptedLLM } from '../../src/testing/index.js'
+import { echoStrategy, gatedReply, statefulAgent } from './chat-agent.js'
+import { collect } from './helpers.js'
+
+const DEMO_ANSWER =
+  'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +
+  'Baker was honoured for computational protein design [2], and Hassabis and Jumper for predicting protein structures with AlphaFold [3].'
+const INTERNAL = 'http://10.0.0.7:8000/v1/chat/completions'
+
+type Handle = (request: Request) => Promise<Response>
+
+const user = (id: string, text: string): ResearchUIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] })
+
+/** One turn as `useChat` runs it: the SDK's transport posts the chat, its fold reads the answer. */
+async function chatTurn(handle: Handle, messages: ResearchUIMessage[], options: { chatId?: string; signal?: AbortSignal } = {}) {
+  const transport = new DefaultChatTransport<ResearchUIMessage>({ api: 'http://app.test/api/chat', fetch: async (url, init) => handle(new Request(url, init)) })
+  const stream = await transport.sendMessages({
+    trigger: 'submit-message',
+    chatId: options.chatId ?? 'chat-1',
+    messageId: undefined,
+    messages,
+    abortSignal: options.signal,
+  })
+  const [forChunks, forMessage] = stream.tee()
+  const chunks = collect(forChunks)
+  const errors: Error[] = []
+  let message: ResearchUIMessage | undefined
+  for await (const snapshot of readUIMessageStream<ResearchUIMessage>({ stream: forMessage, onError: (e) => errors.push(e as Error) })) message = snapshot
+  if (!message) throw new Error('the stream produced no message')
+  return { message, errors, chunks: await chunks }
+}
+
+function post(body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}): Request {
+  return new Request('http://app.test/api/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  })
+}
+
+function echoAgent(replies: Parameters<typeof scriptedLLM>[0]['replies']) {
+  const llm = scriptedLLM({ replies })
+  return { llm, agent: statefulAgent(createAgent({ llm, strategy: echoStrategy })) }
+}
+
+describe('createChatHandler, posted to by useChat', () => {
+  it("answers a turn with the streamed answer, its sources and the research, in the chat's session", async () => {
+    const agent = statefulAgent(demoAgent({ tokenDelayMs: 0 }))
+    const chat = createChatHandler({ agent })
+    const { message, errors } = await chatTurn(chat, [user('u1', DEMO_QUESTION)])
+
+    expect(errors).toEqual([])
+    expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual([DEMO_ANSWER])
+    expect(message.parts.filter((p) => p.type === 'source-url').map((p) => p.sourceId)).toEqual(['1', '2', '3'])
+    expect(message.parts.filter((p) => p.type === 'data-fact')).toHaveLength(4)
+    expect(message.metadata).toMatchObject({ strategy: 'graph-reader', reason: 'answered' })
+    expect(agent.opened).toEqual([{ chatId: 'chat-1', options: { state: { version: 1, priorAnswers: [], citations: [], knowledge: '', facts: [] } } }])
+  })
+
+  it("continues from the messages sent back: the second turn's model sees the first turn's facts", async () => {
+    const first = await chatTurn(createChatHandler({ agent: statefulAgent(demoAgent({ tokenDelayMs: 0 })) }), [user('u1', DEMO_QUESTION)])
+    const { llm, agent } = echoAgent(['Baker designs proteins [2].'])
+    const { message } = await chatTurn(createChatHandler({ agent }), [user('u1', DEMO_QUESTION), first.message, user('u2', 'What did Baker do?')])
+
+    expect(message.parts.find((p) => p.type === 'text')?.text).toBe('Baker designs proteins [2].')
+    const state = agent.opened[0]?.options?.state
+    expect(state?.priorAnswers).toEqual([
+      {
+        query: DEMO_QUESTION,
+        answer: DEMO_ANSWER,
+        sources: [
+          'https://www.nobelprize.org/prizes/chemistry/2024/summary/',
+          'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/',
+          'https://deepmind.google/technologies/alphafold/',
+        ],
+      },
+    ])
+    expect(state?.citations.map((c) => [c.index, c.url])).toEqual([
+      [1, 'https://www.nobelprize.org/prizes/chemistry/2024/summary/'],
+      [2, 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/'],
+      [3, 'https://deepmind.google/technologies/alphafold/'],
+    ])
+    // The superseded "2024" is not carried; the three facts that stand are, with their source and its title.
+    expect(state?.facts.map((f) => f.text).sort()).toEqual([
+      'Baker was honoured for computational protein design',
+      'Hassabis and Jumper were honoured for protein structure prediction with AlphaFold',
+      'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper',
+    ])
+    expect(state?.facts.find((f) => f.text.startsWith('Baker'))).toMatchObject({ url: 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/' })
+    expect(llm.calls[0]?.prompt).toContain('Baker was honoured for computational protein design')
+    expect(llm.calls[0]?.prompt).toContain('What did Baker do?')
+  })
+
+  it('with a store, hands the session the store and not a state rebuilt from the client', async () => {
+    const { agent } = echoAgent(['ok'])
+    const store = {
+      load: async () => undefined,
+      save: async () => {},
+      delete: async () => {},
+      update: async () => ({ version: 1 as const, priorAnswers: [], citations: [], knowledge: '', facts: [] }),
+    }
+    await chatTurn(createChatHandler({ agent, store }), [user('u1', 'hi')], { chatId: 'abc' })
+    expect(agent.opened).toEqual([{ chatId: 'abc', options: { store } }])
+  })
+
+  it('keys the session with chatKey, and refuses a chat it does not map', async () => {
+    const { agent } = echoAgent(['ok'])
+    const chat = createChatHandler({ agent, chatKey: (id, request) => (request.headers.get('x-user') === 'ann' ? `ann:${id}` : undefined) })
+    const refused = await chat(post({ id: 'c1', messages: [user('u1', 'hi')] }))
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ code: 'forbidden', message: 'this chat is not yours to continue' })
+    const answered = await chat(post({ id: 'c1', messages: [user('u1', 'hi')] }, { 'x-user': 'ann' }))
+    expect(answered.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1')
+    await answered.text()
+    expect(agent.opened.map((o) => o.chatId)).toEqual(['ann:c1'])
+  })
+
+  it.each([
+    ['a GET', new Request('http://app.test/api/chat'), 405, 'method-not-allowed'],
+    ['a cross-site post', post({ id: 'c', messages: [user('u', 'hi')] }, { 'sec-fetch-site': 'cross-site' }), 403, 'forbidden'],
+    ['a post from another origin', post({ id: 'c', messages: [user('u', 'hi')] }, { origin: 'https://evil.example', host: 'app.test' }), 403, 'forbidden'],
+    ['a form post', post('{"id":"c","messages":[]}', { 'content-type': 'text/plain' }), 415, 'unsupported-media-type'],
+    ['a body over the limit', post({ id: 'c', messages: [user('u', 'x'.repeat(2_000_000))] }), 413, 'too-large'],
+    ['a body that is not JSON', post('{"id":'), 400, 'bad-request'],
+    ['no chat id', post({ messages: [user('u', 'hi')] }), 400, 'bad-request'],
+    ['a chat id with a path in it', post({ id: '../etc', messages: [user('u', 'hi')] }), 400, 'bad-request'],
+    ['no user message', post({ id: 'c', messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'hello' }] }] }), 400, 'bad-request'],
+    ['a question over the limit', post({ id: 'c', messages: [user('u', 'y'.repeat(2001))] }), 400, 'bad-request'],
+  ])('refuses %s with a JSON %i and starts nothing', async (_, request, status, code) => {
+    const { agent, llm } = echoAgent(['never'])
+    const response = await createChatHandler({ agent })(request)
+    expect(response.status).toBe(status)
+    expect(await response.json()).toMatchObject({ code, message: expect.any(String) })
+    expect(agent.opened).toEqual([])
+    expect(llm.calls).toEqual([])
+  })
+
+  it("lets a same-origin post through, and takes another guard's refusal (the server's token guard fits)", async () => {
+    const { agent } = echoAgent(['ok', 'ok'])
+    const sameOrigin = await createChatHandler({ agent })(
+      post({ id: 'c', messages: [user('u', 'hi')] }, { origin: 'http://app.test', host: 'app.test', 'sec-fetch-site': 'same-origin' }),
+    )
+    expect(sameOrigin.status).toBe(200)
+    await sameOrigin.text()
+    const guard: ChatHandlerOptions['guard'] = { checkStart: (r) => (r.headers.get('x-token') === 'secret' ? undefined : { status: 403, message: 'no token' }) }
+    const refused = await createChatHandler({ agent, guard })(post({ id: 'c', messages: [user('u', 'hi')] }))
+    expect(await refused.json()).toEqual({ code: 'forbidden', message: 'no token' })
+    const open = await createChatHandler({ agent, guard: false })(post({ id: 'c', messages: [user('u', 'hi')] }, { 'sec-fetch-site': 'cross-site' }))
+    expect(open.status).toBe(200)
+    await open.text()
+  })
+})
+
+describe('what a browser sees of a failure', () => {
+  const failing = () => echoAgent([{ text: '', error: new LaconicError(`openai: http 500 from ${INTERNAL}: upstream down`, { code: 'http' }) }])
+
+  it('masks the run error to a short message and its code; the full text goes to onError with the chat', async () => {
+    const { agent } = failing()
+    const hidden: MaskedError[] = []
+    const chat = createChatHandler({ agent, onError: (error) => hidden.push(error) })
+    const { message, errors, chunks } = await chatTurn(chat, [user('u1', 'hi')])
+
+    expect(JSON.stringify(chunks)).not.toContain('10.0.0.7')
+    expect(errors.map((e) => e.message)).toEqual(['the research failed (http)'])
+    expect(message.metadata).toMatchObject({ reason: 'error', error: { code: 'http', message: 'the research failed (http)' } })
+    expect(hidden).toEqual([
+      { kind: 'run', code: 'http', message: `openai: http 500 from ${INTERNAL}: upstream down`, runId: message.metadata?.runId, chatId: 'chat-1' },
+    ])
+  })
+
+  it('shows the full text with maskErrors: false', async () => {
+    const { agent } = failing()
+    const { errors } = await chatTurn(createChatHandler({ agent, maskErrors: false }), [user('u1', 'hi')])
+    expect(errors.map((e) => e.message)).toEqual([`openai: http 500 from ${INTERNAL}: upstream down`])
+  })
+
+  it("ends an answer from nothing after failed calls as an error, masking the failures' warnings but not the library's own", async () => {
+    const strategy: Strategy = {
+      name: 'unlucky',
+      async *run(_question, ctx) {
+        yield ctx.warning(`exploring "x" failed: http 503 from ${INTERNAL}`, 'node-failed')
+        yield ctx.warning('the notebook is empty; nothing to answer from', 'no-facts')
+        yield { type: 'answer-token', text: 'No facts were found for this question.' }
+        yield { type: 'answer', text: 'No facts were found for this question.', citations: [] }
+      },
+    }
+    const agent = statefulAgent(createAgent({ llm: scriptedLLM({ replies: [] }), strategy }))
+    const hidden: MaskedError[] = []
+    const { message, errors, chunks } = await chatTurn(createChatHandler({ agent, onError: (e) => hidden.push(e) }), [user('u1', 'hi')])
+
+    expect(JSON.stringify(chunks)).not.toContain('10.0.0.7')
+    expect(message.parts.filter((p) => p.type === 'data-warning').map((p) => p.data)).toEqual([
+      { code: 'node-failed', message: 'a research step failed (node-failed)' },
+      { code: 'no-facts', message: 'the notebook is empty; nothing to answer from' },
+    ])
+    expect(message.metadata).toMatchObject({ reason: 'error', error: { code: 'node-failed', message: 'the research failed (node-failed)' } })
+    expect(errors.map((e) => e.message)).toEqual(['the research failed (node-failed)'])
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' })
+    expect(hidden.map((e) => [e.kind, e.code])).toEqual([
+      ['warning', 'node-failed'],
+      ['run', 'node-failed'],
+    ])
+    expect(hidden[1]?.message).toBe(`nothing was found to answer from because a call failed: exploring "x" failed: http 503 from ${INTERNAL}`)
+  })
+
+  it('answers a failed start (a session that throws) with a masked 500, reported with the chat', async () => {
+    const hidden: MaskedError[] = []
+    const agent = {
+      session(): never {
+        throw new Error(`redis at ${INTERNAL} refused`)
+      },
+    }
+    const response = await createChatHandler({ agent, onError: (e) => hidden.push(e) })(post({ id: 'c9', messages: [user('u', 'hi')] }))
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ code: 'error', message: 'the chat could not start (error)' })
+    expect(hidden).toEqual([{ kind: 'request', code: 'error', message: `redis at ${INTERNAL} refused`, chatId: 'c9' }])
+  })
+})
+
+describe('stopping a turn', () => {
+  it("aborts the model call when the request's signal fires, though createUIMessageStream never cancels the merged stream", async () => {
+    const gated = gatedReply()
+    const { agent } = echoAgent((req) => gated.reply(req))
+    const chat = createChatHandler({ agent })
+    const tab = new AbortController()
+    const turn = await chat.turn(post({ id: 'c1', messages: [user('u1', 'hi')] }, {}, { signal: tab.signal }))
+    if (turn instanceof Response) throw new Error(`refused: ${await turn.text()}`)
+
+    const stream = createUIMessageStream<ResearchUIMessage>({
+      execute({ writer }) {
+        writer.write({ type: 'data-warning', data: { code: 'resumed', message: 'welcome back' } })
+        writer.merge(turn.stream as ReadableStream<UIMessageChunk> as never)
+      },
+    })
+    const response = createUIMessageStreamResponse({ stream })
+    const reader = response.body!.getReader()
+    void (async () => {
+      while (!(await reader.read()).done) {}
+    })().catch(() => {})
+    await gated.started
+    // The tab closes: the runtime aborts the request's signal and cancels the response body.
+    tab.abort(new DOMException('the tab closed', 'AbortError'))
+    await reader.cancel()
+    await gated.aborted
+    expect((await turn.run.result).reason).toBe('aborted')
+  })
+})
+
+describe('the data part and metadata schemas', () => {
+  it("pass a real run's messages through the AI SDK's validateUIMessages, and catch a forged part", async () => {
+    const { message } = await chatTurn(createChatHandler({ agent: statefulAgent(demoAgent({ tokenDelayMs: 0 })) }), [user('u1', DEMO_QUESTION)])
+    const messages: ResearchUIMessage[] = [user('u1', DEMO_QUESTION), message]
+    const validated = await validateUIMessages<ResearchUIMessage>({ messages, dataSchemas: researchDataSchemas, metadataSchema: researchMetadataSchema })
+    expect(validated).toEqual(messages)
+
+    const forged = structuredClone(messages)
+    const fact = forged[1]?.parts.find((p) => p.type === 'data-fact')
+    if (fact?.type === 'data-fact') (fact.data.fact as unknown as { sources: unknown }).sources = 'https://evil.example'
+    const checked = await safeValidateUIMessages<ResearchUIMessage>({ messages: forged, dataSchemas: researchDataSchemas })
+    expect(checked.success).toBe(false)
+    if (!checked.success) expect(checked.error.message).toContain('messages[1].parts')
+
+    const badMetadata = structuredClone(messages)
+    ;(badMetadata[1] as { metadata: unknown }).metadata = { runId: 7 }
+    expect((await safeValidateUIMessages<ResearchUIMessage>({ messages: badMetadata, metadataSchema: researchMetadataSchema })).success).toBe(false)
+  })
+})
