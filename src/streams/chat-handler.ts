@@ -76,7 +76,7 @@ export interface ChatHandlerOptions {
 }
 
 /** One turn of a chat, started and not yet read: merge `stream` into the AI SDK's `createUIMessageStream`. */
-export interface ChatTurn {
+export interface StartedChatTurn {
   /** The session key (after `chatKey`). */
   chatId: string
   question: string
@@ -94,7 +94,7 @@ export interface ChatTurn {
 export interface ChatHandler {
   (request: Request): Promise<Response>
   /** Reads and checks the request and starts its turn; a refused request gets its `Response` instead. */
-  turn(request: Request): Promise<ChatTurn | Response>
+  turn(request: Request): Promise<StartedChatTurn | Response>
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1_048_576
@@ -131,7 +131,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     (error) =>
       report({ ...error, chatId })
 
-  async function start(request: Request): Promise<Omit<ChatTurn, 'stream'> | Response> {
+  async function start(request: Request): Promise<Omit<StartedChatTurn, 'stream'> | Response> {
     const refused = guard === false ? undefined : guard.checkStart(request)
     if (refused) return failure(refused.status, refused.status === 405 ? 'method-not-allowed' : 'forbidden', refused.message, refused.headers)
     if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
@@ -157,7 +157,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     }
   }
 
-  const turn = async (request: Request): Promise<ChatTurn | Response> => {
+  const turn = async (request: Request): Promise<StartedChatTurn | Response> => {
     const started = await start(request)
     if (started instanceof Response) return started
     return { ...started, stream: toUIMessageStream(started.run, { maskErrors, onError: reportFor(started.chatId) }) }

@@ -32,7 +32,7 @@ export {
   type ChatAgent,
   type ChatGuard,
   type ChatRefusal,
-  type ChatTurn,
+  type StartedChatTurn,
 } from './chat-handler.js'
 export { sessionStateFromMessages, REBUILT_LIMITS } from './chat-state.js'
 export type {
@@ -44,3 +44,4 @@ export type {
 } from './research-ui-message.js'
 export { researchDataSchemas, researchMetadataSchema, type ResearchDataSchemas } from './research-schemas.js'
 export type { ResearchSchema, SchemaIssue, SchemaResult } from './standard-schema.js'
+export type { SessionState, SessionStore, SessionOptions, SessionFact } from '../core/session.js'

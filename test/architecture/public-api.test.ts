@@ -81,8 +81,6 @@ const KNOWN_UNTESTED = new Set([
   'strategy.api.md: truncateAtSentence',
   'strategy.api.md: wholeNumberOption',
   'streams.api.md: ResearchDataChunk',
-  'streams.api.md: ResearchDataParts',
-  'streams.api.md: ResearchMessageMetadata',
 ])
 
 describe('the API reports', () => {

@@ -1,0 +1,102 @@
+/**
+ * Type-level tests of the chat handler (`laconic-research/streams`), its message type and
+ * schemas, against the AI SDK's own types (`ai@6`): `ResearchUIMessage` is a `UIMessage`, its
+ * parts hold no transient data part, and the schemas are what `validateUIMessages` takes.
+ */
+import type { InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
+import { describe, expectTypeOf, it } from 'vitest'
+import type { Fact } from '../../src/index.js'
+import type { nodeListener, WebHandler } from '../../src/node/index.js'
+import type { createRequestGuard } from '../../src/server/index.js'
+import type {
+  ChatAgent,
+  ChatGuard,
+  ChatHandler,
+  ChatHandlerOptions,
+  ChatRefusal,
+  StartedChatTurn,
+  createChatHandler,
+  MaskedError,
+  OnMaskedError,
+  REBUILT_LIMITS,
+  ResearchDataParts,
+  ResearchDataSchemas,
+  ResearchDataUIPart,
+  ResearchMessageDataParts,
+  ResearchMessageMetadata,
+  researchDataSchemas,
+  researchMetadataSchema,
+  ResearchSchema,
+  ResearchToolUIPart,
+  ResearchUIChunk,
+  ResearchUIMessage,
+  ResearchUIMessagePart,
+  SchemaIssue,
+  SchemaResult,
+  SessionFact,
+  SessionOptions,
+  SessionState,
+  SessionStore,
+  sessionStateFromMessages,
+  UIChunkOptions,
+} from '../../src/streams/index.js'
+
+describe('createChatHandler', () => {
+  it('is a fetch-style handler with a turn for composing', () => {
+    expectTypeOf<typeof createChatHandler>().parameters.toEqualTypeOf<[options: ChatHandlerOptions]>()
+    expectTypeOf<ChatHandler>().toExtend<(request: Request) => Promise<Response>>()
+    expectTypeOf<ChatHandler['turn']>().returns.toEqualTypeOf<Promise<StartedChatTurn | Response>>()
+    expectTypeOf<StartedChatTurn['stream']>().toEqualTypeOf<ReadableStream<ResearchUIChunk>>()
+    // It mounts in node:http as it is.
+    expectTypeOf<ChatHandler>().toExtend<WebHandler>()
+    expectTypeOf<typeof nodeListener>().parameters.toEqualTypeOf<[handler: WebHandler]>()
+  })
+
+  it("takes the server's token guard, and false", () => {
+    expectTypeOf<ReturnType<typeof createRequestGuard>>().toExtend<ChatGuard>()
+    expectTypeOf<ChatHandlerOptions['guard']>().toEqualTypeOf<ChatGuard | false | undefined>()
+    expectTypeOf<ChatRefusal['status']>().toEqualTypeOf<number>()
+    expectTypeOf<ChatAgent['session']>().returns.toHaveProperty('research')
+  })
+
+  it('reports hidden failures with their kind and chat', () => {
+    expectTypeOf<ChatHandlerOptions['onError']>().toEqualTypeOf<OnMaskedError | undefined>()
+    expectTypeOf<MaskedError['kind']>().toEqualTypeOf<'run' | 'warning' | 'search' | 'tool' | 'request'>()
+    expectTypeOf<UIChunkOptions['maskErrors']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<typeof sessionStateFromMessages>().returns.toEqualTypeOf<SessionState>()
+    expectTypeOf<SessionState['facts']>().toEqualTypeOf<SessionFact[]>()
+    expectTypeOf<ChatHandlerOptions['store']>().toEqualTypeOf<SessionStore | undefined>()
+    expectTypeOf<Parameters<ChatAgent['session']>[1]>().toEqualTypeOf<SessionOptions | undefined>()
+    expectTypeOf<(typeof REBUILT_LIMITS)['facts']>().toEqualTypeOf<300>()
+  })
+})
+
+describe('ResearchUIMessage', () => {
+  it("is an AI SDK UIMessage, with the run's metadata", () => {
+    expectTypeOf<ResearchUIMessage>().toExtend<UIMessage<ResearchMessageMetadata>>()
+    expectTypeOf<ResearchUIMessage>().toExtend<UIMessage<ResearchMessageMetadata, ResearchMessageDataParts>>()
+    expectTypeOf<ResearchUIMessage['metadata']>().toEqualTypeOf<ResearchMessageMetadata | undefined>()
+    expectTypeOf<ResearchUIMessage['parts']>().toEqualTypeOf<ResearchUIMessagePart[]>()
+    expectTypeOf<InferUIMessageChunk<ResearchUIMessage>>().not.toBeNever()
+  })
+
+  it('narrows a data part by its type, and holds no transient part', () => {
+    expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-fact' }>['data']['fact']>().toEqualTypeOf<Fact>()
+    expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-page' | 'data-knowledge' | 'data-llm-call' }>>().toBeNever()
+    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'report'>()
+    expectTypeOf<ResearchDataUIPart['type']>().toEqualTypeOf<'data-plan' | 'data-query' | 'data-fact' | 'data-cost' | 'data-warning' | 'data-report'>()
+    expectTypeOf<Extract<ResearchToolUIPart, { state: 'output-available' }>['output']>().toEqualTypeOf<{ summary: string; chars: number }>()
+  })
+})
+
+describe('the schemas', () => {
+  it('are Standard Schemas of each data part and of the metadata, as validateUIMessages takes them', () => {
+    expectTypeOf<ResearchDataSchemas['fact']>().toEqualTypeOf<ResearchSchema<ResearchDataParts['fact']>>()
+    expectTypeOf<typeof researchDataSchemas>().toEqualTypeOf<ResearchDataSchemas>()
+    expectTypeOf<typeof researchMetadataSchema>().toEqualTypeOf<ResearchSchema<ResearchMessageMetadata | undefined>>()
+    expectTypeOf<ResearchSchema<string>['~standard']['validate']>().returns.toEqualTypeOf<SchemaResult<string>>()
+    expectTypeOf<SchemaIssue['message']>().toEqualTypeOf<string>()
+    type Options = Parameters<typeof validateUIMessages<ResearchUIMessage>>[0]
+    expectTypeOf<{ messages: unknown; dataSchemas: ResearchDataSchemas; metadataSchema: typeof researchMetadataSchema }>().toExtend<Options>()
+  })
+})
