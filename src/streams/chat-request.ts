@@ -12,14 +12,14 @@ export interface ChatTurnRequest {
   earlier: readonly Record<string, unknown>[]
 }
 
-/** A chat id a store can use as a key as it is: letters, digits and `_.:@-`, at most 128 characters. */
-const CHAT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/
+/** A chat id every session store takes as a key (as `checkChatId` of the sessions does): letters, digits, `_` and `-`, at most 128 characters. */
+const CHAT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
 
 /** The turn asked for, or why the body is not one. */
 export function readChatTurn(body: Record<string, unknown>, maxQuestionChars: number): ChatTurnRequest | { refused: string } {
   const { id, messages } = body
   if (typeof id !== 'string' || !CHAT_ID.test(id)) {
-    return { refused: 'send the chat `id` useChat sends: 1 to 128 letters, digits or _.:@- (starting with a letter or digit)' }
+    return { refused: 'send the chat `id` useChat sends: 1 to 128 letters, digits, _ or - (starting with a letter or digit, as useChat ids are)' }
   }
   if (!Array.isArray(messages)) return { refused: 'send `messages`: the chat so far, as useChat sends it' }
   const objects = messages.filter((message): message is Record<string, unknown> => typeof message === 'object' && message !== null && !Array.isArray(message))

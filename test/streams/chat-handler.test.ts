@@ -132,14 +132,14 @@ describe('createChatHandler, posted to by useChat', () => {
 
   it('keys the session with chatKey, and refuses a chat it does not map', async () => {
     const { agent } = echoAgent(['ok'])
-    const chat = createChatHandler({ agent, chatKey: (id, request) => (request.headers.get('x-user') === 'ann' ? `ann:${id}` : undefined) })
+    const chat = createChatHandler({ agent, chatKey: (id, request) => (request.headers.get('x-user') === 'ann' ? `ann-${id}` : undefined) })
     const refused = await chat(post({ id: 'c1', messages: [user('u1', 'hi')] }))
     expect(refused.status).toBe(403)
     expect(await refused.json()).toEqual({ code: 'forbidden', message: 'this chat is not yours to continue' })
     const answered = await chat(post({ id: 'c1', messages: [user('u1', 'hi')] }, { 'x-user': 'ann' }))
     expect(answered.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1')
     await answered.text()
-    expect(agent.opened.map((o) => o.chatId)).toEqual(['ann:c1'])
+    expect(agent.opened.map((o) => o.chatId)).toEqual(['ann-c1'])
   })
 
   it.each([
@@ -151,6 +151,7 @@ describe('createChatHandler, posted to by useChat', () => {
     ['a body that is not JSON', post('{"id":'), 400, 'bad-request'],
     ['no chat id', post({ messages: [user('u', 'hi')] }), 400, 'bad-request'],
     ['a chat id with a path in it', post({ id: '../etc', messages: [user('u', 'hi')] }), 400, 'bad-request'],
+    ['a chat id no store takes', post({ id: 'a:b', messages: [user('u', 'hi')] }), 400, 'bad-request'],
     ['no user message', post({ id: 'c', messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'hello' }] }] }), 400, 'bad-request'],
     ['a question over the limit', post({ id: 'c', messages: [user('u', 'y'.repeat(2001))] }), 400, 'bad-request'],
   ])('refuses %s with a JSON %i and starts nothing', async (_, request, status, code) => {

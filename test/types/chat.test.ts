@@ -3,7 +3,7 @@
  * schemas, against the AI SDK's own types (`ai@6`): `ResearchUIMessage` is a `UIMessage`, its
  * parts hold no transient data part, and the schemas are what `validateUIMessages` takes.
  */
-import type { InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
+import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Fact } from '../../src/index.js'
 import type { nodeListener, WebHandler } from '../../src/node/index.js'
@@ -96,6 +96,7 @@ describe('the schemas', () => {
     expectTypeOf<typeof researchMetadataSchema>().toEqualTypeOf<ResearchSchema<ResearchMessageMetadata | undefined>>()
     expectTypeOf<ResearchSchema<string>['~standard']['validate']>().returns.toEqualTypeOf<SchemaResult<string>>()
     expectTypeOf<SchemaIssue['message']>().toEqualTypeOf<string>()
+    expectTypeOf<ResearchDataSchemas>().toExtend<NonNullable<ChatInit<ResearchUIMessage>['dataPartSchemas']>>()
     type Options = Parameters<typeof validateUIMessages<ResearchUIMessage>>[0]
     expectTypeOf<{ messages: unknown; dataSchemas: ResearchDataSchemas; metadataSchema: typeof researchMetadataSchema }>().toExtend<Options>()
   })
