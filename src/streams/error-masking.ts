@@ -81,6 +81,7 @@ const WARNING_TEXT: Readonly<Record<string, string>> = {
   'node-failed': 'a research step failed',
   'tools-unsupported': 'the model cannot call tools; using the text protocol',
   'checkpoint-failed': 'a checkpoint could not be saved',
+  'recall-failed': 'earlier findings could not be recalled',
   'extraction-fallback': 'a page was read with the fallback extractor',
 }
 

@@ -41,6 +41,7 @@ const dataChecks: { readonly [Name in keyof ResearchDataParts]: Check } = {
   fact: object({ fact }, { supersedes: strings, supersededBy: string }),
   cost: object({ total: cost }),
   warning: object({ message: string, code: string }, { queryId: string }),
+  recall: object({ findings: arrayOf(object({ text: string, url: string, question: string }, { title: string })) }),
   report: object({ report }),
   page: object({ url: string, chars: number }, { queryId: string, title: string }),
   knowledge: object({ knowledge: string, iteration: number }),

@@ -83,8 +83,10 @@ describe('ResearchUIMessage', () => {
   it('narrows a data part by its type, and holds no transient part', () => {
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-fact' }>['data']['fact']>().toEqualTypeOf<Fact>()
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-page' | 'data-knowledge' | 'data-llm-call' }>>().toBeNever()
-    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'report'>()
-    expectTypeOf<ResearchDataUIPart['type']>().toEqualTypeOf<'data-plan' | 'data-query' | 'data-fact' | 'data-cost' | 'data-warning' | 'data-report'>()
+    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'recall' | 'report'>()
+    expectTypeOf<ResearchDataUIPart['type']>().toEqualTypeOf<
+      'data-plan' | 'data-query' | 'data-fact' | 'data-cost' | 'data-warning' | 'data-recall' | 'data-report'
+    >()
     expectTypeOf<Extract<ResearchToolUIPart, { state: 'output-available' }>['output']>().toEqualTypeOf<{ summary: string; chars: number }>()
   })
 })
