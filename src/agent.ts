@@ -10,14 +10,16 @@ import {
   LaconicError,
   refuseRenamed,
   type ResumeOptions,
-  type Citation,
-  type PriorAnswer,
   type ResearchOptions,
   type ResearchResult,
   type ResearchRun,
+  type RunInit,
+  type Session,
+  type SessionOptions,
   type SharedOptions,
   type StrategyDefinition,
 } from './core/index.js'
+import { createSession } from './session.js'
 import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategies/builtins.js'
 import type { DeepOptions } from './strategies/deep/options.js'
 import type { GraphReaderOptions } from './strategies/graph-reader/options.js'
@@ -72,20 +74,14 @@ export interface Agent {
    * reading the run throw (and its result reject) a LaconicError before any event.
    */
   resume(runId: string, options: ResumeOptions): ResearchRun
-  /** A conversation: follow-up questions build on earlier answers, knowledge and citation numbers. */
-  session(): Session
-}
-
-/**
- * Carries what each run learned into the next: its answer (as a prior answer), its knowledge,
- * and its citations, so `[1]` names the same source for the whole conversation.
- */
-export interface Session {
-  research(question: string, options?: ResearchOptions): ResearchRun
-  answer(question: string, options?: ResearchOptions): Promise<ResearchResult>
-  readonly priorAnswers: readonly PriorAnswer[]
-  readonly citations: readonly Citation[]
-  readonly knowledge: string
+  /**
+   * A conversation: follow-up questions build on earlier answers, knowledge, facts and citation
+   * numbers. With a `store`, the conversation `chatId` is continued from any process (each turn
+   * loads it when it starts and merges its result in before its `run-end`); with a `state`, it
+   * starts from that state and lives in this object; with neither, it starts empty in memory.
+   * `chatId` defaults to a random UUID. See docs/sessions.md.
+   */
+  session(chatId?: string, options?: SessionOptions): Session
 }
 
 /** Creates a research agent from a model, a search provider, a fetch provider and a strategy. Throws a `config` error naming what is missing. */
@@ -103,7 +99,8 @@ export function createAgent(options: AgentOptions): Agent {
   // now makes an unknown strategy name fail at construction, not mid-run.
   registry.check(options)
   registry.resolve(options.strategy, options)
-  const research = (question: string, researchOptions: ResearchOptions = {}, onEnd?: (r: ResearchResult) => void): ResearchRun => {
+  /** A run's init, checked at once: the question, and what the run's options need. */
+  const runInit = (question: string, researchOptions: ResearchOptions = {}): RunInit => {
     if (typeof question !== 'string' || !question.trim()) {
       throw new LaconicError('the question is empty', { code: 'config', hint: 'pass the question to research as a non-empty string' })
     }
@@ -115,8 +112,9 @@ export function createAgent(options: AgentOptions): Agent {
     }
     checkRecalled(researchOptions.recalled)
     const strategy = registry.resolve(options.strategy, options)
-    return createRun({ strategy, question: question.trim(), options, input: researchOptions, ...(onEnd ? { onEnd } : {}) })
+    return { strategy, question: question.trim(), options, input: researchOptions }
   }
+  const research = (question: string, researchOptions?: ResearchOptions): ResearchRun => createRun(runInit(question, researchOptions))
   const resume = (runId: string, resumeOptions: ResumeOptions): ResearchRun => {
     const store = resumeOptions?.checkpoints
     if (typeof runId !== 'string' || !runId) throw new LaconicError('resume needs the id of the run', { code: 'config' })
@@ -165,51 +163,6 @@ export function createAgent(options: AgentOptions): Agent {
     research: (question, researchOptions) => research(question, researchOptions),
     answer: (question, researchOptions) => research(question, researchOptions).result,
     resume,
-    session: () => createSession(research),
-  }
-}
-
-function createSession(research: (question: string, options: ResearchOptions, onEnd: (r: ResearchResult) => void) => ResearchRun): Session {
-  const priorAnswers: PriorAnswer[] = []
-  const citations = new Map<number, Citation>()
-  let knowledge = ''
-
-  const record = (question: string) => (result: ResearchResult) => {
-    for (const citation of result.citations) citations.set(citation.index, citation)
-    if (result.knowledge) knowledge = result.knowledge
-    if (result.answer && result.reason !== 'error' && result.reason !== 'aborted') {
-      priorAnswers.push({
-        query: question,
-        answer: result.answer,
-        ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
-        sources: result.citations.map((c) => c.url),
-      })
-    }
-  }
-
-  const start = (question: string, options: ResearchOptions = {}) =>
-    research(
-      question,
-      {
-        knowledge,
-        priorAnswers: [...priorAnswers],
-        citations: [...citations.values()].sort((a, b) => a.index - b.index),
-        ...options,
-      },
-      record(question),
-    )
-
-  return {
-    research: start,
-    answer: (question, options) => start(question, options).result,
-    get priorAnswers() {
-      return [...priorAnswers]
-    },
-    get citations() {
-      return [...citations.values()].sort((a, b) => a.index - b.index)
-    },
-    get knowledge() {
-      return knowledge
-    },
+    session: (chatId, sessionOptions) => createSession(chatId, sessionOptions, runInit),
   }
 }

@@ -1,6 +1,16 @@
 // `laconic-research`: make an agent, run research, read its events. Everything a strategy author
 // needs beyond this lives on `laconic-research/strategy`; providers on `laconic-research/adapters`.
-export { createAgent, registerStrategy, strategyNames, type Agent, type AgentOptions, type Session } from './agent.js'
+export { createAgent, registerStrategy, strategyNames, type Agent, type AgentOptions } from './agent.js'
+// Conversations: the store interface users implement, and the in-memory store (the file store
+// lives on laconic-research/node, the Redis store on laconic-research/redis).
+export {
+  memorySessions,
+  type MemorySessionsOptions,
+  type Session,
+  type SessionOptions,
+  type SessionState,
+  type SessionStore,
+} from './core/session.js'
 export { fromGenerate, type GenerateFunction } from './core/generate.js'
 export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/errors.js'
 export type {

@@ -2,6 +2,7 @@ import { onAbort } from './abort-listener.js'
 import { LaconicError } from './errors.js'
 import { createIdSource, type IdSource } from './ids.js'
 import { modelCalls } from './model-calls.js'
+import { OpenCalls } from './open-calls.js'
 import { pageReads } from './page-reads.js'
 import type { LLMProvider } from './providers.js'
 import type { Ledger, RunShared } from './run-scope.js'
@@ -26,9 +27,11 @@ export interface ContextInit {
   ids?: IdSource
   /** What a resumed run restores. */
   resumed?: Resumption
+  /** Where model calls cut off mid-stream wait to be counted by the runtime. @defaultValue a set of its own */
+  openCalls?: OpenCalls
 }
 
-export function createContext({ signal, ids = createIdSource(), resumed, ...init }: ContextInit): StrategyContext {
+export function createContext({ signal, ids = createIdSource(), resumed, openCalls = new OpenCalls(), ...init }: ContextInit): StrategyContext {
   const { options } = init
   const model = (role: ModelRole): LLMProvider => {
     const seen = new Set<string>()
@@ -47,7 +50,10 @@ export function createContext({ signal, ids = createIdSource(), resumed, ...init
   // taken to have worked (the ledger is not saved, and "every search failed" must not end a
   // run that had results before it was resumed).
   const ledger: Ledger = { dollars: resumed?.cost.total ?? 0, priciestCall: 0, searchesOk: resumed?.cost.searches ?? 0, firstSearchFailure: undefined }
-  return scopedContext({ ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger, lastPrompts: new Map() }, signal)
+  return scopedContext(
+    { ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger, lastPrompts: new Map(), runSignal: signal, openCalls },
+    signal,
+  )
 }
 
 /**

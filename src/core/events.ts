@@ -56,6 +56,7 @@ export type WarningCode =
   | 'checkpoint-locked'
   | 'checkpoint-failed'
   | 'recall-failed'
+  | 'session-failed'
   // the built-in strategies
   | 'budget'
   | 'max-iterations'

@@ -5,7 +5,8 @@ import { type Generation, modelCall } from './model-call.js'
 import type { LLMProvider, LLMRequest } from './providers.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import type { ModelRole, Schedule, Step, StrategyContext } from './strategy.js'
-import type { TextFilter } from './text.js'
+import { estimateTokens, type TextFilter } from './text.js'
+import { requestText } from './tools.js'
 
 type ModelRequest = Omit<LLMRequest, 'signal' | 'onRetry'>
 
@@ -40,6 +41,11 @@ function holdSlot(schedule: Schedule): Promise<() => void> {
   return new Promise((granted, refused) => {
     schedule(() => new Promise<void>((release) => granted(release))).catch(refused)
   })
+}
+
+/** A call that streamed `text` and never finished: its usage estimated (4 characters a token). */
+function estimatedGeneration(req: ModelRequest, text: string): Generation {
+  return { text, reasoning: '', usage: { inputTokens: estimateTokens(requestText(req)), outputTokens: estimateTokens(text) } }
 }
 
 /** A scope's model calls (`complete`, `streamAnswer`, `act`): each request gets `signal`. */
@@ -103,23 +109,34 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
     if (answer) refuseAnswerFromNothing()
     const retries = retryNotices(`${role} model`)
     const release = await holdSlot(schedule)
+    const started = Date.now()
+    // What the call streamed, in case it never finishes: a cut-off call is counted from it.
+    let streamed = ''
+    const open = { account: () => [...accounting(role, llm, estimatedGeneration(req, streamed), started)] }
     try {
-      const started = Date.now()
       const cachePrefix = req.cachePrefix ?? stablePrefix(role, req.prompt)
       const call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)
       for (;;) {
         const step = await call.next()
         yield* retries.pending.splice(0)
         if (step.done) {
+          run.openCalls.remove(open)
           yield* accounting(role, llm, step.value, started)
           return step.value
         }
         const piece = step.value
+        if (!streamed) run.openCalls.add(open)
+        streamed += piece.text
         if (piece.type === 'text') onText?.(piece.text)
         // A draft's text is not the answer yet: it streams as the role's reasoning.
         if (piece.type === 'reasoning' || draft) yield { type: 'reasoning-token', role, text: piece.text }
         else if (answer) yield { type: 'answer-token', text: piece.text }
       }
+    } catch (error) {
+      // Failed while the run goes on (a scope closed, a provider error): counted here. Once the
+      // run is aborted its runtime no longer reads these events, and counts the call itself.
+      if (!run.runSignal.aborted && run.openCalls.remove(open)) yield* open.account()
+      throw error
     } finally {
       release()
     }

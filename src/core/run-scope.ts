@@ -1,5 +1,6 @@
 import type { ErrorInfo, StrategyEvent } from './events.js'
 import type { IdSource } from './ids.js'
+import type { OpenCalls } from './open-calls.js'
 import type { LLMProvider, RetryInfo } from './providers.js'
 import type { ModelRole, ResearchOptions, Resumption, Schedule, SharedOptions } from './strategy.js'
 
@@ -18,6 +19,10 @@ export interface RunShared {
   ledger: Ledger
   /** Each role's last prompt, to tell the role's next call how much of it stays the same. */
   lastPrompts: Map<ModelRole, string>
+  /** The run's own signal (a scope's may abort alone): once it aborts, the runtime stops reading the strategy. */
+  runSignal: AbortSignal
+  /** Model calls with output not yet counted (see `OpenCalls`). */
+  openCalls: OpenCalls
 }
 
 /** What the run's scopes spent and how its searches went, for the budget and the no-search check. */

@@ -5,12 +5,16 @@ import { createContext } from './context.js'
 import { toJson, type Checkpoint, type ReleaseLock } from './checkpoint.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import { createIdSource } from './ids.js'
+import { RunRelay, type RunIterator } from './run-relay.js'
+import { OpenCalls } from './open-calls.js'
 import { ResultFold } from './result-fold.js'
 import type { RecalledFinding } from './memory.js'
 import { type MemorySettings, memorySettings, recallFindings, rememberRun } from './run-memory.js'
 import { type Gathered, type RunCheckpoints, runCheckpoints, savedInput, strategyOptionsOf } from './run-checkpoints.js'
 import type { ResearchResult } from './result.js'
 import type { SharedOptions, ResearchOptions, ResumeOptions, Strategy, StrategyContext, StrategyOutcome } from './strategy.js'
+
+type WarningEvent = Extract<StrategyEvent, { type: 'warning' }>
 
 /** A research run: iterate it for its events, await `result` for what it found, or `abort()` it. */
 export interface ResearchRun extends AsyncIterable<ResearchEvent> {
@@ -20,11 +24,6 @@ export interface ResearchRun extends AsyncIterable<ResearchEvent> {
   /** Stops every in-flight request of the run; the stream ends with `run-end {reason: 'aborted'}`. */
   abort(reason?: unknown): void
   toReadableStream(): ReadableStream<ResearchEvent>
-}
-
-/** The run's events; `return()` is always there (breaking out of `for await` calls it). */
-interface RunIterator extends AsyncIterableIterator<ResearchEvent> {
-  return(): Promise<IteratorResult<ResearchEvent>>
 }
 
 /**
@@ -82,8 +81,11 @@ export interface RunInit {
   question: string
   options: Readonly<SharedOptions>
   input: Readonly<ResearchOptions>
-  /** Called once with the result when the run ends, without starting the run. */
-  onEnd?: (result: ResearchResult) => void
+  /**
+   * Called once with the result when the run ends, without starting the run. The run's
+   * `run-end` (and its result) wait for it; the warnings it returns are emitted just before `run-end`.
+   */
+  onEnd?: (result: ResearchResult) => Promise<WarningEvent[] | undefined> | undefined
   /** A resumed run: the checkpoint it continues, what was passed to resume, and the lock resume took. */
   restore?: { checkpoint: Checkpoint; options: Readonly<ResumeOptions>; lock: ReleaseLock }
 }
@@ -105,6 +107,7 @@ interface Prepared {
   init: RunInit
   restored: Checkpoint | undefined
   fold: ResultFold
+  openCalls: OpenCalls
   checkpoints: RunCheckpoints | undefined
   /** The agent's long-term memory, when it has one. */
   memory: MemorySettings | undefined
@@ -121,6 +124,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
   const fold = new ResultFold(start.input.knowledge ?? '', restored)
   const ids = createIdSource(restored?.ids)
   const memory = memorySettings(options.memory)
+  const openCalls = new OpenCalls()
   // Made again when the input changes (before the strategy's first step, so before any save).
   const checkpointsFor = (input: Readonly<ResearchOptions>) =>
     input.checkpoints
@@ -135,6 +139,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
     init: start,
     restored,
     fold,
+    openCalls,
     checkpoints: checkpointsFor(start.input),
     memory,
     recalls: memory !== undefined && memory.recall > 0 && !restored && start.input.recalled === undefined,
@@ -150,6 +155,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
         options,
         input: run.init.input,
         ids,
+        openCalls,
         ...(restore
           ? {
               resumed: {
@@ -219,25 +225,43 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
   // Not an unhandled rejection when nobody awaits the result of a run that failed to prepare.
   settled.promise.catch(() => undefined)
   let started = false
-  let finished = false
+  let finishing: Promise<WarningEvent[]> | undefined
 
   const abort = (reason?: unknown) => {
     if (!signal.aborted) controller.abort(reason ?? new DOMException('The run was aborted', 'AbortError'))
   }
 
-  const finish = (run: Prepared, reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): ResearchResult => {
+  /**
+   * Ends the run once: gives its lock back and calls `onEnd`. The result settles after both, so
+   * a caller who awaited it can resume the run at once, or read what `onEnd` saved. Resolves to
+   * the warnings to emit before `run-end`.
+   */
+  const finish = (run: Prepared, reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): WarningEvent[] | Promise<WarningEvent[]> => {
+    if (finishing) return finishing
     const result = run.fold.result(reason, error, request)
-    if (!finished) {
-      finished = true
-      const released = run.checkpoints?.release()
-      run.init.onEnd?.(result)
-      // A resumed finished run only replays its end: it was written when it first ended.
-      if (run.memory && run.restored?.status !== 'final') rememberRun(run.memory, { runId, question: run.init.question, result })
-      // The result settles once the lock is given back, so a caller who awaited it can resume the run at once.
-      if (released) void released.then(() => settled.resolve(result))
-      else settled.resolve(result)
+    // A resumed finished run only replays its end: it was written when it first ended.
+    if (run.memory && run.restored?.status !== 'final') rememberRun(run.memory, { runId, question: run.init.question, result })
+    const released = run.checkpoints?.release()
+    const onEnd = run.init.onEnd
+    if (!released && !onEnd) {
+      // Nothing to wait for: the run ends now, with no promise hop between the abort and `run-end`.
+      finishing = Promise.resolve([])
+      settled.resolve(result)
+      return []
     }
-    return result
+    const notices = onEnd
+      ? Promise.resolve()
+          .then(() => onEnd(result))
+          .then(
+            (warnings) => warnings ?? [],
+            (failure: unknown): WarningEvent[] => [{ type: 'warning', code: 'config', message: `after the run: ${describeError(failure).message}` }],
+          )
+      : undefined
+    finishing = Promise.all([released, notices]).then(([, warnings]) => {
+      settled.resolve(result)
+      return warnings ?? []
+    })
+    return finishing
   }
 
   /**
@@ -251,6 +275,8 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     type Step = IteratorResult<StrategyEvent, StrategyOutcome | void>
     const DONE: IteratorResult<ResearchEvent> = { done: true, value: undefined }
     let phase: 'start' | 'running' | 'done' = 'start'
+    /** The run's last events, made at once and served one per `next()`. */
+    const pending: IteratorResult<ResearchEvent>[] = []
     let seq = 0
     let generator: ReturnType<Strategy['run']> | undefined
     // An abort rejects the step in progress, so a strategy stuck on a call that ignores its
@@ -267,6 +293,14 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
       return { done: false, value: stamped as unknown as ResearchEvent }
     }
 
+    /** A strategy's event, folded into the result and stamped (a `cost` event with the total so far). */
+    const foldAndStamp = (run: Prepared, event: StrategyEvent): IteratorResult<ResearchEvent> => {
+      run.fold.add(event)
+      return event.type === 'cost'
+        ? stamp({ type: 'cost', delta: event.delta, total: run.fold.cost })
+        : stamp(event as { type: EventType } & EventPayloads[EventType])
+    }
+
     const onAbort = () => rejectStep?.(abortError(signal))
     // One listener per signal however many runs share it (see abort-listener.ts).
     let stopWaiting = [() => {}]
@@ -275,22 +309,39 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
       for (const stop of stopWaiting) stop()
     }
 
-    const end = (run: Prepared, reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): IteratorResult<ResearchEvent> => {
-      const result = finish(run, reason, error, request)
+    /** Ends the run: its last events (`onEnd`'s warnings, then `run-end`) come once `finish` is done. */
+    const end = (
+      run: Prepared,
+      reason: RunEndReason,
+      error?: ErrorInfo,
+      request?: InterruptRequest,
+    ): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
+      for (const event of run.openCalls.drain()) pending.push(foldAndStamp(run, event))
+      const finished = finish(run, reason, error, request)
       release()
+      busy = true
       // A run may leave work in flight (a search beside a branch that threw, a step cut off at the
       // iteration cap, a call a strategy started and never awaited): stop it before anyone sees
       // `run-end`, so every call's signal is aborted and nothing keeps running, or costing, after
       // the run is over.
       abort(new DOMException(`the run ended (${reason})`, 'AbortError'))
-      return stamp({
-        type: 'run-end',
-        reason,
-        cost: result.cost,
-        ...(result.answer ? { answer: result.answer } : {}),
-        ...(error ? { error } : {}),
-        ...(request ? { request } : {}),
-      })
+      const last = (warnings: WarningEvent[]): IteratorResult<ResearchEvent> => {
+        busy = false
+        const { cost, answer } = run.fold.result(reason)
+        for (const warning of warnings) pending.push(stamp(warning))
+        pending.push(
+          stamp({
+            type: 'run-end',
+            reason,
+            cost,
+            ...(answer ? { answer } : {}),
+            ...(error ? { error } : {}),
+            ...(request ? { request } : {}),
+          }),
+        )
+        return pending.shift() as IteratorResult<ResearchEvent>
+      }
+      return Array.isArray(finished) ? last(finished) : finished.then(last)
     }
 
     const onStep = (run: Prepared, taken: Step): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
@@ -322,13 +373,10 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
         })
       }
       busy = false
-      fold.add(event)
-      return event.type === 'cost'
-        ? stamp({ type: 'cost', delta: event.delta, total: fold.cost })
-        : stamp(event as { type: EventType } & EventPayloads[EventType])
+      return foldAndStamp(run, event)
     }
 
-    const onThrow = (run: Prepared, thrown: unknown): IteratorResult<ResearchEvent> => {
+    const onThrow = (run: Prepared, thrown: unknown): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
       busy = false
       void generator?.return(undefined).catch(() => undefined)
       return signal.aborted ? end(run, 'aborted') : end(run, 'error', describeError(thrown))
@@ -372,6 +420,8 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     let busy = false
     let last: Promise<IteratorResult<ResearchEvent>> = Promise.resolve(DONE)
     const serve = (): Promise<IteratorResult<ResearchEvent>> => {
+      const queued = pending.shift()
+      if (queued) return Promise.resolve(queued)
       if (phase === 'done') return Promise.resolve(DONE)
       if (phase === 'start') {
         if (ready) return Promise.resolve(begin(ready))
@@ -406,14 +456,21 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
         phase = 'done'
         // A deferred run left while it prepared still ends (aborted), so its lock is given back.
         const run = ready ?? (await load().catch(() => undefined))
-        if (run) finish(run, 'aborted')
+        if (run) {
+          // Nobody reads the events any more; the calls cut off still count in the result.
+          for (const event of run.openCalls.drain()) run.fold.add(event)
+          void finish(run, 'aborted')
+        }
         release()
         return DONE
       },
     }
   }
 
+  // Set when awaiting the result started the run: the first reader then reads it through this.
+  let relay: RunRelay | undefined
   const iterate = (): RunIterator => {
+    if (relay && !relay.attached) return relay.attach()
     if (started) {
       throw new LaconicError('a research run can be read only once', {
         code: 'config',
@@ -426,14 +483,7 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
 
   const startInBackground = () => {
     if (started) return
-    const generator = iterate()
-    void (async () => {
-      try {
-        for await (const _ of generator);
-      } catch {
-        // A run that failed to prepare: the failure rejects the result.
-      }
-    })()
+    relay = new RunRelay(iterate())
   }
 
   // A real promise (its own `then` starts the run first), so `await run.result` alone drives it.

@@ -10,7 +10,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { strategyNames, type Agent } from '../agent.js'
-import type { InterruptRequest, ResearchEvent, ResearchResult } from '../core/index.js'
+import { memorySessions, SAFE_CHAT_ID, type InterruptRequest, type ResearchEvent, type ResearchResult, type SessionStore } from '../core/index.js'
 import { VERSION } from '../version.js'
 
 /** What `createMcpServer` serves: the agent (or agents by strategy) behind the `research` tool. */
@@ -26,6 +26,12 @@ export interface McpServerOptions {
   name?: string | undefined
   /** Called when a call ends (for a log line): the question and the run's result. */
   onRunEnd?: ((question: string, result: ResearchResult) => void) | undefined
+  /**
+   * Where the conversations of calls that pass a `conversationId` live: calls with the same id
+   * build on each other's findings, answers and citation numbers (see docs/sessions.md).
+   * @defaultValue this server's memory, the 1,000 conversations used last
+   */
+  sessions?: SessionStore | undefined
 }
 
 /** The longest question the tool takes (the same bound as the live server). */
@@ -39,11 +45,23 @@ const DESCRIPTION =
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: options.name ?? 'laconic', version: VERSION }, { capabilities: { tools: {} } })
   const question = z.string().trim().min(1).max(MAX_MCP_QUESTION_CHARS).describe('The question to research, in plain words')
+  const conversationId = z
+    .string()
+    .regex(SAFE_CHAT_ID, 'letters, digits, - and _ (up to 128), starting with a letter or digit')
+    .optional()
+    .describe(
+      'Your id for a conversation (letters, digits, - and _): calls with the same id build on what earlier calls found. Leave it out for a question on its own.',
+    )
   const agentFor = options.agent
+  const sessions = options.sessions ?? memorySessions({ maxChats: 1000 })
 
-  const research = async (args: { question: string; strategy?: string | undefined }, extra: ToolExtra): Promise<CallToolResult> => {
+  const research = async (
+    args: { question: string; strategy?: string | undefined; conversationId?: string | undefined },
+    extra: ToolExtra,
+  ): Promise<CallToolResult> => {
     const agent = typeof agentFor === 'function' ? agentFor(args.strategy) : agentFor
-    const run = agent.research(args.question, { signal: extra.signal })
+    const researcher = args.conversationId === undefined ? agent : agent.session(args.conversationId, { store: sessions })
+    const run = researcher.research(args.question, { signal: extra.signal })
     const progressToken = extra._meta?.progressToken
     let progress = 0
     for await (const event of run) {
@@ -64,9 +82,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       .enum(names as [string, ...string[]])
       .optional()
       .describe('How to research: a strategy name (leave it out for the default)')
-    server.registerTool('research', { title: 'Research', description: DESCRIPTION, inputSchema: { question, strategy } }, research)
+    server.registerTool('research', { title: 'Research', description: DESCRIPTION, inputSchema: { question, strategy, conversationId } }, research)
   } else {
-    server.registerTool('research', { title: 'Research', description: DESCRIPTION, inputSchema: { question } }, research)
+    server.registerTool('research', { title: 'Research', description: DESCRIPTION, inputSchema: { question, conversationId } }, research)
   }
   return server
 }

@@ -2,3 +2,4 @@ export { createLiveServer, type LiveServerLimits, type LiveServerOptions } from 
 export type { LiveAgent } from '../server/in-process-runs.js'
 export { fileCheckpoints } from './file-checkpoints.js'
 export { nodeListener, type WebHandler } from './node-listener.js'
+export { fileSessions, type FileSessionsOptions } from './file-sessions.js'

@@ -17,3 +17,4 @@ export { createResearchWorker, type ResearchWorker, type ResearchWorkerOptions, 
 export type { RedisConnection } from './connection.js'
 export { redisCheckpoints, type RedisCheckpointsOptions } from './checkpoints.js'
 export { redisRuns, type RedisRuns, type RedisRunsOptions } from './redis-runs.js'
+export { redisSessions, type RedisSessionsOptions } from './sessions.js'

@@ -281,6 +281,12 @@ describe('the run runtime', () => {
     expect(llm.calls).toHaveLength(0)
     const result = await run.result
     expect(result.answer).toBe('Fine.')
+    // The result read the run; the first reader after it gets every event, the run not started again.
+    const events = await collect(run)
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['run-start', 'answer', 'run-end']))
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', answer: 'Fine.' })
+    assertEventInvariants(events)
+    expect(llm.calls).toHaveLength(2)
     expect(() => run[Symbol.asyncIterator]()).toThrow(/read only once/)
   })
 

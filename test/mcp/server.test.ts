@@ -5,10 +5,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
 import type { Strategy } from '../../src/index.js'
-import { createAgent, type Agent } from '../../src/index.js'
+import { createAgent, memorySessions, type Agent } from '../../src/index.js'
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js'
 import { MAX_MCP_QUESTION_CHARS } from '../../src/mcp/server.js'
-import { scriptedLLM } from '../../src/testing/index.js'
+import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 async function connected(options: McpServerOptions): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -21,10 +21,10 @@ async function connected(options: McpServerOptions): Promise<Client> {
 type Content = { type: string; text?: string; uri?: string; name?: string; description?: string }
 
 describe('createMcpServer', () => {
-  it('with one agent: the tool takes only a question, and answers with numbered sources and resource links', async () => {
+  it('with one agent: the tool takes a question (and a conversation id), and answers with numbered sources and resource links', async () => {
     const client = await connected({ agent: demoAgent({ tokenDelayMs: 0 }) })
     const { tools } = await client.listTools()
-    expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(['question'])
+    expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(['question', 'conversationId'])
     const result = await client.callTool({ name: 'research', arguments: { question: 'Who won the 2024 Nobel Prize in Chemistry?' } })
     const content = result.content as Content[]
     expect(content[0]?.text).toContain('went to David Baker, Demis Hassabis and John Jumper [1]')
@@ -116,5 +116,44 @@ describe('createMcpServer', () => {
     expectTypeOf(createMcpServer).returns.toEqualTypeOf<McpServer>()
     expectTypeOf<Agent>().toExtend<McpServerOptions['agent']>()
     expectTypeOf<(strategy: string | undefined) => Agent>().toExtend<McpServerOptions['agent']>()
+  })
+})
+
+describe('the research tool with a conversation id', () => {
+  const corpus = [
+    { title: 'France', url: 'https://fr.example', snippet: 'capital of France is Paris' },
+    { title: 'Paris', url: 'https://paris.example', snippet: 'Paris has about 2.1 million people' },
+  ]
+  const agentWith = (planner: ReturnType<typeof scriptedLLM>, synthesizer: ReturnType<typeof scriptedLLM>) =>
+    createAgent({ models: { planner, synthesizer }, search: mockSearch({ corpus }) })
+
+  it('builds a follow-up on what the earlier call found: its planner prompt holds the first findings', async () => {
+    const planner = scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer', 'Action: Answer'] })
+    const synthesizer = scriptedLLM({ replies: ['Paris is the capital of France.', 'Paris.', 'About 2.1 million, if the notes hold.'] })
+    const client = await connected({ agent: agentWith(planner, synthesizer) })
+    const { tools } = await client.listTools()
+    expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(['question', 'conversationId'])
+    await client.callTool({ name: 'research', arguments: { question: 'What is the capital of France?', conversationId: 'trip-1' } })
+    const second = await client.callTool({ name: 'research', arguments: { question: 'How many people live there?', conversationId: 'trip-1' } })
+    expect((second.content as Content[])[0]?.text).toContain('About 2.1 million')
+    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France.')
+    await client.close()
+  })
+
+  it('keeps conversations apart, and a call without an id on its own; a store passed in holds them', async () => {
+    const planner = scriptedLLM({
+      replies: ['Action: Search\nQuery: capital of France', 'Action: Answer', 'Action: Search\nQuery: Paris people', 'Action: Answer'],
+    })
+    const synthesizer = scriptedLLM({ replies: ['Paris is the capital of France.', 'Paris.', 'Paris has 2.1 million people.', '2.1 million.'] })
+    const sessions = memorySessions()
+    const client = await connected({ agent: agentWith(planner, synthesizer), sessions })
+    await client.callTool({ name: 'research', arguments: { question: 'What is the capital of France?', conversationId: 'a' } })
+    await client.callTool({ name: 'research', arguments: { question: 'How many people live in Paris?', conversationId: 'b' } })
+    expect(planner.calls[2]?.prompt).not.toContain('Paris is the capital of France.')
+    expect((await sessions.load('a'))?.priorAnswers.map((p) => p.answer)).toEqual(['Paris.'])
+    expect((await sessions.load('b'))?.priorAnswers.map((p) => p.answer)).toEqual(['2.1 million.'])
+    const refused = await client.callTool({ name: 'research', arguments: { question: 'Q?', conversationId: '../x' } })
+    expect(refused.isError).toBe(true)
+    await client.close()
   })
 })

@@ -193,6 +193,40 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
     expect((await run.result).reason).toBe('aborted')
   })
 
+  it('streams a run whose result was awaited first: one reader, every event, no orphaned run', async () => {
+    const run = demoAgent({ tokenDelayMs: 0 }).research('Who won?')
+    // A route that awaits (or logs) the result before it builds the response.
+    const result = run.result.then((r) => r)
+    const { message, errors } = await readAsChat(toUIMessageStreamResponse(run))
+    expect(errors).toEqual([])
+    expect(message.parts.find((p) => p.type === 'text')).toMatchObject({ text: EXPECTED_ANSWER })
+    expect((await result).answer).toBe(EXPECTED_ANSWER)
+  })
+
+  it('a stream built after the result was awaited still aborts the run when it is cancelled', async () => {
+    // A finalizer that streams a token, then waits until its call is aborted.
+    const finalizer = {
+      async *stream(req: { signal?: AbortSignal }) {
+        yield { type: 'text' as const, text: 'Paris' }
+        await new Promise((_, reject) => req.signal?.addEventListener('abort', () => reject(req.signal?.reason), { once: true }))
+      },
+    }
+    const agent = createAgent({
+      models: {
+        planner: scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer'] }),
+        synthesizer: scriptedLLM({ replies: ['Paris.'] }),
+        finalizer,
+      },
+      search: mockSearch({ corpus: [{ title: 'France', url: 'https://fr.example', snippet: 'capital of France is Paris' }] }),
+    })
+    const run = agent.research('What is the capital of France?')
+    const result = run.result.then((r) => r)
+    const reader = toUIMessageStream(run).getReader()
+    for (let chunk = await reader.read(); chunk.value?.type !== 'text-delta'; chunk = await reader.read());
+    await reader.cancel('the tab closed')
+    expect((await result).reason).toBe('aborted')
+  })
+
   it('reports a source that fails or stops early as an error, and stays lazy until read', async () => {
     const pulled = gate()
     let started = false

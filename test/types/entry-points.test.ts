@@ -17,6 +17,10 @@ import type {
   ResearchRun,
   SearchProvider,
   Session,
+  SessionFact,
+  SessionOptions,
+  SessionState,
+  SessionStore,
   Strategy,
   StrategyDefinition,
 } from '../../src/index.js'
@@ -43,9 +47,22 @@ describe('laconic-research', () => {
   })
 
   it('a session researches like the agent', () => {
+    expectTypeOf<Agent['session']>().parameters.toEqualTypeOf<[chatId?: string, options?: SessionOptions]>()
     expectTypeOf<Agent['session']>().returns.toEqualTypeOf<Session>()
+    expectTypeOf<Session['chatId']>().toEqualTypeOf<string>()
+    expectTypeOf<Session['state']>().returns.toEqualTypeOf<Promise<SessionState>>()
     expectTypeOf<Session['research']>().returns.toEqualTypeOf<ResearchRun>()
     expectTypeOf<Session['answer']>().returns.toEqualTypeOf<Promise<ResearchResult>>()
+  })
+
+  it('a session state is plain JSON kept by a SessionStore, such as memorySessions()', () => {
+    expectTypeOf<typeof root.memorySessions>().returns.toEqualTypeOf<SessionStore>()
+    expectTypeOf<typeof root.memorySessions>().parameters.toEqualTypeOf<[options?: root.MemorySessionsOptions]>()
+    expectTypeOf<SessionState['version']>().toEqualTypeOf<1>()
+    expectTypeOf<SessionState['facts']>().toEqualTypeOf<SessionFact[]>()
+    expectTypeOf<SessionFact>().toEqualTypeOf<{ text: string; url: string; title?: string }>()
+    expectTypeOf<SessionStore['update']>().parameter(1).toEqualTypeOf<(current: SessionState | undefined) => SessionState>()
+    expectTypeOf<SessionOptions>().toEqualTypeOf<{ store?: SessionStore; state?: SessionState }>()
   })
 
   it('the strategy registry takes a definition: its options section, normalised, to a Strategy', () => {
@@ -138,6 +155,8 @@ describe('laconic-research/strategy, /testing, /node, /otel', () => {
 
   it('node checkpoints and otel tracing fit the run’s types', () => {
     expectTypeOf<typeof node.fileCheckpoints>().returns.toEqualTypeOf<root.CheckpointStore>()
+    expectTypeOf<typeof node.fileSessions>().parameters.toEqualTypeOf<[dir: string, options?: node.FileSessionsOptions]>()
+    expectTypeOf<typeof node.fileSessions>().returns.toEqualTypeOf<SessionStore>()
     expectTypeOf<typeof otel.traceRun>().parameter(0).toEqualTypeOf<AsyncIterable<ResearchEvent>>()
     expectTypeOf<typeof otel.traceRun>().returns.toEqualTypeOf<AsyncGenerator<ResearchEvent, void, undefined>>()
   })

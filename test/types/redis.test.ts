@@ -3,7 +3,7 @@
  * event log, and the Redis checkpoint and cache stores. Imported as types only (no ioredis).
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { CheckpointStore, ResearchEvent, ResearchOptions } from '../../src/index.js'
+import type { CheckpointStore, ResearchEvent, ResearchOptions, SessionStore } from '../../src/index.js'
 import type {
   EventLogReader,
   QueuedResearchOptions,
@@ -14,6 +14,7 @@ import type {
   RedisEventLogOptions,
   RedisRuns,
   RedisRunsOptions,
+  RedisSessionsOptions,
   RedisStoreOptions,
   ResearchEventsOptions,
   ResearchJobData,
@@ -29,6 +30,7 @@ import type {
   redisCheckpoints,
   redisEventLog,
   redisRuns,
+  redisSessions,
   redisStore,
 } from '../../src/redis/index.js'
 
@@ -80,5 +82,11 @@ describe('stores', () => {
     expectTypeOf<RedisCheckpointsOptions['prefix']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<typeof redisStore>().parameter(1).toEqualTypeOf<RedisStoreOptions | undefined>()
     expectTypeOf<RedisStoreOptions['prefix']>().toEqualTypeOf<string | undefined>()
+  })
+
+  it('redisSessions is the session store on Redis', () => {
+    expectTypeOf<typeof redisSessions>().parameter(1).toEqualTypeOf<RedisSessionsOptions | undefined>()
+    expectTypeOf<ReturnType<typeof redisSessions>>().toEqualTypeOf<SessionStore>()
+    expectTypeOf<RedisSessionsOptions['maxAttempts']>().toEqualTypeOf<number | undefined>()
   })
 })

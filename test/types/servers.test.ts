@@ -3,7 +3,7 @@
  * Imported as types only, so nothing here loads an optional peer dependency.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, ResearchResult } from '../../src/index.js'
+import type { Agent, ResearchResult, SessionStore } from '../../src/index.js'
 import type { McpServerOptions, createMcpServer } from '../../src/mcp/index.js'
 import type { LiveServerLimits, LiveServerOptions, createLiveServer } from '../../src/node/index.js'
 import type { ResearchHandlerLimits } from '../../src/server/index.js'
@@ -13,6 +13,7 @@ describe('servers', () => {
     expectTypeOf<typeof createMcpServer>().parameters.toEqualTypeOf<[options: McpServerOptions]>()
     expectTypeOf<McpServerOptions['agent']>().toEqualTypeOf<Agent | ((strategy: string | undefined) => Agent)>()
     expectTypeOf<McpServerOptions['onRunEnd']>().toEqualTypeOf<((question: string, result: ResearchResult) => void) | undefined>()
+    expectTypeOf<McpServerOptions['sessions']>().toEqualTypeOf<SessionStore | undefined>()
   })
 
   it('createLiveServer takes limits on what it retains', () => {
