@@ -26,9 +26,9 @@ import type {
 } from '../../src/index.js'
 import * as kit from '../../src/strategy.js'
 
-it('the root entry exports only the agent, its registry, fromGenerate and the error classes', () => {
+it('the root entry exports only the agent, its registry, fromGenerate, the error classes and the in-memory stores', () => {
   expect(Object.keys(root).sort()).toEqual(
-    ['LaconicError', 'ProviderError', 'createAgent', 'fromGenerate', 'memoryCheckpoints', 'registerStrategy', 'strategyNames'].sort(),
+    ['LaconicError', 'ProviderError', 'createAgent', 'fromGenerate', 'memoryCheckpoints', 'memorySessions', 'registerStrategy', 'strategyNames'].sort(),
   )
 })
 
