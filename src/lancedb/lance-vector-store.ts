@@ -56,6 +56,8 @@ interface Opened {
   documents: lancedb.Table
   /** Absent until the first document fixes the vectors' width. */
   chunks: lancedb.Table | undefined
+  /** The width of the chunks table's vectors (0 while there is no table), read once rather than on every search. */
+  width: number
 }
 
 const STORE = 'lanceVectorStore'
@@ -149,8 +151,9 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
     },
 
     async searchByVector(vector, limit) {
-      const { chunks } = await open()
-      if (!chunks || limit <= 0 || !vector.some((n) => n !== 0) || vector.length !== (await width(chunks))) return []
+      const opened = await open()
+      const { chunks } = opened
+      if (!chunks || limit <= 0 || !vector.some((n) => n !== 0) || vector.length !== opened.width) return []
       const rows = (await chunks.query().nearestTo(vector).distanceType('cosine').limit(limit).toArray()) as Array<ChunkRow & { _distance: number }>
       // LanceDB's cosine distance is 1 − cosine similarity: the score is the similarity.
       return rows.map((row) => ({ chunk: chunkOf(row), score: 1 - row._distance }))
@@ -194,7 +197,7 @@ async function connect(path: string, names: { chunks: string; documents: string 
   const db = await lancedb.connect(path)
   const documents = await db.createEmptyTable(names.documents, documentSchema(), { existOk: true })
   const chunks = (await db.tableNames()).includes(names.chunks) ? await db.openTable(names.chunks) : undefined
-  return { db, documents, chunks }
+  return { db, documents, chunks, width: chunks ? await width(chunks) : 0 }
 }
 
 /**
@@ -202,7 +205,7 @@ async function connect(path: string, names: { chunks: string; documents: string 
  * the store was emptied and the next model's vectors have another width.
  */
 async function chunksTable(opened: Opened, name: string, info: EmbeddingInfo): Promise<lancedb.Table> {
-  if (opened.chunks && (await width(opened.chunks)) === info.dimensions) return opened.chunks
+  if (opened.chunks && opened.width === info.dimensions) return opened.chunks
   if (opened.chunks) {
     // checkEmbedding let another width through: no document is left, so neither is a chunk.
     opened.chunks.close()
@@ -211,6 +214,7 @@ async function chunksTable(opened: Opened, name: string, info: EmbeddingInfo): P
   const table = await opened.db.createEmptyTable(name, chunkSchema(info.dimensions), { existOk: true })
   await table.createIndex('search_text', { config: lancedb.Index.fts(), replace: true })
   opened.chunks = table
+  opened.width = info.dimensions
   return table
 }
 
