@@ -4,7 +4,8 @@
  * graph-reader through the knowledge, reflect through the prior answers, deep through both).
  */
 import { describe, expect, it } from 'vitest'
-import { memorySessions } from '../../src/index.js'
+import { createAgent, memorySessions } from '../../src/index.js'
+import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import * as deepPrompts from '../../src/strategies/deep/prompts.js'
 import * as graphPrompts from '../../src/strategies/graph-reader/prompts.js'
 import * as reflectPrompts from '../../src/strategies/reflect/prompts.js'
@@ -39,5 +40,30 @@ describe('a follow-up turn of a session', () => {
     const plans = second.llm.calls.filter((req) => PLANNERS[strategy].includes(req.system ?? '')).map((req) => req.prompt)
     expect(plans.length).toBeGreaterThan(0)
     expect(findings.filter((finding) => plans.some((prompt) => prompt.includes(finding.trim())))).not.toEqual([])
+  })
+})
+
+describe('a follow-up turn of a react session', () => {
+  it('starts with what the first turn found in its prompt', async () => {
+    const search = mockSearch({
+      results: {
+        'Maurice Koechlin birthplace': [
+          { title: 'Maurice Koechlin', url: 'https://example.org/koechlin', snippet: 'Koechlin was born in Buhl, Haut-Rhin, in 1856.' },
+        ],
+      },
+    })
+    const store = memorySessions()
+    const first = scriptedLLM({
+      replies: [{ text: '', toolCalls: [{ name: 'search', args: { query: 'Maurice Koechlin birthplace' } }] }, 'Maurice Koechlin was born in Buhl [1].'],
+    })
+    await createAgent({ llm: first, search, strategy: 'react' }).session('chat', { store }).answer('Where was Maurice Koechlin born?')
+    const state = await store.load('chat')
+    expect(state?.priorAnswers.map((p) => p.answer)).toEqual(['Maurice Koechlin was born in Buhl [1].'])
+
+    const second = scriptedLLM({ replies: ['Buhl is in Alsace [1].'] })
+    await createAgent({ llm: second, search, strategy: 'react' }).session('chat', { store }).answer('Which region is that in?')
+    const prompt = [second.calls[0]?.prompt, ...(second.calls[0]?.turns ?? []).map((t) => ('content' in t ? String(t.content) : ''))].join('\n')
+    expect(state?.knowledge).not.toBe('')
+    expect(prompt).toContain(state?.knowledge.split('\n')[0]?.trim())
   })
 })
