@@ -18,7 +18,8 @@ export function chatIdFromAddress(): string {
   const url = new URL(window.location.href)
   const known = url.searchParams.get('chat')
   if (known && /^[A-Za-z0-9-]{1,64}$/.test(known)) return known
-  const id = crypto.randomUUID()
+  // 128 random bits in hex (crypto.randomUUID needs a secure context; a LAN address is not one).
+  const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')
   url.searchParams.set('chat', id)
   window.history.replaceState(null, '', url)
   return id

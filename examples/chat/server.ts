@@ -1,0 +1,130 @@
+/**
+ * The chat example's server: the built React page, `POST /api/chat` (the library's
+ * `createChatHandler`, continuing each chat's research session from a file store), and
+ * `GET /api/chats/:id/messages` (the conversation as the page last showed it, for a reload).
+ *
+ *   npx tsx examples/chat/server.ts --demo      # the scripted demo: no model, no network
+ *   npx tsx examples/chat/server.ts             # a local Ollama with DuckDuckGo
+ *
+ * It builds the page first (Vite, into examples/chat/dist) and keeps conversations in
+ * examples/chat/.data (or CHAT_DATA_DIR): stop it, start it again, reload the page, and the
+ * conversation goes on where it was.
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import type { Server } from 'node:http'
+import { extname, join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { UIMessage } from 'ai'
+import type { Agent } from '../../src/index.js'
+import { fileSessions } from '../../src/node/index.js'
+import { createHandlerServer } from '../../src/node/node-listener.js'
+import { createRequestGuard, type RequestRefusal } from '../../src/server/index.js'
+import { createChatHandler } from '../../src/streams/index.js'
+import { exampleAgent } from '../shared/agent.js'
+import { buildApp } from './build.js'
+import { CHAT_ID, fileChatLog } from './chat-log.js'
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+}
+
+export interface ChatServerOptions {
+  agent: Agent
+  /** The built page (`buildApp(appDir)`). */
+  appDir: string
+  /** Where conversations are kept: `sessions/` (what the research learned) and `messages/` (what the page showed). */
+  dataDir: string
+}
+
+/**
+ * The chat server, not yet listening. Turns spend the model's keys, so the chat endpoint takes
+ * only its own page's requests: the request guard's token, served in the page, on loopback.
+ */
+export async function createChatServer(options: ChatServerOptions): Promise<Server> {
+  const files = await readApp(options.appDir)
+  const guard = createRequestGuard({ host: 'localhost' })
+  const page = (files.get('/index.html')?.body ?? '').replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
+  const chat = createChatHandler({ agent: options.agent, store: fileSessions(join(options.dataDir, 'sessions')), guard })
+  const log = fileChatLog(join(options.dataDir, 'messages'))
+
+  return createHandlerServer(async (request) => {
+    const path = new URL(request.url).pathname
+    if (path === '/api/chat') return turn(request)
+    const refused = guard.checkRead(request)
+    if (refused) return refuse(refused)
+    if (path === '/' || path === '/index.html')
+      return new Response(page, { headers: { 'content-type': CONTENT_TYPES['.html'] as string, 'cache-control': 'no-store' } })
+    const saved = /^\/api\/chats\/([^/]+)\/messages$/.exec(path)?.[1]
+    if (saved !== undefined) {
+      if (!CHAT_ID.test(saved)) return new Response('no such chat\n', { status: 404 })
+      return Response.json(await log.messages(saved), { headers: { 'cache-control': 'no-store' } })
+    }
+    const file = files.get(path)
+    if (file) return new Response(file.body, { headers: { 'content-type': file.type } })
+    return new Response('not found: try GET /, POST /api/chat or GET /api/chats/:id/messages\n', { status: 404 })
+  })
+
+  // The handler reads the turn's body (within its size limit); the log reads a copy once the
+  // handler has taken the turn, so the copy is the body the handler accepted.
+  async function turn(request: Request): Promise<Response> {
+    const copy = request.clone()
+    const response = await chat(request)
+    if (!response.ok) {
+      await copy.body?.cancel()
+      return response
+    }
+    const body = parseTurn(await copy.text())
+    return body ? log.record(body.id, body.messages, response) : response
+  }
+}
+
+/** The chat id and messages of a `useChat` body, when it has both (else the turn is not logged). */
+function parseTurn(text: string): { id: string; messages: UIMessage[] } | undefined {
+  try {
+    const body = JSON.parse(text) as { id?: unknown; messages?: unknown }
+    if (typeof body.id === 'string' && CHAT_ID.test(body.id) && Array.isArray(body.messages)) return { id: body.id, messages: body.messages as UIMessage[] }
+  } catch {
+    // not JSON: the handler has answered 400 already
+  }
+  return undefined
+}
+
+function refuse(refusal: RequestRefusal): Response {
+  return new Response(`${refusal.message}\n`, { status: refusal.status, headers: refusal.headers })
+}
+
+/** The built page's files, by URL path, read once: a request can only ever name one of these. */
+async function readApp(dir: string): Promise<Map<string, { body: string; type: string }>> {
+  const files = new Map<string, { body: string; type: string }>()
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    const type = CONTENT_TYPES[extname(entry.name)]
+    if (type) files.set(`/${relative(dir, path).split('\\').join('/')}`, { body: await readFile(path, 'utf8'), type })
+  }
+  if (!files.has('/index.html')) throw new Error(`${dir} has no index.html: build the page first (buildApp)`)
+  return files
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const portFlag = argv.indexOf('--port')
+  const port = Number(portFlag >= 0 ? argv[portFlag + 1] : (process.env.PORT ?? 8789))
+  const { agent, demo } = exampleAgent(argv, { demoTokenDelayMs: 40 })
+  const appDir = fileURLToPath(new URL('./dist', import.meta.url))
+  await buildApp(appDir)
+  const dataDir = process.env.CHAT_DATA_DIR ?? fileURLToPath(new URL('./.data', import.meta.url))
+  const server = await createChatServer({ agent, appDir, dataDir })
+  server.listen(port, '127.0.0.1', () =>
+    console.log(`laconic chat (${demo ? 'scripted demo' : 'Ollama + DuckDuckGo'}) on http://localhost:${port}/ · conversations in ${dataDir}`),
+  )
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}

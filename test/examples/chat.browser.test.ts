@@ -1,0 +1,225 @@
+/**
+ * examples/chat in a real Chromium: the React `useChat` page, built by Vite once for the file,
+ * on the example's server (the library's chat handler over a file session store) with a
+ * scripted graph-reader world. Two turns where the second plans with the first's facts, Stop
+ * aborting the run's model call, a failing model shown as such, and a reload (and a server
+ * restart) that keeps the conversation.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../examples/chat/build.js'
+import { createChatServer } from '../../examples/chat/server.js'
+import { createAgent, type LLMRequest } from '../../src/index.js'
+import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
+import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { browserAvailable, launchChromium } from '../support/browser.js'
+
+const NOBEL = 'https://www.nobelprize.org/prizes/chemistry/2024/summary/'
+const BAKER = 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/'
+const WINNERS = 'David Baker, Demis Hassabis and John Jumper won the 2024 Nobel Prize in Chemistry'
+const DESIGN = 'Baker was honoured for computational protein design'
+/** Markup in a source's title: it must stay text. */
+const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='yes'">`
+
+const CORPUS = [
+  { title: `The Nobel Prize in Chemistry 2024 ${HOSTILE}`, url: NOBEL, snippet: 'Baker, Hassabis and Jumper share the 2024 chemistry prize.' },
+  { title: 'David Baker wins Nobel Prize', url: BAKER, snippet: 'Baker was honoured for computational protein design.' },
+]
+
+/** How the next model calls behave: as scripted, held at the answer until aborted, or failing. */
+type Mode = 'answer' | 'hold-answer' | 'fail'
+
+/** A promise and its resolver, for events the test waits on. */
+function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+/** The number a prompt gives a URL (`[2] Title\nurl`), as a model would read it. */
+function numberOf(prompt: string, url: string): number {
+  const lines = prompt.split('\n')
+  for (let i = lines.findIndex((l) => l.endsWith(url)); i >= 0; i--) {
+    const match = /^\[(\d+)\]/.exec(lines[i] ?? '')
+    if (match) return Number(match[1])
+  }
+  return 1
+}
+
+/** The scripted graph-reader world: the second question is about Baker, and its research finds why he won. */
+function world() {
+  const state = { mode: 'answer' as Mode, answering: signal(), aborted: signal<unknown>() }
+  const replies: Record<string, (req: LLMRequest) => string | Promise<string>> = {
+    [plannerSystem]: (req) =>
+      JSON.stringify({
+        goal: 'answer the question',
+        steps: ['search'],
+        key_elements: ['Nobel Prize'],
+        queries: [req.prompt.includes('Question: What was Baker') ? 'David Baker protein design' : '2024 Nobel Prize Chemistry winners'],
+      }),
+    [extractorSystem]: (req) =>
+      JSON.stringify({
+        facts: req.prompt.includes('"David Baker protein design"')
+          ? [{ text: DESIGN, source: numberOf(req.prompt, BAKER) }]
+          : [{ text: WINNERS, source: numberOf(req.prompt, NOBEL) }],
+      }),
+    [neighborSystem]: () => '{"answerable": true, "missing": "", "queries": []}',
+    [finalizerSystem]: async (req) => {
+      if (state.mode === 'hold-answer') {
+        // Held until the run is aborted: the test stops it from the page.
+        state.answering.resolve()
+        const stopped = req.signal as AbortSignal
+        await new Promise((_, reject) =>
+          stopped.addEventListener(
+            'abort',
+            () => {
+              state.aborted.resolve(stopped.reason)
+              reject(stopped.reason)
+            },
+            { once: true },
+          ),
+        )
+      }
+      return req.prompt.includes(DESIGN) && req.prompt.includes('Question: What was Baker')
+        ? `Baker won for computational protein design [${numberOf(req.prompt, BAKER)}].`
+        : `Baker, Hassabis and Jumper won [${numberOf(req.prompt, NOBEL)}].`
+    },
+  }
+  const llm = scriptedLLM({
+    replies: (req) => {
+      // A provider error that names an internal endpoint: the page must not see it.
+      if (state.mode === 'fail') return { text: '', error: new Error('HTTP 500 from http://10.0.0.7:11434/api/chat (internal)') }
+      return (replies[req.system ?? ''] ?? (() => ''))(req)
+    },
+  })
+  const search = mockSearch({ corpus: CORPUS })
+  const agent = createAgent({ llm, search, strategy: 'graph-reader', graphReader: { concurrency: 1, maxSteps: 2 } })
+  const plannerPrompts = () => llm.calls.filter((call) => call.system === plannerSystem).map((call) => call.prompt)
+  return { agent, llm, state, plannerPrompts }
+}
+
+describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: a React useChat page in Chromium', () => {
+  let browser: Browser
+  let folder = ''
+  let server: Server | undefined
+  let base = ''
+  const scripted = world()
+
+  async function startServer(): Promise<void> {
+    server = await createChatServer({ agent: scripted.agent, appDir: join(folder, 'app'), dataDir: join(folder, 'data') })
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }
+
+  async function stopServer(): Promise<void> {
+    server?.closeAllConnections()
+    await new Promise((resolve) => server?.close(resolve))
+  }
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'laconic-chat-example-'))
+    await buildApp(join(folder, 'app'))
+    await startServer()
+    browser = await launchChromium()
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await stopServer()
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  /** A page on the chat (a new one without `chatId`), once the conversation is loaded. */
+  async function open(chatId?: string): Promise<Page> {
+    const page = await browser.newPage()
+    await page.goto(chatId ? `${base}/?chat=${chatId}` : `${base}/`)
+    await page.waitForSelector('main[data-status=ready]')
+    return page
+  }
+
+  /** Asks on the page and waits until the turn is over: the question is shown and the chat is ready again (or failed). */
+  async function ask(page: Page, question: string): Promise<void> {
+    const asked = await page.locator('.user').count()
+    await page.fill('input[aria-label=Question]', question)
+    await page.click('button[type=submit]')
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('.user').length > count && ['ready', 'error'].includes(document.querySelector('main')?.dataset.status ?? ''),
+      asked,
+      { timeout: 15_000 },
+    )
+  }
+
+  const answers = (page: Page) => page.locator('.assistant .answer').allTextContents()
+
+  it('two turns: the second plans with what the first found, and a reload (then a restart) keeps the conversation', async () => {
+    scripted.state.mode = 'answer'
+    const page = await open()
+    const chatId = new URL(page.url()).searchParams.get('chat') ?? ''
+    expect(chatId).toMatch(/^[0-9a-f]{32}$/)
+
+    const before = scripted.plannerPrompts().length
+    await ask(page, 'Who won the 2024 Nobel Prize in Chemistry?')
+    expect(await answers(page)).toEqual(['Baker, Hassabis and Jumper won [1].'])
+    expect(await page.locator('.assistant .fact').allTextContents()).toEqual([WINNERS])
+    const sources = page.locator('.assistant .sources a')
+    expect(await sources.evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.textContent]))).toEqual([
+      [NOBEL, `The Nobel Prize in Chemistry 2024 ${HOSTILE}`],
+    ])
+
+    await ask(page, 'What was Baker honoured for?')
+    expect(await answers(page)).toEqual(['Baker, Hassabis and Jumper won [1].', 'Baker won for computational protein design [2].'])
+    const prompts = scripted.plannerPrompts().slice(before)
+    expect(prompts).toHaveLength(2)
+    expect(prompts[0]).not.toContain(WINNERS)
+    // The second turn's planner was told what the first turn found.
+    expect(prompts[1]).toContain(WINNERS)
+
+    await page.reload()
+    await page.waitForSelector('main[data-status=ready]')
+    expect(await answers(page)).toEqual(['Baker, Hassabis and Jumper won [1].', 'Baker won for computational protein design [2].'])
+    expect(await page.locator('.user').allTextContents()).toEqual(['Who won the 2024 Nobel Prize in Chemistry?', 'What was Baker honoured for?'])
+
+    // A new server process on the same folder: the file stores have the whole conversation.
+    await stopServer()
+    await startServer()
+    const again = await open(chatId)
+    expect(await answers(again)).toHaveLength(2)
+    await ask(again, 'What was Baker honoured for, again?')
+    expect(scripted.plannerPrompts().at(-1)).toContain(WINNERS)
+    expect(scripted.plannerPrompts().at(-1)).toContain(DESIGN)
+    // The markup in a source's title stayed text.
+    expect(await again.evaluate(() => document.querySelectorAll('img').length)).toBe(0)
+    expect(await again.evaluate(() => document.body.dataset.pwned)).toBeUndefined()
+  })
+
+  it('Stop aborts the run: its model call is cancelled, and the page is ready for the next question', async () => {
+    Object.assign(scripted.state, { mode: 'hold-answer', answering: signal(), aborted: signal() })
+    const page = await open()
+    await page.fill('input[aria-label=Question]', 'Who won the 2024 Nobel Prize in Chemistry?')
+    await page.click('button[type=submit]')
+    await scripted.state.answering.promise
+    const answerCall = scripted.llm.calls.at(-1) as LLMRequest
+    expect(answerCall.signal?.aborted).toBe(false)
+    await page.click('button.stop')
+    // The browser's abort reached the model call the run was waiting on.
+    await scripted.state.aborted.promise
+    expect(answerCall.signal?.aborted).toBe(true)
+    await page.waitForSelector('main[data-status=ready]')
+    expect(await page.locator('button[type=submit]').isVisible()).toBe(true)
+  })
+
+  it('a failing model: the page says the research failed, with no provider detail and no "No facts were found"', async () => {
+    scripted.state.mode = 'fail'
+    const page = await open()
+    await ask(page, 'Who won the 2024 Nobel Prize in Chemistry?')
+    const alert = (await page.locator('[role=alert]').textContent()) ?? ''
+    expect(alert).not.toBe('')
+    expect(alert).not.toContain('10.0.0.7')
+    expect(await page.locator('body').textContent()).not.toContain('No facts were found')
+  })
+})
