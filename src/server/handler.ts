@@ -5,7 +5,7 @@
  * `node:http` shell. One protocol:
  *
  *   GET    /                        the live page (it works through the routes below)
- *   POST   /runs                    {question, strategy?} → 201 {runId}
+ *   POST   /runs                    {question, strategy?, conversation?} → 201 {runId}
  *   GET    /runs/:id                the run's state, and its result once done
  *   GET    /runs/:id/events         Server-Sent Events; resumes after Last-Event-ID
  *   DELETE /runs/:id                cancel → 202
@@ -74,6 +74,8 @@ const MAX_QUESTION_CHARS = 2000
 /** A start's body is `{"question": "...", "strategy": "..."}`: a question of at most 2,000 characters fits in this many bytes. */
 const MAX_START_BODY_BYTES = 16_384
 const RETRY_MS = 3_000
+/** The chat id a follow-up names: what the page makes (a UUID), and safe as a store key anywhere. */
+const CONVERSATION_ID = /^[A-Za-z0-9-]{1,64}$/
 const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events|\/source|\/decision)?$/
 
 const DECISION_ACTIONS: ReadonlySet<string> = new Set(['approve', 'reject', 'edit'])
@@ -90,7 +92,12 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${name} must be a positive integer, got ${value}`)
   }
   const guard = createRequestGuard({ host, token: options.token })
-  const page = livePage(label, { token: guard.token, sourceView: runs.readSource !== undefined, decisions: runs.decide !== undefined })
+  const page = livePage(label, {
+    token: guard.token,
+    sourceView: runs.readSource !== undefined,
+    decisions: runs.decide !== undefined,
+    followUps: runs.conversations === true,
+  })
   let policy: Promise<string> | undefined
   // Runs started here and not ended yet, with the client that started each (undefined: unknown).
   const active = new Map<symbol, string | undefined>()
@@ -114,6 +121,13 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
       return failure(400, 'bad-request', `send {"question": QUESTION} with a question of 1 to ${MAX_QUESTION_CHARS} characters`)
     }
     const strategy = typeof body === 'object' && typeof body.strategy === 'string' && body.strategy ? body.strategy : undefined
+    const conversation = typeof body === 'object' ? body.conversation : undefined
+    if (conversation !== undefined) {
+      if (!runs.conversations) return failure(400, 'bad-request', 'this server keeps no conversations: send {"question": QUESTION} alone')
+      if (typeof conversation !== 'string' || !CONVERSATION_ID.test(conversation)) {
+        return failure(400, 'bad-request', 'a conversation is its chat id: 1 to 64 letters, digits and dashes (a UUID fits)')
+      }
+    }
     if (activeCount() >= limits.maxActiveRuns) return busy(`the server is running ${limits.maxActiveRuns} runs already`)
     if (client !== undefined && activeCount(client) >= limits.maxActiveRunsPerClient) {
       return busy(`you have ${limits.maxActiveRunsPerClient} runs in progress already`)
@@ -122,7 +136,7 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     const slot = Symbol('run')
     active.set(slot, client)
     try {
-      const started = await runs.start(question, { strategy })
+      const started = await runs.start(question, { strategy, conversation })
       void started.ended.finally(() => active.delete(slot))
       return json(201, { runId: started.runId })
     } catch (error) {

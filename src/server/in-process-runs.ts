@@ -5,7 +5,15 @@
  * finished runs are kept for replay within a count and a byte budget; `close()` aborts them all.
  */
 import { resultOfEvents } from '../core/result-fold.js'
-import { type CheckpointStore, checkDecision, type InterruptDecision, LaconicError, type ResearchEvent } from '../core/index.js'
+import {
+  type CheckpointStore,
+  checkDecision,
+  type InterruptDecision,
+  LaconicError,
+  memorySessions,
+  type ResearchEvent,
+  type SessionStore,
+} from '../core/index.js'
 import { broadcast, type Broadcast, type EventStream } from '../streams/index.js'
 import { withoutFragment } from './responses.js'
 import type { RunHost, RunStatus, SourceText, StartedRun } from './run-host.js'
@@ -25,6 +33,8 @@ export interface LiveAgent {
     runId: string,
     options: { checkpoints: CheckpointStore; decision: InterruptDecision; signal: AbortSignal },
   ): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
+  /** The conversation `chatId`, kept in `store` (needed for `POST /runs` with a `conversation`: follow-up questions). */
+  session?(chatId: string, options: { store: SessionStore }): Pick<LiveAgent, 'research'>
 }
 
 /** Options of `inProcessRuns`. */
@@ -59,6 +69,14 @@ export interface InProcessRunsOptions {
   checkpoints?: CheckpointStore | undefined
   /** End every run `paused` right after its plan, for the page to approve, edit or reject (needs `checkpoints`). @defaultValue false */
   pauseAfterPlan?: boolean | undefined
+  /**
+   * Where conversations live: a run started with a `conversation` is that chat's next turn
+   * (`agent.session(conversation, { store })`), so the page's follow-up questions build on what
+   * earlier runs found. `fileSessions(dir)` of `laconic-research/node` keeps them across restarts.
+   * A run continued after a decision is not a turn of the conversation.
+   * @defaultValue memorySessions()
+   */
+  sessions?: SessionStore | undefined
 }
 
 /** The in-process run host: give it to `createResearchHandler`; `close()` aborts every run. */
@@ -89,6 +107,7 @@ interface RunRecord {
 /** Runs on `agent` in this process. */
 export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
   const { agent, readSource, checkpoints, pauseAfterPlan } = options
+  const sessions = options.sessions ?? memorySessions()
   if (pauseAfterPlan && !checkpoints) throw new TypeError('`pauseAfterPlan` needs `checkpoints`: a paused run is resumed from its checkpoint')
   const graceMs = positive('graceMs', options.graceMs ?? 15_000)
   const keepMs = positive('keepMs', options.keepMs ?? 300_000)
@@ -170,12 +189,17 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
   }
 
   return {
-    async start(question) {
+    async start(question, { conversation }) {
+      if (conversation !== undefined && !agent.session) throw new TypeError('this agent keeps no conversations: it has no `session` method')
+      // A conversation's turn runs on the session, which loads what earlier turns found first.
+      const researcher = conversation !== undefined && agent.session ? agent.session(conversation, { store: sessions }) : agent
       const record = host(question, (signal) =>
-        agent.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(pauseAfterPlan ? { pauseAfterPlan } : {}) }),
+        researcher.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(pauseAfterPlan ? { pauseAfterPlan } : {}) }),
       )
       return { runId: record.id, ended: record.ended }
     },
+
+    conversations: agent.session !== undefined,
 
     ...(checkpoints && agent.resume ? { decide } : {}),
 

@@ -21,6 +21,8 @@ export interface LivePageOptions {
   sourceView?: boolean | undefined
   /** The server answers a paused run's request, `POST /runs/:id/decision`: the page shows Approve and Reject. Unset, it shows what the run waits for only. */
   decisions?: boolean | undefined
+  /** The server keeps conversations (`POST /runs` with a `conversation`): after a run the page offers a follow-up question that builds on it. */
+  followUps?: boolean | undefined
 }
 
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
@@ -29,7 +31,8 @@ export function livePage(label: string | undefined, options: LivePageOptions): s
   const token = `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
   const sourceView = options.sourceView ? '<meta name="laconic-source-view" content="yes">' : ''
   const decisions = options.decisions ? '<meta name="laconic-decisions" content="yes">' : ''
-  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token + sourceView + decisions)
+  const followUps = options.followUps ? '<meta name="laconic-follow-ups" content="yes">' : ''
+  return PAGE.replace(LABEL_SLOT, banner).replace(TOKEN_SLOT, token + sourceView + decisions + followUps)
 }
 
 function escapeHtml(text: string): string {
@@ -77,7 +80,10 @@ const PAGE = String.raw`<!doctype html>
   a { color: var(--accent); }
   .warning { color: #b45309; font-size: 13px; }
   #decision { margin-top: 8px; padding: 8px 10px; border: 1px solid #f59e0b; border-radius: 6px; background: #fffbeb; }
-  #decision[hidden], #answer-request[hidden] { display: none; }
+  #decision[hidden], #answer-request[hidden], #follow-up[hidden], #earlier[hidden] { display: none; }
+  #earlier { margin: 0 0 12px; padding: 0 0 8px 20px; border-bottom: 1px solid var(--line); color: var(--muted); }
+  #earlier .earlier-question { font-weight: 600; }
+  #follow-up { margin-top: 12px; }
   #request { white-space: pre-wrap; margin: 0 0 8px; font: inherit; }
   #decision button.reject { background: #b91c1c; }
   @media (max-width: 800px) { main { grid-template-columns: 1fr; } }
@@ -105,10 +111,15 @@ const PAGE = String.raw`<!doctype html>
 <main>
   <section id="answer-panel">
     <h2>Answer</h2>
+    <ol id="earlier" hidden></ol>
     <h3 id="report-title"></h3>
     <div id="answer" data-tokens="0"></div>
     <div id="report"></div>
     <ol id="citations" class="sources"></ol>
+    <form id="follow-up" hidden>
+      <input id="follow-up-question" autocomplete="off" placeholder="Ask a follow-up question: it builds on this research">
+      <button type="submit">Follow up</button>
+    </form>
   </section>
   <section><h2>Plan</h2><ol id="plan"></ol></section>
   <section><h2>Queries and results</h2><div id="queries"></div></section>
@@ -138,6 +149,12 @@ const link = (url, props, ...children) => {
   const href = hrefOf(url)
   return href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer', ...props }, ...children) : el('span', props, ...children)
 }
+const followUps = document.querySelector('meta[name=laconic-follow-ups]')
+// The conversation the shown run belongs to (a new one for each question asked above), and
+// the question shown: a follow-up continues the conversation on the server.
+let conversation = null
+let shownQuestion = ''
+const newConversationId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
 let source = null
 let lastSeq = -1
 let cost = null
@@ -151,6 +168,7 @@ function reset() {
   $('answer').dataset.tokens = '0'
   $('answer').className = ''
   $('decision').hidden = true
+  $('follow-up').hidden = true
   lastSeq = -1
   cost = null
   shownRun = null
@@ -242,6 +260,7 @@ const handlers = {
       return
     }
     status(e.reason === 'answered' ? 'Done.' : 'Stopped: ' + e.reason + (e.error ? ' (' + e.error.message + ')' : ''))
+    if (conversation) $('follow-up').hidden = false
     document.body.dataset.state = 'ended'
   },
 }
@@ -253,7 +272,7 @@ async function eventsUrl(question) {
   const response = await fetch('/runs', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-laconic-token': token ? token.content : '' },
-    body: JSON.stringify({ question }),
+    body: JSON.stringify(conversation ? { question, conversation } : { question }),
   })
   if (!response.ok) {
     const text = await response.text()
@@ -310,6 +329,7 @@ async function decide(action) {
 async function start(question) {
   if (source) source.close()
   reset()
+  shownQuestion = question
   document.body.dataset.state = 'running'
   status('Connecting…')
   let url
@@ -350,7 +370,23 @@ $('answer-request').addEventListener('submit', (event) => {
 $('ask').addEventListener('submit', (event) => {
   event.preventDefault()
   const question = $('question').value.trim()
-  if (question) start(question)
+  if (!question) return
+  // A question asked here starts a new conversation; the follow-up box continues it.
+  conversation = followUps ? newConversationId() : null
+  $('earlier').replaceChildren()
+  $('earlier').hidden = true
+  start(question)
+})
+
+$('follow-up').addEventListener('submit', (event) => {
+  event.preventDefault()
+  const question = $('follow-up-question').value.trim()
+  if (!question || !conversation) return
+  // The run shown so far moves up, as text, above the follow-up's.
+  $('earlier').append(el('li', {}, el('div', { className: 'earlier-question' }, shownQuestion), el('div', { className: 'earlier-answer' }, $('answer').textContent)))
+  $('earlier').hidden = false
+  $('follow-up-question').value = ''
+  start(question)
 })
 </script>
 </body>

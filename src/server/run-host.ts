@@ -46,8 +46,14 @@ export interface StartedRun {
 
 /** Where the research handler's runs live. */
 export interface RunHost {
-  /** Starts a run of the (trimmed, non-empty) question, with the strategy it names if any. */
-  start(question: string, options: { strategy?: string | undefined }): Promise<StartedRun>
+  /**
+   * Starts a run of the (trimmed, non-empty) question, with the strategy it names if any. With
+   * a `conversation` (a chat id), the run is the next turn of that conversation: it builds on
+   * what the conversation's earlier runs found (only when `conversations` is true).
+   */
+  start(question: string, options: { strategy?: string | undefined; conversation?: string | undefined }): Promise<StartedRun>
+  /** True when `start` continues a `conversation`: the page then offers follow-up questions. Unset, `POST /runs` refuses a conversation. */
+  readonly conversations?: boolean | undefined
   /** The run's state, and its result once done; undefined for an unknown (or expired) run. */
   status(runId: string): Promise<RunStatus | undefined>
   /**

@@ -14,7 +14,7 @@ import { localCorpus } from '../../src/adapters/index.js'
 import { memoryCheckpoints } from '../../src/index.js'
 import { createAgent } from '../../src/index.js'
 import { createLiveServer, type LiveAgent } from '../../src/node/index.js'
-import { scriptedLLM } from '../../src/testing/index.js'
+import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
 import { world } from '../checkpoints/world.js'
 
@@ -216,5 +216,51 @@ describe.skipIf(!browserAvailable('the live page browser tests (a paused run ans
     await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
     expect(await page.locator('.query').count()).toBe(0)
     expect(await page.locator('#warnings').textContent()).toContain('ask about sunsets instead')
+  })
+})
+
+describe.skipIf(!browserAvailable('the live page browser tests (a follow-up question)'))('a follow-up question on the live page', () => {
+  let browser: Browser
+  let base = ''
+  let server: ReturnType<typeof createLiveServer>
+  // A scratchpad agent: the first question searches, the follow-up answers from what it learned.
+  const planner = scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer', 'Action: Answer'] })
+  const synthesizer = scriptedLLM({ replies: ['Paris is the capital of France.', 'Paris.', 'About 2.1 million people.'] })
+  const search = mockSearch({ corpus: [{ title: 'France', url: 'https://fr.example/', snippet: 'The capital of France is Paris.' }] })
+
+  beforeAll(async () => {
+    server = createLiveServer({ agent: createAgent({ models: { planner, synthesizer }, search }) })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    server?.closeAllConnections()
+    await new Promise((resolve) => server?.close(resolve))
+  })
+
+  it('after a run, the follow-up box continues the conversation: the earlier turn stays above, and the new run builds on it', async () => {
+    const page = await browser.newPage()
+    await page.goto(base)
+    expect(await page.locator('#follow-up').isVisible()).toBe(false)
+    await page.fill('#question', 'What is the capital of France?')
+    await page.click('#ask button[type=submit]')
+    await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+    expect(await page.locator('#answer').textContent()).toBe('Paris.')
+
+    await page.fill('#follow-up-question', 'How many people live there?')
+    await page.click('#follow-up button[type=submit]')
+    // The earlier turn moves up in the same task that starts the follow-up (data-state is 'running' by then).
+    await page.waitForSelector('#earlier li')
+    await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+    expect(await page.locator('#answer').textContent()).toBe('About 2.1 million people.')
+    expect(await page.locator('#earlier .earlier-question').allTextContents()).toEqual(['What is the capital of France?'])
+    expect(await page.locator('#earlier .earlier-answer').allTextContents()).toEqual(['Paris.'])
+    // The follow-up's planner was told what the first run found, and searched nothing more.
+    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France.')
+    expect(search.calls).toHaveLength(1)
+    expect(await page.locator('#follow-up').isVisible()).toBe(true)
   })
 })

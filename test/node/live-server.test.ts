@@ -7,9 +7,11 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
-import { memoryCheckpoints, zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import { memoryCheckpoints, memorySessions, zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import { createAgent } from '../../src/index.js'
 import { createLiveServer, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
+import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { world } from '../checkpoints/world.js'
 
 const RUN_ID = 'run-1'
@@ -663,5 +665,70 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
 
   it('pauseAfterPlan without checkpoints is refused at once', () => {
     expect(() => createLiveServer({ agent: fakeAgent(), pauseAfterPlan: true })).toThrow(/needs `checkpoints`/)
+  })
+})
+
+describe('follow-up questions (POST /runs with a conversation)', () => {
+  /** A scratchpad agent on scripted models: the first question searches, the follow-up answers from what it learned. */
+  function conversingAgent() {
+    const planner = scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer', 'Action: Answer'] })
+    const synthesizer = scriptedLLM({ replies: ['Paris is the capital of France.', 'Paris.', 'About 2.1 million people, from what is known.'] })
+    const search = mockSearch({ corpus: [{ title: 'France', url: 'https://fr.example/', snippet: 'The capital of France is Paris.' }] })
+    return { agent: createAgent({ models: { planner, synthesizer }, search }), planner }
+  }
+
+  const startTurn = async (base: string, body: Record<string, unknown>) =>
+    fetch(`${base}/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: await tokenOf(base) },
+      body: JSON.stringify(body),
+    })
+
+  const turn = async (base: string, question: string, conversation: string): Promise<ResearchEvent[]> => {
+    const started = await startTurn(base, { question, conversation })
+    expect(started.status).toBe(201)
+    const { runId } = (await started.json()) as { runId: string }
+    return collect(await fetch(`${base}/runs/${runId}/events`))
+  }
+
+  it('a follow-up in the same conversation plans with what the first run learned, and the store keeps the conversation', async () => {
+    const { agent, planner } = conversingAgent()
+    const sessions = memorySessions()
+    const { base } = await start({ agent, sessions })
+    expect(await (await fetch(`${base}/`)).text()).toContain('<meta name="laconic-follow-ups" content="yes">')
+
+    const first = await turn(base, 'What is the capital of France?', 'chat-1')
+    expect(first.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', answer: 'Paris.' })
+    expect(planner.calls[1]?.prompt).not.toContain('How many people')
+
+    const second = await turn(base, 'How many people live there?', 'chat-1')
+    expect(second.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+    // The follow-up's planner was told what the first run found.
+    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France.')
+    const state = await sessions.load('chat-1')
+    expect(state?.priorAnswers.map((prior) => prior.query)).toEqual(['What is the capital of France?', 'How many people live there?'])
+  })
+
+  it('another conversation starts from nothing', async () => {
+    const { agent, planner } = conversingAgent()
+    const { base } = await start({ agent })
+    await turn(base, 'What is the capital of France?', 'chat-1')
+    await turn(base, 'How many people live there?', 'chat-2')
+    expect(planner.calls[2]?.prompt).not.toContain('Paris is the capital of France.')
+  })
+
+  it('a conversation must be a chat id, and an agent without sessions takes none (and its page offers no follow-up)', async () => {
+    const { base } = await start({ agent: conversingAgent().agent })
+    for (const conversation of ['', 'a/b', 'x'.repeat(65), 42]) {
+      const refused = await startTurn(base, { question: 'why', conversation })
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ code: 'bad-request', message: expect.stringContaining('chat id') })
+    }
+
+    const plain = await start({ agent: fakeAgent() })
+    expect(await (await fetch(`${plain.base}/`)).text()).not.toContain('laconic-follow-ups')
+    const refused = await startTurn(plain.base, { question: 'why', conversation: 'chat-1' })
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ code: 'bad-request', message: expect.stringContaining('keeps no conversations') })
   })
 })

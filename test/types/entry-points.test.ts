@@ -203,6 +203,14 @@ describe('laconic-research/server', () => {
     expectTypeOf<node.LiveServerOptions['pauseAfterPlan']>().toEqualTypeOf<boolean | undefined>()
   })
 
+  it("a follow-up is a turn of the agent's session, kept in any SessionStore", () => {
+    expectTypeOf<Agent['session']>().toExtend<NonNullable<server.LiveAgent['session']>>()
+    expectTypeOf<server.InProcessRunsOptions['sessions']>().toEqualTypeOf<root.SessionStore | undefined>()
+    expectTypeOf<node.LiveServerOptions['sessions']>().toEqualTypeOf<root.SessionStore | undefined>()
+    expectTypeOf<server.RunHost['conversations']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<server.RunHost['start']>().parameter(1).toEqualTypeOf<{ strategy?: string | undefined; conversation?: string | undefined }>()
+  })
+
   it('the request guard checks a Web Request or Node headers', () => {
     expectTypeOf<typeof server.createRequestGuard>().returns.toEqualTypeOf<server.RequestGuard>()
     expectTypeOf<Request>().toExtend<server.GuardedRequest>()
