@@ -19,7 +19,7 @@ import type { Agent } from '../../src/index.js'
 import { fileSessions } from '../../src/node/index.js'
 import { createHandlerServer } from '../../src/node/node-listener.js'
 import { createRequestGuard, type RequestRefusal } from '../../src/server/index.js'
-import { createChatHandler } from '../../src/streams/index.js'
+import { type ChatHandlerOptions, createChatHandler } from '../../src/streams/index.js'
 import { exampleAgent } from '../shared/agent.js'
 import { buildApp } from './build.js'
 import { CHAT_ID, fileChatLog } from './chat-log.js'
@@ -37,6 +37,8 @@ export interface ChatServerOptions {
   appDir: string
   /** Where conversations are kept: `sessions/` (what the research learned) and `messages/` (what the page showed). */
   dataDir: string
+  /** Where failures hidden from the page go (their full text). @defaultValue one `console.error` line each */
+  onError?: ChatHandlerOptions['onError']
 }
 
 /**
@@ -47,7 +49,8 @@ export async function createChatServer(options: ChatServerOptions): Promise<Serv
   const files = await readApp(options.appDir)
   const guard = createRequestGuard({ host: 'localhost' })
   const page = (files.get('/index.html')?.body ?? '').replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
-  const chat = createChatHandler({ agent: options.agent, store: fileSessions(join(options.dataDir, 'sessions')), guard })
+  const store = fileSessions(join(options.dataDir, 'sessions'))
+  const chat = createChatHandler({ agent: options.agent, store, guard, onError: options.onError })
   const log = fileChatLog(join(options.dataDir, 'messages'))
 
   return createHandlerServer(async (request) => {

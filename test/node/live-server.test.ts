@@ -726,7 +726,7 @@ describe('follow-up questions (POST /runs with a conversation)', () => {
     }
 
     const plain = await start({ agent: fakeAgent() })
-    expect(await (await fetch(`${plain.base}/`)).text()).not.toContain('laconic-follow-ups')
+    expect(await (await fetch(`${plain.base}/`)).text()).not.toContain('<meta name="laconic-follow-ups"')
     const refused = await startTurn(plain.base, { question: 'why', conversation: 'chat-1' })
     expect(refused.status).toBe(400)
     expect(await refused.json()).toMatchObject({ code: 'bad-request', message: expect.stringContaining('keeps no conversations') })
