@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { createParser } from 'eventsource-parser'
 
-/** The ids this log takes: they name files. */
-export const CHAT_ID = /^[A-Za-z0-9-]{1,64}$/
+/** The ids this log takes (the chat handler's): they name files. */
+export const CHAT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
 
 export interface ChatLog {
   /** The chat's messages as last saved; empty for a chat never seen. */
@@ -23,7 +23,7 @@ export interface ChatLog {
 /** A chat log in `dir` (created when missing): `<chatId>.json` per chat, replaced whole on each turn. */
 export function fileChatLog(dir: string): ChatLog {
   const file = (chatId: string) => {
-    if (!CHAT_ID.test(chatId)) throw new TypeError(`a chat id is 1 to 64 letters, digits and dashes, got ${JSON.stringify(chatId.slice(0, 80))}`)
+    if (!CHAT_ID.test(chatId)) throw new TypeError(`a chat id is 1 to 128 letters, digits, _ and -, got ${JSON.stringify(chatId.slice(0, 80))}`)
     return join(dir, `${chatId}.json`)
   }
 

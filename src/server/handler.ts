@@ -17,7 +17,7 @@
  * with no cross-site marker; with `host`, the `Host` must name it (against DNS rebinding). Runs
  * in progress are limited server-wide and per client address.
  */
-import type { InterruptDecision } from '../core/index.js'
+import { type InterruptDecision, SAFE_CHAT_ID } from '../core/index.js'
 import type { EventStream } from '../streams/index.js'
 import { sseResponse } from '../streams/index.js'
 import { livePage } from './live-page.js'
@@ -74,8 +74,6 @@ const MAX_QUESTION_CHARS = 2000
 /** A start's body is `{"question": "...", "strategy": "..."}`: a question of at most 2,000 characters fits in this many bytes. */
 const MAX_START_BODY_BYTES = 16_384
 const RETRY_MS = 3_000
-/** The chat id a follow-up names: what the page makes (a UUID), and safe as a store key anywhere. */
-const CONVERSATION_ID = /^[A-Za-z0-9-]{1,64}$/
 const RUN_PATH = /^\/runs\/([A-Za-z0-9-]{1,64})(\/events|\/source|\/decision)?$/
 
 const DECISION_ACTIONS: ReadonlySet<string> = new Set(['approve', 'reject', 'edit'])
@@ -124,8 +122,8 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     const conversation = typeof body === 'object' ? body.conversation : undefined
     if (conversation !== undefined) {
       if (!runs.conversations) return failure(400, 'bad-request', 'this server keeps no conversations: send {"question": QUESTION} alone')
-      if (typeof conversation !== 'string' || !CONVERSATION_ID.test(conversation)) {
-        return failure(400, 'bad-request', 'a conversation is its chat id: 1 to 64 letters, digits and dashes (a UUID fits)')
+      if (typeof conversation !== 'string' || !SAFE_CHAT_ID.test(conversation)) {
+        return failure(400, 'bad-request', 'a conversation is its chat id: 1 to 128 letters, digits, _ and -, starting with a letter or digit (a UUID fits)')
       }
     }
     if (activeCount() >= limits.maxActiveRuns) return busy(`the server is running ${limits.maxActiveRuns} runs already`)

@@ -229,5 +229,11 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     expect(await page.locator('body').textContent()).not.toContain('10.0.0.7')
     expect(await page.locator('body').textContent()).not.toContain('No facts were found')
     expect(hidden.some((message) => message.includes('10.0.0.7'))).toBe(true)
+
+    // After a reload the saved turn still says how it ended (its metadata), not an empty answer.
+    await page.reload()
+    await page.waitForSelector('main[data-status=ready]')
+    expect(await page.locator('.assistant .ending.error').textContent()).toMatch(/^the research failed \(\S+\)$/)
+    expect(await page.locator('body').textContent()).not.toContain('10.0.0.7')
   })
 })

@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
-import { memoryCheckpoints, memorySessions, zeroCost, type ResearchEvent } from '../../src/core/index.js'
-import { createAgent } from '../../src/index.js'
+import { memoryCheckpoints, zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import { createAgent, memorySessions } from '../../src/index.js'
 import { createLiveServer, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
@@ -719,7 +719,7 @@ describe('follow-up questions (POST /runs with a conversation)', () => {
 
   it('a conversation must be a chat id, and an agent without sessions takes none (and its page offers no follow-up)', async () => {
     const { base } = await start({ agent: conversingAgent().agent })
-    for (const conversation of ['', 'a/b', 'x'.repeat(65), 42]) {
+    for (const conversation of ['', 'a/b', '-a', 'x'.repeat(129), 42]) {
       const refused = await startTurn(base, { question: 'why', conversation })
       expect(refused.status).toBe(400)
       expect(await refused.json()).toMatchObject({ code: 'bad-request', message: expect.stringContaining('chat id') })

@@ -8,7 +8,7 @@ import type { ChatMessage } from './messages.js'
 type Part = ChatMessage['parts'][number]
 type PartOf<T extends Part['type']> = Extract<Part, { type: T }>
 
-/** Why a run ended without a full answer, in words (an error's own message is shown by the page). */
+/** Why a run ended without a full answer, in words. */
 const ENDINGS: Record<string, string> = {
   'max-iterations': 'The research stopped at its step limit: the answer may be incomplete.',
   paused: 'The research paused.',
@@ -26,7 +26,10 @@ export function Message({ message }: { message: ChatMessage }) {
   const facts = message.parts.filter((part): part is PartOf<'data-fact'> => part.type === 'data-fact')
   const sources = message.parts.filter((part): part is PartOf<'source-url'> => part.type === 'source-url')
   const cost = message.parts.findLast((part): part is PartOf<'data-cost'> => part.type === 'data-cost')
-  const ending = message.metadata?.reason ? ENDINGS[message.metadata.reason] : undefined
+  const reason = message.metadata?.reason
+  // A failed run's metadata says why (the handler's short message and code): shown after a reload too.
+  const failure = message.metadata?.error
+  const ending = reason === 'error' && failure ? failure.message : reason ? ENDINGS[reason] : undefined
 
   return (
     <div className="message assistant">
@@ -63,7 +66,7 @@ export function Message({ message }: { message: ChatMessage }) {
           ${cost.data.total.total.toFixed(4)} · {cost.data.total.searches} searches
         </p>
       )}
-      {ending && <p className="ending">{ending}</p>}
+      {ending && <p className={reason === 'error' ? 'ending error' : 'ending'}>{ending}</p>}
     </div>
   )
 }

@@ -2,11 +2,11 @@
  * The chat's message type and the page's two calls to its server: the saved conversation, and
  * the transport `useChat` posts each turn through (with the server's token).
  */
-import { DefaultChatTransport, type UIMessage } from 'ai'
-import type { ResearchDataParts, ResearchMessageMetadata } from '../../../src/streams/index.js'
+import { DefaultChatTransport } from 'ai'
+import type { ResearchUIMessage } from '../../../src/streams/index.js'
 
-/** A message of this chat: the research's metadata (run id, how it ended) and its data parts (facts, searches, cost). */
-export type ChatMessage = UIMessage<ResearchMessageMetadata, ResearchDataParts>
+/** A message of this chat: the research's metadata (run id, how it ended) and its kept parts (answer, sources, searches, facts, cost). */
+export type ChatMessage = ResearchUIMessage
 
 /** The token the server put in the page: it must come back with every turn (the server's request guard). */
 function pageToken(): string {
@@ -17,7 +17,7 @@ function pageToken(): string {
 export function chatIdFromAddress(): string {
   const url = new URL(window.location.href)
   const known = url.searchParams.get('chat')
-  if (known && /^[A-Za-z0-9-]{1,64}$/.test(known)) return known
+  if (known && /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(known)) return known
   // 128 random bits in hex (crypto.randomUUID needs a secure context; a LAN address is not one).
   const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')
   url.searchParams.set('chat', id)
