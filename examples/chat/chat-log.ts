@@ -5,6 +5,7 @@
  * history: display only, never read by the research) and the reply as it was streamed, once the
  * stream ends or the client leaves (then the reply so far).
  */
+import { randomUUID } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
@@ -98,5 +99,6 @@ async function replyOf(chunks: UIMessageChunk[]): Promise<UIMessage | undefined>
   })
   let reply: UIMessage | undefined
   for await (const message of readUIMessageStream({ stream, onError: () => {} })) reply = message
-  return reply
+  // The stream names no message id (useChat makes its own): the saved reply gets one, so each message keeps a key of its own.
+  return reply && { ...reply, id: reply.id || randomUUID() }
 }

@@ -190,6 +190,11 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     await page.waitForSelector('main[data-status=ready]')
     expect(await answers(page)).toEqual(['Baker, Hassabis and Jumper won [1].', 'Baker won for computational protein design [2].'])
     expect(await page.locator('.user').allTextContents()).toEqual(['Who won the 2024 Nobel Prize in Chemistry?', 'What was Baker honoured for?'])
+    // Every saved message has an id of its own (the page keys messages by it).
+    const saved = (await (await fetch(`${base}/api/chats/${chatId}/messages`)).json()) as { id: string; role: string }[]
+    expect(saved.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(new Set(saved.map((message) => message.id)).size).toBe(4)
+    expect(saved.every((message) => message.id !== '')).toBe(true)
 
     // A new server process on the same folder: the file stores have the whole conversation.
     await stopServer()
