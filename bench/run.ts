@@ -28,6 +28,7 @@ const MODULES = [
   'prefix-reuse',
   'pipelining',
   'documents',
+  'knowledge-base',
 ]
 
 interface BenchModule {

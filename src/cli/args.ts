@@ -3,6 +3,7 @@
  * the flag and what it accepts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'
 
 export const BACKENDS = ['ollama', 'openai', 'anthropic', 'local'] as const
@@ -35,6 +36,10 @@ export interface CliOptions {
   tavilyKey?: string
   searxngUrl?: string
   corpus?: string
+  /** `--kb PATH`: search this knowledge base, alone or (with `--search`) beside the web. */
+  kb?: { path: string; web: boolean }
+  /** `--embed-*`: the knowledge base's embedder, when not the one it recorded. */
+  embed: EmbedFlags
   fetch: boolean
   /** `--price IN,OUT`: dollars per million input and output tokens of the model. */
   price?: { inputPerMillion: number; outputPerMillion: number }
@@ -86,6 +91,7 @@ const OPTIONS = {
   'tavily-key': { type: 'string' },
   'searxng-url': { type: 'string' },
   corpus: { type: 'string' },
+  ...KB_FLAGS,
   'no-fetch': { type: 'boolean' },
   price: { type: 'string' },
   'max-cost': { type: 'string' },
@@ -245,6 +251,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (corpus !== undefined && search !== 'local') {
     throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${search}`)
   }
+  const kb = nonEmpty('kb', values.kb)
+  if (kb !== undefined && search === 'local') throw new UsageError('--kb and --corpus both search local documents: give one of them')
   if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt, .html, .pdf or .docx files)')
   if (values.serve !== undefined && (positionals.length > 0 || values.prompt !== undefined)) {
     throw new UsageError('--serve asks its questions on the live page: give no question with it')
@@ -269,6 +277,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     tavilyKey: nonEmpty('tavily-key', values['tavily-key']),
     searxngUrl: nonEmpty('searxng-url', values['searxng-url']),
     corpus,
+    ...(kb !== undefined ? { kb: { path: kb, web: values.search !== undefined } } : {}),
+    embed: embedFlags(values),
     fetch: !values['no-fetch'],
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),

@@ -12,6 +12,8 @@ Usage:
                                                            runs move on within --lock-ms MS (5000) + 2 × --stall-ms MS (1000)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
+  laconic index DIR|FILE|URL ... --kb PATH [--embed-* ...]   index documents into the knowledge base at PATH
+  laconic kb list|remove [ID|PATH ...] --kb PATH           list its documents, or remove some (a folder: all under it)
   laconic resume RUN_ID --checkpoint-dir DIR [--approve [--tool-args JSON] | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]
 
 Question:
@@ -57,6 +59,12 @@ Search and reading:
   --tavily-key KEY         or $TAVILY_API_KEY
   --searxng-url URL        or $SEARXNG_URL, e.g. http://localhost:8080
   --corpus DIR             search the .md/.txt/.html files in DIR, offline (implies --search local)
+  --kb PATH                search the knowledge base at PATH, offline; with --search NAME, beside
+                           the web (results merged, titles labelled [kb] and [web])
+  --embed-backend NAME     the knowledge base's embedder: ollama (default) | openai | local
+  --embed-model NAME       e.g. nomic-embed-text; remembered in PATH by laconic index
+  --embed-endpoint URL     as --endpoint, for the embedder
+  --embed-api-key KEY      or $OPENAI_API_KEY
   --no-fetch               read only search snippets, never whole pages or documents
 
 Output:
@@ -79,6 +87,8 @@ Examples:
   laconic --backend openai --endpoint localhost:8080 -m local "What is RAG?"   # llama.cpp, LM Studio, vLLM
   laconic --prompt question.txt --var CITY=Lyon --knowledge notes.txt
   laconic --corpus ./docs --no-fetch "How do I configure the cache?"
+  laconic index ./docs https://example.com/guide --kb ./kb --embed-model nomic-embed-text
+  laconic --kb ./kb --search duckduckgo "How do I configure the cache?"
   laconic --format ndjson "What is WebGPU?" | jq -c 'select(.type == "fact") | .fact.text'
   laconic --serve 8080 --strategy reflect
   laconic --checkpoint-dir .laconic --approve-plan -s deep "How do heat pumps work?"

@@ -6,6 +6,8 @@ import { readdir, stat } from 'node:fs/promises'
 import { brave, duckduckgo, httpFetch, localCorpus, searxng, tavily } from '../adapters/index.js'
 import type { FetchProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
+import { existingKnowledgeBase } from './kb.js'
+import { kbAndWebSearch, kbOrWebFetch } from './kb-search.js'
 import { type Env, withScheme } from './llm.js'
 import { UsageError } from './usage-error.js'
 
@@ -54,6 +56,12 @@ function webSearch(options: CliOptions, env: Env): SearchProvider {
 }
 
 export async function buildSources(options: CliOptions, env: Env): Promise<Sources> {
+  if (options.kb !== undefined) {
+    // A knowledge base alone keeps the run offline: it reads its own documents.
+    const kb = await existingKnowledgeBase(options.kb.path, options.embed, env)
+    if (!options.kb.web) return { search: kb, fetch: options.fetch ? kb : undefined, corpus: kb }
+    return { search: kbAndWebSearch(kb, webSearch(options, env)), fetch: options.fetch ? kbOrWebFetch(kb, httpFetch()) : undefined, corpus: kb }
+  }
   if (options.search === 'local') {
     // args.ts guarantees --corpus with --search local. The corpus reads its own documents
     // in full, so the run stays offline.

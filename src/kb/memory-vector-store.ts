@@ -1,7 +1,8 @@
 /**
  * `memoryVectorStore()`: the reference `VectorStore`, kept in memory. Vectors are compared by
- * cosine similarity over every chunk (exact, no index: fast enough for tens of thousands of
- * chunks), words are searched with MiniSearch (BM25). Good for tests, short-lived processes and
+ * cosine similarity over every chunk (exact, no index: one pass over a matrix of unit vectors,
+ * rebuilt after writes, is a few milliseconds at 10,000 chunks), words are searched with
+ * MiniSearch (BM25). Good for tests, short-lived processes and
  * as the model the other stores are checked against; nothing survives the process.
  */
 import type MiniSearch from 'minisearch'
@@ -19,8 +20,12 @@ interface IndexedText {
 interface Entry {
   document: StoredDocument
   chunks: Chunk[]
-  /** Each chunk's vector length, computed once for the cosine. */
-  norms: number[]
+}
+
+/** Every chunk's vector scaled to length 1, row after row: a cosine is then one dot product. */
+interface Matrix {
+  rows: Chunk[]
+  values: Float32Array
 }
 
 function norm(vector: Float32Array): number {
@@ -29,10 +34,29 @@ function norm(vector: Float32Array): number {
   return Math.sqrt(sum)
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0
-  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number)
-  return sum
+function buildMatrix(entries: Iterable<Entry>, dimensions: number): Matrix {
+  const rows = [...entries].flatMap((entry) => entry.chunks)
+  const values = new Float32Array(rows.length * dimensions)
+  for (const [row, chunk] of rows.entries()) {
+    const length = norm(chunk.vector)
+    if (length === 0) continue
+    for (let i = 0; i < dimensions; i++) values[row * dimensions + i] = (chunk.vector[i] as number) / length
+  }
+  return { rows, values }
+}
+
+/** The `limit` best (row, score) pairs, best first: one pass keeping a small sorted list. */
+function topScores(scores: Float32Array, limit: number): { row: number; score: number }[] {
+  const best: { row: number; score: number }[] = []
+  for (let row = 0; row < scores.length; row++) {
+    const score = scores[row] as number
+    if (best.length === limit && score <= (best[limit - 1] as { score: number }).score) continue
+    let at = best.length
+    while (at > 0 && (best[at - 1] as { score: number }).score < score) at--
+    best.splice(at, 0, { row, score })
+    if (best.length > limit) best.pop()
+  }
+  return best
 }
 
 /** Copies a chunk so the caller's later changes (to its vector too) never reach the store. */
@@ -45,6 +69,8 @@ export function memoryVectorStore(): VectorStore {
   let embedding: EmbeddingInfo | undefined
   let closed = false
   let index: MiniSearch<IndexedText> | undefined
+  // Rebuilt on the first vector search after a write.
+  let matrix: Matrix | undefined
 
   const open = () => {
     if (closed) throw new LaconicError('memoryVectorStore: the store is closed', { code: 'config', hint: 'create a new store' })
@@ -81,7 +107,8 @@ export function memoryVectorStore(): VectorStore {
         text.add({ id: chunk.id, title: chunk.title, headings: chunk.headings.join(' › '), text: chunk.text })
       }
       copies.sort((a, b) => a.position - b.position)
-      entries.set(document.id, { document: { ...document }, chunks: copies, norms: copies.map((chunk) => norm(chunk.vector)) })
+      entries.set(document.id, { document: { ...document }, chunks: copies })
+      matrix = undefined
       embedding ??= { model: info.model, dimensions: info.dimensions }
     },
 
@@ -95,6 +122,7 @@ export function memoryVectorStore(): VectorStore {
         byChunkId.delete(chunk.id)
       }
       entries.delete(documentId)
+      matrix = undefined
       // An empty store takes any model again.
       if (entries.size === 0) embedding = undefined
     },
@@ -108,17 +136,17 @@ export function memoryVectorStore(): VectorStore {
       open()
       const queryNorm = norm(vector)
       if (limit <= 0 || queryNorm === 0 || !embedding || vector.length !== embedding.dimensions) return []
-      const scored: ScoredChunk[] = []
-      for (const entry of entries.values()) {
-        for (const [i, chunk] of entry.chunks.entries()) {
-          const length = entry.norms[i] as number
-          scored.push({ chunk, score: length === 0 ? 0 : dot(vector, chunk.vector) / (length * queryNorm) })
-        }
+      const dimensions = embedding.dimensions
+      matrix ??= buildMatrix(entries.values(), dimensions)
+      const { rows, values } = matrix
+      const scores = new Float32Array(rows.length)
+      for (let row = 0; row < rows.length; row++) {
+        let sum = 0
+        const offset = row * dimensions
+        for (let i = 0; i < dimensions; i++) sum += (values[offset + i] as number) * (vector[i] as number)
+        scores[row] = sum / queryNorm
       }
-      return scored
-        .sort((a, b) => b.score - a.score)
-        .slice(0, limit)
-        .map(({ chunk, score }) => ({ chunk: copyChunk(chunk), score }))
+      return topScores(scores, limit).map(({ row, score }) => ({ chunk: copyChunk(rows[row] as Chunk), score }))
     },
 
     async searchByText(query, limit) {
@@ -145,6 +173,7 @@ export function memoryVectorStore(): VectorStore {
       entries.clear()
       byChunkId.clear()
       index = undefined
+      matrix = undefined
     },
   }
 }

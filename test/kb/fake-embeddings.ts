@@ -51,20 +51,3 @@ export async function startEmbeddingServer(dimensions = 64): Promise<EmbeddingSe
   })
   return Object.assign(server, { texts })
 }
-
-/** A bare client of `/v1/embeddings` (until the embeddings adapters land): one request per call. */
-export function embeddingClient(baseURL: string, model = FAKE_MODEL): EmbeddingProvider {
-  return {
-    model,
-    async embed(texts, options = {}) {
-      const response = await fetch(`${baseURL}/v1/embeddings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model, input: texts }),
-        ...(options.signal ? { signal: options.signal } : {}),
-      })
-      const body = (await response.json()) as { data: { index: number; embedding: number[] }[] }
-      return { vectors: body.data.sort((a, b) => a.index - b.index).map((item) => Float32Array.from(item.embedding)) }
-    },
-  }
-}

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type IndexProgress, knowledgeBase, memoryVectorStore } from '../../src/kb/index.js'
 import { mockFetch } from '../../src/testing/index.js'
 import { textPdf } from '../support/make-pdf.js'
-import { type EmbeddingServer, embeddingClient, fakeEmbedder, startEmbeddingServer } from './fake-embeddings.js'
+import { openAIEmbeddings } from '../../src/adapters/index.js'
+import { type EmbeddingServer, FAKE_MODEL, fakeEmbedder, startEmbeddingServer } from './fake-embeddings.js'
 
 let server: EmbeddingServer
 let dir: string
@@ -45,7 +46,7 @@ describe('knowledgeBase: indexing', () => {
   })
 
   it('indexes md, txt, html and pdf files into chunks with their title and heading path', async () => {
-    const kb = knowledgeBase({ store: memoryVectorStore(), embed: embeddingClient(server.url) })
+    const kb = knowledgeBase({ store: memoryVectorStore(), embed: openAIEmbeddings({ baseURL: `${server.url}/v1`, model: FAKE_MODEL }) })
     const progress: IndexProgress[] = []
     const report = await kb.index([dir], { onProgress: (step) => progress.push(step) })
     expect(report).toMatchObject({ added: 4, updated: 0, unchanged: 0, removed: 0, skipped: [] })
@@ -66,7 +67,7 @@ describe('knowledgeBase: indexing', () => {
   it('re-indexes an unchanged folder without embedding anything, and only what changed after an edit', async () => {
     const folder = await writeFolder()
     try {
-      const kb = knowledgeBase({ store: memoryVectorStore(), embed: embeddingClient(server.url) })
+      const kb = knowledgeBase({ store: memoryVectorStore(), embed: openAIEmbeddings({ baseURL: `${server.url}/v1`, model: FAKE_MODEL }) })
       await kb.index([folder])
       const first = server.texts.length
       expect(first).toBeGreaterThan(0)

@@ -1,0 +1,172 @@
+/**
+ * The knowledge base at 10,000 chunks: a folder of 2,000 generated markdown files (five
+ * sections each) indexed through an embedding fake with a fixed latency per call (a local
+ * embedding server's batch), then indexed again unchanged, then 1,000 hybrid queries (vector +
+ * full text, fused). The issue's targets: query p99 ≤ 50 ms at 10,000 chunks, and re-indexing
+ * an unchanged folder ≤ 5% of the first index's time. Each store that is available is measured:
+ * the in-memory one always, LanceDB and PGlite when their sub-paths and packages are there.
+ *
+ * Queries embed with no latency: the query's own embedding is the model's time, the same for
+ * every store; what is measured is retrieval (both searches, fusion, results). No network.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { EmbeddingProvider } from '../src/core/embeddings.js'
+import { knowledgeBase, memoryVectorStore, type VectorStore } from '../src/kb/index.js'
+import { fakeVector } from '../test/kb/fake-vector.js'
+import { percentile, round } from './stats.js'
+
+const FILES = 2_000
+const SECTIONS = 5
+const QUERIES = 1_000
+const DIMENSIONS = 384
+/** One embedding call's latency, whatever its batch: a local server embedding 64 short texts. */
+const EMBED_LATENCY_MS = 25
+const QUERY_P99_MS = 50
+const REINDEX_SHARE = 0.05
+
+const SUBJECTS = ['llama', 'alpaca', 'vicuña', 'guanaco', 'camel', 'yak', 'reindeer', 'bison', 'tapir', 'okapi', 'quokka', 'wombat']
+const TOPICS = ['diet', 'habitat', 'migration', 'breeding', 'wool', 'altitude', 'water', 'predators', 'herds', 'domestication', 'disease', 'climate']
+const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'na', 'si', 'po', 'da', 've', 'zu', 'ri', 'mo', 'la', 'ne', 'qui']
+
+/** mulberry32: every run indexes and queries the same corpus. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const pick = <T>(list: readonly T[], rand: () => number): T => list[Math.floor(rand() * list.length)] as T
+
+function vocabulary(size: number, rand: () => number): string[] {
+  const words = new Set<string>()
+  while (words.size < size) words.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLLABLES, rand)).join(''))
+  return [...words]
+}
+
+/** A file of SECTIONS headed sections of about 600 characters: one chunk each. */
+function file(n: number, words: readonly string[], rand: () => number): string {
+  const word = () => words[Math.floor(Math.exp(rand() * Math.log(words.length)))] as string
+  const sentence = () => `${Array.from({ length: 10 }, () => (rand() < 0.2 ? pick(SUBJECTS, rand) : word())).join(' ')}.`
+  const sections = Array.from({ length: SECTIONS }, (_, s) => `## ${pick(TOPICS, rand)} ${s}\n\n${Array.from({ length: 9 }, sentence).join(' ')}`)
+  return `# ${pick(SUBJECTS, rand)} notes ${n}\n\n${sections.join('\n\n')}\n`
+}
+
+/** The embedding fake: `fakeVector`s after a fixed wait per call; counts what it embedded. */
+function slowEmbedder(latencyMs: number): EmbeddingProvider & { texts: number } {
+  return {
+    model: 'bench-embed',
+    dimensions: DIMENSIONS,
+    texts: 0,
+    async embed(texts) {
+      this.texts += texts.length
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
+      return { vectors: texts.map((text) => fakeVector(text, DIMENSIONS)) }
+    },
+  }
+}
+
+interface StoreCase {
+  store: string
+  open(folder: string): Promise<VectorStore>
+  /** Ends what the store does not own (PGlite's database). */
+  close?: () => Promise<void>
+}
+
+/** The stores to measure: those whose module loads here. */
+async function storeCases(): Promise<StoreCase[]> {
+  const cases: StoreCase[] = [{ store: 'memory', open: async () => memoryVectorStore() }]
+  const lance = await import('../src/lancedb/index.js' as string).catch(() => undefined)
+  if (lance) cases.push({ store: 'LanceDB', open: async (folder) => lance.lanceVectorStore({ path: join(folder, 'lance') }) })
+  const postgres = await import('../src/postgres/index.js' as string).catch(() => undefined)
+  const pglite = await import('@electric-sql/pglite' as string).catch(() => undefined)
+  const vector = await import('@electric-sql/pglite/vector' as string).catch(() => undefined)
+  if (postgres && pglite && vector) {
+    let db: { close(): Promise<void> } | undefined
+    cases.push({
+      store: 'PGlite (pgvector)',
+      open: async () => {
+        db = await pglite.PGlite.create({ extensions: { vector: vector.vector } })
+        return postgres.postgresVectorStore({ client: db })
+      },
+      close: async () => db?.close(),
+    })
+  }
+  return cases
+}
+
+async function measure(storeCase: StoreCase, docs: string, storeFolder: string, queries: readonly string[]): Promise<Record<string, unknown>[]> {
+  const store = await storeCase.open(storeFolder)
+  const slow = slowEmbedder(EMBED_LATENCY_MS)
+  const kb = knowledgeBase({ store, embed: slow })
+
+  let started = performance.now()
+  const first = await kb.index([docs])
+  const indexMs = performance.now() - started
+  started = performance.now()
+  const again = await kb.index([docs])
+  const reindexMs = performance.now() - started
+  if (again.chunks !== 0) throw new Error(`re-indexing an unchanged folder embedded ${again.chunks} chunks`)
+
+  const fast = knowledgeBase({ store, embed: slowEmbedder(0) })
+  const timings: number[] = []
+  let results = 0
+  for (const query of queries) {
+    const at = performance.now()
+    results += (await fast.search(query, { limit: 8 })).length
+    timings.push(performance.now() - at)
+  }
+  await kb.close()
+  await storeCase.close?.()
+  const p99 = percentile(timings, 99)
+  return [
+    {
+      store: storeCase.store,
+      measure: `index ${first.chunks} chunks (${FILES} files), ${EMBED_LATENCY_MS} ms per embedding call`,
+      seconds: round(indexMs / 1000, 2),
+      embeddingsPerSecond: Math.round((first.chunks * 1000) / indexMs),
+      target: '',
+    },
+    {
+      store: storeCase.store,
+      measure: 're-index the unchanged folder',
+      seconds: round(reindexMs / 1000, 2),
+      shareOfFirst: round(reindexMs / indexMs, 3),
+      target: `≤ ${REINDEX_SHARE * 100}% of the first index`,
+      met: reindexMs <= REINDEX_SHARE * indexMs,
+    },
+    {
+      store: storeCase.store,
+      measure: `${queries.length} hybrid queries`,
+      p50Ms: round(percentile(timings, 50), 2),
+      p99Ms: round(p99, 2),
+      meanResults: round(results / queries.length, 1),
+      target: `p99 ≤ ${QUERY_P99_MS} ms`,
+      met: p99 <= QUERY_P99_MS,
+    },
+  ]
+}
+
+export async function run(): Promise<{ name: string; rows: Record<string, unknown>[] }> {
+  const rand = random(7)
+  const words = vocabulary(5_000, rand)
+  const folder = await mkdtemp(join(tmpdir(), 'laconic-bench-kb-'))
+  try {
+    await mkdir(join(folder, 'docs'))
+    for (let n = 0; n < FILES; n++) await writeFile(join(folder, 'docs', `note-${n}.md`), file(n, words, rand))
+    const queries = Array.from({ length: QUERIES }, () =>
+      [pick(SUBJECTS, rand), ...Array.from({ length: 1 + Math.floor(rand() * 2) }, () => words[50 + Math.floor(rand() * 1950)] as string)].join(' '),
+    )
+    const rows: Record<string, unknown>[] = []
+    for (const storeCase of await storeCases()) {
+      rows.push(...(await measure(storeCase, join(folder, 'docs'), await mkdtemp(join(folder, 'store-')), queries)))
+    }
+    return { name: 'knowledge-base', rows }
+  } finally {
+    await rm(folder, { recursive: true, force: true })
+  }
+}
