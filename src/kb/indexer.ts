@@ -64,6 +64,9 @@ interface Pending {
   isNew: boolean
 }
 
+/** Documents read ahead of the one being embedded. */
+const READ_AHEAD = 4
+
 /** Bumped when the way documents are cut changes, so every document is cut again. */
 const CHUNKER_VERSION = 1
 
@@ -156,10 +159,23 @@ export async function indexSources(sources: readonly KnowledgeSource[], settings
 
   const seen = new Set<string>()
   try {
-    for (const item of items) {
+    // A few documents are read ahead (files, pages), in order: reading waits on the disk or the
+    // network far more than on this thread.
+    const reads: Promise<ReadOutcome>[] = []
+    const readAhead = (until: number) => {
+      for (let next = reads.length; next < Math.min(items.length, until); next++) {
+        const item = items[next] as SourceItem
+        const read = readItem(item, { recipe, chunkChars: settings.chunkChars }, stored.get(item.url)?.hash, signal)
+        // Awaited in its turn; until then a failure must not count as unhandled.
+        read.catch(() => {})
+        reads.push(read)
+      }
+    }
+    for (const [at, item] of items.entries()) {
       check()
       seen.add(item.url)
-      const pending = await readItem(item, { recipe, chunkChars: settings.chunkChars }, stored.get(item.url)?.hash, signal)
+      readAhead(at + READ_AHEAD)
+      const pending = await (reads[at] as Promise<ReadOutcome>)
       documents += 1
       if (pending === 'unchanged') {
         report.unchanged += 1
