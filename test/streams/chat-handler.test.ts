@@ -231,6 +231,28 @@ describe('what a browser sees of a failure', () => {
     expect(hidden[1]?.message).toBe(`nothing was found to answer from because a call failed: exploring "x" failed: http 503 from ${INTERNAL}`)
   })
 
+  it("masks failed searches' and tool calls' text too", async () => {
+    const strategy: Strategy = {
+      name: 'tools',
+      async *run(_question, ctx) {
+        yield { type: 'query', queryId: 'q1', query: 'sky' }
+        yield { type: 'result', queryId: 'q1', results: [], error: { message: `brave: http 502 from ${INTERNAL}`, code: 'http' } }
+        yield { type: 'tool-call', callId: 'c1', name: 'read_page', args: { url: 'https://a.example/' } }
+        yield { type: 'tool-result', callId: 'c1', ok: false, summary: `fetch failed: ${INTERNAL} refused`, chars: 0 }
+        yield { type: 'answer', text: 'Blue [1].', citations: [{ index: 1, url: 'https://a.example/' }] }
+      },
+    }
+    const agent = statefulAgent(createAgent({ llm: scriptedLLM({ replies: [] }), strategy }))
+    const hidden: MaskedError[] = []
+    const { message, chunks } = await chatTurn(createChatHandler({ agent, onError: (e) => hidden.push(e) }), [user('u1', 'hi')])
+    expect(JSON.stringify(chunks)).not.toContain('10.0.0.7')
+    expect(message.parts.find((p) => p.type === 'data-query')?.data.error).toEqual({ code: 'http', message: 'the search failed (http)' })
+    expect(message.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'output-error', errorText: 'the tool call failed (error)' })
+    // Failures, but an answer with a citation: it stands.
+    expect(message.metadata?.reason).toBe('answered')
+    expect(hidden.map((e) => e.kind)).toEqual(['search', 'tool'])
+  })
+
   it('answers a failed start (a session that throws) with a masked 500, reported with the chat', async () => {
     const hidden: MaskedError[] = []
     const agent = {
