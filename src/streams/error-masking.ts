@@ -82,6 +82,7 @@ const WARNING_TEXT: Readonly<Record<string, string>> = {
   'tools-unsupported': 'the model cannot call tools; using the text protocol',
   'checkpoint-failed': 'a checkpoint could not be saved',
   'recall-failed': 'earlier findings could not be recalled',
+  'session-failed': 'the conversation could not be saved',
   'extraction-fallback': 'a page was read with the fallback extractor',
 }
 

@@ -3,8 +3,9 @@ import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createChatServer, lastUserText } from '../../examples/ai-sdk-chat/server.js'
+import { createChatServer } from '../../examples/ai-sdk-chat/server.js'
 import { demoAgent } from '../../examples/sse-server/demo.js'
+import type { SessionOptions } from '../../src/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
 
 const EXPECTED_ANSWER =
@@ -13,7 +14,10 @@ const EXPECTED_ANSWER =
 
 describe.skipIf(!browserAvailable('examples/ai-sdk-chat in Chromium'))('examples/ai-sdk-chat in Chromium', () => {
   let browser: Browser
-  const server = createChatServer(demoAgent({ tokenDelayMs: 5 }))
+  const demo = demoAgent({ tokenDelayMs: 5 })
+  // The sessions the chat handler opens, to see what a follow-up carries.
+  const opened: (SessionOptions | undefined)[] = []
+  const server = createChatServer({ ...demo, session: (chatId, options) => (opened.push(options), demo.session(chatId, options)) })
   let port = 0
 
   beforeAll(async () => {
@@ -51,6 +55,27 @@ describe.skipIf(!browserAvailable('examples/ai-sdk-chat in Chromium'))('examples
     expect(await page.locator('.assistant .cost').textContent()).toMatch(/^\$0\.\d{4} · 3 searches$/)
   })
 
+  it('asks a follow-up in the same conversation: the page sends the chat back, and the second turn carries the first answer', async () => {
+    const page = await browser.newPage()
+    await page.goto(`http://127.0.0.1:${port}/`)
+    opened.length = 0
+    await page.click('button[type=submit]')
+    await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
+    await page.fill('#question', 'What did Baker do?')
+    await page.click('button[type=submit]')
+    await page.waitForFunction(() => document.querySelectorAll('.assistant').length === 2 && document.body.dataset.state === 'ended', undefined, {
+      timeout: 15_000,
+    })
+
+    expect(await page.locator('#status').textContent()).toBe('Done: answered.')
+    expect(opened[0]?.state?.priorAnswers).toEqual([])
+    expect(opened[1]?.state?.priorAnswers.map((p) => [p.query, p.answer])).toEqual([
+      ['Who won the 2024 Nobel Prize in Chemistry, and for what?', EXPECTED_ANSWER],
+    ])
+    expect(opened[1]?.state?.citations).toHaveLength(3)
+    expect(opened[1]?.state?.facts.map((f) => f.text)).toContain('Baker was honoured for computational protein design')
+  })
+
   it('starts runs only for its own page: without its token, from another site or to another host, a post is refused', async () => {
     const body = JSON.stringify({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] })
     const url = `http://127.0.0.1:${port}/api/chat`
@@ -70,17 +95,5 @@ describe.skipIf(!browserAvailable('examples/ai-sdk-chat in Chromium'))('examples
     expect(await post({ 'x-laconic-token': token, host: 'evil.example' })).toBe(403)
     // A GET never starts a run.
     expect((await fetch(url)).status).toBe(405)
-  })
-
-  it('takes the question from the last user message of a useChat body', () => {
-    expect(
-      lastUserText({
-        messages: [
-          { role: 'user', parts: [{ type: 'text', text: 'first' }] },
-          { role: 'assistant', parts: [{ type: 'text', text: 'answer' }] },
-          { role: 'user', parts: [{ type: 'text', text: ' follow-up ' }, { type: 'file' }] },
-        ],
-      }),
-    ).toBe('follow-up')
   })
 })

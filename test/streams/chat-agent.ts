@@ -1,31 +1,20 @@
 /**
- * Test agents for the chat handler: an agent whose `session(chatId, { state })` continues from
- * the state it is given (prior answers, citations, and knowledge with the facts in it), recording
- * every session it opens; and strategies whose model calls a test can see and gate.
+ * Test agents for the chat handler: a real agent whose sessions are recorded, a strategy whose
+ * model call a test can read, and a model reply a test can gate.
  */
 import type { Agent, Strategy } from '../../src/index.js'
-import type { Session, SessionOptions, SessionState } from '../../src/core/session.js'
+import type { SessionOptions } from '../../src/index.js'
 import type { ChatAgent } from '../../src/streams/index.js'
 import { gate } from './helpers.js'
 
-export const EMPTY_STATE: SessionState = { version: 1, priorAnswers: [], citations: [], knowledge: '', facts: [] }
-
-/** `agent` behind the session contract: each turn starts from the options' state (or an empty one). */
-export function statefulAgent(agent: Agent): ChatAgent & { opened: { chatId: string; options: SessionOptions | undefined }[] } {
+/** `agent`, recording every session the handler opens (the chat id and the options). */
+export function recordingAgent(agent: Agent): ChatAgent & { opened: { chatId: string; options: SessionOptions | undefined }[] } {
   const opened: { chatId: string; options: SessionOptions | undefined }[] = []
   return {
     opened,
-    session(chatId, options): Session {
+    session(chatId, options) {
       opened.push({ chatId, options })
-      const state = options?.state ?? EMPTY_STATE
-      const knowledge = [state.knowledge, ...state.facts.map((fact) => `${fact.text} (${fact.url})`)].filter(Boolean).join('\n')
-      const carried = { priorAnswers: state.priorAnswers, citations: state.citations, knowledge }
-      return {
-        chatId,
-        research: (question, runOptions) => agent.research(question, { ...carried, ...runOptions }),
-        answer: (question, runOptions) => agent.research(question, { ...carried, ...runOptions }).result,
-        state: async () => state,
-      }
+      return agent.session(chatId, options)
     },
   }
 }

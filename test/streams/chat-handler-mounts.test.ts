@@ -13,7 +13,7 @@ import { createAgent } from '../../src/index.js'
 import { nodeListener } from '../../src/node/index.js'
 import { createChatHandler, type ResearchUIMessage } from '../../src/streams/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
-import { echoStrategy, gatedReply, statefulAgent } from './chat-agent.js'
+import { echoStrategy, gatedReply, recordingAgent } from './chat-agent.js'
 
 const servers: Server[] = []
 afterEach(async () => {
@@ -41,12 +41,12 @@ async function answerVia(fetch: Fetch, api: string): Promise<ResearchUIMessage> 
 }
 
 function answering() {
-  return createChatHandler({ agent: statefulAgent(createAgent({ llm: scriptedLLM({ replies: ['Air scatters blue light most.'] }), strategy: echoStrategy })) })
+  return createChatHandler({ agent: recordingAgent(createAgent({ llm: scriptedLLM({ replies: ['Air scatters blue light most.'] }), strategy: echoStrategy })) })
 }
 
 function gatedChat() {
   const gated = gatedReply()
-  const chat = createChatHandler({ agent: statefulAgent(createAgent({ llm: scriptedLLM({ replies: (req) => gated.reply(req) }), strategy: echoStrategy })) })
+  const chat = createChatHandler({ agent: recordingAgent(createAgent({ llm: scriptedLLM({ replies: (req) => gated.reply(req) }), strategy: echoStrategy })) })
   return { chat, gated }
 }
 

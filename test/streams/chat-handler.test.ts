@@ -4,6 +4,9 @@
  * may see of a failure, and the run aborted with the request, also through a
  * `createUIMessageStream` merge (which does not pass a cancel on).
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   createUIMessageStream,
   createUIMessageStreamResponse,
@@ -24,8 +27,9 @@ import {
   researchDataSchemas,
   researchMetadataSchema,
 } from '../../src/streams/index.js'
+import { fileSessions } from '../../src/node/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
-import { echoStrategy, gatedReply, statefulAgent } from './chat-agent.js'
+import { echoStrategy, gatedReply, recordingAgent } from './chat-agent.js'
 import { collect } from './helpers.js'
 
 const DEMO_ANSWER =
@@ -67,12 +71,12 @@ function post(body: unknown, headers: Record<string, string> = {}, init: Request
 
 function echoAgent(replies: Parameters<typeof scriptedLLM>[0]['replies']) {
   const llm = scriptedLLM({ replies })
-  return { llm, agent: statefulAgent(createAgent({ llm, strategy: echoStrategy })) }
+  return { llm, agent: recordingAgent(createAgent({ llm, strategy: echoStrategy })) }
 }
 
 describe('createChatHandler, posted to by useChat', () => {
   it("answers a turn with the streamed answer, its sources and the research, in the chat's session", async () => {
-    const agent = statefulAgent(demoAgent({ tokenDelayMs: 0 }))
+    const agent = recordingAgent(demoAgent({ tokenDelayMs: 0 }))
     const chat = createChatHandler({ agent })
     const { message, errors } = await chatTurn(chat, [user('u1', DEMO_QUESTION)])
 
@@ -85,7 +89,7 @@ describe('createChatHandler, posted to by useChat', () => {
   })
 
   it("continues from the messages sent back: the second turn's model sees the first turn's facts", async () => {
-    const first = await chatTurn(createChatHandler({ agent: statefulAgent(demoAgent({ tokenDelayMs: 0 })) }), [user('u1', DEMO_QUESTION)])
+    const first = await chatTurn(createChatHandler({ agent: recordingAgent(demoAgent({ tokenDelayMs: 0 })) }), [user('u1', DEMO_QUESTION)])
     const { llm, agent } = echoAgent(['Baker designs proteins [2].'])
     const { message } = await chatTurn(createChatHandler({ agent }), [user('u1', DEMO_QUESTION), first.message, user('u2', 'What did Baker do?')])
 
@@ -118,16 +122,23 @@ describe('createChatHandler, posted to by useChat', () => {
     expect(llm.calls[0]?.prompt).toContain('What did Baker do?')
   })
 
-  it('with a store, hands the session the store and not a state rebuilt from the client', async () => {
-    const { agent } = echoAgent(['ok'])
-    const store = {
-      load: async () => undefined,
-      save: async () => {},
-      delete: async () => {},
-      update: async () => ({ version: 1 as const, priorAnswers: [], citations: [], knowledge: '', facts: [] }),
+  it("with a store, continues after a restart from the question alone: the next turn's model sees the first turn's facts", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'laconic-chat-'))
+    try {
+      const first = recordingAgent(demoAgent({ tokenDelayMs: 0 }))
+      await chatTurn(createChatHandler({ agent: first, store: fileSessions(dir) }), [user('u1', DEMO_QUESTION)], { chatId: 'nobel' })
+      // A new process: another agent, another store over the same folder, and the client sends its last message only.
+      const { llm, agent } = echoAgent(['Baker designs proteins [2].'])
+      const store = fileSessions(dir)
+      const { message } = await chatTurn(createChatHandler({ agent, store }), [user('u2', 'What did Baker do?')], { chatId: 'nobel' })
+
+      expect(agent.opened).toEqual([{ chatId: 'nobel', options: { store } }])
+      expect(message.parts.find((p) => p.type === 'text')?.text).toBe('Baker designs proteins [2].')
+      expect(llm.calls[0]?.prompt).toContain('Baker was honoured for computational protein design')
+      expect((await store.load('nobel'))?.priorAnswers.map((p) => p.query)).toEqual([DEMO_QUESTION, 'What did Baker do?'])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
     }
-    await chatTurn(createChatHandler({ agent, store }), [user('u1', 'hi')], { chatId: 'abc' })
-    expect(agent.opened).toEqual([{ chatId: 'abc', options: { store } }])
   })
 
   it('keys the session with chatKey, and refuses a chat it does not map', async () => {
@@ -212,7 +223,7 @@ describe('what a browser sees of a failure', () => {
         yield { type: 'answer', text: 'No facts were found for this question.', citations: [] }
       },
     }
-    const agent = statefulAgent(createAgent({ llm: scriptedLLM({ replies: [] }), strategy }))
+    const agent = recordingAgent(createAgent({ llm: scriptedLLM({ replies: [] }), strategy }))
     const hidden: MaskedError[] = []
     const { message, errors, chunks } = await chatTurn(createChatHandler({ agent, onError: (e) => hidden.push(e) }), [user('u1', 'hi')])
 
@@ -234,7 +245,7 @@ describe('what a browser sees of a failure', () => {
   it("masks failed searches' and tool calls' text too", async () => {
     const strategy: Strategy = {
       name: 'tools',
-      async *run(_question, ctx) {
+      async *run() {
         yield { type: 'query', queryId: 'q1', query: 'sky' }
         yield { type: 'result', queryId: 'q1', results: [], error: { message: `brave: http 502 from ${INTERNAL}`, code: 'http' } }
         yield { type: 'tool-call', callId: 'c1', name: 'read_page', args: { url: 'https://a.example/' } }
@@ -242,7 +253,7 @@ describe('what a browser sees of a failure', () => {
         yield { type: 'answer', text: 'Blue [1].', citations: [{ index: 1, url: 'https://a.example/' }] }
       },
     }
-    const agent = statefulAgent(createAgent({ llm: scriptedLLM({ replies: [] }), strategy }))
+    const agent = recordingAgent(createAgent({ llm: scriptedLLM({ replies: [] }), strategy }))
     const hidden: MaskedError[] = []
     const { message, chunks } = await chatTurn(createChatHandler({ agent, onError: (e) => hidden.push(e) }), [user('u1', 'hi')])
     expect(JSON.stringify(chunks)).not.toContain('10.0.0.7')
@@ -298,7 +309,7 @@ describe('stopping a turn', () => {
 
 describe('the data part and metadata schemas', () => {
   it("pass a real run's messages through the AI SDK's validateUIMessages, and catch a forged part", async () => {
-    const { message } = await chatTurn(createChatHandler({ agent: statefulAgent(demoAgent({ tokenDelayMs: 0 })) }), [user('u1', DEMO_QUESTION)])
+    const { message } = await chatTurn(createChatHandler({ agent: recordingAgent(demoAgent({ tokenDelayMs: 0 })) }), [user('u1', DEMO_QUESTION)])
     const messages: ResearchUIMessage[] = [user('u1', DEMO_QUESTION), message]
     const validated = await validateUIMessages<ResearchUIMessage>({ messages, dataSchemas: researchDataSchemas, metadataSchema: researchMetadataSchema })
     expect(validated).toEqual(messages)

@@ -5,7 +5,7 @@
  */
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Fact } from '../../src/index.js'
+import type { Agent, Fact } from '../../src/index.js'
 import type { nodeListener, WebHandler } from '../../src/node/index.js'
 import type { createRequestGuard } from '../../src/server/index.js'
 import type {
@@ -57,6 +57,7 @@ describe('createChatHandler', () => {
     expectTypeOf<ChatHandlerOptions['guard']>().toEqualTypeOf<ChatGuard | false | undefined>()
     expectTypeOf<ChatRefusal['status']>().toEqualTypeOf<number>()
     expectTypeOf<ChatAgent['session']>().returns.toHaveProperty('research')
+    expectTypeOf<Agent>().toExtend<ChatAgent>()
   })
 
   it('reports hidden failures with their kind and chat', () => {
