@@ -17,7 +17,13 @@ describe.skipIf(!browserAvailable('examples/ai-sdk-chat in Chromium'))('examples
   const demo = demoAgent({ tokenDelayMs: 5 })
   // The sessions the chat handler opens, to see what a follow-up carries.
   const opened: (SessionOptions | undefined)[] = []
-  const server = createChatServer({ ...demo, session: (chatId, options) => (opened.push(options), demo.session(chatId, options)) })
+  const server = createChatServer({
+    ...demo,
+    session(chatId, options) {
+      opened.push(options)
+      return demo.session(chatId, options)
+    },
+  })
   let port = 0
 
   beforeAll(async () => {
