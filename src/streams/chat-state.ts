@@ -12,7 +12,7 @@ import { researchDataSchemas, researchMetadataSchema } from './research-schemas.
 import type { ResearchDataParts } from './ui-message-chunks.js'
 
 /** The most a rebuilt conversation carries: the latest answers and facts, the first citations. */
-export const REBUILT_LIMITS = {
+export const REBUILT_LIMITS = Object.freeze({
   priorAnswers: 20,
   answerChars: 4_000,
   questionChars: 2_000,
@@ -22,7 +22,7 @@ export const REBUILT_LIMITS = {
   factChars: 1_000,
   urlChars: 2_048,
   titleChars: 300,
-} as const
+} as const)
 
 /** The session state the messages before a question describe (see the module's note on trust). */
 export function sessionStateFromMessages(messages: readonly unknown[]): SessionState {
