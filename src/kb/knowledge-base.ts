@@ -154,8 +154,11 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
     return catalogue
   }
 
+  // The store's model, asked once it has one (not on every search: for LanceDB that is a query
+  // of its own); forgotten with the catalogue, whenever this object changes the store.
+  let builtWith: { model: string; dimensions: number } | undefined
   const checkModel = async () => {
-    const built = await store.embedding()
+    const built = (builtWith ??= await store.embedding())
     if (built && built.model !== embed.model) {
       throw new LaconicError(`knowledgeBase: the store holds vectors of ${built.model}, and the embedder is ${embed.model}`, {
         code: 'config',
@@ -260,6 +263,7 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
         return await indexSources(sources, settings, indexOptions)
       } finally {
         catalogue = undefined
+        builtWith = undefined
       }
     },
 
@@ -271,6 +275,7 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
       const found = (await store.documents()).some((document) => document.id === id)
       if (found) await store.removeDocument(id)
       catalogue = undefined
+      builtWith = undefined
       return found
     },
 
