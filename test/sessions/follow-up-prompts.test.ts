@@ -44,7 +44,7 @@ describe('a follow-up turn of a session', () => {
 })
 
 describe('a follow-up turn of a react session', () => {
-  it('starts with what the first turn found in its prompt', async () => {
+  it('starts with the first turn’s answer and what its search found, and may cite the first turn’s source', async () => {
     const search = mockSearch({
       results: {
         'Maurice Koechlin birthplace': [
@@ -54,16 +54,22 @@ describe('a follow-up turn of a react session', () => {
     })
     const store = memorySessions()
     const first = scriptedLLM({
-      replies: [{ text: '', toolCalls: [{ name: 'search', args: { query: 'Maurice Koechlin birthplace' } }] }, 'Maurice Koechlin was born in Buhl [1].'],
+      replies: [{ text: '', toolCalls: [{ name: 'search', args: { query: 'Maurice Koechlin birthplace' } }] }, 'He was born in Buhl [1].'],
     })
     await createAgent({ llm: first, search, strategy: 'react' }).session('chat', { store }).answer('Where was Maurice Koechlin born?')
-    const state = await store.load('chat')
-    expect(state?.priorAnswers.map((p) => p.answer)).toEqual(['Maurice Koechlin was born in Buhl [1].'])
 
+    // Another agent, as another process would have: only the store links the two turns.
     const second = scriptedLLM({ replies: ['Buhl is in Alsace [1].'] })
-    await createAgent({ llm: second, search, strategy: 'react' }).session('chat', { store }).answer('Which region is that in?')
-    const prompt = [second.calls[0]?.prompt, ...(second.calls[0]?.turns ?? []).map((t) => ('content' in t ? String(t.content) : ''))].join('\n')
-    expect(state?.knowledge).not.toBe('')
-    expect(prompt).toContain(state?.knowledge.split('\n')[0]?.trim())
+    const result = await createAgent({ llm: second, search, strategy: 'react' }).session('chat', { store }).answer('Which region is that in?')
+    const prompt = second.calls[0]?.prompt ?? ''
+    // The first turn's answer, its source numbered for this run...
+    expect(prompt).toContain('Q: Where was Maurice Koechlin born?\nA: He was born in Buhl [1].')
+    expect(prompt).toContain('[1] Maurice Koechlin — https://example.org/koechlin')
+    // ...and what its search found, which the answer did not say.
+    expect(prompt).toContain('Koechlin was born in Buhl, Haut-Rhin, in 1856. (https://example.org/koechlin)')
+    expect(prompt).not.toContain('search "Maurice Koechlin birthplace"')
+    // The follow-up cites the earlier source with the conversation's number.
+    expect(result.answer).toBe('Buhl is in Alsace [1].')
+    expect(result.citations).toEqual([{ index: 1, url: 'https://example.org/koechlin', title: 'Maurice Koechlin' }])
   })
 })

@@ -19,6 +19,7 @@ import { budgetStop } from '../shared/budget.js'
 import { citedAnswer } from '../shared/cited-answer.js'
 import { restoredState } from '../shared/resume.js'
 import { recalledFindings, recalledLines } from '../shared/recalled.js'
+import { earlierAnswers, runKnowledge } from './conversation.js'
 import { reactState } from './state.js'
 import { groundingGate } from './gate.js'
 import { bound, Memory, type MemoryState } from './memory.js'
@@ -60,7 +61,7 @@ interface SavedState extends MemoryState {
 type Paused = Extract<StrategyOutcome, { reason: 'paused' }>
 
 const ROLE = 'agent'
-/** Characters of knowledge carried to a follow-up run. */
+/** Characters of knowledge a run leaves for a follow-up. */
 const KNOWLEDGE_CHARS = 3000
 
 /**
@@ -112,6 +113,14 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
   // resumed run numbers them the same), shown with their numbers before the caller's knowledge.
   const recalled = recalledLines(recalledFindings(ctx), (finding) => `[${memory.source(finding.url, finding.title, false).n}]`)
   const knowledge = [recalled, truncateAtSentence(ctx.input.knowledge?.trim() ?? '', 1500)].filter(Boolean).join('\n')
+  // The conversation's earlier answers, their sources numbered next (so the answer may cite them
+  // again), within a quarter of the context budget (about 4 characters a token).
+  const earlier = earlierAnswers(
+    ctx.input.priorAnswers ?? [],
+    ctx.input.citations ?? [],
+    (citation) => memory.source(citation.url, citation.title, false).n,
+    settings.contextTokens,
+  )
   const save = () => ctx.checkpoint({ ...state, made: [...made] } satisfies SavedState)
 
   const visibleAt = (step: number): RunnableTool[] => {
@@ -173,7 +182,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     let textProtocol = state.protocol === 'text'
     const specs: ToolSpec[] = visibleAt(state.step).map((t) => t.spec)
     const system = textProtocol ? `${reactSystem}\n\n${textProtocolInstructions(specs)}` : reactSystem
-    const { prompt, turns } = memory.request({ system, question, knowledge, textProtocol, budget: settings.contextTokens })
+    const { prompt, turns } = memory.request({ system, question, earlier, knowledge, textProtocol, budget: settings.contextTokens })
     const offered = !textProtocol && specs.length > 0
     let reply: { text: string; toolCalls: ToolCall[] }
     try {
@@ -285,8 +294,11 @@ function gatheredAnswer(memory: Memory): string {
 
 /** The answer, released once the gate took it: its `[n]` renumbered for the conversation. */
 async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warned: boolean): AsyncGenerator<StrategyEvent> {
-  const notes = memory.steps.flatMap((s) => s.outcomes.filter((o) => o.ok).map((o) => o.note))
-  if (notes.length) yield { type: 'knowledge-update', knowledge: truncateAtSentence(notes.join('\n'), KNOWLEDGE_CHARS), iteration: memory.steps.length }
+  // What the run found, then what it was given: the next turn of a conversation starts from it.
+  const outcomes = memory.steps.flatMap((s) => s.outcomes)
+  if (outcomes.some((o) => o.ok)) {
+    yield { type: 'knowledge-update', knowledge: runKnowledge(outcomes, ctx.input.knowledge?.trim() ?? '', KNOWLEDGE_CHARS), iteration: memory.steps.length }
+  }
   yield* citedAnswer(ctx, {
     from: { draft },
     source: (n) => memory.find(n),

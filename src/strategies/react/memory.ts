@@ -21,6 +21,8 @@ export interface ToolOutcome {
   content: string
   /** One line for the notes once the step is compacted. */
   note: string
+  /** What the call found, for the knowledge the run leaves (the note stands in when absent). */
+  finding?: string
 }
 
 export interface StepRecord {
@@ -79,11 +81,14 @@ export class Memory {
   }
 
   /**
-   * The request for the next step: the prompt (question, sources, notes of compacted steps) and
+   * The request for the next step: the prompt (question, earlier answers, knowledge, sources, notes of compacted steps) and
    * the turns of the steps still whole. Folds the oldest whole steps into notes while the
    * request is over `budget` tokens; the last step stays whole.
    */
-  request(args: { system: string; question: string; knowledge: string; textProtocol: boolean; budget: number }): { prompt: string; turns: ChatTurn[] } {
+  request(args: { system: string; question: string; earlier?: string; knowledge: string; textProtocol: boolean; budget: number }): {
+    prompt: string
+    turns: ChatTurn[]
+  } {
     let built = this.build(args)
     for (let i = 0; i < this.steps.length - 1 && estimateTokens(requestText({ system: args.system, ...built })) > args.budget; i++) {
       const step = this.steps[i]!
@@ -94,7 +99,7 @@ export class Memory {
     return built
   }
 
-  private build(args: { question: string; knowledge: string; textProtocol: boolean }): { prompt: string; turns: ChatTurn[] } {
+  private build(args: { question: string; earlier?: string; knowledge: string; textProtocol: boolean }): { prompt: string; turns: ChatTurn[] } {
     const notes = this.steps.filter((s) => s.compacted).flatMap((s) => s.outcomes.map((o) => o.note))
     const keptNotes: string[] = []
     let chars = 0
@@ -109,6 +114,7 @@ export class Memory {
       .sort((a, b) => a.n - b.n)
     const prompt = [
       `Question: ${args.question}`,
+      args.earlier ? `Earlier in this conversation:\n${args.earlier}` : '',
       args.knowledge ? `Known from earlier research:\n${args.knowledge}` : '',
       sources.length ? `Sources so far (cite them as [n]):\n${sources.map(sourceLine).join('\n')}` : '',
       keptNotes.length ? `Notes from earlier steps:\n${keptNotes.join('\n')}` : '',

@@ -16,6 +16,7 @@ import {
   type ToolCall,
   type ToolCallRequest,
 } from '../../core/index.js'
+import { pageFinding, searchFindings } from './conversation.js'
 import { bound, type Memory, type ToolOutcome } from './memory.js'
 import type { ReactCall, ReactOptions } from './options.js'
 import { callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH } from './tools.js'
@@ -136,7 +137,7 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
     if (!outcome.results.length) return { call, ok: true, content: 'No results.', note: `- search "${query}": no results` }
     const lines = outcome.results.map((r) => {
       const source = memory.source(r.url, r.title, false)
-      return { source, text: `[${source.n}] ${r.title}\n${r.url}\n${bound(r.snippet, 400)}` }
+      return { source, snippet: r.snippet, text: `[${source.n}] ${r.title}\n${r.url}\n${bound(r.snippet, 400)}` }
     })
     const content = bound(lines.map((l) => l.text).join('\n\n'), resultChars)
     return {
@@ -144,6 +145,7 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
       ok: true,
       content,
       note: `- search "${query}": ${lines.map((l) => `[${l.source.n}] ${bound(l.source.title ?? l.source.url, 60)}`).join('; ')}`,
+      finding: searchFindings(lines),
     }
   }
 
@@ -161,6 +163,7 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
       ok: true,
       content: head + bound(page.text, resultChars),
       note: `- read [${source.n}]: ${bound(page.text.replace(/\s+/g, ' '), 240)}`,
+      finding: pageFinding(source, page.text),
     }
   }
 
