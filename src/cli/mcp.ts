@@ -1,14 +1,16 @@
 /**
- * `laconic mcp [--http PORT] [flags]`: the `research` tool of `laconic-research/mcp` for MCP
- * clients (Claude Desktop, editors), with the agent the usual flags configure. Over stdio by
- * default (stdout carries the protocol, so notices go to stderr); with `--http PORT`, Streamable
- * HTTP on 127.0.0.1 at `/mcp`, refusing any request addressed to another host or sent from
- * another origin, since every run spends the configured keys.
+ * `laconic mcp [--http PORT] [--sessions DIR] [flags]`: the `research` tool of
+ * `laconic-research/mcp` for MCP clients (Claude Desktop, editors), with the agent the usual
+ * flags configure. Over stdio by default (stdout carries the protocol, so notices go to stderr);
+ * with `--http PORT`, Streamable HTTP on 127.0.0.1 at `/mcp`, refusing any request addressed to
+ * another host or sent from another origin, since every run spends the configured keys. With
+ * `--sessions DIR`, conversations are kept in DIR, so a restarted server (or another one) goes on.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ResearchResult } from '../core/index.js'
 import type { McpServerOptions } from '../mcp/index.js'
+import { fileSessions } from '../node/file-sessions.js'
 import { hostAllowed } from '../wire/allowed-host.js'
 import { parseCliArgs } from './args.js'
 import { strategyAgents } from './build-agent.js'
@@ -24,13 +26,15 @@ export const MCP_HELP = `laconic mcp: research as an MCP tool
 
   laconic mcp [flags]              serve over stdio (for Claude Desktop, editors)
   laconic mcp --http PORT [flags]  serve Streamable HTTP on http://127.0.0.1:PORT/mcp
+  --sessions DIR                   keep conversations (conversationId) in DIR, across restarts;
+                                   without it, in memory (over --http, per MCP session)
 
 The flags that choose the model, search and strategy are those of \`laconic\` (see laconic --help).
 `
 
 /** Runs `laconic mcp` until the client leaves (stdio) or Ctrl-C; resolves with the exit code. */
 export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { httpPort, rest } = takeHttpFlag(argv)
+  const { httpPort, sessionsDir, rest } = takeMcpFlags(argv)
   const command = parseCliArgs(rest)
   if (command.kind === 'help') {
     io.stdout.write(MCP_HELP)
@@ -45,32 +49,46 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
 
   const mcp = await loadMcp()
   const agentFor = await strategyAgents(options, io)
-  const serverOptions: McpServerOptions = { agent: agentFor, onRunEnd: (question, result) => io.stderr.write(`laconic mcp: ${summary(question, result)}\n`) }
+  const serverOptions: McpServerOptions = {
+    agent: agentFor,
+    onRunEnd: (question, result) => io.stderr.write(`laconic mcp: ${summary(question, result)}\n`),
+    // One store for every MCP session (and every process given the same folder).
+    ...(sessionsDir !== undefined ? { sessions: fileSessions(sessionsDir) } : {}),
+  }
   if (httpPort === undefined) return serveStdio(mcp, serverOptions, io)
   return serveHttp(mcp, serverOptions, httpPort, io)
 }
 
-/** `--http PORT` or `--http=PORT`, taken out so the shared parser sees only its own flags. */
-function takeHttpFlag(argv: readonly string[]): { httpPort: number | undefined; rest: string[] } {
+/** `--http PORT` and `--sessions DIR` (or `--flag=VALUE`), taken out so the shared parser sees only its own flags. */
+function takeMcpFlags(argv: readonly string[]): { httpPort: number | undefined; sessionsDir: string | undefined; rest: string[] } {
   const rest: string[] = []
   let httpPort: number | undefined
+  let sessionsDir: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string
     if (token === '--') {
       rest.push(...argv.slice(i))
       break
     }
-    if (token !== '--http' && !token.startsWith('--http=')) {
+    const flag = (['--http', '--sessions'] as const).find((name) => token === name || token.startsWith(`${name}=`))
+    if (!flag) {
       rest.push(token)
       continue
     }
-    const value = token === '--http' ? argv[++i] : token.slice('--http='.length)
+    const value = token === flag ? argv[++i] : token.slice(flag.length + 1)
+    if (flag === '--sessions') {
+      if (value === undefined || value === '' || value.startsWith('-')) {
+        throw new UsageError(`--sessions takes the folder to keep conversations in; got ${value ? `"${value}"` : 'nothing'}`)
+      }
+      sessionsDir = value
+      continue
+    }
     if (value === undefined || !/^\d+$/.test(value) || Number(value) > 65535) {
       throw new UsageError(`--http takes a port from 0 to 65535 (0 picks a free one); got ${value === undefined ? 'nothing' : `"${value}"`}`)
     }
     httpPort = Number(value)
   }
-  return { httpPort, rest }
+  return { httpPort, sessionsDir, rest }
 }
 
 type McpModules = Awaited<ReturnType<typeof loadMcp>>

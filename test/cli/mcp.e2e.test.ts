@@ -2,7 +2,7 @@
  * `laconic mcp` driven by the MCP SDK's real `Client`: the CLI runs as a child process (stdio,
  * then Streamable HTTP) against a loopback OpenAI-compatible server and a local corpus.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -85,8 +85,8 @@ function watch(stream: Readable | null): { text: () => string; until: (done: (al
   }
 }
 
-async function stdioClient(b: FakeBackend) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs(b), cwd: REPO, env: ENV, stderr: 'pipe' })
+async function stdioClient(b: FakeBackend, ...extra: string[]) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs(b, ...extra), cwd: REPO, env: ENV, stderr: 'pipe' })
   const stderr = watch(transport.stderr as Readable | null)
   const client = new Client({ name: 'laconic-test', version: '1.0.0' })
   await client.connect(transport)
@@ -163,6 +163,35 @@ describe('laconic mcp over stdio', { timeout: 60_000 }, () => {
   })
 })
 
+describe('laconic mcp --sessions DIR', { timeout: 60_000 }, () => {
+  it('a second server process goes on with a conversation the first one held, through DIR', async () => {
+    const dir = join(folder, 'chats')
+    const first = await stdioClient(backend, '--sessions', dir)
+    try {
+      const result = await first.client.callTool({ name: 'research', arguments: { question: 'Why is the sky blue?', conversationId: 'sky' } })
+      expect((result.content as Content[])[0]?.text).toContain(ANSWER)
+    } finally {
+      await first.client.close()
+    }
+    const stored = JSON.parse(await readFile(join(dir, 'sky.json'), 'utf8')) as { priorAnswers: { query: string }[] }
+    expect(stored.priorAnswers.map((p) => p.query)).toEqual(['Why is the sky blue?'])
+
+    // A new process: only DIR links the two turns.
+    const before = backend.turns.length
+    const second = await stdioClient(backend, '--sessions', dir)
+    try {
+      await second.client.callTool({ name: 'research', arguments: { question: 'And at sunset?', conversationId: 'sky' } })
+    } finally {
+      await second.client.close()
+    }
+    const planner = backend.turns.slice(before).find((turn) => turn.system === plannerSystem)
+    expect(planner?.prompt).toContain('And at sunset?')
+    expect(planner?.prompt).toContain('Air scatters blue light most')
+    const after = JSON.parse(await readFile(join(dir, 'sky.json'), 'utf8')) as { priorAnswers: { query: string }[] }
+    expect(after.priorAnswers.map((p) => p.query)).toEqual(['Why is the sky blue?', 'And at sunset?'])
+  })
+})
+
 describe('laconic mcp --http', { timeout: 60_000 }, () => {
   let base = ''
   let stop: () => Promise<void> = async () => {}
@@ -232,6 +261,7 @@ describe('laconic mcp usage errors', { timeout: 30_000 }, () => {
     [['mcp', 'what', 'is', 'it'], 'laconic: laconic mcp takes no question (the client asks them); got "what is it"\n'],
     [['mcp', '--http', 'abc'], 'laconic: --http takes a port from 0 to 65535 (0 picks a free one); got "abc"\n'],
     [['mcp', '--serve', '8080'], 'laconic: laconic mcp and --serve are two servers: choose one\n'],
+    [['mcp', '--sessions'], 'laconic: --sessions takes the folder to keep conversations in; got nothing\n'],
   ])('%j exits 2 with one line', async (args, line) => {
     const out = await runCli(args)
     expect(out).toMatchObject({ code: 2, stdout: '', stderr: line })
