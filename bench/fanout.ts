@@ -1,17 +1,18 @@
 /**
- * Benchmark 7: one run broadcast to 1,000 SSE clients over loopback. The server holds every
- * request until all 1,000 have arrived, then subscribes them all to one `broadcast` and
- * streams with `pipeSSE`; the run then streams tokens at a steady pace. Each client
- * (node:http, a light SSE parser) records receive time − the event's `time` stamp.
+ * Benchmark 7: one run broadcast to 1,000 SSE clients over loopback. Each request is
+ * subscribed to one `broadcast` as it arrives and streamed with `pipeSSE` (as a server answers
+ * an SSE request); the run starts once all 1,000 are there, so its first events go to every
+ * client at once, then it streams tokens at a steady pace. Each client (node:http, a light SSE
+ * parser) records receive time − the event's `time` stamp.
  * Target: every event delivered to every client, p99 lag ≤ 100 ms.
  *
  * Two rows: the clients in a worker thread (the target: the server gets its own core, as it
  * would facing real clients), and the clients on the server's own thread (context: parsing
  * 1,000 streams competes with the server for one event loop). Besides the overall lag, each row
- * gives the p99 of the first 3 events (the start, when every client's head goes out too) and of
+ * gives the p99 of the first 3 events (the start, when they go to every client at once) and of
  * the rest, so a slow start shows apart from a slow machine.
  */
-import { Agent, createServer, get, type ServerResponse } from 'node:http'
+import { Agent, createServer, get } from 'node:http'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { createAgent } from '../src/agent.js'
 import type { ResearchEvent, Strategy } from '../src/core/index.js'
@@ -124,24 +125,29 @@ const clientsOf = (workerData as { fanoutClientsOf?: string } | null)?.fanoutCli
 if (!isMainThread && clientsOf !== undefined) parentPort?.postMessage(await connectClients(clientsOf))
 
 async function measure(where: 'worker' | 'server thread'): Promise<Record<string, unknown>> {
-  const waiting: ServerResponse[] = []
+  let arrivedCount = 0
   let allArrived!: () => void
   const arrived = new Promise<void>((resolve) => (allArrived = resolve))
+  const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: pacedAnswer(TOKENS, TOKEN_GAP_MS) })
+  // The run starts once every client is there, as a run whose model has not answered yet would:
+  // its first events then go to 1,000 subscribers at once, the burst this bench is about.
+  async function* startedOnceAllArrived() {
+    await arrived
+    yield* agent.research('broadcast me')
+  }
+  const hub = broadcast(startedOnceAllArrived())
+  // Each client is subscribed as it arrives, the way a server answers an SSE request.
   const server = createServer((_req, res) => {
-    waiting.push(res)
-    if (waiting.length === CLIENTS) allArrived()
+    void pipeSSE(hub.subscribe(), res)
+    if (++arrivedCount === CLIENTS) allArrived()
   })
   const url = await listen(server)
 
-  const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: pacedAnswer(TOKENS, TOKEN_GAP_MS) })
   const everyLog = connectAll(url, where)
   try {
     // A client that fails to connect rejects here instead of leaving the server waiting forever.
     await Promise.race([arrived, everyLog])
-    const hub = broadcast(agent.research('broadcast me'))
-    // Every subscription is made in this one tick, before the run's first event exists.
     const started = performance.now()
-    for (const res of waiting) void pipeSSE(hub.subscribe(), res)
     const results = await everyLog
     const wallMs = performance.now() - started
     // run-start, the tokens, answer, run-end (cost events do not occur: no model or search call)

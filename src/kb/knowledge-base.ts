@@ -158,7 +158,8 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
   // of its own); forgotten with the catalogue, whenever this object changes the store.
   let builtWith: { model: string; dimensions: number } | undefined
   const checkModel = async () => {
-    const built = (builtWith ??= await store.embedding())
+    builtWith ??= await store.embedding()
+    const built = builtWith
     if (built && built.model !== embed.model) {
       throw new LaconicError(`knowledgeBase: the store holds vectors of ${built.model}, and the embedder is ${embed.model}`, {
         code: 'config',

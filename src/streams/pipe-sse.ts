@@ -46,9 +46,9 @@ type Step = IteratorResult<ResearchEvent> | typeof HEARTBEAT | typeof HUNG_UP
  * The bytes are `toSSE`'s, written without a `ReadableStream` in between: under a broadcast
  * this runs once per client per event, so every frame costs one encoding in total (shared),
  * and frames that are already waiting (a client that fell behind) go out in one write. The
- * response head waits one turn of the event loop for the run's first events and goes out with
- * them: a broadcast starting for 1,000 clients at once costs each client one write to start,
- * not one for the head and one for each early event.
+ * response head goes out at once; the events the run makes in its first turn of the event loop
+ * then go out together, so a broadcast starting for 1,000 clients costs each client one write
+ * for its first events, not one per event.
  */
 export async function pipeSSE(events: EventStream, res: SSEServerResponse, options: PipeSSEOptions = {}): Promise<void> {
   const heartbeatMs = options.heartbeatMs ?? 15_000
@@ -66,7 +66,11 @@ export async function pipeSSE(events: EventStream, res: SSEServerResponse, optio
     wakeDrain?.()
     if (!finished) void cancelSource(events, iterator, new Error('the client disconnected'))
   })
+  // The head goes out now, while the client is connecting, rather than with the first event:
+  // a broadcast starting for 1,000 clients would otherwise hold its first events behind
+  // 1,000 head writes (and a client's EventSource opens at once).
   res.writeHead(200, { ...SSE_HEADERS, ...options.headers })
+  res.write(retryFrameBytes(options.retryMs ?? 3_000))
 
   /** Write what is batched; resolves false once the client is gone. */
   async function flush(): Promise<boolean> {
@@ -94,7 +98,6 @@ export async function pipeSSE(events: EventStream, res: SSEServerResponse, optio
   }
 
   try {
-    batch.push(retryFrameBytes(options.retryMs ?? 3_000))
     // Settled once this turn is over; from then on a race against it is a peek.
     const startTurn = afterThisTurn()
     while (!closed) {

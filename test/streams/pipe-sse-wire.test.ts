@@ -101,20 +101,21 @@ function recordingResponse() {
 }
 
 describe('pipeSSE batching', () => {
-  it('the head waits for the events the run makes in the same turn and goes out with them: one write per client to start', async () => {
+  it('the head goes out at once, and the events the run makes in the same turn go out together in the next write', async () => {
     const later = gate()
     const hub = broadcast(scriptedRun(events, { 2: later.promise }))
     const clients = [recordingResponse(), recordingResponse(), recordingResponse()]
-    const firstWrites = clients.map((client) => client.nextWrite())
     const done = clients.map((client) => pipeSSE(hub.subscribe(), client.res, { heartbeatMs: 0 }))
-    await Promise.all(firstWrites)
-    for (const client of clients) expect(client.writes).toEqual([`retry: 3000\n\n${encodeEventFrame(events[0]!)}${encodeEventFrame(events[1]!)}`])
+    // Written before anything else ran: the head does not wait for the run.
+    for (const client of clients) expect(client.writes).toEqual(['retry: 3000\n\n'])
+    await Promise.all(clients.map((client) => client.nextWrite()))
+    for (const client of clients) expect(client.writes).toEqual(['retry: 3000\n\n', `${encodeEventFrame(events[0]!)}${encodeEventFrame(events[1]!)}`])
     later.open()
     await Promise.all(done)
     for (const client of clients) expect(client.writes.join('')).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
   })
 
-  it('the head goes out after one turn when the run has nothing yet', async () => {
+  it('the head goes out when the run has nothing yet', async () => {
     const first = gate()
     const { res, writes, nextWrite } = recordingResponse()
     const written = nextWrite()
@@ -138,7 +139,7 @@ describe('pipeSSE batching', () => {
       once: () => undefined,
     }
     await pipeSSE(hub.subscribe(), res, { heartbeatMs: 0 })
-    expect(writes).toEqual([`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`])
+    expect(writes).toEqual(['retry: 3000\n\n', `${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`])
   })
 })
 
