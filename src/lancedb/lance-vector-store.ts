@@ -8,7 +8,8 @@ import * as lancedb from '@lancedb/lancedb'
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding, type EmbeddingInfo } from '../kb/store-checks.js'
-import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from '../kb/vector-store.js'
+import { chunkFields, chunkOfRow, type ChunkFields, type DocumentRow, documentRow, storedDocument } from '../kb/store-rows.js'
+import type { Chunk, ScoredChunk, VectorStore } from '../kb/vector-store.js'
 
 /** Options of `lanceVectorStore()`: where the tables live and what they are called. */
 export interface LanceVectorStoreOptions {
@@ -27,28 +28,10 @@ export interface LanceVectorStoreOptions {
   optimizeEvery?: number | undefined
 }
 
-interface ChunkRow {
-  id: string
-  document_id: string
-  url: string
-  title: string
-  headings: string
-  position: number
-  text: string
+interface ChunkRow extends ChunkFields {
   /** Title, headings and text: what the full-text index searches. */
   search_text: string
   vector: Float32Array
-}
-
-interface DocumentRow {
-  id: string
-  url: string
-  title: string
-  hash: string
-  chunks: number
-  indexed_at: string
-  model: string
-  dimensions: number
 }
 
 interface Opened {
@@ -254,48 +237,12 @@ function documentSchema(): Schema {
 }
 
 function chunkRow(chunk: Chunk): Record<string, unknown> & ChunkRow {
-  return {
-    id: chunk.id,
-    document_id: chunk.documentId,
-    url: chunk.url,
-    title: chunk.title,
-    headings: JSON.stringify(chunk.headings),
-    position: chunk.position,
-    text: chunk.text,
-    search_text: [chunk.title, ...chunk.headings, chunk.text].join('\n'),
-    vector: chunk.vector,
-  }
+  return { ...chunkFields(chunk), search_text: [chunk.title, ...chunk.headings, chunk.text].join('\n'), vector: chunk.vector }
 }
 
 function chunkOf(row: ChunkRow): Chunk {
   const vector = row.vector as unknown as { toArray(): Float32Array }
-  return {
-    id: row.id,
-    documentId: row.document_id,
-    url: row.url,
-    title: row.title,
-    headings: JSON.parse(row.headings) as string[],
-    position: row.position,
-    text: row.text,
-    vector: Float32Array.from(vector.toArray()),
-  }
-}
-
-function documentRow(document: StoredDocument, info: EmbeddingInfo): DocumentRow {
-  return {
-    id: document.id,
-    url: document.url,
-    title: document.title,
-    hash: document.hash,
-    chunks: document.chunks,
-    indexed_at: document.indexedAt,
-    model: info.model,
-    dimensions: info.dimensions,
-  }
-}
-
-function storedDocument(row: DocumentRow): StoredDocument {
-  return { id: row.id, url: row.url, title: row.title, hash: row.hash, chunks: row.chunks, indexedAt: row.indexed_at }
+  return chunkOfRow(row, Float32Array.from(vector.toArray()))
 }
 
 /** A string as a SQL literal in a LanceDB filter. */

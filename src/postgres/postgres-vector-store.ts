@@ -6,7 +6,8 @@
  */
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding } from '../kb/store-checks.js'
-import type { Chunk, StoredDocument, VectorStore } from '../kb/vector-store.js'
+import { chunkOfRow, type ChunkFields, type DocumentRow, storedDocument } from '../kb/store-rows.js'
+import type { Chunk, VectorStore } from '../kb/vector-store.js'
 import { connectionOf, type Connection, type PgPool, type PgQueryable } from './connection.js'
 
 /** Options of `postgresVectorStore()`: the connection (a pool or one client), the tables' names and the text-search language. */
@@ -21,25 +22,7 @@ export type PostgresVectorStoreOptions = ({ pool: PgPool; client?: undefined } |
   language?: string | undefined
 }
 
-interface DocumentRow {
-  id: string
-  url: string
-  title: string
-  hash: string
-  chunks: number
-  indexed_at: string
-  model: string
-  dimensions: number
-}
-
-interface ChunkRow {
-  id: string
-  document_id: string
-  url: string
-  title: string
-  headings: string
-  position: number
-  text: string
+interface ChunkRow extends ChunkFields {
   embedding: string
   score?: number
 }
@@ -241,19 +224,6 @@ function vectorLiteral(vector: Float32Array): string {
 }
 
 function chunkOf(row: ChunkRow): Chunk {
-  return {
-    id: row.id,
-    documentId: row.document_id,
-    url: row.url,
-    title: row.title,
-    headings: JSON.parse(row.headings) as string[],
-    position: row.position,
-    text: row.text,
-    // pgvector's text form is a JSON array of numbers.
-    vector: Float32Array.from(JSON.parse(row.embedding) as number[]),
-  }
-}
-
-function storedDocument(row: DocumentRow): StoredDocument {
-  return { id: row.id, url: row.url, title: row.title, hash: row.hash, chunks: row.chunks, indexedAt: row.indexed_at }
+  // pgvector's text form is a JSON array of numbers.
+  return chunkOfRow(row, Float32Array.from(JSON.parse(row.embedding) as number[]))
 }
