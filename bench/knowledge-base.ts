@@ -16,6 +16,7 @@ import type { EmbeddingProvider } from '../src/core/embeddings.js'
 import { knowledgeBase, memoryVectorStore, type VectorStore } from '../src/kb/index.js'
 import { fakeVector } from '../test/kb/fake-vector.js'
 import { percentile, round } from './stats.js'
+import { pick, random, vocabulary, zipf } from './made-up-words.js'
 
 const FILES = 2_000
 const SECTIONS = 5
@@ -28,29 +29,10 @@ const REINDEX_SHARE = 0.05
 
 const SUBJECTS = ['llama', 'alpaca', 'vicuña', 'guanaco', 'camel', 'yak', 'reindeer', 'bison', 'tapir', 'okapi', 'quokka', 'wombat']
 const TOPICS = ['diet', 'habitat', 'migration', 'breeding', 'wool', 'altitude', 'water', 'predators', 'herds', 'domestication', 'disease', 'climate']
-const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'na', 'si', 'po', 'da', 've', 'zu', 'ri', 'mo', 'la', 'ne', 'qui']
-
-/** mulberry32: every run indexes and queries the same corpus. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const pick = <T>(list: readonly T[], rand: () => number): T => list[Math.floor(rand() * list.length)] as T
-
-function vocabulary(size: number, rand: () => number): string[] {
-  const words = new Set<string>()
-  while (words.size < size) words.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLLABLES, rand)).join(''))
-  return [...words]
-}
 
 /** A file of SECTIONS headed sections of about 600 characters: one chunk each. */
 function file(n: number, words: readonly string[], rand: () => number): string {
-  const word = () => words[Math.floor(Math.exp(rand() * Math.log(words.length)))] as string
+  const word = () => zipf(words, rand)
   const sentence = () => `${Array.from({ length: 10 }, () => (rand() < 0.2 ? pick(SUBJECTS, rand) : word())).join(' ')}.`
   const sections = Array.from({ length: SECTIONS }, (_, s) => `## ${pick(TOPICS, rand)} ${s}\n\n${Array.from({ length: 9 }, sentence).join(' ')}`)
   return `# ${pick(SUBJECTS, rand)} notes ${n}\n\n${sections.join('\n\n')}\n`

@@ -10,6 +10,7 @@
 import { localCorpus } from '../src/adapters/search/index.js'
 import type { LocalDocument } from '../src/adapters/search/index.js'
 import { percentile, round } from './stats.js'
+import { random, vocabulary, zipf } from './made-up-words.js'
 
 const SUBJECTS = ['llama', 'alpaca', 'vicuña', 'guanaco', 'camel', 'yak', 'reindeer', 'bison', 'tapir', 'okapi', 'quokka', 'wombat']
 const TOPICS = ['diet', 'habitat', 'migration', 'breeding', 'wool', 'altitude', 'water', 'predators', 'herds', 'domestication', 'disease', 'climate']
@@ -39,28 +40,6 @@ const WORDS = [
   'season',
   'growth',
 ]
-
-/** mulberry32: every run indexes and queries the same corpus. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'na', 'si', 'po', 'da', 've', 'zu', 'ri', 'mo', 'la', 'ne', 'qui']
-
-/** `size` distinct made-up words, e.g. `kalomi`. */
-function vocabulary(size: number, rand: () => number): string[] {
-  const words = new Set<string>()
-  while (words.size < size) words.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join(''))
-  return [...words]
-}
-
-/** A word of rank r drawn with probability ~1/r (log-uniform rank). */
-const zipf = (words: readonly string[], rand: () => number) => words[Math.floor(Math.exp(rand() * Math.log(words.length)))] ?? (words[0] as string)
 
 function generate(count: number, rand: () => number, word: () => string): LocalDocument[] {
   const sentence = () => {
