@@ -59,8 +59,16 @@ interface StoreCase {
   close?: () => Promise<void>
 }
 
-/** The stores to measure: those whose module loads here. */
+/**
+ * The stores to measure: those whose module loads here, or only those `BENCH_KB_STORES` names
+ * (`memory`, `lancedb`, `pglite`, comma-separated) when it is set.
+ */
 async function storeCases(): Promise<StoreCase[]> {
+  const wanted = process.env.BENCH_KB_STORES?.toLowerCase().split(',')
+  return (await availableStores()).filter((storeCase) => !wanted || wanted.some((name) => storeCase.store.toLowerCase().startsWith(name.trim())))
+}
+
+async function availableStores(): Promise<StoreCase[]> {
   const cases: StoreCase[] = [{ store: 'memory', open: async () => memoryVectorStore() }]
   const lance = await import('../src/lancedb/index.js' as string).catch(() => undefined)
   if (lance) cases.push({ store: 'LanceDB', open: async (folder) => lance.lanceVectorStore({ path: join(folder, 'lance') }) })

@@ -18,6 +18,7 @@ export interface Chunk {
   /** Its place in the document, from 0: neighbours differ by one. */
   position: number
   text: string
+  /** Its embedding. Search compares directions only, so a store may give it back scaled to length 1. */
   vector: Float32Array
 }
 

@@ -58,6 +58,30 @@ describe('lanceVectorStore', () => {
     await store.close()
   })
 
+  it('searches through a vector index once the table is large, still finding a stored direction first', async () => {
+    const path = await folder()
+    const store = lanceVectorStore({ path, optimizeEvery: 5, indexFrom: 40 })
+    // 60 chunks pointing 60 ways in 8 dimensions, at several lengths.
+    const direction = (i: number) => Array.from({ length: 8 }, (_, axis) => Math.sin((i + 1) * (axis + 1) * 0.7) * (1 + (i % 3)))
+    for (let i = 0; i < 60; i++) await store.putDocument(doc(`d${i}`, 1), [chunk(`d${i}`, 0, `chunk ${i}`, direction(i))], { model: 'm', dimensions: 8 })
+    const lance = await import('@lancedb/lancedb')
+    const db = await lance.connect(path)
+    const table = await db.openTable('kb_chunks')
+    expect((await table.listIndices()).map((index) => index.indexType)).toContain('IvfFlat')
+    table.close()
+    db.close()
+    // A stored vector's own partition is the one closest to it, so the index always probes it.
+    for (const i of [0, 17, 41, 59]) {
+      const [best] = await store.searchByVector(Float32Array.from(direction(i)), 3)
+      expect(best?.chunk.id).toBe(`d${i}#0`)
+      expect(best?.score).toBeCloseTo(1, 4)
+    }
+    await store.close()
+    const again = lanceVectorStore({ path, indexFrom: 40 })
+    expect((await again.searchByVector(Float32Array.from(direction(33)), 1))[0]?.chunk.id).toBe('d33#0')
+    await again.close()
+  })
+
   it('refuses a path or table name it cannot use', () => {
     expect(() => lanceVectorStore({ path: '' })).toThrow('`path` is required')
     expect(() => lanceVectorStore({ path: 'x', table: "a'; drop" })).toThrow('`table` must be letters')
