@@ -100,10 +100,12 @@ export async function indexSources(sources: readonly KnowledgeSource[], settings
   let batch: Pending[] = []
   let batchChunks = 0
 
+  // A batch's documents are put at once: a store may commit them together (LanceDB's commit costs
+  // the same for one document as for twenty).
   const write = async (pending: Pending[], vectors: Float32Array[]) => {
     const dimensions = vectors[0]?.length ?? 0
     let at = 0
-    for (const { document, hash, drafts, isNew } of pending) {
+    const puts = pending.map(async ({ document, hash, drafts, isNew }) => {
       const chunks: Chunk[] = drafts.map((draft) => ({
         id: `${document.url}#${draft.position}`,
         documentId: document.url,
@@ -127,7 +129,8 @@ export async function indexSources(sources: readonly KnowledgeSource[], settings
       if (isNew) report.added += 1
       else report.updated += 1
       progress(document.url)
-    }
+    })
+    await Promise.all(puts)
   }
   const embedBatch = async (pending: Pending[]) => {
     const texts = pending.flatMap(({ document, drafts }) => drafts.map((draft) => embeddedText(document.title, draft)))

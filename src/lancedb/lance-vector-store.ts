@@ -9,7 +9,7 @@ import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding, type EmbeddingInfo } from '../kb/store-checks.js'
 import { chunkFields, chunkOfRow, type ChunkFields, type DocumentRow, documentRow, storedDocument } from '../kb/store-rows.js'
-import type { Chunk, ScoredChunk, VectorStore } from '../kb/vector-store.js'
+import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from '../kb/vector-store.js'
 
 /** Options of `lanceVectorStore()`: where the tables live and what they are called. */
 export interface LanceVectorStoreOptions {
@@ -56,6 +56,15 @@ interface Opened {
 
 const STORE = 'lanceVectorStore'
 
+/** A `putDocument` waiting for its group's commit. */
+interface QueuedPut {
+  document: StoredDocument
+  chunks: readonly Chunk[]
+  info: EmbeddingInfo
+  resolve(): void
+  reject(error: unknown): void
+}
+
 /**
  * A `VectorStore` in a LanceDB folder. Opening is lazy (the first call connects and creates the
  * tables); writes from this process run one at a time.
@@ -64,7 +73,8 @@ const STORE = 'lanceVectorStore'
  * deletes the chunks the new version no longer has), so a search sees the old chunks or the new,
  * never a mix; the document's record is written in a second commit just after. A crash between
  * the two leaves the new chunks under the old record (the old hash), so the next indexing of that
- * document re-embeds it and writes both again.
+ * document re-embeds it and writes both again. Puts that wait behind another write are committed
+ * together (a commit costs tens of milliseconds, whatever its size).
  */
 export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore {
   if (typeof options?.path !== 'string' || options.path === '')
@@ -79,6 +89,8 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
   let closed = false
   let writes: Promise<unknown> = Promise.resolve()
   let writesSinceOptimize = 0
+  /** Puts waiting for their commit, which later puts join until another write is queued. */
+  let openGroup: QueuedPut[] | undefined
 
   const open = (): Promise<Opened> => {
     if (closed) throw new LaconicError(`${STORE}: the store is closed`, { code: 'config', hint: 'create a new store' })
@@ -94,11 +106,57 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
     writes = next.catch(() => undefined)
     return next
   }
-  const afterWrite = async (opened: Opened) => {
-    if (++writesSinceOptimize < optimizeEvery) return
+  const afterWrite = async (opened: Opened, count = 1) => {
+    writesSinceOptimize += count
+    if (writesSinceOptimize < optimizeEvery) return
     writesSinceOptimize = 0
     await Promise.all([opened.chunks?.optimize(), opened.documents.optimize()])
     await indexVectors(opened, indexFrom)
+  }
+
+  /**
+   * Writes a group of puts as two commits (chunks, then records): each put is checked on its own
+   * (a refused one fails alone), a document put twice keeps its last version, and every put of
+   * the group settles with the commits.
+   */
+  const commitPuts = async (opened: Opened, group: readonly QueuedPut[]) => {
+    const [current] = (await opened.documents.query().select(['model', 'dimensions']).limit(1).toArray()) as DocumentRow[]
+    let built: EmbeddingInfo | undefined = current && { model: current.model, dimensions: current.dimensions }
+    const latest = new Map<string, QueuedPut>()
+    for (const put of group) {
+      try {
+        checkEmbedding(STORE, built, put.info, put.chunks)
+        built = { model: put.info.model, dimensions: put.info.dimensions }
+        latest.set(put.document.id, put)
+      } catch (error) {
+        put.reject(error)
+      }
+    }
+    const accepted = group.filter((put) => latest.has(put.document.id))
+    if (!built || accepted.length === 0) return
+    try {
+      const ids = [...latest.keys()].map(sql).join(', ')
+      const table = await chunksTable(opened, names.chunks, built)
+      const rows: Array<Record<string, unknown>> = [...latest.values()].flatMap((put) => put.chunks.map(chunkRow))
+      // A merge with no rows would not run its delete: documents of no chunks delete plainly.
+      if (rows.length > 0) {
+        await table
+          .mergeInsert('id')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where: `document_id IN (${ids})` })
+          .execute(rows)
+      } else await table.delete(`document_id IN (${ids})`)
+      await opened.documents
+        .mergeInsert('id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute([...latest.values()].map((put) => documentRow(put.document, put.info) as unknown as Record<string, unknown>))
+      await afterWrite(opened, latest.size)
+      for (const put of accepted) put.resolve()
+    } catch (error) {
+      for (const put of accepted) put.reject(error)
+    }
   }
 
   return {
@@ -109,30 +167,25 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
     },
 
     putDocument(document, chunks, info) {
-      return serially(async () => {
-        const opened = await open()
-        const [current] = (await opened.documents.query().select(['model', 'dimensions']).limit(1).toArray()) as DocumentRow[]
-        checkEmbedding(STORE, current && { model: current.model, dimensions: current.dimensions }, info, chunks)
-        const table = await chunksTable(opened, names.chunks, info)
-        const rows: Array<Record<string, unknown>> = chunks.map(chunkRow)
-        const merge = table
-          .mergeInsert('id')
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .whenNotMatchedBySourceDelete({ where: `document_id = ${sql(document.id)}` })
-        // A merge with no rows would not run its delete: a document of no chunks deletes plainly.
-        if (rows.length > 0) await merge.execute(rows)
-        else await table.delete(`document_id = ${sql(document.id)}`)
-        await opened.documents
-          .mergeInsert('id')
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .execute([documentRow(document, info) as unknown as Record<string, unknown>])
-        await afterWrite(opened)
+      return new Promise<void>((resolve, reject) => {
+        const put: QueuedPut = { document, chunks, info, resolve, reject }
+        if (openGroup) {
+          openGroup.push(put)
+          return
+        }
+        const group = [put]
+        openGroup = group
+        serially(async () => {
+          if (openGroup === group) openGroup = undefined
+          await commitPuts(await open(), group)
+        }).catch((error: unknown) => {
+          for (const queued of group) queued.reject(error)
+        })
       })
     },
 
     removeDocument(documentId) {
+      openGroup = undefined
       return serially(async () => {
         const opened = await open()
         await opened.chunks?.delete(`document_id = ${sql(documentId)}`)
@@ -215,11 +268,13 @@ async function indexVectors(opened: Opened, indexFrom: number): Promise<void> {
   opened.indexed = rows
 }
 
-/** How many chunks the vector index was trained on (0 without one), as a fresh store finds it. */
+/**
+ * 0 without a vector index; with one, the chunks there are now, which a fresh store takes for
+ * those it was trained on (LanceDB does not keep that number; its index statistics would).
+ */
 async function indexedChunks(table: lancedb.Table): Promise<number> {
   const indices = await table.listIndices()
-  if (!indices.some((index) => index.name === VECTOR_INDEX)) return 0
-  return (await table.indexStats(VECTOR_INDEX))?.numIndexedRows ?? 0
+  return indices.some((index) => index.name === VECTOR_INDEX) ? await table.countRows() : 0
 }
 
 /**

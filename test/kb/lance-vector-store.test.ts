@@ -58,6 +58,32 @@ describe('lanceVectorStore', () => {
     await store.close()
   })
 
+  it('commits puts queued together as a group, yet settles each as if it ran alone', async () => {
+    const store = lanceVectorStore({ path: await folder() })
+    const model = { model: 'm', dimensions: 3 }
+    await store.putDocument(doc('first', 1), [chunk('first', 0, 'holds the writer', [1, 0, 0])], model)
+    const settled = await Promise.allSettled([
+      store.putDocument(doc('a', 1), [chunk('a', 0, 'alpha old', [1, 0, 0])], model),
+      store.putDocument(doc('b', 1), [chunk('b', 0, 'beta', [0, 1, 0])], { model: 'other', dimensions: 3 }),
+      store.putDocument(doc('a', 1, 'h-a2'), [chunk('a', 0, 'alpha new', [0, 0, 1])], model),
+      store.putDocument(doc('c', 1), [chunk('c', 0, 'gamma', [1, 1, 0])], model),
+      store.removeDocument('c'),
+      store.putDocument(doc('c', 1, 'h-c2'), [chunk('c', 0, 'gamma again', [0, 1, 1])], model),
+      store.putDocument(doc('d', 1), [chunk('d', 0, 'short vector', [1, 0])], model),
+    ])
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected'])
+    const documents = (await store.documents()).sort((x, y) => x.id.localeCompare(y.id))
+    expect(documents.map((d) => [d.id, d.hash])).toEqual([
+      ['a', 'h-a2'],
+      ['c', 'h-c2'],
+      ['first', 'h-first'],
+    ])
+    expect((await store.chunksAround('a', 0, 5)).map((c) => c.text)).toEqual(['alpha new'])
+    expect((await store.chunksAround('c', 0, 5)).map((c) => c.text)).toEqual(['gamma again'])
+    expect(await store.searchByText('beta', 5)).toEqual([])
+    await store.close()
+  })
+
   it('searches through a vector index once the table is large, still finding a stored direction first', async () => {
     const path = await folder()
     const store = lanceVectorStore({ path, optimizeEvery: 5, indexFrom: 40 })
