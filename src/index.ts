@@ -36,6 +36,7 @@ export type {
 export type * from './core/events.js'
 export type { EmbeddingProvider, Embeddings, EmbedOptions } from './core/embeddings.js'
 export type { Cost, ModelPrice, Pricing } from './core/cost.js'
+export type { ProviderUsage, UsageReporter } from './core/provider-usage.js'
 export type {
   ModelRole,
   SharedOptions,

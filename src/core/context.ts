@@ -5,7 +5,7 @@ import { modelCalls } from './model-calls.js'
 import { OpenCalls } from './open-calls.js'
 import { pageReads } from './page-reads.js'
 import type { LLMProvider } from './providers.js'
-import type { Ledger, RunShared } from './run-scope.js'
+import { createLedger, type Ledger, type RunShared } from './run-scope.js'
 import { searchCalls } from './search-calls.js'
 import { stepCalls } from './step-calls.js'
 import type { ModelRole, ResearchOptions, Resumption, SharedOptions, StrategyContext } from './strategy.js'
@@ -29,9 +29,11 @@ export interface ContextInit {
   resumed?: Resumption
   /** Where model calls cut off mid-stream wait to be counted by the runtime. @defaultValue a set of its own */
   openCalls?: OpenCalls
+  /** What the run has spent (the runtime's, which counts a recall before the strategy starts). @defaultValue a new one */
+  ledger?: Ledger
 }
 
-export function createContext({ signal, ids = createIdSource(), resumed, openCalls = new OpenCalls(), ...init }: ContextInit): StrategyContext {
+export function createContext({ signal, ids = createIdSource(), resumed, openCalls = new OpenCalls(), ledger, ...init }: ContextInit): StrategyContext {
   const { options } = init
   const model = (role: ModelRole): LLMProvider => {
     const seen = new Set<string>()
@@ -46,12 +48,19 @@ export function createContext({ signal, ids = createIdSource(), resumed, openCal
       hint: `pass \`llm\` (used for every role) or \`models.${role}\` to createAgent`,
     })
   }
-  // A resumed run's budget counts what was spent before the checkpoint; its searches then are
-  // taken to have worked (the ledger is not saved, and "every search failed" must not end a
-  // run that had results before it was resumed).
-  const ledger: Ledger = { dollars: resumed?.cost.total ?? 0, priciestCall: 0, searchesOk: resumed?.cost.searches ?? 0, firstSearchFailure: undefined }
   return scopedContext(
-    { ...init, model, newId: ids.newId, ids, resumed, planReviewed: resumed !== undefined, ledger, lastPrompts: new Map(), runSignal: signal, openCalls },
+    {
+      ...init,
+      model,
+      newId: ids.newId,
+      ids,
+      resumed,
+      planReviewed: resumed !== undefined,
+      ledger: ledger ?? createLedger(resumed?.cost),
+      lastPrompts: new Map(),
+      runSignal: signal,
+      openCalls,
+    },
     signal,
   )
 }

@@ -4,16 +4,20 @@ import { PRICE_TABLE } from './price-table.js'
 export interface Cost {
   llm: number
   search: number
+  /** Dollars of embedding calls: a knowledge base's query embeddings, long-term memory's recall. */
+  embedding: number
   total: number
   inputTokens: number
   outputTokens: number
   llmCalls: number
   /**
-   * Model calls whose price is unknown (a hosted model missing from the price table, with no
-   * `pricing` for it and no cost reported): while above 0, `llm` and `total` are lower bounds
-   * and `knownDollars(cost)` is `null`.
+   * Model and embedding calls whose price is unknown (a hosted model missing from the price
+   * table, with no `pricing` for it and no cost reported): while above 0, the dollars and `total`
+   * are lower bounds and `knownDollars(cost)` is `null`.
    */
   unpricedCalls: number
+  /** Tokens embedded (not in `inputTokens`, which are the model calls'). */
+  embeddingTokens: number
   searches: number
   fetches: number
 }
@@ -32,20 +36,36 @@ export interface ModelPrice {
 export type Pricing = Readonly<Record<string, ModelPrice>>
 
 export function zeroCost(): Cost {
-  return { llm: 0, search: 0, total: 0, inputTokens: 0, outputTokens: 0, llmCalls: 0, unpricedCalls: 0, searches: 0, fetches: 0 }
+  return {
+    llm: 0,
+    search: 0,
+    embedding: 0,
+    total: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    llmCalls: 0,
+    unpricedCalls: 0,
+    embeddingTokens: 0,
+    searches: 0,
+    fetches: 0,
+  }
 }
 
+/** `a` and `b` added up. Fields added in later versions may be missing from a saved cost (a checkpoint, a log): they count as 0. */
 export function addCost(a: Cost, b: Partial<Cost>): Cost {
   const llm = a.llm + (b.llm ?? 0)
   const search = a.search + (b.search ?? 0)
+  const embedding = (a.embedding ?? 0) + (b.embedding ?? 0)
   return {
     llm,
     search,
-    total: llm + search,
+    embedding,
+    total: llm + search + embedding,
     inputTokens: a.inputTokens + (b.inputTokens ?? 0),
     outputTokens: a.outputTokens + (b.outputTokens ?? 0),
     llmCalls: a.llmCalls + (b.llmCalls ?? 0),
     unpricedCalls: (a.unpricedCalls ?? 0) + (b.unpricedCalls ?? 0),
+    embeddingTokens: (a.embeddingTokens ?? 0) + (b.embeddingTokens ?? 0),
     searches: a.searches + (b.searches ?? 0),
     fetches: a.fetches + (b.fetches ?? 0),
   }
@@ -117,6 +137,19 @@ export function modelPrice(model: string | undefined, pricing?: Pricing): ModelP
     }
   }
   return undefined
+}
+
+/**
+ * Dollars per million input tokens of an embedding model: the caller's `pricing` by exact name
+ * (its `inputPerMillion`), else the built-in table's embedding prices (an OpenRouter-style
+ * `vendor/` prefix dropped); `undefined` when neither knows it.
+ */
+export function embeddingPrice(model: string, pricing?: Pricing): number | undefined {
+  const own = pricing?.[model]?.inputPerMillion
+  if (own !== undefined) return own
+  const table: Readonly<Record<string, { input: number }>> = PRICE_TABLE.embeddings
+  const lower = model.trim().toLowerCase()
+  return (table[lower] ?? table[lower.slice(lower.lastIndexOf('/') + 1)])?.input
 }
 
 type TableEntry = { input: number; output: number; cachedInput?: number; cacheWrite?: number }

@@ -1,3 +1,6 @@
+import type { Cost } from './cost.js'
+import type { UsageReporter } from './provider-usage.js'
+
 /**
  * A finding a conversation keeps between turns, and long-term memory across runs: the fact's
  * text and where it came from. Plain JSON, so it survives a restart and moves between processes.
@@ -43,10 +46,16 @@ export interface RecalledFinding {
  * `laconic-research/kb` keeps it in a vector store; any other implementation works.
  */
 export interface MemoryStore {
-  /** Writes a finished run (the agent calls it after `run-end`, when the write policy keeps the run). */
-  remember(entry: MemoryEntry, options?: { signal?: AbortSignal }): Promise<void>
-  /** The earlier findings most relevant to `question`, closest first, at most `limit`. */
-  recall(question: string, options?: { limit?: number; signal?: AbortSignal }): Promise<RecalledFinding[]>
+  /**
+   * Writes a finished run (the agent calls it after `run-end`, when the write policy keeps the
+   * run). `onUsage` is told what the write spent (its findings' embeddings): see `MemoryOptions.onWrite`.
+   */
+  remember(entry: MemoryEntry, options?: { signal?: AbortSignal; onUsage?: UsageReporter }): Promise<void>
+  /**
+   * The earlier findings most relevant to `question`, closest first, at most `limit`. `onUsage`
+   * is told what the recall spent (the question's embedding): the run counts it in its cost.
+   */
+  recall(question: string, options?: { limit?: number; signal?: AbortSignal; onUsage?: UsageReporter }): Promise<RecalledFinding[]>
 }
 
 /**
@@ -83,4 +92,10 @@ export interface MemoryOptions {
    * @defaultValue a `console.warn` naming the run
    */
   onWriteError?: (error: unknown, runId: string) => void
+  /**
+   * Called when a finished run has been written, with what the write spent (the store's
+   * `onUsage` reports: its findings' embeddings), priced as the run prices its calls. The write
+   * happens after `run-end`, so this is not in the run's result: add it to your own accounts.
+   */
+  onWrite?: (cost: Cost, runId: string) => void
 }

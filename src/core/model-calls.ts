@@ -1,9 +1,9 @@
-import { callDollars, costDelta } from './cost.js'
 import { LaconicError } from './errors.js'
 import type { StrategyEvent } from './events.js'
 import { type Generation, modelCall } from './model-call.js'
 import type { LLMProvider, LLMRequest } from './providers.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import { usageEvents } from './run-usage.js'
 import type { ModelRole, Schedule, Step, StrategyContext } from './strategy.js'
 import { estimateTokens, type TextFilter } from './text.js'
 import { requestText } from './tools.js'
@@ -50,28 +50,19 @@ function estimatedGeneration(req: ModelRequest, text: string): Generation {
 
 /** A scope's model calls (`complete`, `streamAnswer`, `act`): each request gets `signal`. */
 export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'complete' | 'streamAnswer' | 'act'> {
-  const { options, input, model, ledger } = run
+  const { input, model, ledger } = run
 
   /** The `llm-call` and `cost` events of a finished call. */
-  function* accounting(role: ModelRole, llm: LLMProvider, generation: Generation, started: number): Generator<StrategyEvent> {
-    const { inputTokens, outputTokens } = generation.usage
-    yield {
-      type: 'llm-call',
+  const accounting = (role: ModelRole, llm: LLMProvider, generation: Generation, started: number): StrategyEvent[] =>
+    usageEvents(run, {
+      kind: 'model',
       role,
-      ...(llm.model !== undefined ? { model: llm.model } : {}),
+      model: llm.model,
+      local: llm.local,
       latencyMs: Date.now() - started,
-      inputTokens,
-      outputTokens,
-    }
-    const reported = generation.cost !== undefined ? { cost: generation.cost } : {}
-    const dollars = callDollars({ ...generation.usage, ...reported }, llm.model, { pricing: options.pricing, local: llm.local })
-    ledger.dollars += dollars ?? 0
-    ledger.priciestCall = Math.max(ledger.priciestCall, dollars ?? 0)
-    yield {
-      type: 'cost',
-      delta: costDelta({ llm: dollars ?? 0, inputTokens, outputTokens, llmCalls: 1, unpricedCalls: dollars === null ? 1 : 0 }),
-    }
-  }
+      ...generation.usage,
+      ...(generation.cost !== undefined ? { cost: generation.cost } : {}),
+    })
 
   /** How much of the role's prompt is the same as its last one: the part a provider may cache. */
   const stablePrefix = (role: ModelRole, prompt: string): number | undefined => {
@@ -112,7 +103,7 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
     const started = Date.now()
     // What the call streamed, in case it never finishes: a cut-off call is counted from it.
     let streamed = ''
-    const open = { account: () => [...accounting(role, llm, estimatedGeneration(req, streamed), started)] }
+    const open = { account: () => accounting(role, llm, estimatedGeneration(req, streamed), started) }
     try {
       const cachePrefix = req.cachePrefix ?? stablePrefix(role, req.prompt)
       const call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)

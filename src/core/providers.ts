@@ -3,6 +3,8 @@
  * Everything is streaming-first and abortable through a Web-standard AbortSignal.
  */
 
+import type { UsageReporter } from './provider-usage.js'
+
 /** A JSON Schema object, passed through to backends that support structured output. */
 export type JsonSchema = { readonly [key: string]: unknown }
 
@@ -120,11 +122,20 @@ export interface SearchResult {
   cached?: true
 }
 
-/** Per-call options of `SearchProvider.search()`: cancellation, how many results, and a callback told about each retry. */
+/**
+ * Per-call options of `SearchProvider.search()`: cancellation, how many results, a callback told
+ * about each retry, and one told what the search spent on calls of its own.
+ */
 export interface SearchOptions {
   signal?: AbortSignal
   limit?: number
   onRetry?: (info: RetryInfo) => void
+  /**
+   * Told what the search spent on model or embedding calls of its own (a knowledge base embeds
+   * the query and may ask a model to rerank): a run passes one, and counts what it is told in
+   * the run's cost. A provider that wraps another passes it on.
+   */
+  onUsage?: UsageReporter
 }
 
 /** A web (or corpus) search: `search(query)` returns results. Implement it to plug in any search engine. */

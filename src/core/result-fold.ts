@@ -32,7 +32,8 @@ export class ResultFold {
     if (!restored) return
     // A resumed run starts with what was gathered before; a finished one with its whole result.
     this.knowledge = restored.knowledge
-    this.cost = restored.cost
+    // Every field set, also those a checkpoint saved by an earlier version lacks.
+    this.cost = addCost(zeroCost(), restored.cost)
     for (const fact of restored.facts) this.facts.set(fact.id, fact)
     const done = restored.result
     if (done) {

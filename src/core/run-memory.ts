@@ -3,10 +3,12 @@
  * checked, the recall before a run plans (bounded, deduplicated, never trusted raw), and the
  * write after it ends (a policy, then a write nobody waits for).
  */
+import { addCost, type Cost, type Pricing, zeroCost } from './cost.js'
 import { abortError, describeError, LaconicError } from './errors.js'
 import type { Citation } from './events.js'
 import type { MemoryEntry, MemoryOptions, MemoryStore, RecalledFinding, SessionFact } from './memory.js'
 import { optionsSection, wholeNumberOption } from './options.js'
+import { type UsageReporter, usageCost } from './provider-usage.js'
 import type { ResearchResult } from './result.js'
 import { normalizeText, truncateAtSentence } from './text.js'
 import { normalizeUrl } from './urls.js'
@@ -21,6 +23,7 @@ export interface MemorySettings {
   recallChars: number
   writePolicy: false | { minAnswerChars: number; minFindings: number }
   onWriteError: (error: unknown, runId: string) => void
+  onWrite: ((cost: Cost, runId: string) => void) | undefined
 }
 
 const warnWriteFailed = (error: unknown, runId: string) =>
@@ -29,7 +32,7 @@ const warnWriteFailed = (error: unknown, runId: string) =>
 /** Checks the agent's `memory` option (undefined: memory is off); a `config` error names what is wrong. */
 export function memorySettings(raw: MemoryOptions | undefined): MemorySettings | undefined {
   if (raw === undefined) return undefined
-  const section = optionsSection(raw, 'memory', ['store', 'recall', 'recallChars', 'writePolicy', 'onWriteError'])
+  const section = optionsSection(raw, 'memory', ['store', 'recall', 'recallChars', 'writePolicy', 'onWriteError', 'onWrite'])
   const store = section.store as Partial<MemoryStore> | undefined
   if (typeof store?.remember !== 'function' || typeof store.recall !== 'function') {
     throw new LaconicError('`memory.store` must be a MemoryStore: an object with `remember` and `recall` methods', {
@@ -43,12 +46,17 @@ export function memorySettings(raw: MemoryOptions | undefined): MemorySettings |
   if (onWriteError !== undefined && typeof onWriteError !== 'function') {
     throw new LaconicError('`memory.onWriteError` must be a function', { code: 'config', hint: 'leave it out to log failed writes with console.warn' })
   }
+  const onWrite = section.onWrite
+  if (onWrite !== undefined && typeof onWrite !== 'function') {
+    throw new LaconicError('`memory.onWrite` must be a function', { code: 'config', hint: 'it is called with what writing a run cost, and its id' })
+  }
   return {
     store: store as MemoryStore,
     recall,
     recallChars: wholeNumberOption(section.recallChars, 'memory.recallChars', 2000, 200),
     writePolicy: writePolicyOf(section.writePolicy),
     onWriteError: (onWriteError as MemorySettings['onWriteError'] | undefined) ?? warnWriteFailed,
+    onWrite: onWrite as MemorySettings['onWrite'],
   }
 }
 
@@ -115,15 +123,16 @@ export function checkRecalled(recalled: unknown): void {
 
 /**
  * The earlier findings for `question`, or the warning to give when the store failed (the run goes
- * on without them). Throws only when the run was aborted.
+ * on without them); what the recall spent goes to `onUsage`. Throws only when the run was aborted.
  */
 export async function recallFindings(
   settings: MemorySettings,
   question: string,
   signal: AbortSignal,
+  onUsage: UsageReporter,
 ): Promise<{ findings: RecalledFinding[] } | { warning: string }> {
   try {
-    const found = await settings.store.recall(question, { limit: settings.recall, signal })
+    const found = await settings.store.recall(question, { limit: settings.recall, signal, onUsage })
     if (signal.aborted) throw abortError(signal)
     return { findings: keptFindings(found, settings.recall, settings.recallChars) }
   } catch (error) {
@@ -192,19 +201,27 @@ export function entryToRemember(settings: MemorySettings, run: { runId: string; 
 
 /**
  * Writes a finished run to memory when the policy keeps it. Nobody waits for the write: it
- * starts after the caller's turn (so `run-end` reaches the consumer first), and its failure goes
- * to `onWriteError`, never to the run.
+ * starts after the caller's turn (so `run-end` reaches the consumer first); what it spent goes to
+ * `onWrite` (priced with `pricing`, as the run's calls are), its failure to `onWriteError`, never
+ * to the run.
  */
-export function rememberRun(settings: MemorySettings, run: { runId: string; question: string; result: ResearchResult }): void {
+export function rememberRun(settings: MemorySettings, run: { runId: string; question: string; result: ResearchResult }, pricing: Pricing | undefined): void {
   const entry = entryToRemember(settings, { ...run, at: new Date() })
   if (!entry) return
+  let spent = zeroCost()
+  const onUsage: UsageReporter = (usage) => {
+    spent = addCost(spent, usageCost(usage, pricing).delta)
+  }
+  // A reporter that throws must not turn a write into an unhandled rejection.
+  const report = (call: () => void) => {
+    try {
+      call()
+    } catch {}
+  }
   void Promise.resolve()
-    .then(() => settings.store.remember(entry))
-    .catch((error: unknown) => {
-      try {
-        settings.onWriteError(error, run.runId)
-      } catch {
-        // A reporter that throws must not turn a failed write into an unhandled rejection.
-      }
-    })
+    .then(() => settings.store.remember(entry, { onUsage }))
+    .then(
+      () => report(() => settings.onWrite?.(spent, run.runId)),
+      (error: unknown) => report(() => settings.onWriteError(error, run.runId)),
+    )
 }

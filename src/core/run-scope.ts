@@ -1,3 +1,4 @@
+import type { Cost } from './cost.js'
 import type { ErrorInfo, StrategyEvent } from './events.js'
 import type { IdSource } from './ids.js'
 import type { OpenCalls } from './open-calls.js'
@@ -33,6 +34,15 @@ export interface Ledger {
   priciestCall: number
   searchesOk: number
   firstSearchFailure: ErrorInfo | undefined
+}
+
+/**
+ * A run's ledger. A resumed run's budget counts what was spent before the checkpoint (`spent`);
+ * its searches then are taken to have worked (the ledger is not saved, and "every search failed"
+ * must not end a run that had results before it was resumed).
+ */
+export function createLedger(spent?: Cost): Ledger {
+  return { dollars: spent?.total ?? 0, priciestCall: 0, searchesOk: spent?.searches ?? 0, firstSearchFailure: undefined }
 }
 
 /** Runs work at once: the schedule of a call given none. */

@@ -7,6 +7,8 @@ import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import { createIdSource } from './ids.js'
 import { RunRelay, type RunIterator } from './run-relay.js'
 import { OpenCalls } from './open-calls.js'
+import { createLedger, type Ledger } from './run-scope.js'
+import { usageCollector } from './run-usage.js'
 import { ResultFold } from './result-fold.js'
 import type { RecalledFinding } from './memory.js'
 import { type MemorySettings, memorySettings, recallFindings, rememberRun } from './run-memory.js'
@@ -108,6 +110,8 @@ interface Prepared {
   restored: Checkpoint | undefined
   fold: ResultFold
   openCalls: OpenCalls
+  /** What the run spent, for its budget: the strategy's context shares it, and the recall before the strategy counts in it. */
+  ledger: Ledger
   checkpoints: RunCheckpoints | undefined
   /** The agent's long-term memory, when it has one. */
   memory: MemorySettings | undefined
@@ -125,6 +129,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
   const ids = createIdSource(restored?.ids)
   const memory = memorySettings(options.memory)
   const openCalls = new OpenCalls()
+  const ledger = createLedger(restore?.checkpoint.cost)
   // Made again when the input changes (before the strategy's first step, so before any save).
   const checkpointsFor = (input: Readonly<ResearchOptions>) =>
     input.checkpoints
@@ -140,6 +145,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
     restored,
     fold,
     openCalls,
+    ledger,
     checkpoints: checkpointsFor(start.input),
     memory,
     recalls: memory !== undefined && memory.recall > 0 && !restored && start.input.recalled === undefined,
@@ -156,6 +162,7 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
         input: run.init.input,
         ids,
         openCalls,
+        ledger,
         ...(restore
           ? {
               resumed: {
@@ -177,15 +184,18 @@ function prepared(start: RunInit, runId: string, signal: AbortSignal): Prepared 
 
 /**
  * The strategy, after long-term memory's recall: a `recall` event with the findings (then in the
- * strategy's `input.recalled`), or a `warning` when the store failed and the run goes on without.
+ * strategy's `input.recalled`), or a `warning` when the store failed and the run goes on without;
+ * then what the recall spent (the question's embedding), as the run's cost.
  */
 async function* recallThenRun(run: Prepared, memory: MemorySettings, signal: AbortSignal): ReturnType<Strategy['run']> {
-  const recalled = await recallFindings(memory, run.init.question, signal)
+  const usage = usageCollector({ options: run.init.options, ledger: run.ledger, openCalls: run.openCalls })
+  const recalled = await recallFindings(memory, run.init.question, signal, usage.onUsage)
   if ('warning' in recalled) yield { type: 'warning', code: 'recall-failed', message: recalled.warning }
   else {
     run.adoptRecalled(recalled.findings)
     yield { type: 'recall', findings: recalled.findings }
   }
+  yield* usage.take()
   return yield* run.init.strategy.run(run.init.question, run.context())
 }
 
@@ -240,7 +250,7 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     if (finishing) return finishing
     const result = run.fold.result(reason, error, request)
     // A resumed finished run only replays its end: it was written when it first ended.
-    if (run.memory && run.restored?.status !== 'final') rememberRun(run.memory, { runId, question: run.init.question, result })
+    if (run.memory && run.restored?.status !== 'final') rememberRun(run.memory, { runId, question: run.init.question, result }, run.init.options.pricing)
     const released = run.checkpoints?.release()
     const onEnd = run.init.onEnd
     if (!released && !onEnd) {

@@ -1,6 +1,7 @@
 import { costDelta } from './cost.js'
 import { describeError, type ErrorInfo, isAbortError } from './errors.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import { usageCollector } from './run-usage.js'
 import type { StrategyContext } from './strategy.js'
 
 /** A scope's searches (`runSearch`): each request gets `signal`; a failure is a warning and a result with its error. */
@@ -19,9 +20,13 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
     async *runSearch(query, opts = {}) {
       const queryId = newId('q')
       const retries = retryNotices(`search "${query}"`)
+      // What the search spends on calls of its own (a knowledge base's embedding, its reranker).
+      const usage = usageCollector(run)
       const limit = opts.limit ?? options.searchLimit ?? 5
       // Start the search before announcing it, so it is in flight while consumers see `query`.
-      const pending = searchProvider ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry })) : undefined
+      const pending = searchProvider
+        ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage }))
+        : undefined
       pending?.catch(() => undefined)
       yield {
         type: 'query',
@@ -46,6 +51,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         ledger.dollars += cached ? 0 : searchDollars
         yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
         yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
+        yield* usage.take()
         if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"`, queryId }
         return { queryId, results }
       } catch (error) {
@@ -53,6 +59,8 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
           // Cut short (an early stop, or the run's end): the query still gets its one result,
           // so consumers can close what they opened for it.
           yield { type: 'result', queryId, results: [], error: { code: 'aborted', message: `search "${query}" was aborted` } }
+          // Once the run is aborted its runtime reads no more events, and counts the usage itself.
+          if (!run.runSignal.aborted) yield* usage.take()
           throw error
         }
         yield* retries.pending.splice(0)
@@ -65,6 +73,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         yield { type: 'warning', ...info, queryId }
         yield { type: 'result', queryId, results: [], error: info }
         yield { type: 'cost', delta: costDelta({ search: searchDollars, searches: 1 }) }
+        yield* usage.take()
         return { queryId, results: [], error: info }
       }
     },

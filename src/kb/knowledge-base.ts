@@ -10,6 +10,7 @@
  */
 import { LaconicError, ProviderError, abortError, isAbortError, pageOfUrl } from '../core/index.js'
 import type { EmbeddingProvider } from '../core/embeddings.js'
+import { embeddingUsage } from '../core/provider-usage.js'
 import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/index.js'
 import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
 import { type IndexOptions, type IndexReport, indexSources } from './indexer.js'
@@ -169,20 +170,21 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
     return built
   }
 
-  const vectorHits = async (query: string, limit: number, signal: AbortSignal | undefined): Promise<ScoredChunk[]> => {
+  const vectorHits = async (query: string, limit: number, { signal, onUsage }: SearchOptions): Promise<ScoredChunk[]> => {
     if (!(await checkModel())) return []
-    const { vectors } = await embed.embed([query], signal ? { signal } : {})
-    const vector = vectors[0]
+    const embedded = await embed.embed([query], signal ? { signal } : {})
+    onUsage?.(embeddingUsage(embed.model, embedded))
+    const vector = embedded.vectors[0]
     return vector ? store.searchByVector(vector, limit) : []
   }
 
-  const rerank = async (query: string, candidates: Chunk[], signal: AbortSignal | undefined): Promise<Chunk[]> => {
+  const rerank = async (query: string, candidates: Chunk[], { signal, onUsage }: SearchOptions): Promise<Chunk[]> => {
     if (!reranker || candidates.length < 2) return candidates
     try {
       const ranked = await reranker.rerank(
         query,
         candidates.map((chunk) => `${resultTitle(chunk)}\n${chunk.text}`),
-        signal ? { signal } : {},
+        { ...(signal ? { signal } : {}), ...(onUsage ? { onUsage } : {}) },
       )
       if (ranked.length === 0) onWarning?.({ code: 'rerank-unparsed', message: 'the reranker named no candidate; the fused order is kept' })
       return completeOrder(ranked, candidates.length).map((index) => candidates[index] as Chunk)
@@ -222,12 +224,12 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
       const limit = Math.max(1, Math.floor(opts.limit ?? 10))
       if (!query.trim()) return []
       const wanted = Math.max(limit * 4, rerankCandidates, 20)
-      const [byVector, byText] = await Promise.all([vectorHits(query, wanted, signal), store.searchByText(query, wanted)])
+      const [byVector, byText] = await Promise.all([vectorHits(query, wanted, opts), store.searchByText(query, wanted)])
       if (signal?.aborted) throw abortError(signal)
       const fused = byUrl(reciprocalRankFusion([byVector, byText], (hit) => hit.chunk.id).map(({ item }) => item.chunk))
       const firsts = [byVector[0]?.chunk, byText[0]?.chunk].filter((chunk): chunk is Chunk => chunk !== undefined)
       const chosen = reranker
-        ? (await rerank(query, fused.slice(0, Math.max(rerankCandidates, limit)), signal)).slice(0, limit)
+        ? (await rerank(query, fused.slice(0, Math.max(rerankCandidates, limit)), opts)).slice(0, limit)
         : keepFirsts(fused, firsts, limit)
       const results: SearchResult[] = []
       for (const [rank, chunk] of chosen.entries()) {

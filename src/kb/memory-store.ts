@@ -4,6 +4,7 @@
  * embeds the new question and gives back the nearest findings, each fact once.
  */
 import type { EmbeddingProvider } from '../core/embeddings.js'
+import { embeddingUsage, type UsageReporter } from '../core/provider-usage.js'
 import { LaconicError, normalizeText, normalizeUrl, type MemoryStore, type RecalledFinding, type SessionFact } from '../core/index.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 
@@ -41,9 +42,15 @@ async function contentHash(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
-/** Embeds `texts`, checking the provider gave one vector per text. */
-async function embedAll(embed: EmbeddingProvider, texts: readonly string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
-  const { vectors } = await embed.embed(texts, signal ? { signal } : {})
+/** Embeds `texts`, checking the provider gave one vector per text; what it spent goes to `onUsage`. */
+async function embedAll(
+  embed: EmbeddingProvider,
+  texts: readonly string[],
+  { signal, onUsage }: { signal?: AbortSignal | undefined; onUsage?: UsageReporter | undefined },
+): Promise<Float32Array[]> {
+  const embedded = await embed.embed(texts, signal ? { signal } : {})
+  onUsage?.(embeddingUsage(embed.model, embedded))
+  const { vectors } = embedded
   if (vectors.length !== texts.length || vectors.some((vector) => !(vector instanceof Float32Array) || vector.length === 0)) {
     throw new LaconicError(`memoryStore: ${embed.model} gave ${vectors.length} vectors for ${texts.length} texts`, {
       code: 'bad-response',
@@ -84,14 +91,14 @@ export function memoryStore(options: MemoryStoreOptions): MemoryStore {
   }
 
   return {
-    async remember(entry, { signal } = {}) {
+    async remember(entry, { signal, onUsage } = {}) {
       const facts = distinct(entry.facts)
       if (!facts.length) return
       await checkModel()
       const vectors = await embedAll(
         embed,
         facts.map((fact) => fact.text),
-        signal,
+        { signal, onUsage },
       )
       signal?.throwIfAborted()
       const documentId = `${DOCUMENT_PREFIX}${entry.runId}`
@@ -117,9 +124,9 @@ export function memoryStore(options: MemoryStoreOptions): MemoryStore {
       await store.putDocument(document, chunks, { model: embed.model, dimensions: (vectors[0] as Float32Array).length })
     },
 
-    async recall(question, { limit = 5, signal } = {}) {
+    async recall(question, { limit = 5, signal, onUsage } = {}) {
       if (limit <= 0 || !(await checkModel())) return []
-      const [vector] = await embedAll(embed, [question], signal)
+      const [vector] = await embedAll(embed, [question], { signal, onUsage })
       signal?.throwIfAborted()
       const found: RecalledFinding[] = []
       const seen = new Set<string>()

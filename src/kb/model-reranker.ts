@@ -36,12 +36,13 @@ export function parseRanking(reply: string, count: number): RerankedPassage[] {
   return ranked
 }
 
-/** A `Reranker` that asks `llm` to order the candidates (one model call per search). */
+/** A `Reranker` that asks `llm` to order the candidates (one model call per search, reported to `onUsage`: a run counts it as a `reranker` model call). */
 export function modelReranker(llm: LLMProvider, options: ModelRerankerOptions = {}): Reranker {
   const { passageChars = 400, maxTokens = 200 } = options
   return {
     async rerank(query, passages, opts = {}) {
       if (passages.length < 2) return passages.map((_, index) => ({ index }))
+      const started = Date.now()
       const call = modelCall(llm, {
         system: SYSTEM,
         prompt: rerankPrompt(query, passages, passageChars),
@@ -51,6 +52,16 @@ export function modelReranker(llm: LLMProvider, options: ModelRerankerOptions = 
       })
       let step = await call.next()
       while (!step.done) step = await call.next()
+      const { usage, cost } = step.value
+      opts.onUsage?.({
+        kind: 'model',
+        role: 'reranker',
+        model: llm.model,
+        local: llm.local,
+        latencyMs: Date.now() - started,
+        ...usage,
+        ...(cost !== undefined ? { cost } : {}),
+      })
       return parseRanking(step.value.text, passages.length)
     },
   }

@@ -1,4 +1,5 @@
 /** The reranker contract: passages reordered by how well they answer a query. */
+import type { UsageReporter } from '../core/index.js'
 
 /** One passage as a reranker returns it: its index in the list it was given, and its relevance. */
 export interface RerankedPassage {
@@ -13,7 +14,8 @@ export interface RerankedPassage {
  * returned (a reranker never loses a result).
  */
 export interface Reranker {
-  rerank(query: string, passages: readonly string[], options?: { signal?: AbortSignal }): Promise<RerankedPassage[]>
+  /** `onUsage` is told what the call spent (a model reranker's model call), for the run to count. */
+  rerank(query: string, passages: readonly string[], options?: { signal?: AbortSignal; onUsage?: UsageReporter }): Promise<RerankedPassage[]>
 }
 
 /** Every index from 0 to `count - 1` once: the reranked ones first (valid, first mention wins), then the rest in order. */

@@ -67,6 +67,7 @@ export function joinLog(runId: string, logged: readonly ResearchEvent[], how: st
 
 function subtractCost(a: Cost, b: Cost): Cost {
   const out = { ...a }
-  for (const key of Object.keys(out) as (keyof Cost)[]) out[key] = Math.max(0, a[key] - b[key])
+  // A field a cost saved by an earlier version lacks counts as 0.
+  for (const key of Object.keys(out) as (keyof Cost)[]) out[key] = Math.max(0, (a[key] ?? 0) - (b[key] ?? 0))
   return out
 }

@@ -14,17 +14,21 @@ const strings = arrayOf(string)
 const errorInfo = object({ message: string, code: string })
 const searchResult = object({ title: string, url: string, snippet: string }, { score: number, cached: boolean })
 const fact = object({ id: string, text: string, sources: strings }, { queryId: string })
-const cost = object({
-  llm: number,
-  search: number,
-  total: number,
-  inputTokens: number,
-  outputTokens: number,
-  llmCalls: number,
-  unpricedCalls: number,
-  searches: number,
-  fetches: number,
-})
+const cost = object(
+  {
+    llm: number,
+    search: number,
+    total: number,
+    inputTokens: number,
+    outputTokens: number,
+    llmCalls: number,
+    unpricedCalls: number,
+    searches: number,
+    fetches: number,
+  },
+  // Optional: messages saved before embeddings were counted have none.
+  { embedding: number, embeddingTokens: number },
+)
 const report = object({
   title: string,
   executiveSummary: string,

@@ -1,6 +1,17 @@
 import type { Cost, ResearchEvent } from '../core/index.js'
 
-const COST_FIELDS: readonly (keyof Cost)[] = ['llm', 'search', 'total', 'inputTokens', 'outputTokens', 'llmCalls', 'searches', 'fetches']
+const COST_FIELDS: readonly (keyof Cost)[] = [
+  'llm',
+  'search',
+  'embedding',
+  'total',
+  'inputTokens',
+  'outputTokens',
+  'llmCalls',
+  'embeddingTokens',
+  'searches',
+  'fetches',
+]
 
 /** Plain JSON equality without node: `JSON.parse(JSON.stringify(e))` must give `e` back. */
 function survivesJson(value: unknown): boolean {

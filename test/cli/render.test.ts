@@ -5,6 +5,7 @@ import { formatCitations } from '../../src/cli/render/pretty.js'
 import { createStatusArea } from '../../src/cli/render/status-area.js'
 import { formatDollars, statsLine, createStats } from '../../src/cli/render/stats.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { zeroCost } from '../../src/core/cost.js'
 
 function sink(isTTY: boolean, columns = 80): Output & { text: string } {
   return {
@@ -183,7 +184,7 @@ describe('stats', () => {
     const { stats, add } = createStats(0)
     const stamp = { runId: 'r', seq: 0, time: 0 }
     add({ ...stamp, type: 'query', queryId: 'q1', query: 'a' })
-    const total = { llm: 0, search: 0, total: 0, inputTokens: 10, outputTokens: 5, llmCalls: 1, unpricedCalls: 1, searches: 1, fetches: 0 }
+    const total = { ...zeroCost(), inputTokens: 10, outputTokens: 5, llmCalls: 1, unpricedCalls: 1, searches: 1 }
     add({ ...stamp, type: 'cost', delta: total, total })
     expect(statsLine(stats, 1_000)).toBe('1 query · 1.0s · cost unknown')
   })

@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchResult, SessionState } from '../../src/index.js'
 import { knowledgeOf, mergeTurn, type Turn } from '../../src/session-merge.js'
+import { zeroCost } from '../../src/core/cost.js'
 
 const empty: SessionState = { version: 1, priorAnswers: [], citations: [], knowledge: '', facts: [] }
-const cost = { llm: 0, search: 0, total: 0, inputTokens: 0, outputTokens: 0, llmCalls: 0, unpricedCalls: 0, searches: 0, fetches: 0 }
+const cost = zeroCost()
 const result = (over: Partial<ResearchResult>): ResearchResult => ({ answer: '', citations: [], facts: [], knowledge: '', cost, reason: 'answered', ...over })
 const turn = (base: SessionState, over: Partial<ResearchResult>, question = 'Q?'): Turn => ({
   question,

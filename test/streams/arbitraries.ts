@@ -15,11 +15,13 @@ const count = fc.nat({ max: 100_000 })
 const cost: fc.Arbitrary<Cost> = fc.record({
   llm: money,
   search: money,
+  embedding: money,
   total: money,
   inputTokens: count,
   outputTokens: count,
   llmCalls: count,
   unpricedCalls: count,
+  embeddingTokens: count,
   searches: count,
   fetches: count,
 })

@@ -15,7 +15,7 @@ describe('toSSE', () => {
       'retry: 1000\n\n' +
         'id: 0\nevent: run-start\ndata: {"type":"run-start","question":"why?","strategy":"scratchpad","runId":"r","seq":0,"time":10}\n\n' +
         'id: 1\nevent: answer-token\ndata: {"type":"answer-token","text":"line one\\nline two","runId":"r","seq":1,"time":11}\n\n' +
-        'id: 2\nevent: run-end\ndata: {"type":"run-end","reason":"answered","cost":{"llm":0,"search":0,"total":0,"inputTokens":0,"outputTokens":0,"llmCalls":0,"unpricedCalls":0,"searches":0,"fetches":0},"runId":"r","seq":2,"time":12}\n\n' +
+        'id: 2\nevent: run-end\ndata: {"type":"run-end","reason":"answered","cost":{"llm":0,"search":0,"embedding":0,"total":0,"inputTokens":0,"outputTokens":0,"llmCalls":0,"unpricedCalls":0,"embeddingTokens":0,"searches":0,"fetches":0},"runId":"r","seq":2,"time":12}\n\n' +
         'event: end\ndata: [DONE]\n\n',
     )
   })

@@ -4,7 +4,7 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { EmbeddingProvider } from '../../src/core/embeddings.js'
-import type { FetchProvider, LLMProvider, SearchProvider } from '../../src/index.js'
+import type { FetchProvider, LLMProvider, SearchProvider, UsageReporter } from '../../src/index.js'
 import type {
   Chunk,
   IndexOptions,
@@ -58,6 +58,9 @@ describe('rerankers', () => {
     expectTypeOf<typeof rerankEndpoint>().parameters.toEqualTypeOf<[options: RerankEndpointOptions]>()
     expectTypeOf<ReturnType<typeof rerankEndpoint>>().toEqualTypeOf<Reranker>()
     expectTypeOf<Reranker['rerank']>().returns.toEqualTypeOf<Promise<RerankedPassage[]>>()
+    expectTypeOf<Reranker['rerank']>().parameters.toEqualTypeOf<
+      [query: string, passages: readonly string[], options?: { signal?: AbortSignal; onUsage?: UsageReporter }]
+    >()
     expectTypeOf<RerankEndpointOptions['baseURL']>().toEqualTypeOf<string>()
   })
 })

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   AgentOptions,
+  Cost,
   MemoryEntry,
   MemoryOptions,
   MemoryStore,
@@ -9,6 +10,7 @@ import type {
   RecalledFinding,
   ResearchOptions,
   SessionFact,
+  UsageReporter,
 } from '../../src/index.js'
 import type { MemoryStoreOptions, memoryStore, VectorStore } from '../../src/kb/index.js'
 
@@ -22,10 +24,15 @@ describe('long-term memory', () => {
     expectTypeOf<false>().toExtend<MemoryWritePolicy>()
     expectTypeOf<{ minAnswerChars: 80 }>().toExtend<MemoryWritePolicy>()
     expectTypeOf<true>().not.toExtend<MemoryWritePolicy>()
+    // A write happens after run-end: what it spent is told here, outside the run's cost.
+    expectTypeOf<MemoryOptions['onWrite']>().toEqualTypeOf<((cost: Cost, runId: string) => void) | undefined>()
   })
 
   it('writes entries of findings and recalls findings with their source and question', () => {
-    expectTypeOf<MemoryStore['remember']>().parameters.toEqualTypeOf<[entry: MemoryEntry, options?: { signal?: AbortSignal }]>()
+    expectTypeOf<MemoryStore['remember']>().parameters.toEqualTypeOf<[entry: MemoryEntry, options?: { signal?: AbortSignal; onUsage?: UsageReporter }]>()
+    expectTypeOf<MemoryStore['recall']>().parameters.toEqualTypeOf<
+      [question: string, options?: { limit?: number; signal?: AbortSignal; onUsage?: UsageReporter }]
+    >()
     expectTypeOf<MemoryStore['recall']>().returns.toEqualTypeOf<Promise<RecalledFinding[]>>()
     expectTypeOf<MemoryEntry['facts']>().toEqualTypeOf<SessionFact[]>()
     expectTypeOf<RecalledFinding>().toEqualTypeOf<{ text: string; url: string; title?: string; question: string }>()

@@ -5,6 +5,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   CheckpointStore,
+  Cost,
   DocumentKind,
   EVENT_TYPES,
   EventStamp,
@@ -17,6 +18,7 @@ import type {
   ModelPrice,
   PriorAnswer,
   ProviderError,
+  ProviderUsage,
   ProviderErrorDetails,
   RetryInfo,
   SearchOptions,
@@ -24,6 +26,7 @@ import type {
   SearchResult,
   ToolCall,
   ToolSpec,
+  UsageReporter,
   memoryCheckpoints,
 } from '../../src/index.js'
 
@@ -36,6 +39,17 @@ describe('provider contracts', () => {
     expectTypeOf<FetchOptions['onRetry']>().toEqualTypeOf<((info: RetryInfo) => void) | undefined>()
     expectTypeOf<RetryInfo['attempt']>().toEqualTypeOf<number>()
     expectTypeOf<RetryInfo['delayMs']>().toEqualTypeOf<number>()
+  })
+
+  it('a search tells the run what it spent on calls of its own, which the run counts in its cost', () => {
+    expectTypeOf<SearchOptions['onUsage']>().toEqualTypeOf<UsageReporter | undefined>()
+    expectTypeOf<UsageReporter>().toEqualTypeOf<(usage: ProviderUsage) => void>()
+    expectTypeOf<{ kind: 'embedding'; model: 'text-embedding-3-small'; inputTokens: 12; cost: 0 }>().toExtend<ProviderUsage>()
+    expectTypeOf<{ kind: 'model'; role: 'reranker'; model: 'gpt-4o-mini'; inputTokens: 300; outputTokens: 9 }>().toExtend<ProviderUsage>()
+    // A model call's usage needs its tokens.
+    expectTypeOf<{ kind: 'model'; role: 'reranker' }>().not.toExtend<ProviderUsage>()
+    expectTypeOf<Cost['embedding']>().toEqualTypeOf<number>()
+    expectTypeOf<Cost['embeddingTokens']>().toEqualTypeOf<number>()
   })
 
   it('a model streams chunks, and may call tools', () => {

@@ -1,4 +1,4 @@
-import { PRICE_TABLE, type Pricing } from '../../core/index.js'
+import { embeddingPrice, type Pricing } from '../../core/index.js'
 
 /**
  * Dollars for `inputTokens` of an embedding model: the caller's `pricing`, else the built-in
@@ -9,14 +9,7 @@ export function embeddingDollars(
   model: string,
   options: { pricing?: Pricing | undefined; local?: boolean },
 ): number | undefined {
-  const perMillion = options.pricing?.[model]?.inputPerMillion ?? tablePrice(model)
+  const perMillion = embeddingPrice(model, options.pricing)
   if (perMillion === undefined) return options.local ? 0 : undefined
   return inputTokens === undefined ? undefined : (inputTokens * perMillion) / 1_000_000
-}
-
-function tablePrice(model: string): number | undefined {
-  const table: Readonly<Record<string, { input: number }>> = PRICE_TABLE.embeddings
-  const lower = model.trim().toLowerCase()
-  // OpenRouter-style names carry the vendor: `openai/text-embedding-3-small`.
-  return (table[lower] ?? table[lower.slice(lower.lastIndexOf('/') + 1)])?.input
 }

@@ -97,7 +97,8 @@ export function statsLine(stats: RunStats, now: number): string {
   return parts.join(' · ')
 }
 
-/** `5 model calls · 1234 tokens`: what the run spent, for the closing summary. */
+/** `5 model calls · 1234 tokens` (`· 56 tokens embedded` when the run embedded any): what the run spent, for the closing summary. */
 export function usageLine(cost: Cost): string {
-  return `${count(cost.llmCalls, 'model call')} · ${cost.inputTokens + cost.outputTokens} tokens`
+  const embedded = cost.embeddingTokens ?? 0
+  return `${count(cost.llmCalls, 'model call')} · ${cost.inputTokens + cost.outputTokens} tokens${embedded > 0 ? ` · ${embedded} tokens embedded` : ''}`
 }
