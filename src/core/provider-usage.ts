@@ -1,4 +1,3 @@
-import type { Embeddings } from './embeddings.js'
 import { type Cost, callDollars, costDelta, embeddingPrice, type Pricing } from './cost.js'
 
 /**
@@ -38,7 +37,7 @@ export type ProviderUsage =
 export type UsageReporter = (usage: ProviderUsage) => void
 
 /** An embedding call's usage, from what `EmbeddingProvider.embed` returned. */
-export function embeddingUsage(model: string, { inputTokens, cost }: Pick<Embeddings, 'inputTokens' | 'cost'>): ProviderUsage {
+export function embeddingUsage(model: string, { inputTokens, cost }: { inputTokens?: number | undefined; cost?: number | undefined }): ProviderUsage {
   return { kind: 'embedding', model, ...(inputTokens !== undefined ? { inputTokens } : {}), ...(cost !== undefined ? { cost } : {}) }
 }
 

@@ -123,13 +123,19 @@ describe("a run's cost", () => {
       },
     }
     const agent = createAgent({
-      models: { planner: scriptedLLM({ replies: ['Action: Search\nQuery: x', 'Action: Answer'], cost: 0 }), synthesizer: scriptedLLM({ replies: ['-'], cost: 0 }) },
+      models: {
+        planner: scriptedLLM({ replies: ['Action: Search\nQuery: x', 'Action: Answer'], cost: 0 }),
+        synthesizer: scriptedLLM({ replies: ['-'], cost: 0 }),
+      },
       search: unknown,
     })
     expect((await agent.answer('x?')).cost).toMatchObject({ unpricedCalls: 1, embeddingTokens: 10, embedding: 0 })
     // The agent's pricing prices it (input tokens).
     const priced = createAgent({
-      models: { planner: scriptedLLM({ replies: ['Action: Search\nQuery: x', 'Action: Answer'], cost: 0 }), synthesizer: scriptedLLM({ replies: ['-'], cost: 0 }) },
+      models: {
+        planner: scriptedLLM({ replies: ['Action: Search\nQuery: x', 'Action: Answer'], cost: 0 }),
+        synthesizer: scriptedLLM({ replies: ['-'], cost: 0 }),
+      },
       search: unknown,
       pricing: { 'private-embedder': { inputPerMillion: 100_000, outputPerMillion: 0 } },
     })
