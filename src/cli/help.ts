@@ -13,7 +13,8 @@ Usage:
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
   laconic index DIR|FILE|URL ... --kb PATH [--embed-* ...]   index documents into the knowledge base at PATH
-  laconic kb list|remove [ID|PATH ...] --kb PATH           list its documents, or remove some (a folder: all under it)
+  laconic kb list|remove [ID|PATH ...] --kb PATH           list its documents (--format json|ndjson for scripts),
+                                                           or remove some (a folder: all under it)
   laconic resume RUN_ID --checkpoint-dir DIR [--approve [--tool-args JSON] | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]
 
 Question:

@@ -8,7 +8,8 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { type IndexProgress, type IndexReport, type KnowledgeBase, knowledgeBase } from '../kb/index.js'
+import { type IndexProgress, type IndexReport, type KnowledgeBase, knowledgeBase, type StoredDocument } from '../kb/index.js'
+import { FORMATS, type Format } from './args.js'
 import { recordEmbedder, resolveEmbedder } from './embedder.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { EXIT } from './exit-codes.js'
@@ -75,15 +76,40 @@ function progressPrinter(stderr: Output, now: () => number): { update(line: stri
 /** The command's flags; an unknown one is a usage error naming it. */
 function parseKbArgs(command: string, argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: KB_FLAGS, allowPositionals: true, strict: true })
+    return parseArgs({ args: [...argv], options: { ...KB_FLAGS, format: { type: 'string', short: 'f' } }, allowPositionals: true, strict: true })
   } catch (error) {
     const flag = /'([^']+)'/.exec(error instanceof Error ? error.message : '')?.[1]
     throw new UsageError(`laconic ${command} takes --kb and the --embed-* flags${flag ? `, not ${flag}` : ''}; see laconic --help`)
   }
 }
 
+/**
+ * A document as `kb list --format json|ndjson` prints it: these fields, in this order, whatever
+ * the store keeps besides (scripts read them by name).
+ */
+function listedDocument(document: StoredDocument): { id: string; url: string; title: string; chunks: number; indexedAt: string; hash: string } {
+  return { id: document.id, url: document.url, title: document.title, chunks: document.chunks, indexedAt: document.indexedAt, hash: document.hash }
+}
+
+/** The documents on stdout: a line each (URL, title, chunks, when indexed; tab separated), one JSON array, or a JSON object a line. */
+function printDocuments(documents: readonly StoredDocument[], format: Format, stdout: Output): void {
+  const listed = documents.map(listedDocument)
+  if (format === 'json') stdout.write(`${JSON.stringify(listed, null, 2)}\n`)
+  else if (format === 'ndjson') for (const document of listed) stdout.write(`${JSON.stringify(document)}\n`)
+  else for (const document of listed) stdout.write(`${document.url}\t${document.title}\t${document.chunks} chunks\t${document.indexedAt}\n`)
+}
+
+/** `--format` of `kb list`: the question's formats; the other commands print no list, and refuse it. */
+function listFormat(command: string, value: string | undefined): Format {
+  if (value === undefined) return 'pretty'
+  if (command !== 'kb list') throw new UsageError(`laconic ${command} takes no --format: only laconic kb list does`)
+  if (!(FORMATS as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}; got "${value}"`)
+  return value as Format
+}
+
 async function indexCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseKbArgs('index', argv)
+  listFormat('index', values.format)
   if (!values.kb) throw new UsageError('laconic index needs --kb PATH (the folder the knowledge base lives in)')
   if (positionals.length === 0) throw new UsageError('laconic index needs what to index: folders, files or URLs, e.g. laconic index ./docs --kb ./kb')
   const { kb, remember } = await openKnowledgeBase(values.kb, embedFlags(values), io.env)
@@ -127,13 +153,16 @@ async function kbCommand(argv: readonly string[], io: CliIO): Promise<number> {
   if (!values.kb) throw new UsageError(`laconic kb ${action} needs --kb PATH`)
   if (action === 'list' && targets.length > 0) throw new UsageError('laconic kb list takes no other argument')
   if (action === 'remove' && targets.length === 0) throw new UsageError('laconic kb remove needs what to remove: a document URL, a file or a folder')
+  const format = listFormat(`kb ${action}`, values.format)
   const kb = await existingKnowledgeBase(values.kb, embedFlags(values), io.env)
   try {
     const documents = await kb.documents()
     if (action === 'list') {
-      for (const document of documents.sort((a, b) => a.url.localeCompare(b.url))) {
-        io.stdout.write(`${document.url}\t${document.title}\t${document.chunks} chunks\t${document.indexedAt}\n`)
-      }
+      printDocuments(
+        documents.sort((a, b) => a.url.localeCompare(b.url)),
+        format,
+        io.stdout,
+      )
       io.stderr.write(`laconic: ${documents.length} document${documents.length === 1 ? '' : 's'}\n`)
       return EXIT.answered
     }

@@ -71,6 +71,26 @@ describe('laconic index, kb and --kb', { timeout: 60_000 }, () => {
     ])
   })
 
+  it('lists the documents as JSON, with stable field names, for scripts', async () => {
+    const out = await runCli(['kb', 'list', '--kb', kbPath, '--format', 'json'])
+    expect(out.code).toBe(0)
+    const listed = JSON.parse(out.stdout) as Record<string, unknown>[]
+    const food = pathToFileURL(join(docs, 'food.md')).href
+    expect(listed.map((document) => Object.keys(document))).toEqual([
+      ['id', 'url', 'title', 'chunks', 'indexedAt', 'hash'],
+      ['id', 'url', 'title', 'chunks', 'indexedAt', 'hash'],
+    ])
+    expect(listed[0]).toMatchObject({ id: food, url: food, title: 'Food', chunks: 1 })
+    expect(listed[0]?.hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(Number.isNaN(Date.parse(String(listed[0]?.indexedAt)))).toBe(false)
+
+    const lines = await runCli(['kb', 'list', '--kb', kbPath, '-f', 'ndjson'])
+    expect(lines.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(listed)
+
+    const refused = await runCli(['kb', 'remove', food, '--kb', kbPath, '--format', 'json'])
+    expect(refused).toMatchObject({ code: 2, stderr: 'laconic: laconic kb remove takes no --format: only laconic kb list does\n' })
+  })
+
   it('answers a question from the knowledge base alone, offline', async () => {
     const turns = backend.turns.length
     const searches = backend.searches.length
