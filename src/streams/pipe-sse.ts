@@ -1,9 +1,12 @@
 import type { ResearchEvent } from '../core/index.js'
 import { concatBytes } from '../wire/index.js'
 import { cancelSource } from './cancel-source.js'
+import { atEndOfTurn } from './end-of-turn.js'
 import { END_FRAME_BYTES, eventFrameBytes, HEARTBEAT_BYTES, retryFrameBytes } from './event-frame.js'
 import { quietTimer } from './quiet-timer.js'
+import { IteratorSource, type ReadySource } from './ready-source.js'
 import { SSE_HEADERS } from './sse-response.js'
+import { Subscriber } from './subscriber.js'
 import type { ToSSEOptions } from './to-sse.js'
 import type { EventStream } from './types.js'
 
@@ -26,17 +29,11 @@ export interface PipeSSEOptions extends ToSSEOptions {
   headers?: Record<string, string> | undefined
 }
 
-/** What a wait for the next event resolves to when something other than the event came first. */
-const HEARTBEAT: unique symbol = Symbol('heartbeat')
-const HUNG_UP: unique symbol = Symbol('hung up')
-const NOT_YET: unique symbol = Symbol('not settled yet')
-
-/** Resolves once the event loop has turned (a timer's turn): what the source had ready by then is ready now. */
-function afterThisTurn(): Promise<typeof NOT_YET> {
-  return new Promise((resolve) => setTimeout(resolve, 0, NOT_YET))
-}
-
-type Step = IteratorResult<ResearchEvent> | typeof HEARTBEAT | typeof HUNG_UP
+/**
+ * The most frames one write carries: a burst (a replay, a run that makes many events at once)
+ * goes out in writes of this many, and a full socket stops it between two of them.
+ */
+export const MAX_BATCH = 64
 
 /**
  * Stream a run to a Node `ServerResponse` as SSE, respecting socket backpressure. Resolves
@@ -44,27 +41,34 @@ type Step = IteratorResult<ResearchEvent> | typeof HEARTBEAT | typeof HUNG_UP
  * the run unless `events` is a `broadcast` subscription (then only this subscriber leaves).
  *
  * The bytes are `toSSE`'s, written without a `ReadableStream` in between: under a broadcast
- * this runs once per client per event, so every frame costs one encoding in total (shared),
- * and frames that are already waiting (a client that fell behind) go out in one write. The
- * response head goes out at once; the events the run makes in its first turn of the event loop
- * then go out together, so a broadcast starting for 1,000 clients costs each client one write
- * for its first events, not one per event.
+ * this runs once per client per event, so every frame costs one encoding in total (shared).
+ * The response head goes out at once. Events are taken as they come and written once the turn
+ * of the event loop that made them is over, all in one write: the run's first events go out
+ * together, and so do frames that waited for a full socket to drain. While the socket is full
+ * nothing is taken: a broadcast subscriber is then cut off past its `maxBuffer`, and any other
+ * stream stops one event ahead. A broadcast subscription is read without a promise per event
+ * and its clients' writes share one timer, so a broadcast to 1,000 clients costs per event
+ * little more than the 1,000 socket writes.
  */
-export async function pipeSSE(events: EventStream, res: SSEServerResponse, options: PipeSSEOptions = {}): Promise<void> {
+export function pipeSSE(events: EventStream, res: SSEServerResponse, options: PipeSSEOptions = {}): Promise<void> {
   const heartbeatMs = options.heartbeatMs ?? 15_000
   const iterator = events[Symbol.asyncIterator]()
-  const batch: Uint8Array[] = []
+  /** Events taken from the source, not yet written. */
+  const taken: ResearchEvent[] = []
+  let runEnded = false
   let closed = false
   let finished = false
-  let wakeStep: ((step: typeof HEARTBEAT | typeof HUNG_UP) => void) | undefined
-  let wakeDrain: (() => void) | undefined
-  const heartbeat = heartbeatMs > 0 ? quietTimer(heartbeatMs, () => wakeStep?.(HEARTBEAT)) : undefined
+  let draining = false
+  let flushDue = false
+  let settle!: { resolve: () => void; reject: (error: unknown) => void }
+  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }))
 
   res.on('close', () => {
     closed = true
-    wakeStep?.(HUNG_UP)
-    wakeDrain?.()
-    if (!finished) void cancelSource(events, iterator, new Error('the client disconnected'))
+    if (finished) return
+    stop()
+    void cancelSource(events, iterator, new Error('the client disconnected'))
+    settle.resolve()
   })
   // The head goes out now, while the client is connecting, rather than with the first event:
   // a broadcast starting for 1,000 clients would otherwise hold its first events behind
@@ -72,63 +76,87 @@ export async function pipeSSE(events: EventStream, res: SSEServerResponse, optio
   res.writeHead(200, { ...SSE_HEADERS, ...options.headers })
   res.write(retryFrameBytes(options.retryMs ?? 3_000))
 
-  /** Write what is batched; resolves false once the client is gone. */
-  async function flush(): Promise<boolean> {
-    if (closed) return false
-    if (batch.length === 0) return true
-    const chunk = concatBytes(batch)
-    batch.length = 0
-    heartbeat?.touch()
-    if (!res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        wakeDrain = resolve
-        res.once('drain', resolve)
-      })
-      wakeDrain = undefined
-    }
-    return !closed
+  const source: ReadySource = iterator instanceof Subscriber ? iterator : new IteratorSource(iterator)
+  const heartbeat = heartbeatMs > 0 ? quietTimer(heartbeatMs, () => guarded(() => !draining && write(HEARTBEAT_BYTES))) : undefined
+
+  function stop(): void {
+    finished = true
+    source.onReady = undefined
+    heartbeat?.stop()
   }
 
-  /** The settled `next()`, or a heartbeat or hang-up that came first; `next` stays valid. */
-  function waitFor(next: Promise<IteratorResult<ResearchEvent>>): Promise<Step> {
-    return new Promise<Step>((resolve, reject) => {
-      wakeStep = resolve
-      next.then(resolve, reject)
-    }).finally(() => (wakeStep = undefined))
-  }
-
-  try {
-    // Settled once this turn is over; from then on a race against it is a peek.
-    const startTurn = afterThisTurn()
-    while (!closed) {
-      const next = iterator.next()
-      // Peek: an already-settled `next()` wins this race, so events already waiting for this
-      // client join the batch instead of costing a socket write each (and, in the first turn,
-      // events the run makes meanwhile join the head).
-      let step: Step | typeof NOT_YET = await Promise.race([next, startTurn])
-      while (step === NOT_YET || step === HEARTBEAT) {
-        if (step === HEARTBEAT) batch.push(HEARTBEAT_BYTES)
-        if (!(await flush())) return
-        step = await waitFor(next)
-      }
-      if (step === HUNG_UP || step.done) break
-      batch.push(eventFrameBytes(step.value))
-      if (step.value.type === 'run-end') {
-        finished = true
-        batch.push(END_FRAME_BYTES)
-        await flush()
-        await iterator.return?.()
+  /** Take what the source has ready, unless the socket is full; write it at the end of this turn. */
+  function take(): void {
+    if (finished || draining || runEnded) return
+    for (let event = source.poll(); event !== undefined; event = source.poll()) {
+      taken.push(event)
+      if (event.type === 'run-end') {
+        runEnded = true
         break
       }
+      if (taken.length === MAX_BATCH) {
+        flush()
+        if (finished || draining) return
+      }
     }
-    finished = true
-  } finally {
-    finished = true
-    heartbeat?.stop()
-    if (!closed) {
-      // Frames read before the source failed or ended still belong to the client.
-      if (batch.length > 0) res.write(concatBytes(batch))
-      res.end()
+    if (!flushDue && (taken.length > 0 || source.ended)) {
+      flushDue = true
+      atEndOfTurn(() => guarded(flush))
     }
   }
+
+  function write(chunk: Uint8Array): void {
+    heartbeat?.touch()
+    if (res.write(chunk)) return
+    draining = true
+    res.once('drain', () => {
+      draining = false
+      guarded(take)
+    })
+  }
+
+  /** What was taken goes out in one write; then the response ends if the stream did. */
+  function flush(): void {
+    flushDue = false
+    if (finished) return
+    if (taken.length > 0) {
+      const frames = taken.map(eventFrameBytes)
+      taken.length = 0
+      if (runEnded) frames.push(END_FRAME_BYTES)
+      write(concatBytes(frames))
+    }
+    if (runEnded) {
+      end()
+      // The stream is complete: close it (a broadcast subscriber leaves) before resolving.
+      Promise.resolve(iterator.return?.()).then(() => settle.resolve(), settle.reject)
+      return
+    }
+    // Without run-end (a cut-off subscriber, a failed run): no `end` frame, so clients reconnect.
+    const ended = source.ended
+    if (!ended) return
+    end()
+    if (ended.failure) settle.reject(ended.failure.error)
+    else settle.resolve()
+  }
+
+  function end(): void {
+    stop()
+    if (!closed) res.end()
+  }
+
+  /** A write or an encoding that throws ends this response with that error, not the others'. */
+  function guarded(work: () => unknown): void {
+    try {
+      work()
+    } catch (error) {
+      if (finished) throw error
+      end()
+      void cancelSource(events, iterator, error)
+      settle.reject(error)
+    }
+  }
+
+  source.onReady = () => guarded(take)
+  guarded(take)
+  return done
 }

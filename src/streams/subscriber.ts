@@ -1,4 +1,5 @@
 import type { EventOf, ResearchEvent } from '../core/index.js'
+import type { ReadySource, SourceEnd } from './ready-source.js'
 
 interface Waiter {
   resolve(result: IteratorResult<ResearchEvent>): void
@@ -16,14 +17,18 @@ export interface SubscriberHost {
  * One subscription of a broadcast: it replays the history it was given (read in place, not
  * copied), then the live events queued for it. The live queue is bounded: past `maxBuffer`
  * the subscriber is cut off with a `slow-subscriber` warning, so it never holds the run back.
+ *
+ * Read it either as an async iterator (`next()`) or, as `pipeSSE` does, as a `ReadySource`
+ * (`onReady` + `poll()`), which costs no promise per event.
  */
-export class Subscriber implements AsyncIterableIterator<ResearchEvent> {
+export class Subscriber implements AsyncIterableIterator<ResearchEvent>, ReadySource {
+  onReady: (() => void) | undefined
   private replayIndex: number
   private readonly replayEnd: number
   private readonly queue: ResearchEvent[] = []
   private readonly waiters: Waiter[] = []
   /** No live event will be added any more: the run ended, or this subscriber left or was cut off. */
-  private ended = false
+  private closed = false
   private failure: { error: unknown } | undefined
 
   constructor(
@@ -43,14 +48,14 @@ export class Subscriber implements AsyncIterableIterator<ResearchEvent> {
   next(): Promise<IteratorResult<ResearchEvent>> {
     const event = this.take()
     if (event) return Promise.resolve({ done: false, value: event })
-    if (this.ended) return this.settle()
+    if (this.closed) return this.settle()
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
   }
 
   /** Leave the broadcast (what `break` in `for await` does). */
   return(): Promise<IteratorResult<ResearchEvent>> {
-    if (!this.ended) this.host.leave(this)
-    this.ended = true
+    if (!this.closed) this.host.leave(this)
+    this.closed = true
     this.failure = undefined
     this.queue.length = 0
     this.replayIndex = this.replayEnd
@@ -58,9 +63,20 @@ export class Subscriber implements AsyncIterableIterator<ResearchEvent> {
     return Promise.resolve({ done: true, value: undefined })
   }
 
+  /** The next event ready now, without a promise (the `ReadySource` way to read). */
+  poll(): ResearchEvent | undefined {
+    return this.take()
+  }
+
+  /** Set once everything was taken and nothing more will come (the `ReadySource` way to read). */
+  get ended(): SourceEnd | undefined {
+    if (!this.closed || this.replayIndex < this.replayEnd || this.queue.length > 0) return undefined
+    return this.failure ? { failure: this.failure } : {}
+  }
+
   /** Offer a live event. */
   push(event: ResearchEvent): void {
-    if (this.ended || event.seq < this.fromSeq) return
+    if (this.closed || event.seq < this.fromSeq) return
     const waiter = this.waiters.shift()
     if (waiter) {
       waiter.resolve({ done: false, value: event })
@@ -68,21 +84,23 @@ export class Subscriber implements AsyncIterableIterator<ResearchEvent> {
     }
     if (this.queue.length < this.maxBuffer) {
       this.queue.push(event)
-      return
+    } else {
+      this.queue.push(this.cutOffWarning(this.queue.at(-1) ?? event))
+      this.closed = true
+      this.host.leave(this, { cutOff: true })
     }
-    this.queue.push(this.cutOffWarning(this.queue.at(-1) ?? event))
-    this.ended = true
-    this.host.leave(this, { cutOff: true })
+    this.onReady?.()
   }
 
   /** The run is over: deliver what is queued, then end (or throw the run's error once). */
   finish(failure?: { error: unknown }): void {
-    if (this.ended) return
-    this.ended = true
+    if (this.closed) return
+    this.closed = true
     this.failure = failure
     for (const waiter of this.waiters.splice(0)) {
       this.settle().then(waiter.resolve, waiter.reject)
     }
+    this.onReady?.()
   }
 
   private take(): ResearchEvent | undefined {
