@@ -101,7 +101,7 @@ export function pipeSSE(events: EventStream, res: SSEServerResponse, options: Pi
     }
     if (!flushDue && (taken.length > 0 || source.ended)) {
       flushDue = true
-      atEndOfTurn(() => guarded(flush))
+      atEndOfTurn(flushGuarded)
     }
   }
 
@@ -156,6 +156,7 @@ export function pipeSSE(events: EventStream, res: SSEServerResponse, options: Pi
     }
   }
 
+  const flushGuarded = () => guarded(flush)
   source.onReady = () => guarded(take)
   guarded(take)
   return done
