@@ -5,8 +5,12 @@
 import type { AgentOptions } from '../agent.js'
 import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
+import type { CliMemory } from './memory.js'
 
-export function agentOptions(options: CliOptions, providers: { llm: LLMProvider; search: SearchProvider; fetch: FetchProvider | undefined }): AgentOptions {
+export function agentOptions(
+  options: CliOptions,
+  providers: { llm: LLMProvider; search: SearchProvider; fetch: FetchProvider | undefined; memory?: CliMemory | undefined },
+): AgentOptions {
   const { maxSteps, concurrency } = options
   const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
   return {
@@ -16,6 +20,7 @@ export function agentOptions(options: CliOptions, providers: { llm: LLMProvider;
     ...(options.strategy !== undefined ? { strategy: options.strategy } : {}),
     ...(options.price && providers.llm.model !== undefined ? { pricing: { [providers.llm.model]: options.price } } : {}),
     ...(options.maxCost !== undefined ? { budget: { usd: options.maxCost } } : {}),
+    ...(providers.memory ? { memory: providers.memory.options } : {}),
     scratchpad: defined({ maxSteps }),
     graphReader: defined({ maxSteps, concurrency }),
     reflect: defined({ maxSteps, concurrency }),

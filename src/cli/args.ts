@@ -38,8 +38,10 @@ export interface CliOptions {
   corpus?: string
   /** `--kb PATH`: search this knowledge base, alone or (with `--search`) beside the web. */
   kb?: { path: string; web: boolean }
-  /** `--embed-*`: the knowledge base's embedder, when not the one it recorded. */
+  /** `--embed-*`: the embedder of the knowledge base and of `--memory`, when not the one each recorded. */
   embed: EmbedFlags
+  /** `--memory PATH`: long-term memory in this LanceDB folder (created on first use). */
+  memory?: string
   fetch: boolean
   /** `--price IN,OUT`: dollars per million input and output tokens of the model. */
   price?: { inputPerMillion: number; outputPerMillion: number }
@@ -92,6 +94,7 @@ const OPTIONS = {
   'searxng-url': { type: 'string' },
   corpus: { type: 'string' },
   ...KB_FLAGS,
+  memory: { type: 'string' },
   'no-fetch': { type: 'boolean' },
   price: { type: 'string' },
   'max-cost': { type: 'string' },
@@ -279,6 +282,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     corpus,
     ...(kb !== undefined ? { kb: { path: kb, web: values.search !== undefined } } : {}),
     embed: embedFlags(values),
+    memory: nonEmpty('memory', values.memory),
     fetch: !values['no-fetch'],
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),

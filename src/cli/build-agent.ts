@@ -6,6 +6,7 @@ import type { CliOptions } from './args.js'
 import type { CliIO } from './io.js'
 import { debugLLM } from './debug-llm.js'
 import { buildLLM } from './llm.js'
+import { type CliMemory, openMemory } from './memory.js'
 import { buildSources } from './search.js'
 
 export interface ConfiguredProviders {
@@ -14,6 +15,8 @@ export interface ConfiguredProviders {
   fetch: FetchProvider | undefined
   /** The local corpus, when `--corpus` gave one: see `Sources.corpus`. */
   corpus?: FetchProvider | undefined
+  /** Long-term memory, when `--memory` gave a folder. */
+  memory?: CliMemory | undefined
 }
 
 /** Builds the providers (checking the model is there); notices go to stderr. */
@@ -31,7 +34,8 @@ export async function configuredProviders(options: CliOptions, io: CliIO): Promi
     io.env.TAVILY_API_KEY,
   ]
   const llm = options.debug ? debugLLM(built.llm, io.stderr, secrets) : built.llm
-  return { llm, ...sources }
+  const memory = options.memory !== undefined ? await openMemory(options.memory, options.embed, io.env, io.stderr) : undefined
+  return { llm, ...sources, ...(memory ? { memory } : {}) }
 }
 
 /**

@@ -124,6 +124,8 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   if (options.knowledge !== undefined && (await writeKnowledge(options.knowledge, result.knowledge)) && options.format === 'pretty') {
     io.stderr.write(`laconic: knowledge saved to ${options.knowledge}\n`)
   }
+  // The run's findings are written to --memory after it ended: the process must not exit first.
+  await providers.memory?.writes()
   return interrupted ? EXIT.interrupted : exitCodeFor(result.reason)
 }
 

@@ -2,7 +2,8 @@
  * `--embed-backend`, `--embed-model`, `--embed-endpoint`, `--embed-api-key` → an
  * `EmbeddingProvider`, with the defaults and environment variables of the model flags
  * (`OLLAMA_HOST`, `OPENAI_API_KEY`). A knowledge base remembers the embedder it was indexed with
- * (`laconic-kb.json` in its folder, no key), so asking it a question needs no embed flags.
+ * (`laconic-kb.json` in its folder, no key), so asking it a question needs no embed flags; a
+ * `--memory` folder remembers its embedder the same way.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -42,14 +43,19 @@ export async function recordEmbedder(kbPath: string, record: EmbedRecord): Promi
 }
 
 /** The embedder of the flags, else of the knowledge base's record; a usage error when neither names a model. */
-export async function resolveEmbedder(kbPath: string, flags: EmbedFlags, env: Env): Promise<{ embed: EmbeddingProvider; record: EmbedRecord }> {
+export async function resolveEmbedder(
+  kbPath: string,
+  flags: EmbedFlags,
+  env: Env,
+  flag: '--kb' | '--memory' = '--kb',
+): Promise<{ embed: EmbeddingProvider; record: EmbedRecord }> {
   const recorded = await readRecord(kbPath)
   const backend = flags.backend ?? recorded?.backend ?? 'ollama'
   const sameBackend = recorded?.backend === backend
   const model = flags.model ?? (sameBackend ? recorded?.model : undefined)
   if (!model) {
     throw new UsageError(
-      `--kb ${kbPath} has no embedding model yet: pass --embed-model NAME (e.g. --embed-model nomic-embed-text for Ollama, or --embed-backend openai --embed-model text-embedding-3-small)`,
+      `${flag} ${kbPath} has no embedding model yet: pass --embed-model NAME (e.g. --embed-model nomic-embed-text for Ollama, or --embed-backend openai --embed-model text-embedding-3-small)`,
     )
   }
   const endpoint = flags.endpoint ?? (sameBackend ? recorded?.endpoint : undefined)

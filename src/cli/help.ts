@@ -62,8 +62,10 @@ Search and reading:
   --corpus DIR             search the .md/.txt/.html files in DIR, offline (implies --search local)
   --kb PATH                search the knowledge base at PATH, offline; with --search NAME, beside
                            the web (results merged, titles labelled [kb] and [web])
-  --embed-backend NAME     the knowledge base's embedder: ollama (default) | openai | local
-  --embed-model NAME       e.g. nomic-embed-text; remembered in PATH by laconic index
+  --memory PATH            long-term memory in the folder PATH (created on first use): recall what
+                           earlier runs found, and remember what this one finds
+  --embed-backend NAME     the embedder of --kb and --memory: ollama (default) | openai | local
+  --embed-model NAME       e.g. nomic-embed-text; remembered in PATH by laconic index (and --memory)
   --embed-endpoint URL     as --endpoint, for the embedder
   --embed-api-key KEY      or $OPENAI_API_KEY
   --no-fetch               read only search snippets, never whole pages or documents

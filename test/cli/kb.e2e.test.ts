@@ -85,7 +85,12 @@ describe('laconic index, kb and --kb', { timeout: 60_000 }, () => {
     expect(Number.isNaN(Date.parse(String(listed[0]?.indexedAt)))).toBe(false)
 
     const lines = await runCli(['kb', 'list', '--kb', kbPath, '-f', 'ndjson'])
-    expect(lines.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(listed)
+    expect(
+      lines.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(listed)
 
     const refused = await runCli(['kb', 'remove', food, '--kb', kbPath, '--format', 'json'])
     expect(refused).toMatchObject({ code: 2, stderr: 'laconic: laconic kb remove takes no --format: only laconic kb list does\n' })

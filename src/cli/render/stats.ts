@@ -100,5 +100,5 @@ export function statsLine(stats: RunStats, now: number): string {
 /** `5 model calls · 1234 tokens` (`· 56 tokens embedded` when the run embedded any): what the run spent, for the closing summary. */
 export function usageLine(cost: Cost): string {
   const embedded = cost.embeddingTokens ?? 0
-  return `${count(cost.llmCalls, 'model call')} · ${cost.inputTokens + cost.outputTokens} tokens${embedded > 0 ? ` · ${embedded} tokens embedded` : ''}`
+  return `${count(cost.llmCalls, 'model call')} · ${cost.inputTokens + cost.outputTokens} tokens${embedded > 0 ? ` · ${count(embedded, 'token')} embedded` : ''}`
 }
