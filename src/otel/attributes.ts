@@ -30,6 +30,8 @@ export const LACONIC = {
   llmCalls: 'laconic.llm_calls',
   searches: 'laconic.searches',
   fetches: 'laconic.fetches',
+  /** Tokens the run embedded (a knowledge base's queries, long-term memory's recall): not in `gen_ai.usage.input_tokens`. */
+  embeddingTokens: 'laconic.embedding_tokens',
   role: 'laconic.role',
   queryId: 'laconic.query_id',
   parentQueryId: 'laconic.query.parent_id',

@@ -163,6 +163,7 @@ export class RunSpans {
       [LACONIC.llmCalls]: cost.llmCalls,
       [LACONIC.searches]: cost.searches,
       [LACONIC.fetches]: cost.fetches,
+      [LACONIC.embeddingTokens]: cost.embeddingTokens ?? 0,
     })
     if (event.reason === 'error') {
       this.root.setAttribute(ERROR_TYPE, event.error?.code ?? '_OTHER')

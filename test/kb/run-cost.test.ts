@@ -115,6 +115,27 @@ describe("a run's cost", () => {
     expect((await run.result).cost.total).toBeCloseTo(0.501, 12)
   })
 
+  it('stops exploring near the budget on what searches spent on embeddings, the models being free', async () => {
+    const search: SearchProvider = {
+      search: async (query, opts = {}) => {
+        opts.onUsage?.({ kind: 'embedding', model: 'text-embedding-3-small', inputTokens: 100, cost: 0.03 })
+        return [{ title: query, url: `https://example.org/${encodeURIComponent(query)}`, snippet: 'Something about it.' }]
+      },
+    }
+    const planner = scriptedLLM({ replies: (_req, n) => `Action: Search\nQuery: topic ${n}`, cost: 0 })
+    const agent = createAgent({
+      models: { planner, synthesizer: scriptedLLM({ replies: (_req, n) => `Knowledge ${n} [1].`, cost: 0 }) },
+      search,
+      scratchpad: { maxSteps: 20 },
+      budget: { usd: 0.1 },
+    })
+    const events = await eventsOf(agent.research('What is it?'))
+    expect(events.filter((e) => e.type === 'warning').map((e) => e.code)).toContain('budget')
+    // $0.03 a search: the budget is near after the third or fourth, where free models alone would go on to 20.
+    expect(events.filter((e) => e.type === 'query').length).toBeLessThanOrEqual(4)
+    expect(endCost(events).embedding).toBeGreaterThanOrEqual(0.09 - 1e-9)
+  })
+
   it('says the cost is unknown when an embedder reports no price and none is known for its model', async () => {
     const unknown: SearchProvider = {
       search: async (_query, opts = {}) => {

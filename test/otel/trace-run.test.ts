@@ -67,6 +67,7 @@ describe('traceRun on a real run', () => {
       'laconic.llm_calls': 2,
       'laconic.searches': 2,
       'laconic.fetches': 1,
+      'laconic.embedding_tokens': 0,
     })
     expect(end.cost.total).toBeGreaterThan(0)
     expect(root.status.code).toBe(SpanStatusCode.UNSET)
