@@ -11,6 +11,10 @@
  * 1,000 streams competes with the server for one event loop). Besides the overall lag, each row
  * gives the p99 of the first 3 events (the start, when they go to every client at once) and of
  * the rest, so a slow start shows apart from a slow machine.
+ *
+ * A third row is what the library itself costs per delivery, without sockets: the same
+ * broadcast into 1,000 `pipeSSE` responses whose `write` does nothing, in CPU time (which other
+ * work on the machine barely changes). Target: ≤ 1 µs per delivery; a socket write costs ~13 µs.
  */
 import { Agent, createServer, get } from 'node:http'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
@@ -28,6 +32,10 @@ const TOKEN_GAP_MS = 10
 const TARGET_P99_MS = 100
 /** The events a client's start burst covers: run-start and the first tokens. */
 const START_EVENTS = 3
+
+/** The library's own CPU per delivery (one event to one client), sockets left out. */
+const LIBRARY_TARGET_NS = 1000
+const LIBRARY_TOKENS = 2_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -182,6 +190,58 @@ async function measure(where: 'worker' | 'server thread'): Promise<Record<string
   }
 }
 
+/** A run that makes one token per turn of the event loop, as fast as the loop turns. */
+function tokenPerTurn(tokens: number): Strategy {
+  return {
+    name: 'token-per-turn',
+    async *run() {
+      for (let i = 0; i < tokens; i++) {
+        yield { type: 'answer-token', text: `token${i} ` }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      return { reason: 'answered' }
+    },
+  }
+}
+
+/** CPU nanoseconds per delivery: one run broadcast to CLIENTS `pipeSSE`s whose responses discard what they get. */
+async function libraryNsPerDelivery(): Promise<{ ns: number; writesPerDelivery: number }> {
+  let writes = 0
+  const response = { writeHead: () => undefined, write: () => ++writes > 0, end: () => undefined, on: () => undefined, once: () => undefined }
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: tokenPerTurn(LIBRARY_TOKENS) })
+  const hub = broadcast(
+    (async function* () {
+      await released
+      yield* agent.research('what does a delivery cost?')
+    })(),
+  )
+  const piped = Array.from({ length: CLIENTS }, () => pipeSSE(hub.subscribe(), response, { heartbeatMs: 0 }))
+  writes = 0
+  const before = process.cpuUsage()
+  release()
+  await Promise.all(piped)
+  const cpu = process.cpuUsage(before)
+  // run-start, the tokens, run-end
+  const deliveries = CLIENTS * (LIBRARY_TOKENS + 2)
+  return { ns: ((cpu.user + cpu.system) * 1000) / deliveries, writesPerDelivery: writes / deliveries }
+}
+
+async function measureLibrary(): Promise<Record<string, unknown>> {
+  await libraryNsPerDelivery() // warm-up
+  const trials = [await libraryNsPerDelivery(), await libraryNsPerDelivery(), await libraryNsPerDelivery()]
+  const ns = Math.round(median(trials.map((trial) => trial.ns)))
+  return {
+    clients: `${CLIENTS} (no sockets: the library's cost)`,
+    eventsPerClient: LIBRARY_TOKENS + 2,
+    nsPerDelivery: ns,
+    writesPerDelivery: round(trials[0]?.writesPerDelivery ?? Number.NaN, 3),
+    target: `≤ ${LIBRARY_TARGET_NS} ns CPU per delivery`,
+    met: ns <= LIBRARY_TARGET_NS,
+  }
+}
+
 export async function run(): Promise<BenchResult> {
-  return { name: 'fanout', rows: [await measure('worker'), await measure('server thread')] }
+  return { name: 'fanout', rows: [await measure('worker'), await measure('server thread'), await measureLibrary()] }
 }
