@@ -3,7 +3,9 @@
  * their numbers, best first. The reply is read by a total parser: any numbers in it, in order,
  * those out of range or repeated dropped; a reply with none leaves the order as it was.
  */
-import { modelCall } from '../core/model-call.js'
+import { type Generation, type ModelPiece, modelCall } from '../core/model-call.js'
+import { estimateTokens } from '../core/text.js'
+import { requestText } from '../core/tools.js'
 import type { LLMProvider } from '../core/index.js'
 import type { RerankedPassage, Reranker } from './reranker.js'
 
@@ -43,25 +45,33 @@ export function modelReranker(llm: LLMProvider, options: ModelRerankerOptions = 
     async rerank(query, passages, opts = {}) {
       if (passages.length < 2) return passages.map((_, index) => ({ index }))
       const started = Date.now()
-      const call = modelCall(llm, {
-        system: SYSTEM,
-        prompt: rerankPrompt(query, passages, passageChars),
-        maxTokens,
-        temperature: 0,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      })
-      let step = await call.next()
-      while (!step.done) step = await call.next()
-      const { usage, cost } = step.value
-      opts.onUsage?.({
-        kind: 'model',
-        role: 'reranker',
-        model: llm.model,
-        local: llm.local,
-        latencyMs: Date.now() - started,
-        ...usage,
-        ...(cost !== undefined ? { cost } : {}),
-      })
+      const request = { system: SYSTEM, prompt: rerankPrompt(query, passages, passageChars), maxTokens, temperature: 0 }
+      const report = (usage: Generation['usage'], cost?: number) =>
+        opts.onUsage?.({
+          kind: 'model',
+          role: 'reranker',
+          model: llm.model,
+          local: llm.local,
+          latencyMs: Date.now() - started,
+          ...usage,
+          ...(cost !== undefined ? { cost } : {}),
+        })
+      const call = modelCall(llm, { ...request, ...(opts.signal ? { signal: opts.signal } : {}) })
+      let streamed = ''
+      let step: IteratorResult<ModelPiece, Generation>
+      try {
+        step = await call.next()
+        while (!step.done) {
+          streamed += step.value.text
+          step = await call.next()
+        }
+      } catch (error) {
+        // Cut off after it streamed, the call is billed for what it sent: reported with its tokens
+        // estimated, as a run counts its own calls cut off.
+        if (streamed) report({ inputTokens: estimateTokens(requestText(request)), outputTokens: estimateTokens(streamed) })
+        throw error
+      }
+      report(step.value.usage, step.value.cost)
       return parseRanking(step.value.text, passages.length)
     },
   }

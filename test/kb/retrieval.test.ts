@@ -5,6 +5,7 @@ import { parseRanking } from '../../src/kb/model-reranker.js'
 import { reciprocalRankFusion } from '../../src/kb/rank-fusion.js'
 import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'
 import { scriptedLLM } from '../../src/testing/index.js'
+import type { ProviderUsage } from '../../src/index.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 import { fakeEmbedder, fakeVector } from './fake-embeddings.js'
 
@@ -100,6 +101,26 @@ describe('reranking', () => {
         expect(new Set(ranked.map(({ index }) => index)).size).toBe(ranked.length)
       }),
     )
+  })
+
+  it('modelReranker reports its call to onUsage, and a call cut off after it streamed, estimated', async () => {
+    const reported: ProviderUsage[] = []
+    const onUsage = (usage: ProviderUsage) => reported.push(usage)
+    const llm = scriptedLLM({
+      model: 'ranker',
+      replies: [
+        { text: '[2, 1]', usage: { inputTokens: 120, outputTokens: 6 }, cost: 0.002 },
+        { text: '[2,', error: new Error('connection reset') },
+      ],
+    })
+    await modelReranker(llm).rerank('q', ['first', 'second'], { onUsage })
+    await expect(modelReranker(llm).rerank('q', ['first', 'second'], { onUsage })).rejects.toThrow('connection reset')
+    expect(reported).toMatchObject([
+      { kind: 'model', role: 'reranker', model: 'ranker', inputTokens: 120, outputTokens: 6, cost: 0.002 },
+      { kind: 'model', role: 'reranker', model: 'ranker', outputTokens: 1 },
+    ])
+    expect(reported[1]?.kind === 'model' && reported[1].inputTokens).toBeGreaterThan(10)
+    expect(reported[1]).not.toHaveProperty('cost')
   })
 
   it('rerankEndpoint posts the common /rerank body and reads the results best first', async () => {
