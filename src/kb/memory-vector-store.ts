@@ -1,89 +1,66 @@
 /**
  * `memoryVectorStore()`: the reference `VectorStore`, kept in memory. Vectors are compared by
- * cosine similarity over every chunk (exact, no index: one pass over a matrix of unit vectors,
- * rebuilt after writes, is a few milliseconds at 10,000 chunks), words are searched with
- * MiniSearch (BM25). Good for tests, short-lived processes and
- * as the model the other stores are checked against; nothing survives the process.
+ * cosine similarity over every chunk (exact, no index: one pass over a matrix of unit vectors),
+ * words are scored by BM25 as MiniSearch scores them. Each chunk has a row in both, written and
+ * cleared as documents come and go, and a search sorts only the hits it returns. Good for tests,
+ * short-lived processes and as the model the other stores are checked against; nothing survives
+ * the process.
  */
-import type MiniSearch from 'minisearch'
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding, type EmbeddingInfo } from './store-checks.js'
-import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from './vector-store.js'
-
-interface IndexedText {
-  id: string
-  title: string
-  headings: string
-  text: string
-}
+import type { TextIndex } from './text-index.js'
+import { VectorMatrix } from './vector-matrix.js'
+import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 
 interface Entry {
   document: StoredDocument
+  /** In position order. */
   chunks: Chunk[]
+  rows: number[]
 }
 
-/** Every chunk's vector scaled to length 1, row after row: a cosine is then one dot product. */
-interface Matrix {
-  rows: Chunk[]
-  values: Float32Array
-}
-
-function norm(vector: Float32Array): number {
-  let sum = 0
-  for (let i = 0; i < vector.length; i++) sum += (vector[i] as number) * (vector[i] as number)
-  return Math.sqrt(sum)
-}
-
-function buildMatrix(entries: Iterable<Entry>, dimensions: number): Matrix {
-  const rows = [...entries].flatMap((entry) => entry.chunks)
-  const values = new Float32Array(rows.length * dimensions)
-  for (const [row, chunk] of rows.entries()) {
-    const length = norm(chunk.vector)
-    if (length === 0) continue
-    for (let i = 0; i < dimensions; i++) values[row * dimensions + i] = (chunk.vector[i] as number) / length
-  }
-  return { rows, values }
-}
-
-/** The `limit` best (row, score) pairs, best first: one pass keeping a small sorted list. */
-function topScores(scores: Float32Array, limit: number): { row: number; score: number }[] {
-  const best: { row: number; score: number }[] = []
-  for (let row = 0; row < scores.length; row++) {
-    const score = scores[row] as number
-    if (best.length === limit && score <= (best[limit - 1] as { score: number }).score) continue
-    let at = best.length
-    while (at > 0 && (best[at - 1] as { score: number }).score < score) at--
-    best.splice(at, 0, { row, score })
-    if (best.length > limit) best.pop()
-  }
-  return best
-}
+/** The fields words are searched in, and how much a match in each counts. */
+const textFields = (chunk: Chunk): string[] => [chunk.title, chunk.headings.join(' › '), chunk.text]
+const TEXT_BOOSTS = [2, 1.5, 1]
 
 /** Copies a chunk so the caller's later changes (to its vector too) never reach the store. */
 const copyChunk = (chunk: Chunk): Chunk => ({ ...chunk, headings: [...chunk.headings], vector: Float32Array.from(chunk.vector) })
 
-/** An in-memory `VectorStore`: cosine similarity over every vector, full text through MiniSearch. */
+/** An in-memory `VectorStore`: cosine similarity over every vector, BM25 full text. */
 export function memoryVectorStore(): VectorStore {
   const entries = new Map<string, Entry>()
-  const byChunkId = new Map<string, Chunk>()
   let embedding: EmbeddingInfo | undefined
   let closed = false
-  let index: MiniSearch<IndexedText> | undefined
-  // Rebuilt on the first vector search after a write.
-  let matrix: Matrix | undefined
+  // A chunk's row in the matrix and the text index; a removed chunk's row is taken by the next.
+  let rows: (Chunk | undefined)[] = []
+  let freeRows: number[] = []
+  let matrix: VectorMatrix | undefined
+  // Loaded with the first document, so importing the store costs nothing.
+  let text: TextIndex | undefined
 
   const open = () => {
     if (closed) throw new LaconicError('memoryVectorStore: the store is closed', { code: 'config', hint: 'create a new store' })
   }
-  const textIndex = async (): Promise<MiniSearch<IndexedText>> => {
-    if (index) return index
-    const { default: MiniSearchClass } = await import('minisearch')
-    index ??= new MiniSearchClass<IndexedText>({
-      fields: ['title', 'headings', 'text'],
-      // No fuzzy matching: it is most of a search's time, and the vectors find what the words miss.
-      searchOptions: { boost: { title: 2, headings: 1.5 }, prefix: (term) => term.length > 3 },
-    })
-    return index
+  const loadText = async (): Promise<TextIndex> => {
+    if (text) return text
+    const { textIndex } = await import('./text-index.js')
+    text ??= textIndex(TEXT_BOOSTS)
+    return text
+  }
+  const release = (entry: Entry) => {
+    for (const row of entry.rows) {
+      text?.remove(row, textFields(rows[row] as Chunk))
+      matrix?.clear(row)
+      rows[row] = undefined
+      freeRows.push(row)
+    }
+  }
+  /** Forgets every row (the text index is empty by now): an empty store takes any model and vector length again. */
+  const reset = () => {
+    embedding = undefined
+    rows = []
+    freeRows = []
+    matrix = undefined
   }
 
   return {
@@ -95,36 +72,30 @@ export function memoryVectorStore(): VectorStore {
     async putDocument(document, chunks, info) {
       open()
       checkEmbedding('memoryVectorStore', embedding, info, chunks)
-      const text = await textIndex()
-      const copies = chunks.map(copyChunk)
+      const index = await loadText()
       const previous = entries.get(document.id)
-      for (const chunk of previous?.chunks ?? []) {
-        text.discard(chunk.id)
-        byChunkId.delete(chunk.id)
-      }
-      for (const chunk of copies) {
-        byChunkId.set(chunk.id, chunk)
-        text.add({ id: chunk.id, title: chunk.title, headings: chunk.headings.join(' › '), text: chunk.text })
-      }
-      copies.sort((a, b) => a.position - b.position)
-      entries.set(document.id, { document: { ...document }, chunks: copies })
-      matrix = undefined
+      if (previous) release(previous)
       embedding ??= { model: info.model, dimensions: info.dimensions }
+      matrix ??= new VectorMatrix(info.dimensions)
+      const copies = chunks.map(copyChunk).sort((a, b) => a.position - b.position)
+      const entry: Entry = { document: { ...document }, chunks: copies, rows: [] }
+      for (const chunk of copies) {
+        const row = freeRows.pop() ?? rows.length
+        rows[row] = chunk
+        matrix.set(row, chunk.vector)
+        index.add(row, textFields(chunk))
+        entry.rows.push(row)
+      }
+      entries.set(document.id, entry)
     },
 
     async removeDocument(documentId) {
       open()
       const entry = entries.get(documentId)
       if (!entry) return
-      const text = await textIndex()
-      for (const chunk of entry.chunks) {
-        text.discard(chunk.id)
-        byChunkId.delete(chunk.id)
-      }
+      release(entry)
       entries.delete(documentId)
-      matrix = undefined
-      // An empty store takes any model again.
-      if (entries.size === 0) embedding = undefined
+      if (entries.size === 0) reset()
     },
 
     async documents() {
@@ -134,32 +105,14 @@ export function memoryVectorStore(): VectorStore {
 
     async searchByVector(vector, limit) {
       open()
-      const queryNorm = norm(vector)
-      if (limit <= 0 || queryNorm === 0 || !embedding || vector.length !== embedding.dimensions) return []
-      const dimensions = embedding.dimensions
-      matrix ??= buildMatrix(entries.values(), dimensions)
-      const { rows, values } = matrix
-      const scores = new Float32Array(rows.length)
-      for (let row = 0; row < rows.length; row++) {
-        let sum = 0
-        const offset = row * dimensions
-        for (let i = 0; i < dimensions; i++) sum += (values[offset + i] as number) * (vector[i] as number)
-        scores[row] = sum / queryNorm
-      }
-      return topScores(scores, limit).map(({ row, score }) => ({ chunk: copyChunk(rows[row] as Chunk), score }))
+      if (limit <= 0 || !matrix || vector.length !== matrix.dimensions) return []
+      return matrix.nearest(vector, limit).map(({ row, score }) => ({ chunk: copyChunk(rows[row] as Chunk), score }))
     },
 
     async searchByText(query, limit) {
       open()
-      if (limit <= 0 || !query.trim()) return []
-      const hits = (await textIndex()).search(query)
-      const found: ScoredChunk[] = []
-      for (const hit of hits) {
-        if (found.length >= limit) break
-        const chunk = byChunkId.get(hit.id as string)
-        if (chunk) found.push({ chunk: copyChunk(chunk), score: hit.score })
-      }
-      return found
+      if (limit <= 0 || !text) return []
+      return text.search(query, limit).map(({ row, score }) => ({ chunk: copyChunk(rows[row] as Chunk), score }))
     },
 
     async chunksAround(documentId, from, to) {
@@ -171,9 +124,8 @@ export function memoryVectorStore(): VectorStore {
     async close() {
       closed = true
       entries.clear()
-      byChunkId.clear()
-      index = undefined
-      matrix = undefined
+      reset()
+      text = undefined
     },
   }
 }

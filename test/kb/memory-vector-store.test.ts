@@ -85,6 +85,26 @@ describe('memoryVectorStore', () => {
     expect(hit?.chunk.headings).toEqual([])
   })
 
+  it("gives a removed document's rows to the next chunks: searches find only what is stored, whatever the limit", async () => {
+    const store = memoryVectorStore()
+    await store.putDocument(
+      doc('a', 3),
+      [chunk('a', 0, 'alpha one', [1, 0, 0]), chunk('a', 1, 'alpha two', [1, 1, 0]), chunk('a', 2, 'alpha three', [1, 0, 1])],
+      MODEL,
+    )
+    await store.putDocument(doc('b', 2), [chunk('b', 0, 'beta one', [0, 1, 0]), chunk('b', 1, 'beta two', [0, 1, 1])], MODEL)
+    await store.removeDocument('a')
+    await store.putDocument(doc('c', 1), [chunk('c', 0, 'gamma one', [1, 0, 0])], MODEL)
+    const nearest = await store.searchByVector(Float32Array.from([1, 0, 0]), 10)
+    expect(nearest.map((hit) => hit.chunk.id)).toEqual(['c#0', 'b#0', 'b#1'])
+    expect(nearest.map((hit) => hit.chunk.text)).toEqual(['gamma one', 'beta one', 'beta two'])
+    expect(await store.searchByText('alpha', 10)).toEqual([])
+    expect((await store.searchByText('one', 10)).map((hit) => hit.chunk.id).sort()).toEqual(['b#0', 'c#0'])
+    await store.putDocument({ ...doc('b', 1), hash: 'new' }, [chunk('b', 0, 'beta again', [0, 0, 1])], MODEL)
+    expect((await store.searchByVector(Float32Array.from([0, 0, 1]), 10)).map((hit) => hit.chunk.id)).toEqual(['b#0', 'c#0'])
+    expect((await store.searchByText('one', 10)).map((hit) => hit.chunk.id)).toEqual(['c#0'])
+  })
+
   it('refuses every call once closed', async () => {
     const store = memoryVectorStore()
     await store.close()
