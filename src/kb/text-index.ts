@@ -90,8 +90,9 @@ export function textIndex(boosts: readonly number[]): TextIndex {
       rowCount++
       lengths[row] = fields.map((text, field) => {
         const tokens = tokenize(text)
-        for (const term of terms(text)) {
-          const byField = postings.fetch(term, () => [])
+        for (const token of tokens) {
+          if (!token) continue
+          const byField = postings.fetch(token.toLowerCase(), () => [])
           const rows = byField[field] ?? new Map<number, number>()
           byField[field] = rows.set(row, (rows.get(row) ?? 0) + 1)
         }
