@@ -1,7 +1,8 @@
-import type { ResearchEvent } from '../core/index.js'
 import { cancelSource } from './cancel-source.js'
 import { END_FRAME_BYTES, eventFrameBytes, HEARTBEAT_BYTES, retryFrameBytes } from './event-frame.js'
 import { quietTimer, type QuietTimer } from './quiet-timer.js'
+import { IteratorSource, type ReadySource } from './ready-source.js'
+import { Subscriber } from './subscriber.js'
 import type { EventStream } from './types.js'
 
 export { encodeEventFrame, SSE_END_EVENT } from './event-frame.js'
@@ -21,68 +22,79 @@ export interface ToSSEOptions {
   retryMs?: number | undefined
 }
 
-const HEARTBEAT: unique symbol = Symbol('heartbeat')
-
 /**
  * Encode a run as Server-Sent Events: a `retry:` hint, one frame per event, heartbeat
  * comments while the run is quiet, and an `end` frame after `run-end`. A stream that stops
  * without `run-end` (a cut-off broadcast subscriber, a failed source) closes without the
  * `end` frame, which tells clients to reconnect. Cancelling the stream aborts the source.
+ * A broadcast subscription is read as `pipeSSE` reads it, without a promise per event; each
+ * pull hands over every event that is ready.
  */
 export function toSSE(events: EventStream, options: ToSSEOptions = {}): ReadableStream<Uint8Array> {
   const heartbeatMs = options.heartbeatMs ?? 15_000
   const iterator = events[Symbol.asyncIterator]()
-  // The `next()` still in flight when a heartbeat fired; the following pull awaits it again.
-  let pending: Promise<IteratorResult<ResearchEvent>> | undefined
+  let source: ReadySource | undefined
+  // Set while a pull waits for the source: called when it may have something, or a heartbeat is due.
+  let wake: (() => void) | undefined
+  let heartbeatDue = false
   let finished = false
-  // Set while a pull waits for the source: the heartbeat timer resolves it.
-  let wakePull: ((heartbeat: typeof HEARTBEAT) => void) | undefined
   let heartbeat: QuietTimer | undefined
 
   function finish(): void {
     finished = true
     heartbeat?.stop()
+    if (source) source.onReady = undefined
   }
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(retryFrameBytes(options.retryMs ?? 3_000))
-      if (heartbeatMs > 0) heartbeat = quietTimer(heartbeatMs, () => wakePull?.(HEARTBEAT))
+      source = iterator instanceof Subscriber ? iterator : new IteratorSource(iterator)
+      source.onReady = () => wake?.()
+      if (heartbeatMs > 0) {
+        heartbeat = quietTimer(heartbeatMs, () => {
+          // Only a pull that is waiting sends one: a reader that is behind has data coming anyway.
+          if (!wake) return
+          heartbeatDue = true
+          wake()
+        })
+      }
     },
     async pull(controller) {
-      if (!pending) {
-        pending = iterator.next()
-        // A rejection lands while no pull awaits it when the reader is slow; the next pull reports it.
-        pending.catch(() => {})
-      }
-      let step: IteratorResult<ResearchEvent> | typeof HEARTBEAT
-      try {
-        step = heartbeat ? await Promise.race([pending, new Promise<typeof HEARTBEAT>((wake) => (wakePull = wake))]) : await pending
-      } catch (error) {
-        finish()
-        throw error
-      } finally {
-        wakePull = undefined
-      }
-      if (finished) return
-      heartbeat?.touch()
-      if (step === HEARTBEAT) {
-        controller.enqueue(HEARTBEAT_BYTES.slice())
-        return
-      }
-      pending = undefined
-      if (step.done) {
-        finish()
-        controller.close()
-        return
-      }
-      // The cached bytes are shared with every other stream of this event; a reader owns its chunks.
-      controller.enqueue(eventFrameBytes(step.value).slice())
-      if (step.value.type === 'run-end') {
-        finish()
-        controller.enqueue(END_FRAME_BYTES.slice())
-        controller.close()
-        await iterator.return?.()
+      const ready = source as ReadySource
+      while (!finished) {
+        let sent = false
+        for (let event = ready.poll(); event !== undefined; event = ready.poll()) {
+          // The cached bytes are shared with every other stream of this event; a reader owns its chunks.
+          controller.enqueue(eventFrameBytes(event).slice())
+          sent = true
+          if (event.type === 'run-end') {
+            finish()
+            controller.enqueue(END_FRAME_BYTES.slice())
+            controller.close()
+            await iterator.return?.()
+            return
+          }
+        }
+        if (sent) {
+          heartbeat?.touch()
+          return
+        }
+        // Only once the reader has taken everything: an error discards the chunks still queued.
+        const ended = ready.ended
+        if (ended) {
+          finish()
+          if (ended.failure) throw ended.failure.error
+          controller.close()
+          return
+        }
+        if (heartbeatDue) {
+          heartbeatDue = false
+          controller.enqueue(HEARTBEAT_BYTES.slice())
+          return
+        }
+        await new Promise<void>((resolve) => (wake = resolve))
+        wake = undefined
       }
     },
     async cancel(reason) {

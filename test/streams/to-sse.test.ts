@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/index.js'
-import { toSSE } from '../../src/streams/index.js'
+import { broadcast, encodeEventFrame, toSSE } from '../../src/streams/index.js'
 import { gate, readText, scriptedRun } from './helpers.js'
 
 const start: ResearchEvent = { type: 'run-start', question: 'why?', strategy: 'scratchpad', runId: 'r', seq: 0, time: 10 }
@@ -65,5 +65,32 @@ describe('toSSE', () => {
       throw new Error('bug in a strategy')
     }
     await expect(readText(toSSE(failing(), { heartbeatMs: 0 }))).rejects.toThrow('bug in a strategy')
+  })
+
+  it('a failing broadcast gives each reader the events before the failure, then the error', async () => {
+    const tokens = [1, 2, 3, 4, 5].map((seq): ResearchEvent => ({ ...token, seq }))
+    async function* failing(): AsyncGenerator<ResearchEvent> {
+      yield start
+      yield* tokens
+      throw new Error('bug in a strategy')
+    }
+    const hub = broadcast(failing())
+    const live = toSSE(hub.subscribe(), { heartbeatMs: 0 }).getReader()
+    await hub.finished
+    // A late reader finds the events and the failure all waiting at its first pull.
+    const readers = [live, toSSE(hub.subscribe(), { heartbeatMs: 0 }).getReader()]
+    for (const reader of readers) {
+      const decoder = new TextDecoder()
+      let text = ''
+      const failure = await (async () => {
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) return undefined
+          text += decoder.decode(value)
+        }
+      })().catch((error: unknown) => error)
+      expect(text).toBe(`retry: 3000\n\n${[start, ...tokens].map(encodeEventFrame).join('')}`)
+      expect(failure).toEqual(new Error('bug in a strategy'))
+    }
   })
 })
