@@ -5,6 +5,7 @@ import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import type { JsonValue } from './json-value.js'
 import type { RecalledFinding } from './memory.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
+import { isObject, readStoredJson } from './stored-json.js'
 
 /** The format of checkpoints this version writes and reads. */
 export const CHECKPOINT_VERSION = 2
@@ -95,41 +96,29 @@ export function memoryCheckpoints(): CheckpointStore {
 const badCheckpoint = (where: string, problem: string) =>
   new LaconicError(`${where} cannot be resumed: ${problem}`, { code: 'config', hint: 'the checkpoint is left as it is; nothing was run' })
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /**
  * Reads a checkpoint from its text (or an already parsed value) and checks its shape. A corrupt
  * one, or one from another schema version, is a `config` LaconicError naming the problem.
  */
 export function parseCheckpoint(text: string | unknown, where = 'the checkpoint'): Checkpoint {
-  let value: unknown = text
-  if (typeof text === 'string') {
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw badCheckpoint(where, `it is not JSON (${(error as Error).message})`)
-    }
-  }
-  if (!isObject(value)) throw badCheckpoint(where, 'it is not a JSON object')
-  if (value.version !== CHECKPOINT_VERSION) {
-    throw badCheckpoint(where, `it has schema version ${JSON.stringify(value.version)}; this laconic reads version ${CHECKPOINT_VERSION}`)
-  }
-  const fields: [string, (v: unknown) => boolean][] = [
-    ['runId', (v) => typeof v === 'string' && v !== ''],
-    ['question', (v) => typeof v === 'string' && v !== ''],
-    ['strategy', (v) => typeof v === 'string' && v !== ''],
-    ['options', isObject],
-    ['input', isObject],
-    ['status', (v) => v === 'running' || v === 'paused' || v === 'final'],
-    ['cost', (v) => isObject(v) && Object.values(v).every((n) => typeof n === 'number' && Number.isFinite(n))],
-    ['seq', (v) => Number.isInteger(v) && (v as number) >= 0],
-    ['facts', Array.isArray],
-    ['knowledge', (v) => typeof v === 'string'],
-    ['ids', (v) => isObject(v) && Object.values(v).every((n) => Number.isInteger(n))],
-  ]
-  for (const [name, ok] of fields) {
-    if (!ok(value[name])) throw badCheckpoint(where, `its \`${name}\` is missing or malformed`)
-  }
+  const value = readStoredJson(text, {
+    versionLabel: 'schema version',
+    version: CHECKPOINT_VERSION,
+    fields: [
+      ['runId', (v) => typeof v === 'string' && v !== ''],
+      ['question', (v) => typeof v === 'string' && v !== ''],
+      ['strategy', (v) => typeof v === 'string' && v !== ''],
+      ['options', isObject],
+      ['input', isObject],
+      ['status', (v) => v === 'running' || v === 'paused' || v === 'final'],
+      ['cost', (v) => isObject(v) && Object.values(v).every((n) => typeof n === 'number' && Number.isFinite(n))],
+      ['seq', (v) => Number.isInteger(v) && (v as number) >= 0],
+      ['facts', Array.isArray],
+      ['knowledge', (v) => typeof v === 'string'],
+      ['ids', (v) => isObject(v) && Object.values(v).every((n) => Number.isInteger(n))],
+    ],
+    bad: (problem) => badCheckpoint(where, problem),
+  })
   if (!('state' in value)) throw badCheckpoint(where, 'its `state` is missing')
   if (value.status === 'final' && !isObject(value.result)) throw badCheckpoint(where, 'it is final but holds no result')
   if (value.request !== undefined && !isInterruptRequest(value.request)) throw badCheckpoint(where, 'its `request` is malformed')

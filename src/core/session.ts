@@ -3,6 +3,7 @@ import type { Citation } from './events.js'
 import type { SessionFact } from './memory.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
 import type { ResearchRun } from './run.js'
+import { isObject, readStoredJson } from './stored-json.js'
 import type { ResearchOptions } from './strategy.js'
 
 // Defined beside long-term memory, which keeps the same findings, so the two never import each other.
@@ -149,7 +150,6 @@ export function checkChatId(chatId: string): string {
 const badState = (where: string, problem: string) =>
   new LaconicError(`${where} cannot be continued: ${problem}`, { code: 'config', hint: 'the stored session is left as it is; nothing was run' })
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const isString = (value: unknown): value is string => typeof value === 'string'
 const optional = (value: unknown, ok: (v: unknown) => boolean) => value === undefined || ok(value)
 
@@ -168,26 +168,15 @@ const isFact = (v: unknown) => isObject(v) && isString(v.text) && isString(v.url
  * LaconicError naming the problem.
  */
 export function parseSessionState(text: unknown, where = 'the session'): SessionState {
-  let value: unknown = text
-  if (typeof text === 'string') {
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw badState(where, `it is not JSON (${(error as Error).message})`)
-    }
-  }
-  if (!isObject(value)) throw badState(where, 'it is not a JSON object')
-  if (value.version !== SESSION_VERSION) {
-    throw badState(where, `it has format version ${JSON.stringify(value.version) ?? 'undefined'}; this laconic reads version ${SESSION_VERSION}`)
-  }
-  const fields: [keyof SessionState, (v: unknown) => boolean][] = [
-    ['priorAnswers', (v) => Array.isArray(v) && v.every(isPriorAnswer)],
-    ['citations', (v) => Array.isArray(v) && v.every(isCitation) && new Set(v.map((c) => c.index)).size === v.length],
-    ['knowledge', isString],
-    ['facts', (v) => Array.isArray(v) && v.every(isFact)],
-  ]
-  for (const [name, ok] of fields) {
-    if (!ok(value[name])) throw badState(where, `its \`${name}\` is missing or malformed`)
-  }
-  return value as unknown as SessionState
+  return readStoredJson(text, {
+    versionLabel: 'format version',
+    version: SESSION_VERSION,
+    fields: [
+      ['priorAnswers', (v) => Array.isArray(v) && v.every(isPriorAnswer)],
+      ['citations', (v) => Array.isArray(v) && v.every(isCitation) && new Set(v.map((c) => c.index)).size === v.length],
+      ['knowledge', isString],
+      ['facts', (v) => Array.isArray(v) && v.every(isFact)],
+    ],
+    bad: (problem) => badState(where, problem),
+  }) as unknown as SessionState
 }
