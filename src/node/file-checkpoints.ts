@@ -1,7 +1,7 @@
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LaconicError, parseCheckpoint, type CheckpointStore, type ReleaseLock } from '../core/index.js'
-import { isErrno, tryLockFile, writeAtomically } from './file-lock.js'
+import { readIfThere, tryLockFile, writeAtomically } from './file-lock.js'
 
 /** Run ids become file names: only these characters, so an id can never name a path outside `dir`. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
@@ -27,14 +27,8 @@ export function fileCheckpoints(dir: string): CheckpointStore {
     },
     async load(runId) {
       const path = pathOf(runId, '.json')
-      let text: string
-      try {
-        text = await readFile(path, 'utf8')
-      } catch (error) {
-        if (isErrno(error, 'ENOENT')) return undefined
-        throw new LaconicError(`cannot read the checkpoint file ${path}: ${(error as Error).message}`, { code: 'config', cause: error })
-      }
-      return parseCheckpoint(text, `the checkpoint file ${path}`)
+      const text = await readIfThere(path, 'checkpoint file')
+      return text === undefined ? undefined : parseCheckpoint(text, `the checkpoint file ${path}`)
     },
     async delete(runId) {
       await rm(pathOf(runId, '.json'), { force: true })

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { link, mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
-import type { ReleaseLock } from '../core/index.js'
+import { LaconicError, type ReleaseLock } from '../core/index.js'
 
 interface LockOwner {
   pid: number
@@ -11,6 +11,16 @@ interface LockOwner {
 }
 
 export const isErrno = (error: unknown, code: string) => (error as NodeJS.ErrnoException | undefined)?.code === code
+
+/** The file's text, or undefined when there is no file; any other failure is a `config` error naming the file as `what`. */
+export async function readIfThere(path: string, what: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined
+    throw new LaconicError(`cannot read the ${what} ${path}: ${(error as Error).message}`, { code: 'config', cause: error })
+  }
+}
 
 /** Writes `text` to a temporary file beside `path` and renames it over `path`: a reader (or a crash) sees the old file or the new one, never half of one. */
 export async function writeAtomically(path: string, text: string): Promise<void> {

@@ -1,7 +1,7 @@
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { checkChatId, LaconicError, parseSessionState, type ReleaseLock, type SessionState, type SessionStore } from '../core/index.js'
-import { isErrno, tryLockFile, writeAtomically } from './file-lock.js'
+import { readIfThere, tryLockFile, writeAtomically } from './file-lock.js'
 
 /** Options of `fileSessions()`. */
 export interface FileSessionsOptions {
@@ -30,14 +30,8 @@ export function fileSessions(dir: string, options: FileSessionsOptions = {}): Se
 
   const load = async (chatId: string): Promise<SessionState | undefined> => {
     const path = pathOf(chatId, '.json')
-    let text: string
-    try {
-      text = await readFile(path, 'utf8')
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return undefined
-      throw new LaconicError(`cannot read the session file ${path}: ${(error as Error).message}`, { code: 'config', cause: error })
-    }
-    return parseSessionState(text, `the session file ${path}`)
+    const text = await readIfThere(path, 'session file')
+    return text === undefined ? undefined : parseSessionState(text, `the session file ${path}`)
   }
   const save = async (chatId: string, state: SessionState) => {
     const checked = parseSessionState(state, `the session given for chat ${chatId}`)
