@@ -4,35 +4,24 @@
  * same vector, so a query equal to a chunk's embedded text is that chunk's nearest. Locally a
  * machine where the engine cannot load skips with a notice; in CI it fails.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type LocalEmbeddings, localEmbeddings } from '../../src/adapters/index.js'
+import type { LocalEmbeddings } from '../../src/adapters/index.js'
 import type { EmbeddingProvider } from '../../src/index.js'
 import { knowledgeBase, memoryVectorStore } from '../../src/kb/index.js'
-import { writeTinyGguf } from '../adapters/llm/local/tiny-gguf.js'
+import { startTinyEmbedder, type TinyEmbedder } from '../adapters/embed/tiny-embedder.js'
 
-let dir: string
+let tiny: TinyEmbedder
 let engine: LocalEmbeddings
 let unavailable: string | undefined
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'laconic-kb-engine-'))
-  await writeTinyGguf(join(dir, 'tiny.gguf'), { embedding: 32 })
-  engine = localEmbeddings({ model: join(dir, 'tiny.gguf'), gpu: false, threads: 1, contextSize: 64 })
-  try {
-    await engine.load()
-  } catch (error) {
-    if (process.env.CI) throw error
-    unavailable = `node-llama-cpp cannot run here (${(error as Error).message}); run \`npm ci\` on a machine its prebuilt binaries support`
-    console.warn(`[skipped] knowledge base on the local engine: ${unavailable}`)
-  }
+  tiny = await startTinyEmbedder('knowledge base on the local engine')
+  engine = tiny.embedder
+  unavailable = tiny.unavailable
 }, 120_000)
 
 afterAll(async () => {
-  await engine?.close()
-  await rm(dir, { recursive: true, force: true })
+  await tiny?.close()
 })
 
 describe('knowledgeBase on localEmbeddings()', () => {

@@ -3,33 +3,22 @@
  * GGUF written by the test. Locally a machine where the engine cannot load skips with a notice;
  * in CI it fails.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localEmbeddings, type LocalEmbeddings } from '../../../src/adapters/index.js'
-import { writeTinyGguf } from '../llm/local/tiny-gguf.js'
+import { startTinyEmbedder, type TinyEmbedder } from './tiny-embedder.js'
 
-let dir: string
+let tiny: TinyEmbedder
 let embedder: LocalEmbeddings
 let unavailable: string | undefined
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'laconic-embed-'))
-  await writeTinyGguf(join(dir, 'tiny.gguf'), { embedding: 32 })
-  embedder = localEmbeddings({ model: join(dir, 'tiny.gguf'), gpu: false, threads: 1, contextSize: 64 })
-  try {
-    await embedder.load()
-  } catch (error) {
-    if (process.env.CI) throw error
-    unavailable = `node-llama-cpp cannot run here (${(error as Error).message}); run \`npm ci\` on a machine its prebuilt binaries support`
-    console.warn(`[skipped] local embedding tests: ${unavailable}`)
-  }
+  tiny = await startTinyEmbedder('local embedding tests')
+  embedder = tiny.embedder
+  unavailable = tiny.unavailable
 }, 120_000)
 
 afterAll(async () => {
-  await embedder?.close()
-  await rm(dir, { recursive: true, force: true })
+  await tiny?.close()
 })
 
 describe('localEmbeddings() on node-llama-cpp', () => {
@@ -69,9 +58,9 @@ describe('localEmbeddings() on node-llama-cpp', () => {
 
   it('says what is wrong with a file that is not a model, and loads again after close', async ({ skip }) => {
     if (unavailable) skip(unavailable)
-    const missing = localEmbeddings({ model: join(dir, 'missing.gguf'), gpu: false })
+    const missing = localEmbeddings({ model: `${tiny.modelPath}.missing`, gpu: false })
     await expect(missing.embed(['a'])).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('cannot load the model') })
-    const again = localEmbeddings({ model: join(dir, 'tiny.gguf'), gpu: false, threads: 1, contextSize: 64 })
+    const again = localEmbeddings({ model: tiny.modelPath, gpu: false, threads: 1, contextSize: 64 })
     const first = (await again.embed(['x'])).vectors[0]
     await again.close()
     expect((await again.embed(['x'])).vectors[0]).toEqual(first)
