@@ -43,7 +43,8 @@ describe('readLines (NDJSON)', () => {
         async (written, eol, finalBreak, at) => {
           const text = written.join(eol) + (finalBreak ? eol : '')
           const expected = text.split('\n').map((line) => line.replace(/\r$/, ''))
-          if (text === '' || text.endsWith('\n')) expected.pop()
+          // Past the last line break, what is left only counts as a line if it holds more than a CR.
+          if (expected.at(-1) === '') expected.pop()
           expect(await lines(text, at)).toEqual(expected)
         },
       ),
