@@ -5,6 +5,12 @@ import { CitationRegistry, citationFilter, rewriteCitations } from './citations.
 export interface CitedSource {
   url: string
   title?: string | undefined
+  /**
+   * The text the answering model was shown for this source (its facts, passages or snippets,
+   * bounded): the evidence a claim citing it is checked against. Undefined where the strategy
+   * showed none.
+   */
+  text?: string | undefined
 }
 
 /** What the answer event carries besides its text and citations. */
