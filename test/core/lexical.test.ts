@@ -24,7 +24,7 @@ describe('rankTexts', () => {
 
   it('counts a rare term above a common one, and repeats of a term with diminishing returns', () => {
     const texts = ['salt sea', 'sea sea sea', 'sea tide', 'sea']
-    const [saltSea, seaSeaSea, seaTide, sea] = rankTexts('salt sea', texts) as number[]
+    const [saltSea = 0, seaSeaSea = 0, seaTide = 0, sea = 0] = rankTexts('salt sea', texts)
     expect(saltSea).toBeGreaterThan(seaSeaSea)
     expect(seaSeaSea).toBeGreaterThan(sea)
     expect(seaTide).toBeLessThan(sea)
