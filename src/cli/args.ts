@@ -5,10 +5,16 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'
+import { didYouMean } from './did-you-mean.js'
 
 export const BACKENDS = ['ollama', 'openai', 'anthropic', 'local'] as const
 export const SEARCHES = ['duckduckgo', 'brave', 'tavily', 'searxng', 'local'] as const
 export const FORMATS = ['pretty', 'ndjson', 'json'] as const
+/**
+ * The words that start a command of their own (`laconic mcp ...`): dispatched on the first
+ * argument only, so one found after flags is refused rather than asked as the question.
+ */
+export const SUBCOMMANDS = ['mcp', 'index', 'kb', 'worker', 'serve'] as const
 
 export type Backend = (typeof BACKENDS)[number]
 export type SearchName = (typeof SEARCHES)[number]
@@ -149,25 +155,9 @@ function normalizeOptionalValues(argv: readonly string[]): string[] {
   return out
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] as number
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j] as number
-      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
-      diagonal = above
-    }
-  }
-  return row[b.length] as number
-}
-
 /** `--modle` → ` (did you mean --model?)`, when one flag is close enough. */
 function suggestion(flag: string): string {
-  const name = flag.replace(/^-+/, '').split('=')[0] ?? ''
-  const best = FLAG_NAMES.map((candidate) => ({ candidate, d: editDistance(name, candidate) })).sort((x, y) => x.d - y.d)[0]
-  return best && best.d <= 2 ? ` (did you mean --${best.candidate}?)` : ''
+  return didYouMean(flag.replace(/^-+/, '').split('=')[0] ?? '', FLAG_NAMES, '--')
 }
 
 /** Flags that were renamed, and the name to use now (no silent aliases). */
@@ -192,7 +182,7 @@ function translateParseError(error: unknown): UsageError {
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback
   if ((allowed as readonly string[]).includes(value)) return value as T
-  throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}; got "${value}"`)
+  throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}; got "${value}"${didYouMean(value, allowed)}`)
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -260,6 +250,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.serve !== undefined && (positionals.length > 0 || values.prompt !== undefined)) {
     throw new UsageError('--serve asks its questions on the live page: give no question with it')
   }
+  const subcommand = SUBCOMMANDS.find((name) => name === positionals[0])
+  if (subcommand !== undefined) {
+    throw new UsageError(
+      `${subcommand} is a command: put it first (laconic ${subcommand} [options]); to ask a question that starts with "${subcommand}", quote the question`,
+    )
+  }
   if (values.prompt !== undefined && positionals.length > 0) {
     throw new UsageError('give the question either as words or with --prompt FILE, not both')
   }
@@ -281,7 +277,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     searxngUrl: nonEmpty('searxng-url', values['searxng-url']),
     corpus,
     ...(kb !== undefined ? { kb: { path: kb, web: values.search !== undefined } } : {}),
-    embed: embedFlags(values),
+    embed: { ...embedFlags(values), ...(values.endpoint ? { modelEndpoint: { backend: values.backend ?? 'ollama', endpoint: values.endpoint } } : {}) },
     memory: nonEmpty('memory', values.memory),
     fetch: !values['no-fetch'],
     price: price(values.price),

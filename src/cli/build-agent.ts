@@ -1,13 +1,23 @@
 /** The model and sources the flags configure, shared by a one-question run, `--serve`, `laconic worker` and `laconic mcp`. */
 import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
-import { createAgent, type Agent } from '../index.js'
+import { createAgent, strategyNames, type Agent } from '../index.js'
 import { agentOptions } from './agent-options.js'
 import type { CliOptions } from './args.js'
 import type { CliIO } from './io.js'
 import { debugLLM } from './debug-llm.js'
+import { didYouMean } from './did-you-mean.js'
 import { buildLLM } from './llm.js'
 import { type CliMemory, openMemory } from './memory.js'
 import { buildSources } from './search.js'
+import { UsageError } from './usage-error.js'
+
+/** `--strategy NAME` names a registered strategy, or the command stops with the names (and the one meant). */
+export function checkStrategy(name: string | undefined): void {
+  const known = strategyNames()
+  if (name !== undefined && !known.includes(name)) {
+    throw new UsageError(`unknown strategy "${name}"${didYouMean(name, known)}: choose one of ${known.join(', ')}`)
+  }
+}
 
 export interface ConfiguredProviders {
   llm: LLMProvider
@@ -43,6 +53,7 @@ export async function configuredProviders(options: CliOptions, io: CliIO): Promi
  * all on the configured model and sources. An unknown name throws when that agent is made.
  */
 export async function strategyAgents(options: CliOptions, io: CliIO): Promise<(strategy: string | undefined) => Agent> {
+  checkStrategy(options.strategy)
   const providers = await configuredProviders(options, io)
   const agents = new Map<string, Agent>()
   return (strategy) => {

@@ -10,7 +10,7 @@ import { fileCheckpoints } from '../node/file-checkpoints.js'
 import { terminalApproval } from './approve-plan.js'
 import { parseCliArgs, type CliOptions } from './args.js'
 import { agentOptions } from './agent-options.js'
-import { configuredProviders } from './build-agent.js'
+import { checkStrategy, configuredProviders } from './build-agent.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import { helpText } from './help.js'
 import { isKbCommand, runKbCommand } from './kb.js'
@@ -44,10 +44,7 @@ function rendererFor(options: CliOptions, io: CliIO): Renderer {
 }
 
 async function research(options: CliOptions, io: CliIO): Promise<number> {
-  const known = strategyNames()
-  if (options.strategy !== undefined && !known.includes(options.strategy)) {
-    throw new UsageError(`unknown strategy "${options.strategy}": choose one of ${known.join(', ')}`)
-  }
+  checkStrategy(options.strategy)
   const serving = options.servePort !== undefined
   const checkpoints = options.checkpointDir !== undefined ? fileCheckpoints(options.checkpointDir) : undefined
   // A resumed run is shaped by its checkpoint: read it first, so a missing or unreadable one

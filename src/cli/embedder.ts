@@ -1,7 +1,8 @@
 /**
  * `--embed-backend`, `--embed-model`, `--embed-endpoint`, `--embed-api-key` → an
  * `EmbeddingProvider`, with the defaults and environment variables of the model flags
- * (`OLLAMA_HOST`, `OPENAI_API_KEY`). A knowledge base remembers the embedder it was indexed with
+ * (`OLLAMA_HOST`, `OPENAI_API_KEY`); with no endpoint of its own, an embedder of the model's
+ * backend uses the model's `--endpoint`. A knowledge base remembers the embedder it was indexed with
  * (`laconic-kb.json` in its folder, no key), so asking it a question needs no embed flags; a
  * `--memory` folder remembers its embedder the same way.
  */
@@ -58,8 +59,10 @@ export async function resolveEmbedder(
       `${flag} ${kbPath} has no embedding model yet: pass --embed-model NAME (e.g. --embed-model nomic-embed-text for Ollama, or --embed-backend openai --embed-model text-embedding-3-small)`,
     )
   }
-  const endpoint = flags.endpoint ?? (sameBackend ? recorded?.endpoint : undefined)
-  const record: EmbedRecord = { backend, model, ...(endpoint !== undefined ? { endpoint } : {}) }
+  const own = flags.endpoint ?? (sameBackend ? recorded?.endpoint : undefined)
+  // Only an endpoint given for the embedder is recorded: the model's may change from run to run.
+  const record: EmbedRecord = { backend, model, ...(own !== undefined ? { endpoint: own } : {}) }
+  const endpoint = own ?? (flags.modelEndpoint?.backend === backend ? flags.modelEndpoint.endpoint : undefined)
   switch (backend) {
     case 'ollama': {
       const host = withScheme(endpoint ?? env.OLLAMA_HOST ?? 'http://localhost:11434', '--embed-endpoint')

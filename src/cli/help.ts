@@ -11,7 +11,8 @@ Usage:
   laconic worker --redis URL [--concurrency N] [options]   run queued research (docs/scale-out.md); a dead worker's
                                                            runs move on within --lock-ms MS (5000) + 2 × --stall-ms MS (1000)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
-  laconic mcp [--http PORT] [options]                      the research tool for MCP clients (stdio, or HTTP on 127.0.0.1)
+  laconic mcp [--http PORT] [--sessions DIR] [options]     the research tool for MCP clients (stdio, or HTTP on 127.0.0.1);
+                                                           --sessions DIR keeps conversations across restarts
   laconic index DIR|FILE|URL ... --kb PATH [--embed-* ...]   index documents into the knowledge base at PATH
   laconic kb list|remove [ID|PATH ...] --kb PATH           list its documents (--format json|ndjson for scripts),
                                                            or remove some (a folder: all under it)
@@ -66,7 +67,8 @@ Search and reading:
                            earlier runs found, and remember what this one finds
   --embed-backend NAME     the embedder of --kb and --memory: ollama (default) | openai | local
   --embed-model NAME       e.g. nomic-embed-text; remembered in PATH by laconic index (and --memory)
-  --embed-endpoint URL     as --endpoint, for the embedder
+  --embed-endpoint URL     the embedder's server (default: the one PATH recorded, else --endpoint
+                           when --embed-backend is --backend, else that backend's default)
   --embed-api-key KEY      or $OPENAI_API_KEY
   --no-fetch               read only search snippets, never whole pages or documents
 

@@ -7,6 +7,17 @@ import { RECOMMENDED_LOCAL_MODEL } from './recommended-model.js'
 
 const LIST_TIMEOUT_MS = 10_000
 
+/**
+ * What to do when no Ollama answers: on a first run that is the usual case, so every way to a
+ * model is named (another Ollama, an OpenAI-compatible server, a GGUF in-process), and how to
+ * search without the web.
+ */
+export const OLLAMA_UNREACHABLE_HINT =
+  'is `ollama serve` running? Start it, or pass --endpoint HOST for an Ollama elsewhere; ' +
+  'for an OpenAI-compatible server (llama.cpp, LM Studio, vLLM): --backend openai --endpoint URL -m MODEL; ' +
+  `for a GGUF model in-process: --backend local -m ${RECOMMENDED_LOCAL_MODEL}; ` +
+  'and --corpus DIR searches a folder of your files instead of the web'
+
 /** Names of the models an Ollama server has pulled, in its own order. Total over odd bodies. */
 export function modelNamesFromTags(body: unknown): string[] {
   const models = (body as { models?: unknown } | null)?.models
@@ -19,7 +30,7 @@ export function modelNamesFromTags(body: unknown): string[] {
 
 export async function listOllamaModels(host: string, fetchFn: typeof globalThis.fetch = fetch): Promise<string[]> {
   const url = `${host}/api/tags`
-  const hint = `is \`ollama serve\` running? Pass --endpoint HOST for another server, or --model NAME, or run a model in-process: --backend local -m ${RECOMMENDED_LOCAL_MODEL}`
+  const hint = OLLAMA_UNREACHABLE_HINT
   let response: Response
   try {
     response = await fetchFn(url, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) })
