@@ -100,7 +100,21 @@ describe('--embed-endpoint defaults to --endpoint', () => {
   }
 
   it('an embedder of the model backend embeds at the model endpoint, and does not record it', async () => {
-    const flags = flagsOf(['--backend', 'openai', '--endpoint', embeddings.url, '-m', 'x', '--kb', folder, '--embed-backend', 'openai', '--embed-model', FAKE_MODEL, 'q'])
+    const flags = flagsOf([
+      '--backend',
+      'openai',
+      '--endpoint',
+      embeddings.url,
+      '-m',
+      'x',
+      '--kb',
+      folder,
+      '--embed-backend',
+      'openai',
+      '--embed-model',
+      FAKE_MODEL,
+      'q',
+    ])
     const { embed, record } = await resolveEmbedder(folder, flags, {})
     await embed.embed(['where does this go?'])
     expect(embeddings.texts).toContain('where does this go?')
