@@ -60,7 +60,7 @@ Search and reading:
   --brave-key KEY          or $BRAVE_API_KEY
   --tavily-key KEY         or $TAVILY_API_KEY
   --searxng-url URL        or $SEARXNG_URL, e.g. http://localhost:8080
-  --corpus DIR             search the .md/.txt/.html files in DIR, offline (implies --search local)
+  --corpus DIR             search the .md/.txt/.html/.pdf/.docx files in DIR, offline (implies --search local)
   --kb PATH                search the knowledge base at PATH, offline; with --search NAME, beside
                            the web (results merged, titles labelled [kb] and [web])
   --memory PATH            long-term memory in the folder PATH (created on first use): recall what

@@ -2,8 +2,9 @@
  * `--search` and its keys → a `SearchProvider`, and the `FetchProvider` that reads pages (none
  * with `--no-fetch`). Keys come from the flags, else the environment variables the adapters document.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { brave, duckduckgo, httpFetch, localCorpus, searxng, tavily } from '../adapters/index.js'
+import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
 import type { FetchProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
 import { existingKnowledgeBase } from './kb.js'
@@ -25,13 +26,16 @@ export interface Sources {
 async function corpusFolder(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory()) throw new UsageError(`--corpus ${dir}: no such folder`)
-  const files = await readdir(dir, { recursive: true }).catch(() => undefined)
+  // The files the corpus will read, found as it will find them.
+  const { listFiles } = await import('../adapters/search/local/load-dir.js')
+  const files = await listFiles(dir, new Set(DEFAULT_EXTENSIONS)).catch(() => undefined)
   if (files === undefined) throw new UsageError(`--corpus ${dir}: the folder cannot be read`)
-  if (!files.some((file) => CORPUS_FILE.test(file))) throw new UsageError(`--corpus ${dir}: no .md, .txt or .html files in it`)
+  if (files.length === 0) throw new UsageError(`--corpus ${dir}: no ${CORPUS_KINDS} files in it`)
   return dir
 }
 
-const CORPUS_FILE = /\.(?:md|markdown|txt|html?)$/i
+/** The kinds of file a corpus folder is read for, as `--help` and errors name them. */
+const CORPUS_KINDS = '.md, .txt, .html, .pdf or .docx'
 
 function webSearch(options: CliOptions, env: Env): SearchProvider {
   switch (options.search) {

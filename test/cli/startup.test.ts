@@ -5,7 +5,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { runCli } from '../../src/cli/cli.js'
+import { helpText } from '../../src/cli/help.js'
 import { withScheme } from '../../src/cli/llm.js'
+import { buildSources } from '../../src/cli/search.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 
 async function cli(argv: string[]): Promise<{ code: number; stderr: string }> {
@@ -40,8 +42,26 @@ describe('start-up validation', () => {
     for (const dir of ['empty', 'images']) {
       const { code, stderr } = await cli(['--backend', 'openai', '--endpoint', 'localhost:1', '-m', 'x', '--corpus', join(folder, dir), 'q'])
       expect(code).toBe(2)
-      expect(stderr).toMatch(/^laconic: --corpus .*: no \.md, \.txt or \.html files in it\n$/)
+      expect(stderr).toMatch(/^laconic: --corpus .*: no \.md, \.txt, \.html, \.pdf or \.docx files in it\n$/)
     }
+  })
+
+  it('a corpus folder of only PDFs, or only DOCX files, is accepted', async () => {
+    for (const [dir, file] of [
+      ['pdfs', 'report.PDF'],
+      ['docx', 'nested/letter.docx'],
+    ] as const) {
+      await mkdir(join(folder, dir, 'nested'), { recursive: true })
+      await writeFile(join(folder, dir, file), 'bytes')
+      const options = parseCliArgs(['--corpus', join(folder, dir), 'q'])
+      if (options.kind !== 'run') throw new Error('expected a run')
+      const sources = await buildSources(options.options, {})
+      expect(sources.corpus).toBe(sources.search)
+    }
+  })
+
+  it('--help names every kind of file a corpus folder is read for', () => {
+    expect(helpText(['scratchpad'])).toContain('--corpus DIR             search the .md/.txt/.html/.pdf/.docx files in DIR')
   })
 
   it.skipIf(process.getuid?.() === 0)('an unreadable corpus folder is a usage error', async () => {
