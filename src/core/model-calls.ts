@@ -104,9 +104,10 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
     // What the call streamed, in case it never finishes: a cut-off call is counted from it.
     let streamed = ''
     const open = { account: () => accounting(role, llm, estimatedGeneration(req, streamed), started) }
+    let call: ReturnType<typeof modelCall> | undefined
     try {
       const cachePrefix = req.cachePrefix ?? stablePrefix(role, req.prompt)
-      const call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)
+      call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)
       for (;;) {
         const step = await call.next()
         yield* retries.pending.splice(0)
@@ -130,6 +131,10 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
       throw error
     } finally {
       release()
+      // Left early (the consumer broke out, a scope closed): the provider's generator is paused at
+      // a token and would stay so, its connection open, unless it is returned (a finished one
+      // returns at once). Its own cleanup failing changes nothing here.
+      await call?.return(undefined).catch(() => undefined)
     }
   }
 
