@@ -134,7 +134,7 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
       // Left early (the consumer broke out, a scope closed): the provider's generator is paused at
       // a token and would stay so, its connection open, unless it is returned (a finished one
       // returns at once). Its own cleanup failing changes nothing here.
-      await call?.return(undefined).catch(() => undefined)
+      await (call as AsyncGenerator<unknown, unknown> | undefined)?.return(undefined).catch(() => undefined)
     }
   }
 

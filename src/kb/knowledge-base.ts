@@ -263,7 +263,10 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
         throw new LaconicError('knowledgeBase.index: pass a list of sources', { code: 'config', hint: "e.g. kb.index(['./docs'])" })
       }
       try {
-        return await indexSources(sources, settings, indexOptions)
+        const report = await indexSources(sources, settings, indexOptions)
+        // Once, at the end: the store folds what was written into its indexes before searches come.
+        await store.optimize?.()
+        return report
       } finally {
         catalogue = undefined
         builtWith = undefined

@@ -106,12 +106,15 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
     writes = next.catch(() => undefined)
     return next
   }
-  const afterWrite = async (opened: Opened, count = 1) => {
-    writesSinceOptimize += count
-    if (writesSinceOptimize < optimizeEvery) return
+  /** Compacts both tables (which also folds new rows into the full-text index) and trains the vector index when due. */
+  const optimizeNow = async (opened: Opened) => {
     writesSinceOptimize = 0
     await Promise.all([opened.chunks?.optimize(), opened.documents.optimize()])
     await indexVectors(opened, indexFrom)
+  }
+  const afterWrite = async (opened: Opened, count = 1) => {
+    writesSinceOptimize += count
+    if (writesSinceOptimize >= optimizeEvery) await optimizeNow(opened)
   }
 
   /**
@@ -191,6 +194,13 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
         await opened.chunks?.delete(`document_id = ${sql(documentId)}`)
         await opened.documents.delete(`id = ${sql(documentId)}`)
         await afterWrite(opened)
+      })
+    },
+
+    optimize() {
+      // After the writes queued before it; nothing to do when none came since the last compaction.
+      return serially(async () => {
+        if (writesSinceOptimize > 0) await optimizeNow(await open())
       })
     },
 

@@ -2,11 +2,13 @@
  * `lanceVectorStore` on a real LanceDB folder: the shared contract, and what is LanceDB's own
  * (reopening, compaction, the full-text index over rows added after it).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { knowledgeBase } from '../../src/kb/index.js'
 import { lanceVectorStore } from '../../src/lancedb/index.js'
+import { fakeEmbedder } from './fake-embeddings.js'
 import { chunk, doc, vectorStoreContract } from './vector-store-contract.js'
 
 const folders: string[] = []
@@ -106,6 +108,28 @@ describe('lanceVectorStore', () => {
     const again = lanceVectorStore({ path, indexFrom: 40 })
     expect((await again.searchByVector(Float32Array.from(direction(33)), 1))[0]?.chunk.id).toBe('d33#0')
     await again.close()
+  })
+
+  it('leaves its tables compacted and wholly indexed once kb.index() has written, however few the writes', async () => {
+    const path = await folder()
+    const docs = join(path, 'docs')
+    await mkdir(docs)
+    const animals = ['llama', 'alpaca', 'vicuna', 'guanaco', 'camel', 'yak']
+    for (const [i, animal] of animals.entries()) await writeFile(join(docs, `note-${i}.md`), `# Note ${i}\n\nThe ${animal} eats grass.\n`)
+    // A batch of one chunk: one commit a document, far fewer than the default 50 between compactions.
+    const kb = knowledgeBase({ store: lanceVectorStore({ path }), embed: fakeEmbedder(8), batchSize: 1, concurrency: 1 })
+    expect((await kb.index([docs])).chunks).toBe(6)
+    const lance = await import('@lancedb/lancedb')
+    const db = await lance.connect(path)
+    for (const name of ['kb_chunks', 'kb_documents']) {
+      const table = await db.openTable(name)
+      expect((await table.stats()).fragmentStats.numFragments, name).toBe(1)
+      for (const index of await table.listIndices()) expect((await table.indexStats(index.name))?.numUnindexedRows, index.name).toBe(0)
+      table.close()
+    }
+    db.close()
+    expect((await kb.search('guanaco', { limit: 1 }))[0]?.url).toMatch(/note-3\.md#/)
+    await kb.close()
   })
 
   it('refuses a path or table name it cannot use', () => {

@@ -75,5 +75,7 @@ describe('vector stores', () => {
     expectTypeOf<VectorStore['searchByVector']>().returns.toEqualTypeOf<Promise<ScoredChunk[]>>()
     expectTypeOf<Chunk['vector']>().toEqualTypeOf<Float32Array>()
     expectTypeOf<StoredDocument['hash']>().toEqualTypeOf<string>()
+    // Optional: a store without it (the memory store) still is one.
+    expectTypeOf<VectorStore['optimize']>().toEqualTypeOf<(() => Promise<void>) | undefined>()
   })
 })
