@@ -41,10 +41,8 @@ export function createChatServer(agent: Agent): Server {
 function main(argv: readonly string[]): void {
   const portFlag = argv.indexOf('--port')
   const port = Number(portFlag >= 0 ? argv[portFlag + 1] : (process.env.PORT ?? 8788))
-  const { agent, demo } = exampleAgent(argv, { demoTokenDelayMs: 40 })
-  createChatServer(agent).listen(port, '127.0.0.1', () =>
-    console.log(`laconic AI SDK chat (${demo ? 'scripted demo' : 'Ollama + DuckDuckGo'}) on http://localhost:${port}/`),
-  )
+  const { agent, label } = exampleAgent(argv, { demoTokenDelayMs: 40 })
+  createChatServer(agent).listen(port, '127.0.0.1', () => console.log(`laconic AI SDK chat (${label}) on http://localhost:${port}/`))
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

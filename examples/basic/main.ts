@@ -6,7 +6,7 @@
  */
 import { describeEnd, exampleAgent } from '../shared/agent.js'
 
-const { agent, question } = exampleAgent()
+const { agent, question, fix } = exampleAgent()
 const run = agent.research(question)
 
 for await (const event of run) {
@@ -19,5 +19,5 @@ for await (const event of run) {
 const result = await run.result
 process.stdout.write('\n')
 for (const citation of result.citations) console.log(`[${citation.index}] ${citation.title ?? ''} ${citation.url}`)
-console.error(describeEnd(result))
+console.error(describeEnd(result, fix))
 process.exitCode = result.reason === 'answered' ? 0 : 1

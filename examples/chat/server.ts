@@ -3,8 +3,10 @@
  * `createChatHandler`, continuing each chat's research session from a file store), and
  * `GET /api/chats/:id/messages` (the conversation as the page last showed it, for a reload).
  *
- *   npx tsx examples/chat/server.ts --demo      # the scripted demo: no model, no network
+ *   npx tsx examples/chat/server.ts --demo      # the scripted demo: no model, no network, canned answers
  *   npx tsx examples/chat/server.ts             # a local Ollama with DuckDuckGo
+ *   npx tsx examples/chat/server.ts --backend openai --endpoint http://localhost:8080 --model NAME
+ *                                               # any OpenAI-compatible server (OPENAI_API_KEY for a hosted one)
  *
  * It builds the page first (Vite, into examples/chat/dist) and keeps conversations in
  * examples/chat/.data (or CHAT_DATA_DIR): stop it, start it again, reload the page, and the
@@ -39,7 +41,22 @@ export interface ChatServerOptions {
   dataDir: string
   /** Where failures hidden from the page go (their full text). @defaultValue one `console.error` line each */
   onError?: ChatHandlerOptions['onError']
+  /** The agent is the scripted demo: the page says so above the chat (its answers are canned). */
+  demo?: boolean
+  /**
+   * What the page says when a turn fails because the model server did not answer: which server,
+   * and what to do (`exampleAgent`'s `fix`). The handler masks the error itself (`the research failed (network)`).
+   */
+  unreachable?: string
 }
+
+/** Above the chat when the agent is the scripted demo: every question gets the same canned research. */
+export const DEMO_BANNER =
+  'Scripted demo: no model and no web. Every question gets the same canned research (the 2024 Nobel Prize in Chemistry), ' +
+  'whatever you ask. Start the server without --demo for real research: a local Ollama, or --backend openai --endpoint URL --model NAME.'
+
+/** Text for an HTML attribute or element: the page's own words, never markup. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
  * The chat server, not yet listening. Turns spend the model's keys, so the chat endpoint takes
@@ -48,7 +65,10 @@ export interface ChatServerOptions {
 export async function createChatServer(options: ChatServerOptions): Promise<Server> {
   const files = await readApp(options.appDir)
   const guard = createRequestGuard({ host: 'localhost' })
-  const page = (files.get('/index.html')?.body ?? '').replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
+  const page = (files.get('/index.html')?.body ?? '')
+    .replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
+    .replace('<meta name="laconic-unreachable" content="">', `<meta name="laconic-unreachable" content="${escapeHtml(options.unreachable ?? '')}">`)
+    .replace('<!--laconic-banner-->', options.demo ? `<p class="demo-banner" role="note">${escapeHtml(DEMO_BANNER)}</p>` : '')
   const store = fileSessions(join(options.dataDir, 'sessions'))
   const chat = createChatHandler({ agent: options.agent, store, guard, onError: options.onError })
   const log = fileChatLog(join(options.dataDir, 'messages'))
@@ -113,16 +133,12 @@ async function readApp(dir: string): Promise<Map<string, { body: string; type: s
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const portFlag = argv.indexOf('--port')
-  const port = Number(portFlag >= 0 ? argv[portFlag + 1] : (process.env.PORT ?? 8789))
-  const { agent, demo } = exampleAgent(argv, { demoTokenDelayMs: 40 })
+  const { agent, demo, label, model, fix, port = Number(process.env.PORT ?? 8789) } = exampleAgent(argv, { demoTokenDelayMs: 40 })
   const appDir = fileURLToPath(new URL('./dist', import.meta.url))
   await buildApp(appDir)
   const dataDir = process.env.CHAT_DATA_DIR ?? fileURLToPath(new URL('./.data', import.meta.url))
-  const server = await createChatServer({ agent, appDir, dataDir })
-  server.listen(port, '127.0.0.1', () =>
-    console.log(`laconic chat (${demo ? 'scripted demo' : 'Ollama + DuckDuckGo'}) on http://localhost:${port}/ · conversations in ${dataDir}`),
-  )
+  const server = await createChatServer({ agent, appDir, dataDir, demo, unreachable: `The model server (${model}) could not be reached. To fix: ${fix}` })
+  server.listen(port, '127.0.0.1', () => console.log(`laconic chat (${label}) on http://localhost:${port}/ · conversations in ${dataDir}`))
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -10,5 +10,5 @@
 import { exampleAgent } from '../shared/agent.js'
 import { createApp } from './app.js'
 
-const { agent, demo } = exampleAgent()
-export default createApp(agent, { label: demo ? 'Scripted demo: no model, no network' : 'Ollama + DuckDuckGo' }).app
+const { agent, demo, label } = exampleAgent()
+export default createApp(agent, { label: demo ? 'Scripted demo: no model, no network' : label }).app

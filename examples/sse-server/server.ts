@@ -15,11 +15,11 @@ export const DEMO_LABEL = 'Scripted demo: canned model replies and an in-memory 
 function main(argv: readonly string[]): void {
   const portFlag = argv.indexOf('--port')
   const port = Number(portFlag >= 0 ? argv[portFlag + 1] : (process.env.PORT ?? 8787))
-  const { agent, demo } = exampleAgent(argv, { demoTokenDelayMs: 40 })
+  const { agent, demo, label } = exampleAgent(argv, { demoTokenDelayMs: 40 })
   // Loopback only, and only requests addressed to it (against DNS rebinding): every run spends
   // the model's time, or a provider's money.
   const server = createLiveServer({ agent, host: LOOPBACK, ...(demo ? { label: DEMO_LABEL } : {}) })
-  server.listen(port, LOOPBACK, () => console.log(`laconic live page (${demo ? 'scripted demo' : 'Ollama + DuckDuckGo'}) on http://${LOOPBACK}:${port}/`))
+  server.listen(port, LOOPBACK, () => console.log(`laconic live page (${label}) on http://${LOOPBACK}:${port}/`))
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

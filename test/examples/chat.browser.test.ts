@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../examples/chat/build.js'
 import { createChatServer } from '../../examples/chat/server.js'
-import { createAgent, type LLMRequest } from '../../src/index.js'
+import { createAgent, LaconicError, type LLMRequest } from '../../src/index.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
@@ -25,6 +25,8 @@ const WINNERS = 'David Baker, Demis Hassabis and John Jumper won the 2024 Nobel 
 const DESIGN = 'Baker was honoured for computational protein design'
 /** Markup in a source's title: it must stay text. */
 const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='yes'">`
+/** What the server tells the page to do when its model server does not answer. */
+const UNREACHABLE = 'The model server (Ollama test at http://127.0.0.1:1) could not be reached. To fix: start it <b>now</b>.'
 
 const CORPUS = [
   { title: `The Nobel Prize in Chemistry 2024 ${HOSTILE}`, url: NOBEL, snippet: 'Baker, Hassabis and Jumper share the 2024 chemistry prize.' },
@@ -32,7 +34,7 @@ const CORPUS = [
 ]
 
 /** How the next model calls behave: as scripted, held at the answer until aborted, or failing. */
-type Mode = 'answer' | 'hold-answer' | 'fail'
+type Mode = 'answer' | 'hold-answer' | 'fail' | 'unreachable'
 
 /** A promise and its resolver, for events the test waits on. */
 function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -94,6 +96,7 @@ function world() {
     replies: (req) => {
       // A provider error that names an internal endpoint: the page must not see it.
       if (state.mode === 'fail') return { text: '', error: new Error('HTTP 500 from http://10.0.0.7:11434/api/chat (internal)') }
+      if (state.mode === 'unreachable') return { text: '', error: new LaconicError('fetch failed: ECONNREFUSED', { code: 'network' }) }
       return (replies[req.system ?? ''] ?? (() => ''))(req)
     },
   })
@@ -118,6 +121,7 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
       appDir: join(folder, 'app'),
       dataDir: join(folder, 'data'),
       onError: (error) => hidden.push(error.message),
+      unreachable: UNREACHABLE,
     })
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -240,5 +244,18 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     await page.waitForSelector('main[data-status=ready]')
     expect(await page.locator('.assistant .ending.error').textContent()).toMatch(/^the research failed \(\S+\)$/)
     expect(await page.locator('body').textContent()).not.toContain('10.0.0.7')
+    // Not a network failure: no word about the model server.
+    expect(await page.locator('.assistant .help').count()).toBe(0)
+  })
+
+  it('an unreachable model server: the page says which server, and how to fix it (as text)', async () => {
+    scripted.state.mode = 'unreachable'
+    const page = await open()
+    await ask(page, 'Who won the 2024 Nobel Prize in Chemistry?')
+    expect(await page.locator('.assistant .ending.error').textContent()).toBe('the research failed (network)')
+    expect(await page.locator('.assistant .help').textContent()).toBe(UNREACHABLE)
+    expect(await page.locator('.assistant .help b').count()).toBe(0)
+    // Not the demo: no banner.
+    expect(await page.locator('.demo-banner').count()).toBe(0)
   })
 })

@@ -3,7 +3,7 @@
  * as they arrive, the answer, its sources as links, the cost, and how the run ended. Everything
  * is rendered as text (React escapes it); a source links only when its URL is http(s).
  */
-import type { ChatMessage } from './messages.js'
+import { type ChatMessage, unreachableHelp } from './messages.js'
 
 type Part = ChatMessage['parts'][number]
 type PartOf<T extends Part['type']> = Extract<Part, { type: T }>
@@ -14,6 +14,9 @@ const ENDINGS: Record<string, string> = {
   paused: 'The research paused.',
   error: 'The research failed.',
 }
+
+/** Failures that mean the model server did not answer: the page says which server, and what to do. */
+const UNREACHABLE = new Set(['network', 'timeout', 'not-found'])
 
 export function Message({ message }: { message: ChatMessage }) {
   const text = message.parts
@@ -30,6 +33,7 @@ export function Message({ message }: { message: ChatMessage }) {
   // A failed run's metadata says why (the handler's short message and code): shown after a reload too.
   const failure = message.metadata?.error
   const ending = reason === 'error' && failure ? failure.message : reason ? ENDINGS[reason] : undefined
+  const help = reason === 'error' && failure && UNREACHABLE.has(failure.code) ? unreachableHelp() : ''
 
   return (
     <div className="message assistant">
@@ -67,6 +71,7 @@ export function Message({ message }: { message: ChatMessage }) {
         </p>
       )}
       {ending && <p className={reason === 'error' ? 'ending error' : 'ending'}>{ending}</p>}
+      {help && <p className="ending help">{help}</p>}
     </div>
   )
 }

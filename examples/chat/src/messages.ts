@@ -13,6 +13,11 @@ function pageToken(): string {
   return document.querySelector('meta[name="laconic-token"]')?.getAttribute('content') ?? ''
 }
 
+/** What the server says to do when its model server cannot be reached (it knows which server that is). */
+export function unreachableHelp(): string {
+  return document.querySelector('meta[name="laconic-unreachable"]')?.getAttribute('content') ?? ''
+}
+
 /** The chat's id: from the address (`?chat=…`), or a new one put there, so a reload comes back to the same conversation. */
 export function chatIdFromAddress(): string {
   const url = new URL(window.location.href)
