@@ -10,6 +10,7 @@
 import { describeError, type ResearchOptions, type ResearchRun } from '../core/index.js'
 import type { Session, SessionOptions, SessionStore } from '../core/session.js'
 import { readJsonObject } from '../wire/read-body.js'
+import { hostAllowed } from '../wire/allowed-host.js'
 import { refuseCrossSite } from '../wire/request-guard.js'
 import { readChatTurn } from './chat-request.js'
 import { sessionStateFromMessages } from './chat-state.js'
@@ -48,9 +49,18 @@ export interface ChatHandlerOptions {
   /**
    * Which requests may start a turn (every turn spends the model's keys). `false` lets every
    * `POST` through (a server-to-server endpoint behind your own checks).
-   * @defaultValue a `POST` with no browser marker of another site or origin (`Sec-Fetch-Site`, `Origin`)
+   * @defaultValue a `POST` addressed to `host`, with no browser marker of another site or origin (`Sec-Fetch-Site`, `Origin`)
    */
   guard?: ChatGuard | false | undefined
+  /**
+   * The default guard serves only requests addressed to this host (the `Host` header, else the
+   * request URL's host; any loopback name counts for a loopback one), against DNS rebinding: a
+   * page on another name that resolves to this machine is refused. Set it to the name the chat is
+   * served at (`'chat.example.com'`), or `false` behind a proxy that checks the host. A `guard`
+   * of your own does its own host check (`createRequestGuard({ host })`).
+   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
+   */
+  host?: string | false | undefined
   /**
    * The session key for a chat: map the client's chat id to your own (prefix the signed-in
    * user's id, so one user cannot continue another's chat), or return undefined to refuse the
@@ -100,12 +110,25 @@ export interface ChatHandler {
 const DEFAULT_MAX_BODY_BYTES = 1_048_576
 const DEFAULT_MAX_QUESTION_CHARS = 2_000
 
-/** A `POST`, and no browser saying it comes from another site or origin. */
-const sameOriginPosts: ChatGuard = {
-  checkStart(request) {
-    if (request.method.toUpperCase() !== 'POST') return { status: 405, message: 'send the chat with POST', headers: { allow: 'POST' } }
-    return refuseCrossSite(request)
-  },
+/** The host the default guard serves when none is given: loopback only, as a chat on a developer's machine is. */
+const DEFAULT_HOST = 'localhost'
+
+/** A `POST` addressed to `host` (unless `false`), and no browser marker of another site or origin. */
+function sameOriginPosts(host: string | false): ChatGuard {
+  return {
+    checkStart(request) {
+      if (request.method.toUpperCase() !== 'POST') return { status: 405, message: 'send the chat with POST', headers: { allow: 'POST' } }
+      if (host !== false && !hostAllowed(requestHost(request), host)) {
+        return { status: 403, message: `this chat answers requests addressed to ${host} only (createChatHandler's host option)` }
+      }
+      return refuseCrossSite(request)
+    },
+  }
+}
+
+/** The `Host` header, else the URL's host: a runtime builds the URL from the header, a `Request` made by hand may have none. */
+function requestHost(request: Request): string | undefined {
+  return request.headers.get('host') ?? (URL.canParse(request.url) ? new URL(request.url).host : undefined)
 }
 
 /**
@@ -120,7 +143,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   if (typeof agent?.session !== 'function') {
     throw new TypeError('createChatHandler needs an `agent` with `session(chatId, options)`: pass `createAgent(...)`')
   }
-  const guard = options.guard === undefined ? sameOriginPosts : options.guard
+  const guard = options.guard === undefined ? sameOriginPosts(options.host ?? DEFAULT_HOST) : options.guard
   const maskErrors = options.maskErrors ?? true
   const report = options.onError ?? logMaskedError
   const maxBodyBytes = positive(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes')

@@ -67,7 +67,7 @@ function honoApp(chat: ReturnType<typeof createChatHandler>): Hono {
 describe('the chat handler mounted', () => {
   it('answers useChat as a Hono route', async () => {
     const app = honoApp(answering())
-    const message = await answerVia(async (url, init) => app.request(url, init), 'http://app.test/api/chat')
+    const message = await answerVia(async (url, init) => app.request(url, init), 'http://localhost/api/chat')
     expect(message.parts.find((p) => p.type === 'text')?.text).toBe('Air scatters blue light most.')
     expect(message.metadata?.reason).toBe('answered')
   })
@@ -80,14 +80,14 @@ describe('the chat handler mounted', () => {
 
   it('answers useChat as a Next.js route module (export const POST = chat)', async () => {
     const route = { POST: answering() }
-    const message = await answerVia(async (url, init) => route.POST(new Request(url, init)), 'http://app.test/api/chat')
+    const message = await answerVia(async (url, init) => route.POST(new Request(url, init)), 'http://localhost/api/chat')
     expect(message.metadata?.reason).toBe('answered')
   })
 
   it("stops the model call when the client aborts, in Hono (the request's signal)", async () => {
     const { chat, gated } = gatedChat()
     const client = new AbortController()
-    const response = await honoApp(chat).request('http://app.test/api/chat', {
+    const response = await honoApp(chat).request('http://localhost/api/chat', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: BODY,

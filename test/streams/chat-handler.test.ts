@@ -43,7 +43,10 @@ const user = (id: string, text: string): ResearchUIMessage => ({ id, role: 'user
 
 /** One turn as `useChat` runs it: the SDK's transport posts the chat, its fold reads the answer. */
 async function chatTurn(handle: Handle, messages: ResearchUIMessage[], options: { chatId?: string; signal?: AbortSignal } = {}) {
-  const transport = new DefaultChatTransport<ResearchUIMessage>({ api: 'http://app.test/api/chat', fetch: async (url, init) => handle(new Request(url, init)) })
+  const transport = new DefaultChatTransport<ResearchUIMessage>({
+    api: 'http://localhost/api/chat',
+    fetch: async (url, init) => handle(new Request(url, init)),
+  })
   const stream = await transport.sendMessages({
     trigger: 'submit-message',
     chatId: options.chatId ?? 'chat-1',
@@ -61,7 +64,7 @@ async function chatTurn(handle: Handle, messages: ResearchUIMessage[], options: 
 }
 
 function post(body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}): Request {
-  return new Request('http://app.test/api/chat', {
+  return new Request('http://localhost/api/chat', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -154,7 +157,7 @@ describe('createChatHandler, posted to by useChat', () => {
   })
 
   it.each([
-    ['a GET', new Request('http://app.test/api/chat'), 405, 'method-not-allowed'],
+    ['a GET', new Request('http://localhost/api/chat'), 405, 'method-not-allowed'],
     ['a cross-site post', post({ id: 'c', messages: [user('u', 'hi')] }, { 'sec-fetch-site': 'cross-site' }), 403, 'forbidden'],
     ['a post from another origin', post({ id: 'c', messages: [user('u', 'hi')] }, { origin: 'https://evil.example', host: 'app.test' }), 403, 'forbidden'],
     ['a form post', post('{"id":"c","messages":[]}', { 'content-type': 'text/plain' }), 415, 'unsupported-media-type'],
@@ -176,7 +179,7 @@ describe('createChatHandler, posted to by useChat', () => {
 
   it("lets a same-origin post through, and takes another guard's refusal (the server's token guard fits)", async () => {
     const { agent } = echoAgent(['ok', 'ok'])
-    const sameOrigin = await createChatHandler({ agent })(
+    const sameOrigin = await createChatHandler({ agent, host: 'app.test' })(
       post({ id: 'c', messages: [user('u', 'hi')] }, { origin: 'http://app.test', host: 'app.test', 'sec-fetch-site': 'same-origin' }),
     )
     expect(sameOrigin.status).toBe(200)
@@ -185,6 +188,43 @@ describe('createChatHandler, posted to by useChat', () => {
     const refused = await createChatHandler({ agent, guard })(post({ id: 'c', messages: [user('u', 'hi')] }))
     expect(await refused.json()).toEqual({ code: 'forbidden', message: 'no token' })
     const open = await createChatHandler({ agent, guard: false })(post({ id: 'c', messages: [user('u', 'hi')] }, { 'sec-fetch-site': 'cross-site' }))
+    expect(open.status).toBe(200)
+    await open.text()
+  })
+})
+
+describe('the host a chat answers (DNS rebinding)', () => {
+  /** A same-origin post as a browser sends it to the name in its address bar. */
+  const browserPost = (host: string) => post({ id: 'c', messages: [user('u', 'hi')] }, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' })
+
+  it('serves only loopback names by default: a page on a name rebound to 127.0.0.1 is refused', async () => {
+    const { agent, llm } = echoAgent(['ok', 'ok', 'ok'])
+    const chat = createChatHandler({ agent })
+    const rebound = await chat(browserPost('evil.example:3000'))
+    expect(rebound.status).toBe(403)
+    expect(await rebound.json()).toEqual({
+      code: 'forbidden',
+      message: "this chat answers requests addressed to localhost only (createChatHandler's host option)",
+    })
+    // A request built by hand with no Host header is judged by its URL's host.
+    const byUrl = await chat(new Request('http://evil.example/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+    expect(byUrl.status).toBe(403)
+    expect(llm.calls).toEqual([])
+    for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000']) {
+      const served = await chat(browserPost(host))
+      expect(served.status, host).toBe(200)
+      await served.text()
+    }
+  })
+
+  it('serves the host it is given, or any with host: false', async () => {
+    const { agent } = echoAgent(['ok', 'ok'])
+    const deployed = createChatHandler({ agent, host: 'chat.example.com' })
+    expect((await deployed(browserPost('localhost:3000'))).status).toBe(403)
+    const served = await deployed(browserPost('chat.example.com'))
+    expect(served.status).toBe(200)
+    await served.text()
+    const open = await createChatHandler({ agent, host: false })(browserPost('anything.example'))
     expect(open.status).toBe(200)
     await open.text()
   })

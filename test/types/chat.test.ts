@@ -55,6 +55,7 @@ describe('createChatHandler', () => {
   it("takes the server's token guard, and false", () => {
     expectTypeOf<ReturnType<typeof createRequestGuard>>().toExtend<ChatGuard>()
     expectTypeOf<ChatHandlerOptions['guard']>().toEqualTypeOf<ChatGuard | false | undefined>()
+    expectTypeOf<ChatHandlerOptions['host']>().toEqualTypeOf<string | false | undefined>()
     expectTypeOf<ChatRefusal['status']>().toEqualTypeOf<number>()
     expectTypeOf<ChatAgent['session']>().returns.toHaveProperty('research')
     expectTypeOf<Agent>().toExtend<ChatAgent>()
