@@ -1,0 +1,87 @@
+/**
+ * A loopback "model" for eval tests, the eval bench and the offline sample: it plays scratchpad's
+ * three roles by reading its prompts, with no language model. The planner searches the question
+ * once, then answers; the synthesizer keeps the result snippet that shares the most words with
+ * the question; the finalizer answers with the notes' best sentence. Right or wrong depends on
+ * what the search found, as with a real model, and it prices its calls like a small hosted model.
+ */
+import type { LLMRequest } from '../../src/index.js'
+import { estimateTokens } from '../../src/core/index.js'
+import { type ScriptedLLM, type ScriptedReply, scriptedLLM } from '../../src/testing/index.js'
+
+const STOP = new Set(
+  'the a an of in on at to for and or is was were what which who whom when where how why did does do by with from as that this its it be are'.split(' '),
+)
+
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .split(' ')
+    .filter((word) => word && !STOP.has(word))
+}
+
+function overlap(text: string, question: string): number {
+  const wanted = new Set(words(question))
+  return new Set(words(text).filter((word) => wanted.has(word))).size
+}
+
+function best<T>(items: readonly T[], score: (item: T) => number): T | undefined {
+  let chosen: T | undefined
+  let top = -1
+  for (const item of items) {
+    const value = score(item)
+    if (value > top) {
+      top = value
+      chosen = item
+    }
+  }
+  return chosen
+}
+
+const field = (prompt: string, label: string) => new RegExp(`^${label}: (.*)$`, 'm').exec(prompt)?.[1]?.trim() ?? ''
+
+/** The reply to one request, by the role its system prompt names. */
+export function extractiveReply(req: LLMRequest): string {
+  const system = req.system ?? ''
+  const question = field(req.prompt, 'Question')
+  if (/planner/i.test(system)) {
+    return req.prompt.includes('(none yet)') ? `Action: Search\nQuery: ${question}` : 'Action: Answer'
+  }
+  if (/notes/i.test(system) && req.prompt.includes('New results for')) {
+    const results = [...req.prompt.matchAll(/^\[\d+\] (.*)\n(\S+)\n([\s\S]*?)(?=\n\n\[\d+\] |\n\nRewrite the notes|$)/gm)].map((m) => ({
+      url: m[2] ?? '',
+      snippet: (m[3] ?? '').trim(),
+    }))
+    const chosen = best(results, (result) => overlap(result.snippet, question))
+    return chosen ? `${chosen.snippet} (${chosen.url})` : ''
+  }
+  if (/answer/i.test(system)) {
+    const notes = (/Research notes:\n([\s\S]*?)\n\n?(?:Answer:|$)/.exec(req.prompt)?.[1] ?? '').replace(/\s*\((?:https?|file|local|hotpotqa)[^)]*\)/g, '')
+    const sentences = notes.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('no notes were gathered'))
+    return best(sentences, (sentence) => overlap(sentence, question))?.trim() || 'I could not find the answer.'
+  }
+  return 'Action: Answer'
+}
+
+/** Options of `extractiveModel`: its name, and the latency of a hosted model to simulate. */
+export interface ExtractiveModelOptions {
+  model?: string
+  latencyMs?: number
+  tokenDelayMs?: number
+}
+
+/** The extractive loopback model, priced at $0.15 / $0.60 per million tokens. */
+export function extractiveModel(options: ExtractiveModelOptions = {}): ScriptedLLM {
+  return scriptedLLM({
+    model: options.model ?? 'extractive',
+    ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
+    ...(options.tokenDelayMs !== undefined ? { tokenDelayMs: options.tokenDelayMs } : {}),
+    replies: (req): ScriptedReply => {
+      const text = extractiveReply(req)
+      const inputTokens = estimateTokens(`${req.system ?? ''}${req.prompt}`)
+      const outputTokens = estimateTokens(text)
+      return { text, usage: { inputTokens, outputTokens }, cost: (inputTokens * 0.15 + outputTokens * 0.6) / 1e6 }
+    },
+  })
+}
