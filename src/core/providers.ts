@@ -136,6 +136,12 @@ export interface SearchOptions {
    * the run's cost. A provider that wraps another passes it on.
    */
   onUsage?: UsageReporter
+  /**
+   * Told about a problem the search worked around rather than failed on (the files of a local
+   * corpus it could not read): a run passes one, and turns each into a `warning` event of the
+   * search's query. A provider that wraps another passes it on.
+   */
+  onWarning?: (warning: PageWarning) => void
 }
 
 /** A web (or corpus) search: `search(query)` returns results. Implement it to plug in any search engine. */
@@ -184,7 +190,7 @@ export type DocumentWarningCode =
   | 'document-too-large'
   | 'missing-dependency'
 
-/** A problem reading part of a page, as the run reports it: a `warning` with this code. */
+/** A problem reading part of a page (or a search's file), as the run reports it: a `warning` with this code. */
 export interface PageWarning {
   /** A document's code, or a code of a fetch provider's own. */
   code: DocumentWarningCode | (string & {})

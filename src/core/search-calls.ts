@@ -2,6 +2,8 @@ import { costDelta } from './cost.js'
 import { describeError, type ErrorInfo, isAbortError } from './errors.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import { usageCollector } from './run-usage.js'
+import type { PageWarning } from './providers.js'
+import type { StrategyEvent } from './events.js'
 import type { StrategyContext } from './strategy.js'
 
 /** A scope's searches (`runSearch`): each request gets `signal`; a failure is a warning and a result with its error. */
@@ -20,12 +22,15 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
     async *runSearch(query, opts = {}) {
       const queryId = newId('q')
       const retries = retryNotices(`search "${query}"`)
+      // What the provider worked around (a corpus file it could not read), told with the result.
+      const worked: StrategyEvent[] = []
+      const onWarning = (warning: PageWarning) => worked.push({ type: 'warning', code: warning.code, message: warning.message, queryId })
       // What the search spends on calls of its own (a knowledge base's embedding, its reranker).
       const usage = usageCollector(run)
       const limit = opts.limit ?? options.searchLimit ?? 5
       // Start the search before announcing it, so it is in flight while consumers see `query`.
       const pending = searchProvider
-        ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage }))
+        ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage, onWarning }))
         : undefined
       pending?.catch(() => undefined)
       yield {
@@ -44,6 +49,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
       try {
         const served = await pending
         yield* retries.pending.splice(0)
+        yield* worked.splice(0)
         const cached = served.length > 0 && served.every((result) => result.cached === true)
         // The mark has done its job: strategies and consumers see plain results, the event says `cached`.
         const results = served.map(({ cached: _mark, ...result }) => result)
@@ -64,6 +70,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
           throw error
         }
         yield* retries.pending.splice(0)
+        yield* worked.splice(0)
         const described = describeError(error)
         const info = searchFailed({
           code: described.code === 'error' ? 'search-failed' : described.code,

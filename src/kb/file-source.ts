@@ -4,35 +4,29 @@
  * A file larger than `maxFileBytes` is skipped before it is read; its content hash covers its
  * bytes, so an unchanged file is never parsed again.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { LaconicError } from '../core/index.js'
-import { fileDocument, listFiles } from '../adapters/search/local/load-dir.js'
+import { SkippedFile, fileDocument, listFiles, readFileCapped } from '../adapters/search/local/load-dir.js'
 import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 
 function fileItem(path: string, maxFileBytes: number): SourceItem {
   const url = pathToFileURL(path).href
+  // A file the folder's reader leaves out is skipped here too, with its code and reason.
+  const skipped = (error: unknown): never => {
+    if (error instanceof SkippedFile) throw new SkippedItem(error.message, error.code)
+    throw error
+  }
   return {
     url,
     async load() {
-      let bytes: Uint8Array
-      try {
-        const { size } = await stat(path)
-        if (size > maxFileBytes) {
-          throw new SkippedItem(`${path} is ${size} bytes, more than maxFileBytes (${maxFileBytes})`, 'document-too-large')
-        }
-        bytes = new Uint8Array(await readFile(path))
-      } catch (error) {
-        if (error instanceof SkippedItem) throw error
-        // Gone or unreadable since the folder was listed: the others are still indexed.
-        throw new SkippedItem(`${path} could not be read (${error instanceof Error ? error.message : String(error)})`, 'document-unreadable')
-      }
+      const bytes = await readFileCapped(path, maxFileBytes).catch(skipped)
       return {
         content: bytes,
         read: async () => {
-          const document = await fileDocument(path, bytes)
-          return document && { url, title: document.title, text: document.text, pageStarts: document.pageStarts }
+          const document = await fileDocument(path, bytes).catch(skipped)
+          return { url, title: document.title, text: document.text, pageStarts: document.pageStarts }
         },
       }
     },

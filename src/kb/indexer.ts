@@ -189,7 +189,7 @@ export async function indexSources(sources: readonly KnowledgeSource[], settings
       } else if (pending.drafts.length === 0) {
         // Nothing to search in it: no stale chunks of an earlier version stay behind.
         if (stored.has(item.url)) await store.removeDocument(item.url)
-        report.skipped.push({ url: item.url, code: 'document-no-text', message: `${item.url} has no text to index` })
+        report.skipped.push({ url: item.url, code: 'document-no-text', message: 'it has no text to index' })
         progress(item.url)
       } else {
         batch.push({ ...pending, isNew: !stored.has(item.url) })
@@ -236,7 +236,6 @@ async function readItem(
     const hash = await contentHash(recipe, loaded.content)
     if (hash === storedHash) return 'unchanged'
     const document = await loaded.read()
-    if (!document) return { skipped: { code: 'document-unreadable', message: `${item.url} could not be read` } }
     return { document, hash, drafts: documentChunks(document, chunkChars) }
   } catch (error) {
     if (isAbortError(error)) throw error

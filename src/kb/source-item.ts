@@ -5,8 +5,8 @@ import type { ReadDocument } from './document-chunks.js'
 /** What an item's content hash covers, and how to read it into a document once that hash is new. */
 export interface LoadedItem {
   content: Uint8Array | string
-  /** Undefined when the document cannot be read (an encrypted PDF, say): it is skipped. */
-  read(): Promise<ReadDocument | undefined>
+  /** Throws a `SkippedItem` when the document cannot be read (an encrypted PDF, say): it is skipped, saying why. */
+  read(): Promise<ReadDocument>
 }
 
 /** One document to index. */
@@ -22,7 +22,7 @@ export interface ExpandedSource {
   folder?: string
 }
 
-/** An item that cannot be indexed, and why: the index goes on without it. */
+/** An item that cannot be indexed, and why (without its URL: the report names it): the index goes on without it. */
 export class SkippedItem extends Error {
   constructor(
     message: string,

@@ -6,6 +6,7 @@
  */
 import { LaconicError, ProviderError, isAbortError } from '../core/index.js'
 import type { FetchProvider } from '../core/index.js'
+import { documentReason } from '../adapters/fetch/read-document.js'
 import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 
 /**
@@ -29,7 +30,8 @@ function pageItem(url: string, settings: SourceSettings): SourceItem {
         page = await (await settings.fetcher()).fetch(url, signal ? { signal } : {})
       } catch (error) {
         if (isAbortError(error) || !(error instanceof ProviderError)) throw error
-        throw new SkippedItem(error.message, error.code)
+        // The report names the URL itself.
+        throw new SkippedItem(documentReason(error), error.code)
       }
       const starts = page.pageStarts ? `\0${page.pageStarts.join(',')}` : ''
       return {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -100,6 +100,28 @@ describe('knowledgeBase: indexing', () => {
       ]),
     )
     expect((await kb.documents()).map((document) => document.title)).toContain('notes')
+    // The report names the file; its message says only why.
+    expect(report.skipped.find((skip) => skip.url === fileUrl('atlas.pdf'))?.message).toMatch(
+      /^it is \d+ bytes, more than the 60 read from one file \(maxFileBytes\)$/,
+    )
+  })
+
+  it('skips an encrypted PDF as document-encrypted and a broken one as document-unreadable, saying why once', { timeout: 60_000 }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'laconic-kb-locked-'))
+    try {
+      await copyFile(new URL('../fixtures/documents/pdf/aes256_protected.pdf', import.meta.url), join(folder, 'aes256.pdf'))
+      await writeFile(join(folder, 'broken.pdf'), '%PDF-1.7\nnot a PDF\n')
+      await writeFile(join(folder, 'notes.md'), '# Notes\n\nKelp forests shelter otters.\n')
+      const report = await knowledgeBase({ store: memoryVectorStore(), embed: fakeEmbedder() }).index([folder])
+      const url = (name: string) => pathToFileURL(join(folder, name)).href
+      expect(report).toMatchObject({ added: 1 })
+      expect(report.skipped).toEqual([
+        { url: url('aes256.pdf'), code: 'document-encrypted', message: 'the PDF is encrypted with a password; it cannot be read' },
+        { url: url('broken.pdf'), code: 'document-unreadable', message: expect.stringMatching(/^the PDF could not be opened \(.+\)$/) },
+      ])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
   })
 
   it('indexes texts given in memory, and embeds them in batches across documents', async () => {

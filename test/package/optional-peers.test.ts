@@ -4,8 +4,11 @@
  * need them import.
  */
 import { execFile } from 'node:child_process'
+import { copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
+import { projectWithout } from '../support/without-packages.js'
 
 const run = promisify(execFile)
 
@@ -50,4 +53,33 @@ it('laconic mcp without the MCP SDK says what to install, as a usage error', { t
     },
   ).catch((error: { code: number; stderr: string }) => error)
   expect(failure).toMatchObject({ code: 2, stderr: 'laconic: laconic mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk zod\n' })
+})
+
+it('a corpus folder with a .docx file and no mammoth skips the file with a warning naming the package, and searches the rest', {
+  timeout: 120_000,
+}, async () => {
+  const project = await projectWithout(['mammoth'])
+  try {
+    const dir = join(project.dir, 'corpus')
+    await mkdir(dir)
+    await copyFile(new URL('../fixtures/documents/docx/tables.docx', import.meta.url), join(dir, 'tables.docx'))
+    await writeFile(join(dir, 'notes.md'), '# Notes\n\nKelp forests shelter otters.\n')
+    const stdout = await project.script(`
+      const { localCorpus } = await import('./src/adapters/index.ts')
+      const warnings = []
+      const results = await localCorpus({ dir: 'corpus' }).search('kelp otters', { onWarning: (warning) => warnings.push(warning) })
+      console.log(JSON.stringify({ urls: results.map((result) => result.url.replace(/^.*\\//, '')), warnings }))
+    `)
+    expect(JSON.parse(stdout)).toEqual({
+      urls: ['notes.md#notes'],
+      warnings: [
+        {
+          code: 'missing-dependency',
+          message: 'localCorpus skipped tables.docx: reading .docx files needs the optional package mammoth: npm install mammoth',
+        },
+      ],
+    })
+  } finally {
+    await project.remove()
+  }
 })

@@ -73,6 +73,7 @@ describe('search and fetch adapters', () => {
   it('localCorpus searches a folder or a list of documents', () => {
     expectTypeOf<ReturnType<typeof localCorpus>>().toEqualTypeOf<SearchProvider & FetchProvider>()
     expectTypeOf<Extract<LocalCorpusOptions, { dir: string }>>().toExtend<LocalCorpusBaseOptions>()
+    expectTypeOf<Extract<LocalCorpusOptions, { dir: string }>['maxFileBytes']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<Extract<LocalCorpusOptions, { dir?: undefined }>['documents']>().toEqualTypeOf<readonly LocalDocument[]>()
     expectTypeOf<LocalDocument['text']>().toEqualTypeOf<string>()
   })

@@ -16,6 +16,7 @@ import type {
   LLMChunk,
   LLMRequest,
   ModelPrice,
+  PageWarning,
   PriorAnswer,
   ProviderError,
   ProviderUsage,
@@ -36,6 +37,7 @@ describe('provider contracts', () => {
     expectTypeOf<LLMRequest['signal']>().toEqualTypeOf<AbortSignal | undefined>()
     expectTypeOf<SearchOptions['limit']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<SearchOptions['onRetry']>().toEqualTypeOf<((info: RetryInfo) => void) | undefined>()
+    expectTypeOf<SearchOptions['onWarning']>().toEqualTypeOf<((warning: PageWarning) => void) | undefined>()
     expectTypeOf<FetchOptions['onRetry']>().toEqualTypeOf<((info: RetryInfo) => void) | undefined>()
     expectTypeOf<RetryInfo['attempt']>().toEqualTypeOf<number>()
     expectTypeOf<RetryInfo['delayMs']>().toEqualTypeOf<number>()

@@ -44,6 +44,19 @@ function documentError(url: string, notice: { code: ErrorCode; message: string }
   })
 }
 
+/**
+ * What went wrong, without who read which URL or the hint: for a report that names the document
+ * itself (a corpus's or knowledge base's list of skipped files). Any other error's message as it is.
+ */
+export function documentReason(error: ProviderError): string {
+  let reason = error.message
+  const prefix = `${error.provider}: ${error.url}: `
+  if (error.url !== undefined && reason.startsWith(prefix)) reason = reason.slice(prefix.length)
+  const hint = ` (${error.hint})`
+  if (error.hint !== undefined && reason.endsWith(hint)) reason = reason.slice(0, -hint.length)
+  return reason
+}
+
 export async function readDocument(url: string, kind: DocumentKind, bytes: Uint8Array, options: ReadDocumentOptions): Promise<FetchedPage> {
   const provider = options.provider ?? 'http-fetch'
   const limits: DocumentLimits = { maxPages: options.maxPages, maxChars: options.maxChars, softTimeoutMs: options.timeoutMs * SOFT_SHARE }

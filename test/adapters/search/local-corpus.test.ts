@@ -154,7 +154,9 @@ describe('a folder’s HTML files, read off the main thread', () => {
   it('are parsed for their title and text within the budget', async () => {
     // A minute of budget: on a loaded machine the 820 KB parse may take seconds, and the
     // default budget's cut is another test's outcome (below), not this one's.
-    const [huge, small] = await loadDirectory(dir, undefined, { timeoutMs: 60_000 })
+    const {
+      documents: [huge, small],
+    } = await loadDirectory(dir, undefined, { timeoutMs: 60_000 })
     expect(small).toMatchObject({ id: 'small.html', title: 'Alpacas', text: 'Alpacas hum.' })
     expect(huge?.title).toBe('many')
     expect(huge?.text.split('\n\n')).toHaveLength(20_000)
@@ -166,7 +168,9 @@ describe('a folder’s HTML files, read off the main thread', () => {
     try {
       const html = `<html><head><title>Large</title></head><body>${'<p>Guanacos.</p>'.repeat(150_000)}</body></html>`
       await writeFile(join(large, 'page.html'), html)
-      const [page] = await loadDirectory(large)
+      const {
+        documents: [page],
+      } = await loadDirectory(large)
       expect(page).toEqual({ id: 'page.html', url: expect.stringMatching(/^file:/), title: 'page', text: await taglessText(html) })
     } finally {
       await rm(large, { recursive: true, force: true })
@@ -175,7 +179,9 @@ describe('a folder’s HTML files, read off the main thread', () => {
 
   it('are indexed as their tag-stripped text when parsing outlives the budget', async () => {
     // Parsing 820 KB takes far more than 1 ms: only a parse off the main thread can be cut.
-    const [huge] = await loadDirectory(dir, undefined, { timeoutMs: 1 })
+    const {
+      documents: [huge],
+    } = await loadDirectory(dir, undefined, { timeoutMs: 1 })
     expect(huge).toMatchObject({ id: 'huge.html', title: 'huge', text: await taglessText(manyParagraphs) })
   })
 })

@@ -1,4 +1,4 @@
-import type { DocumentKind } from '../../../core/index.js'
+import type { DocumentKind, DocumentWarningCode } from '../../../core/index.js'
 
 /** One document of a local corpus: given in memory, or read from a file of `dir`. */
 export interface LocalDocument {
@@ -17,3 +17,13 @@ export interface LocalDocument {
 
 /** The files a folder is read for: markdown, text, HTML, PDF and DOCX. */
 export const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx']
+
+/** A skipped file as a folder's reader reports it: where it is, and why it was left out. */
+export interface SkippedFileReport {
+  /** Its `file:` URL. */
+  url: string
+  /** Its path under the folder (the id it would have had). */
+  id: string
+  code: DocumentWarningCode
+  message: string
+}

@@ -4,15 +4,17 @@
  * Loaded by `localCorpus({ dir })` only, so `documents` users in other runtimes never import
  * `node:fs`.
  */
-import { readFile, readdir } from 'node:fs/promises'
+import { open, readdir } from 'node:fs/promises'
 import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { LaconicError, ProviderError, isAbortError } from '../../../core/index.js'
+import pLimit from 'p-limit'
+import { ProviderError, isAbortError } from '../../../core/index.js'
+import type { DocumentWarningCode } from '../../../core/index.js'
 import { loadParser } from '../../fetch/dom.js'
 import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
 import { offThread } from '../../fetch/off-thread.js'
-import { readDocument } from '../../fetch/read-document.js'
-import { DEFAULT_EXTENSIONS, type LocalDocument } from './document.js'
+import { documentReason, readDocument } from '../../fetch/read-document.js'
+import { DEFAULT_EXTENSIONS, type LocalDocument, type SkippedFileReport } from './document.js'
 
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
 export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000
@@ -67,23 +69,62 @@ async function htmlDocument(raw: string, timeoutMs: number): Promise<ExtractedPa
 }
 
 /**
- * A PDF's or DOCX file's text, read on a worker thread like a fetched one. A file that cannot be
- * read (encrypted, broken, no text layer) is left out; a DOCX without the optional mammoth
- * package stops the reading with a message saying what to install.
+ * A file left out of a folder's documents, and why: its message says what went wrong without
+ * naming the file (the report that lists it names it once).
  */
-async function binaryDocument(path: string, bytes: Uint8Array, url: string, kind: 'pdf' | 'docx'): Promise<FileDocument | undefined> {
+export class SkippedFile extends Error {
+  constructor(
+    message: string,
+    readonly code: DocumentWarningCode,
+  ) {
+    super(message)
+    this.name = 'SkippedFile'
+  }
+}
+
+/** A file larger than this (in bytes) is skipped before it is read, as the knowledge base's `maxFileBytes`. */
+export const DEFAULT_MAX_FILE_BYTES = 50_000_000
+
+/**
+ * A file's bytes, if it has at most `maxBytes` of them: a larger one is skipped before any is
+ * read (a 2 GiB file cannot even be held in one buffer), and one gone or unreadable since the
+ * folder was listed is skipped too.
+ */
+export async function readFileCapped(path: string, maxBytes: number): Promise<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined
+  try {
+    handle = await open(path, 'r')
+    const { size } = await handle.stat()
+    if (size > maxBytes) throw new SkippedFile(`it is ${size} bytes, more than the ${maxBytes} read from one file (maxFileBytes)`, 'document-too-large')
+    // Read as large as it was when looked at: one that grows meanwhile is cut there.
+    const bytes = new Uint8Array(size)
+    let at = 0
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at)
+      if (bytesRead === 0) break
+      at += bytesRead
+    }
+    return at === size ? bytes : bytes.subarray(0, at)
+  } catch (error) {
+    if (error instanceof SkippedFile) throw error
+    throw new SkippedFile(`it could not be read (${error instanceof Error ? error.message : String(error)})`, 'document-unreadable')
+  } finally {
+    await handle?.close()
+  }
+}
+
+/**
+ * A PDF's or DOCX file's text, read on a worker thread like a fetched one. A file that cannot be
+ * read (encrypted, broken, no text layer, a DOCX without the optional mammoth package) is a
+ * `SkippedFile` whose code says why.
+ */
+async function binaryDocument(bytes: Uint8Array, url: string, kind: 'pdf' | 'docx'): Promise<FileDocument> {
   try {
     const page = await readDocument(url, kind, bytes, { ...DOCUMENT_LIMITS, timeoutMs: DOCUMENT_READ_TIMEOUT_MS, provider: 'local' })
     return { url, title: page.title ?? '', text: page.text, kind, ...(page.pageStarts ? { pageStarts: page.pageStarts } : {}) }
   } catch (error) {
-    if (error instanceof ProviderError && error.code === 'missing-dependency') {
-      throw new LaconicError(`${path} is a .docx file, and reading one needs the optional package mammoth`, {
-        code: 'config',
-        hint: 'npm install mammoth, or leave .docx out of `extensions`',
-      })
-    }
-    if (error instanceof ProviderError) return undefined
-    throw error
+    if (!(error instanceof ProviderError)) throw error
+    throw new SkippedFile(documentReason(error), error.code as DocumentWarningCode)
   }
 }
 
@@ -92,20 +133,20 @@ export type FileDocument = Required<Pick<LocalDocument, 'url' | 'title' | 'text'
 
 /**
  * One file's document, from its bytes: markdown and text as they are (front matter dropped, its
- * `title:` kept), HTML parsed on a worker thread, PDF and DOCX read there too. Undefined for a
- * PDF or DOCX file that cannot be read.
+ * `title:` kept), HTML parsed on a worker thread, PDF and DOCX read there too. A PDF or DOCX file
+ * that cannot be read throws a `SkippedFile` saying why.
  */
 export async function fileDocument(
   path: string,
   bytes: Uint8Array,
   { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS }: { timeoutMs?: number } = {},
-): Promise<FileDocument | undefined> {
+): Promise<FileDocument> {
   const url = pathToFileURL(path).href
   const fallbackTitle = basename(path, extname(path))
   const binary = /^\.(pdf|docx)$/i.exec(extname(path))?.[1]?.toLowerCase() as 'pdf' | 'docx' | undefined
   if (binary) {
-    const document = await binaryDocument(path, bytes, url, binary)
-    return document && { ...document, title: document.title || fallbackTitle }
+    const document = await binaryDocument(bytes, url, binary)
+    return { ...document, title: document.title || fallbackTitle }
   }
   const raw = new TextDecoder().decode(bytes)
   if (/^\.html?$/i.test(extname(path))) {
@@ -117,18 +158,47 @@ export async function fileDocument(
   return { url, title: title ?? heading ?? fallbackTitle, text: body }
 }
 
-async function toDocument(path: string, root: string, timeoutMs: number): Promise<LocalDocument | undefined> {
-  const document = await fileDocument(path, new Uint8Array(await readFile(path)), { timeoutMs })
-  return document && { ...document, id: relative(root, path).split(sep).join('/') }
+/** Options of `loadDirectory`. */
+export interface LoadDirectoryOptions {
+  /** Time one HTML file may take to parse. @defaultValue DOCUMENT_PARSE_TIMEOUT_MS */
+  timeoutMs?: number
+  /** A larger file is skipped, not read. @defaultValue DEFAULT_MAX_FILE_BYTES */
+  maxFileBytes?: number
 }
+
+/** What a folder holds: the documents read, and the files left out with why. */
+export interface LoadedDirectory {
+  documents: LocalDocument[]
+  skipped: SkippedFileReport[]
+}
+
+/** Files read at once: their bytes are held until parsed, and a folder may hold thousands. */
+const READ_CONCURRENCY = 8
 
 export async function loadDirectory(
   dir: string,
   extensions: readonly string[] = DEFAULT_EXTENSIONS,
-  { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS }: { timeoutMs?: number } = {},
-): Promise<LocalDocument[]> {
+  { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS, maxFileBytes = DEFAULT_MAX_FILE_BYTES }: LoadDirectoryOptions = {},
+): Promise<LoadedDirectory> {
   const root = resolve(dir)
   const files = await listFiles(root, new Set(extensions.map((ext) => (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase())))
-  const documents = await Promise.all(files.map((file) => toDocument(file, root, timeoutMs)))
-  return documents.filter((document) => document !== undefined)
+  const limit = pLimit(READ_CONCURRENCY)
+  const skipped: SkippedFileReport[] = []
+  // One file that cannot be read is reported and left out; the others are still read.
+  const read = await Promise.all(
+    files.map((path) =>
+      limit(async (): Promise<LocalDocument | undefined> => {
+        const id = relative(root, path).split(sep).join('/')
+        try {
+          return { ...(await fileDocument(path, await readFileCapped(path, maxFileBytes), { timeoutMs })), id }
+        } catch (error) {
+          if (!(error instanceof SkippedFile)) throw error
+          skipped.push({ url: pathToFileURL(path).href, id, code: error.code, message: error.message })
+          return undefined
+        }
+      }),
+    ),
+  )
+  skipped.sort((a, b) => a.id.localeCompare(b.id))
+  return { documents: read.filter((document) => document !== undefined), skipped }
 }

@@ -6,9 +6,9 @@
  */
 import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
 import { documentPages, pageUrl } from '../../../core/index.js'
-import type { FetchProvider, FetchedPage, SearchProvider, SearchResult } from '../../../core/index.js'
+import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchResult } from '../../../core/index.js'
 import { chunkText } from './chunk.js'
-import type { LocalDocument } from './document.js'
+import type { LocalDocument, SkippedFileReport } from './document.js'
 import { snippetAround } from './snippet.js'
 
 /** The options every local corpus takes, whether it reads a folder or in-memory documents. */
@@ -26,6 +26,11 @@ export type LocalCorpusOptions =
       readonly dir: string
       /** @defaultValue ['.md', '.markdown', '.txt', '.html', '.htm', '.pdf', '.docx'] */
       readonly extensions?: readonly string[]
+      /**
+       * A larger file is skipped before it is read, and reported (see `search`'s `onWarning`).
+       * @defaultValue 50_000_000
+       */
+      readonly maxFileBytes?: number
       readonly documents?: undefined
     })
   | (LocalCorpusBaseOptions & { readonly documents: readonly LocalDocument[]; readonly dir?: undefined })
@@ -44,6 +49,8 @@ interface Corpus {
   byUrl: Map<string, number>
   chunks: IndexedChunk[]
   index: import('minisearch').default<{ id: number; title: string; text: string }>
+  /** What reading the folder left out, told to the first search given an `onWarning`. */
+  unreported: PageWarning[]
 }
 
 function titleOf(doc: LocalDocument): string {
@@ -72,12 +79,37 @@ function normalize(docs: readonly LocalDocument[]): IndexedDocument[] {
 
 const withoutFragment = (url: string) => url.split('#', 1)[0] as string
 
+/** Files shown by name in one warning; the rest are counted. */
+const NAMED_FILES = 10
+
+/**
+ * The files a folder's reading left out, as warnings: one per reason, naming its files (fifty
+ * DOCX files without mammoth are one warning with one install hint, not fifty).
+ */
+function skippedWarnings(skipped: readonly SkippedFileReport[]): PageWarning[] {
+  const byReason = new Map<string, SkippedFileReport[]>()
+  for (const file of skipped) {
+    const key = `${file.code}\0${file.message}`
+    byReason.set(key, [...(byReason.get(key) ?? []), file])
+  }
+  return [...byReason.values()].map((files) => {
+    const { code, message } = files[0] as SkippedFileReport
+    const named = files.slice(0, NAMED_FILES).map((file) => file.id)
+    const more = files.length > NAMED_FILES ? ` and ${files.length - NAMED_FILES} more` : ''
+    const which = files.length === 1 ? `${named[0]}` : `${files.length} files (${named.join(', ')}${more})`
+    return { code, message: `localCorpus skipped ${which}: ${message}` }
+  })
+}
+
 async function build(options: LocalCorpusOptions): Promise<Corpus> {
   let source: readonly LocalDocument[]
+  let unreported: PageWarning[] = []
   if (options.dir !== undefined) {
     const { loadDirectory } = await import('./load-dir.js')
     try {
-      source = await loadDirectory(options.dir, options.extensions)
+      const loaded = await loadDirectory(options.dir, options.extensions, options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {})
+      source = loaded.documents
+      unreported = skippedWarnings(loaded.skipped)
     } catch (cause) {
       throw new LaconicError(`localCorpus: cannot read ${options.dir}`, { code: 'config', hint: 'check that `dir` exists and is readable', cause })
     }
@@ -118,7 +150,7 @@ async function build(options: LocalCorpusOptions): Promise<Corpus> {
     byUrl.set(withoutFragment(doc.url), position)
     byUrl.set(doc.id, position)
   }
-  return { docs, byUrl, chunks, index }
+  return { docs, byUrl, chunks, index, unreported }
 }
 
 /** A search and fetch provider over your own files or documents, searched with BM25, for research without the web. */
@@ -128,6 +160,10 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
       code: 'config',
       hint: "e.g. localCorpus({ dir: './notes' }) or localCorpus({ documents: [{ text }] })",
     })
+  }
+  const maxFileBytes = options.dir !== undefined ? options.maxFileBytes : undefined
+  if (maxFileBytes !== undefined && !(Number.isFinite(maxFileBytes) && maxFileBytes >= 1)) {
+    throw new LaconicError(`localCorpus: \`maxFileBytes\` must be a number of at least 1, got ${maxFileBytes}`, { code: 'config' })
   }
   const snippetChars = options.snippetChars ?? 240
   let corpus: Promise<Corpus> | undefined
@@ -143,7 +179,10 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
   return {
     searchCost: 0,
     async search(query, opts = {}): Promise<SearchResult[]> {
-      const { chunks, index } = await ready()
+      const built = await ready()
+      const { chunks, index } = built
+      // What the folder's reading left out is told once, to the first search that can tell the run.
+      if (opts.onWarning && built.unreported.length > 0) for (const warning of built.unreported.splice(0)) opts.onWarning(warning)
       if (opts.signal?.aborted) throw abortError(opts.signal)
       const limit = opts.limit ?? 10
       const results: SearchResult[] = []
