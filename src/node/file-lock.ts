@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { link, mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { link, mkdir, open, rename, rm, unlink } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { LaconicError, type ReleaseLock } from '../core/index.js'
@@ -12,10 +13,26 @@ interface LockOwner {
 
 export const isErrno = (error: unknown, code: string) => (error as NodeJS.ErrnoException | undefined)?.code === code
 
-/** The file's text, or undefined when there is no file; any other failure is a `config` error naming the file as `what`. */
+/**
+ * The text of `path` when it is a regular file. Anything else planted under the name is refused
+ * without reading it: a FIFO would block the read until a writer came (forever), a device
+ * (`/dev/zero`) would never end. Opened non-blocking, so even opening a FIFO returns at once.
+ */
+async function readRegularFile(path: string): Promise<string> {
+  // O_NONBLOCK is POSIX; Windows has no FIFOs to open and no such flag.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  try {
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' })
+    return await handle.readFile('utf8')
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The file's text, or undefined when there is no file; any other failure (not a regular file, say) is a `config` error naming the file as `what`. */
 export async function readIfThere(path: string, what: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8')
+    return await readRegularFile(path)
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return undefined
     throw new LaconicError(`cannot read the ${what} ${path}: ${(error as Error).message}`, { code: 'config', cause: error })
@@ -43,7 +60,7 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {
   try {
-    const owner = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>
+    const owner = JSON.parse(await readRegularFile(path)) as Partial<LockOwner>
     return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' ? (owner as LockOwner) : undefined
   } catch {
     return undefined
