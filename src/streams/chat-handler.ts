@@ -8,7 +8,7 @@
  *   export const POST = chat                      // app/api/chat/route.ts
  */
 import { describeError, type ResearchOptions, type ResearchRun } from '../core/index.js'
-import type { Session, SessionOptions, SessionStore } from '../core/session.js'
+import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../core/session.js'
 import { readJsonObject } from '../wire/read-body.js'
 import { hostAllowed } from '../wire/allowed-host.js'
 import { refuseCrossSite } from '../wire/request-guard.js'
@@ -169,6 +169,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     try {
       chatId = chatKey ? await chatKey(asked.chatId, request) : asked.chatId
       if (chatId === undefined) return failure(403, 'forbidden', 'this chat is not yours to continue')
+      // Regenerating, the stored answer to this question gives way to the new one (without a
+      // store, the client's messages already end before it).
+      if (store && asked.regenerate) await forgetLastAnswer(store, chatId, asked.question)
       const session = agent.session(chatId, store ? { store } : { state: sessionStateFromMessages(asked.earlier) })
       // The run follows the request's signal: the AI SDK's stream merges do not pass a cancel on.
       const run = session.research(asked.question, { signal: request.signal } satisfies ResearchOptions)
@@ -193,6 +196,20 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     return toUIMessageStreamResponse(started.run, init)
   }
   return Object.assign(handler, { turn })
+}
+
+/**
+ * Drops the conversation's last answer when it answers `question`: what `regenerate()` replaces.
+ * Its facts and sources stay (they were found, and keep their numbers); a chat whose last answer
+ * is to another question (the regenerated turn failed, so nothing was stored) is left as it is.
+ */
+async function forgetLastAnswer(store: SessionStore, chatId: string, question: string): Promise<void> {
+  const answers = (await store.load(chatId))?.priorAnswers
+  if (answers?.at(-1)?.query !== question) return
+  await store.update(chatId, (current) => {
+    const state = current ?? emptySessionState()
+    return state.priorAnswers.at(-1)?.query === question ? { ...state, priorAnswers: state.priorAnswers.slice(0, -1) } : state
+  })
 }
 
 function positive(value: number, name: string): number {

@@ -1,6 +1,8 @@
 /**
  * The body `useChat` posts (AI SDK 6's `DefaultChatTransport`): `{ id, messages, trigger,
- * messageId }` and whatever `body` the page adds. Read totally: anything else is a refusal with a
+ * messageId }` and whatever `body` the page adds. `trigger` is `'submit-message'`, or
+ * `'regenerate-message'` from `regenerate()` (the messages then end at the question whose answer
+ * is asked again). Read totally: anything else is a refusal with a
  * line saying what to send, never a throw.
  */
 
@@ -10,6 +12,8 @@ export interface ChatTurnRequest {
   question: string
   /** The messages before the question's, as sent (unchecked beyond being objects). */
   earlier: readonly Record<string, unknown>[]
+  /** `trigger: 'regenerate-message'` (useChat's `regenerate()`): the answer to the question is asked again, replacing the last one. */
+  regenerate: boolean
 }
 
 /** A chat id every session store takes as a key (as `checkChatId` of the sessions does): letters, digits, `_` and `-`, at most 128 characters. */
@@ -27,7 +31,7 @@ export function readChatTurn(body: Record<string, unknown>, maxQuestionChars: nu
   const question = last >= 0 ? textOf(objects[last] as Record<string, unknown>) : ''
   if (!question) return { refused: 'send a user message with text as the last question' }
   if (question.length > maxQuestionChars) return { refused: `ask in at most ${maxQuestionChars} characters (the question has ${question.length})` }
-  return { chatId: id, question, earlier: objects.slice(0, last) }
+  return { chatId: id, question, earlier: objects.slice(0, last), regenerate: body.trigger === 'regenerate-message' }
 }
 
 /** The text parts of a message, joined by line breaks and trimmed; '' when it has none. */

@@ -18,7 +18,7 @@ import {
 } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { DEMO_QUESTION, demoAgent } from '../../examples/sse-server/demo.js'
-import { createAgent, LaconicError, type Strategy } from '../../src/index.js'
+import { createAgent, LaconicError, memorySessions, type Strategy } from '../../src/index.js'
 import {
   createChatHandler,
   type ChatHandlerOptions,
@@ -42,15 +42,15 @@ type Handle = (request: Request) => Promise<Response>
 const user = (id: string, text: string): ResearchUIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] })
 
 /** One turn as `useChat` runs it: the SDK's transport posts the chat, its fold reads the answer. */
-async function chatTurn(handle: Handle, messages: ResearchUIMessage[], options: { chatId?: string; signal?: AbortSignal } = {}) {
+async function chatTurn(handle: Handle, messages: ResearchUIMessage[], options: { chatId?: string; signal?: AbortSignal; regenerate?: string } = {}) {
   const transport = new DefaultChatTransport<ResearchUIMessage>({
     api: 'http://localhost/api/chat',
     fetch: async (url, init) => handle(new Request(url, init)),
   })
   const stream = await transport.sendMessages({
-    trigger: 'submit-message',
+    trigger: options.regenerate === undefined ? 'submit-message' : 'regenerate-message',
     chatId: options.chatId ?? 'chat-1',
-    messageId: undefined,
+    messageId: options.regenerate,
     messages,
     abortSignal: options.signal,
   })
@@ -123,6 +123,23 @@ describe('createChatHandler, posted to by useChat', () => {
     expect(state?.facts.find((f) => f.text.startsWith('Baker'))).toMatchObject({ url: 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/' })
     expect(llm.calls[0]?.prompt).toContain('Baker was honoured for computational protein design')
     expect(llm.calls[0]?.prompt).toContain('What did Baker do?')
+  })
+
+  it('regenerate() replaces the stored answer to the question instead of adding a second, and keeps the ones before it', async () => {
+    const { agent, llm } = echoAgent(['Blue light scatters most.', 'Grass reflects green.', 'Chlorophyll absorbs red and blue.'])
+    const store = memorySessions()
+    const chat = createChatHandler({ agent, store })
+    await chatTurn(chat, [user('u1', 'Why is the sky blue?')], { chatId: 'c' })
+    const asked = [user('u1', 'Why is the sky blue?'), user('u2', 'Why is grass green?')]
+    const first = await chatTurn(chat, asked, { chatId: 'c' })
+    // useChat's regenerate(): the messages end at the question, the trigger says what is asked.
+    const again = await chatTurn(chat, asked, { chatId: 'c', regenerate: first.message.id })
+    expect(again.message.parts.find((p) => p.type === 'text')?.text).toBe('Chlorophyll absorbs red and blue.')
+    expect((await store.load('c'))?.priorAnswers.map((a) => [a.query, a.answer])).toEqual([
+      ['Why is the sky blue?', 'Blue light scatters most.'],
+      ['Why is grass green?', 'Chlorophyll absorbs red and blue.'],
+    ])
+    expect(llm.calls).toHaveLength(3)
   })
 
   it("with a store, continues after a restart from the question alone: the next turn's model sees the first turn's facts", async () => {
