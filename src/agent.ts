@@ -9,6 +9,7 @@ import {
   parseCheckpoint,
   LaconicError,
   refuseRenamed,
+  verifyMode,
   type ResumeOptions,
   type ResearchOptions,
   type ResearchResult,
@@ -111,6 +112,7 @@ export function createAgent(options: AgentOptions): Agent {
       })
     }
     checkRecalled(researchOptions.recalled)
+    verifyMode(researchOptions.verify)
     const strategy = registry.resolve(options.strategy, options)
     return { strategy, question: question.trim(), options, input: researchOptions }
   }

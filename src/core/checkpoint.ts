@@ -1,6 +1,6 @@
 import type { Cost } from './cost.js'
 import { LaconicError } from './errors.js'
-import type { Citation, Fact } from './events.js'
+import type { Citation, Fact, VerifyMode } from './events.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import type { JsonValue } from './json-value.js'
 import type { RecalledFinding } from './memory.js'
@@ -25,7 +25,7 @@ export interface Checkpoint {
   strategy: string
   options: { [key: string]: JsonValue }
   /** The run's inputs a resume needs again: the caller's knowledge, prior answers and citations, and the findings long-term memory recalled. */
-  input: { knowledge?: string; priorAnswers?: PriorAnswer[]; citations?: Citation[]; recalled?: RecalledFinding[] }
+  input: { knowledge?: string; priorAnswers?: PriorAnswer[]; citations?: Citation[]; recalled?: RecalledFinding[]; verify?: VerifyMode }
   status: 'running' | 'paused' | 'final'
   /** What the strategy saved with `ctx.checkpoint(state)` at its last step. */
   state: JsonValue

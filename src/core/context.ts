@@ -15,6 +15,7 @@ const ROLE_FALLBACK: Readonly<Record<string, ModelRole>> = {
   finalizer: 'synthesizer',
   extractor: 'synthesizer',
   neighbor: 'extractor',
+  verifier: 'finalizer',
 }
 
 export interface ContextInit {

@@ -22,6 +22,36 @@ export interface Citation {
   title?: string
 }
 
+/**
+ * Claim verification of the answer: off (`false`), `'annotate'` (`true`): each sentence that
+ * cites a source is checked against the text that source showed, reported as `claim` events;
+ * `'revise'`: the same, then the answer is rewritten once without its unsupported sentences.
+ */
+export type VerifyMode = boolean | 'annotate' | 'revise'
+
+/**
+ * What claim verification found for one sentence of the answer: `supported` (its cited sources
+ * say it), `partial` (they say part of it), `unsupported` (they do not, or say otherwise),
+ * `uncited` (it cites nothing), `unverifiable` (there was nothing to check it against, or the
+ * judge gave no usable verdict).
+ */
+export type ClaimVerdict = 'supported' | 'partial' | 'unsupported' | 'uncited' | 'unverifiable'
+
+/** One sentence of the answer, checked against the text of the sources it cites (`verify`). */
+export interface Claim {
+  /** The sentence's place among the answer's claims: 0, 1, 2, ... in the order they are written. */
+  index: number
+  /** The sentence exactly as it stands in the answer (citation markers included). */
+  text: string
+  /** The numbers it cites (`[n]` in the answer, the `index` of a `Citation`). */
+  citations: number[]
+  verdict: ClaimVerdict
+  /** The passage of the cited text that matches the sentence best (bounded): what a reader checks it against. */
+  evidence?: string
+  /** The share of the sentence's terms (numbers, names, content words) found in the evidence, 0 to 1; 0 when uncited. */
+  score: number
+}
+
 /** A structured report, made by strategies that write one (`deep`). */
 export interface Report {
   title: string
@@ -79,6 +109,8 @@ export type WarningCode =
   | 'approval-unavailable'
   | 'approval-missing'
   | 'plan-rejected'
+  | 'verifier-failed'
+  | 'revision-failed'
   // documents (PDF, DOCX): a part left out, or the whole document unread
   | DocumentWarningCode
   // streams and workers
@@ -108,8 +140,12 @@ export interface EventPayloads {
   'tool-call': { callId: string; name: string; args: Record<string, unknown> }
   /** The result of a `tool-call`: whether it ran, a one-line summary, and the characters the model sees. */
   'tool-result': { callId: string; ok: boolean; summary: string; chars: number }
-  'answer-token': { text: string }
-  answer: { text: string; citations: Citation[]; report?: Report; confidence?: number }
+  /** `revised`: a piece of the answer rewritten without its unsupported claims (`verify: 'revise'`), after the first `answer`. */
+  'answer-token': { text: string; revised?: true }
+  /** `revised`: the rewritten answer (`verify: 'revise'`), which replaces the first one; the first stays in the result as `draft`. */
+  answer: { text: string; citations: Citation[]; report?: Report; confidence?: number; revised?: true }
+  /** A sentence of the answer checked against its cited sources (`verify`); claims settle in any order. */
+  claim: Claim
   warning: { message: string; code: WarningCode; queryId?: string }
   /** `request`: what a `paused` run waits for. */
   'run-end': { reason: RunEndReason; answer?: string; cost: Cost; error?: ErrorInfo; request?: InterruptRequest }
@@ -163,6 +199,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'tool-result',
   'answer-token',
   'answer',
+  'claim',
   'warning',
   'run-end',
 ]

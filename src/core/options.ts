@@ -1,4 +1,5 @@
 import { LaconicError } from './errors.js'
+import type { VerifyMode } from './events.js'
 import type { SharedOptions } from './strategy.js'
 
 /**
@@ -53,8 +54,25 @@ export function refuseRenamed(section: Readonly<Record<string, unknown>>, prefix
   }
 }
 
+/** What `verify` asks for (`true` is `'annotate'`); anything else is a `config` error naming `name`. */
+export function verifyMode(value: unknown, name = 'verify'): 'annotate' | 'revise' | undefined {
+  if (value === undefined || value === false) return undefined
+  if (value === true || value === 'annotate') return 'annotate'
+  if (value === 'revise') return 'revise'
+  throw new LaconicError(`\`${name}\` must be false, true, 'annotate' or 'revise', got ${JSON.stringify(value) ?? String(value)}`, {
+    code: 'config',
+    hint: "'annotate' reports a verdict per cited sentence; 'revise' also rewrites the answer without the unsupported ones",
+  })
+}
+
+/** The run's verification: its own `verify` wins over the agent's. */
+export function runVerifyMode(options: Readonly<SharedOptions>, input: { verify?: VerifyMode | undefined }): 'annotate' | 'revise' | undefined {
+  return input.verify !== undefined ? verifyMode(input.verify) : verifyMode(options.verify)
+}
+
 /** Checks the options every strategy shares (a `config` error names the one that is wrong). */
 export function checkSharedOptions(options: Readonly<SharedOptions>): void {
+  verifyMode(options.verify)
   wholeNumberOption(options.searchLimit, 'searchLimit', 5, 1)
   if (options.pipelining !== undefined && typeof options.pipelining !== 'boolean') {
     throw new LaconicError('`pipelining` must be true or false', { code: 'config', hint: 'leave it out to search queries as they stream in' })

@@ -1,6 +1,6 @@
 import type { Checkpoint } from './checkpoint.js'
 import { addCost, zeroCost } from './cost.js'
-import type { Citation, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
+import type { Citation, Claim, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import type { InterruptRequest } from './interruption.js'
 import type { ResearchResult } from './result.js'
 
@@ -23,7 +23,9 @@ export class ResultFold {
   facts = new Map<string, Fact>()
   knowledge: string
   cost = zeroCost()
-  extra: Pick<ResearchResult, 'report' | 'confidence'> = {}
+  extra: Pick<ResearchResult, 'report' | 'confidence' | 'draft'> = {}
+  /** Claims by index (`verify`). */
+  claims = new Map<number, Claim>()
   /** How the run ended, once a `run-end` was folded in (a logged run's). */
   ended: { reason: RunEndReason; error?: ErrorInfo; request?: InterruptRequest } | undefined
 
@@ -42,6 +44,8 @@ export class ResultFold {
       this.citations = done.citations
       if (done.report !== undefined) this.extra.report = done.report
       if (done.confidence !== undefined) this.extra.confidence = done.confidence
+      if (done.draft !== undefined) this.extra.draft = done.draft
+      for (const claim of done.claims ?? []) this.claims.set(claim.index, claim)
     }
   }
 
@@ -51,9 +55,19 @@ export class ResultFold {
         if (event.code === RESUMED_CODE) this.streamed = ''
         break
       case 'answer-token':
-        this.streamed += event.text
+        // A revision that never finishes leaves the first answer standing.
+        if (!event.revised) this.streamed += event.text
+        break
+      case 'claim':
+        this.claims.set(event.index, event)
         break
       case 'answer':
+        if (event.revised) {
+          this.extra.draft = this.answer
+          this.answer = event.text
+          this.citations = event.citations
+          break
+        }
         this.answered = true
         this.answer = event.text
         this.citations = event.citations
@@ -84,6 +98,8 @@ export class ResultFold {
 
   /** The result of a run that ended for `reason`; a paused one carries what it waits for (`request`). */
   result(reason: RunEndReason, error?: ErrorInfo, request?: InterruptRequest): ResearchResult {
+    const claims = [...this.claims.values()].sort((a, b) => a.index - b.index).map(claimOf)
+    const cited = claims.filter((claim) => claim.verdict !== 'uncited')
     return {
       answer: this.answered ? this.answer : this.streamed,
       citations: this.citations,
@@ -94,8 +110,15 @@ export class ResultFold {
       ...(error ? { error } : {}),
       ...(request ? { request } : {}),
       ...this.extra,
+      ...(claims.length ? { claims } : {}),
+      ...(cited.length ? { supportRate: cited.filter((claim) => claim.verdict === 'supported').length / cited.length } : {}),
     }
   }
+}
+
+/** A claim without its event's stamp and type. */
+function claimOf({ index, text, citations, verdict, evidence, score }: Claim): Claim {
+  return { index, text, citations, verdict, ...(evidence !== undefined ? { evidence } : {}), score }
 }
 
 /**

@@ -25,6 +25,7 @@ export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'
   if (input.priorAnswers !== undefined) kept.priorAnswers = input.priorAnswers
   if (input.citations !== undefined) kept.citations = input.citations
   if (input.recalled !== undefined) kept.recalled = input.recalled
+  if (input.verify !== undefined) kept.verify = input.verify
   return toJson(kept) as Checkpoint['input']
 }
 

@@ -1,7 +1,7 @@
 import type { CheckpointStore } from './checkpoint.js'
 import type { JsonValue } from './json-value.js'
 import type { Cost, Pricing } from './cost.js'
-import type { Citation, ErrorInfo, Fact, RunEndReason, StrategyEvent, WarningCode } from './events.js'
+import type { Citation, ErrorInfo, Fact, RunEndReason, StrategyEvent, VerifyMode, WarningCode } from './events.js'
 import type { PriorAnswer } from './result.js'
 import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
 import type { InterruptDecision, InterruptRequest } from './interruption.js'
@@ -9,7 +9,7 @@ import type { MemoryOptions, RecalledFinding } from './memory.js'
 import type { TextFilter } from './text.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
-export type ModelRole = 'planner' | 'synthesizer' | 'finalizer' | 'extractor' | 'neighbor' | (string & {})
+export type ModelRole = 'planner' | 'synthesizer' | 'finalizer' | 'extractor' | 'neighbor' | 'verifier' | (string & {})
 
 /**
  * What every strategy shares: the models, providers, search size, spending and pipelining. A
@@ -47,6 +47,12 @@ export interface SharedOptions {
    * relevant to its question before it plans, and a finished run is written after `run-end`.
    */
   memory?: MemoryOptions
+  /**
+   * Check each sentence of the answer against the sources it cites (`claim` events, the result's
+   * `claims` and `supportRate`); `'revise'` also rewrites the answer without the unsupported ones.
+   * A run's own `verify` wins. See docs/strategies.md. @defaultValue false
+   */
+  verify?: VerifyMode
 }
 
 /** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
@@ -83,6 +89,8 @@ export interface ResearchOptions {
    * pass your own (or `[]`) to skip its recall.
    */
   recalled?: RecalledFinding[]
+  /** Claim verification for this run, instead of the agent's `verify`. */
+  verify?: VerifyMode
 }
 
 /** How to continue a run from its checkpoint. */

@@ -58,6 +58,13 @@ const REQUIRED: Record<EventType, ReadonlyArray<readonly [string, Kind]>> = {
     ['text', 'string'],
     ['citations', 'array'],
   ],
+  claim: [
+    ['index', 'number'],
+    ['text', 'string'],
+    ['citations', 'array'],
+    ['verdict', 'string'],
+    ['score', 'number'],
+  ],
   warning: [
     ['message', 'string'],
     ['code', 'string'],

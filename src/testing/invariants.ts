@@ -1,4 +1,4 @@
-import type { Cost, ResearchEvent } from '../core/index.js'
+import type { Cost, EventOf, ResearchEvent } from '../core/index.js'
 
 const COST_FIELDS: readonly (keyof Cost)[] = [
   'llm',
@@ -63,6 +63,11 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
   const toolCalls = new Map<string, boolean>()
   let tokens = ''
   let answerText: string | undefined
+  /** `verify: 'revise'`: the rewritten answer's tokens, and its text once it came. */
+  let revisedTokens = ''
+  let revisedText: string | undefined
+  /** `verify`: the claims by index, each checked against the first answer once the stream is read. */
+  const claims = new Map<number, EventOf<'claim'>>()
   let lastTotal: Cost | undefined
 
   events.forEach((event, index) => {
@@ -107,6 +112,9 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         if (event.code === 'resumed') {
           tokens = ''
           answerText = undefined
+          revisedTokens = ''
+          revisedText = undefined
+          claims.clear()
         }
         if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
         break
@@ -125,13 +133,34 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
         if (typeof event.text !== 'string' || !event.text) fail(event, 'reasoning-token without text')
         break
       case 'answer-token':
+        if (event.revised) {
+          // A revision rewrites the answer once it is complete and checked.
+          if (answerText === undefined) fail(event, 'a revised answer-token before the answer event')
+          if (revisedText !== undefined) fail(event, 'a revised answer-token after the revised answer')
+          revisedTokens += event.text
+          break
+        }
         if (answerText !== undefined) fail(event, 'answer-token after the answer event')
         tokens += event.text
         break
       case 'answer':
+        if (event.revised) {
+          if (answerText === undefined) fail(event, 'a revised answer before the answer it revises')
+          if (revisedText !== undefined) fail(event, 'more than one revised answer')
+          revisedText = event.text
+          if (revisedTokens !== event.text) fail(event, 'the revised answer-token texts joined differ from the revised answer text')
+          break
+        }
         if (answerText !== undefined) fail(event, 'more than one answer event')
         answerText = event.text
         if (tokens !== event.text) fail(event, 'the answer-token texts joined differ from the answer text')
+        break
+      case 'claim':
+        checkClaim(event, fail)
+        if (claims.has(event.index)) fail(event, `claim ${event.index} reported twice`)
+        claims.set(event.index, event)
+        // The revision is written from every verdict: no claim comes after it has begun.
+        if (revisedTokens || revisedText !== undefined) fail(event, 'a claim after the revision began')
         break
       case 'cost':
         if (lastTotal) {
@@ -154,6 +183,48 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
     }
   })
 
+  checkClaimsAgainstAnswer(claims, answerText ?? tokens, fail)
+
   if (problems.length) throw new Error(`event invariants violated:\n- ${problems.slice(0, 20).join('\n- ')}`)
   return events
+}
+
+const VERDICTS = new Set(['supported', 'partial', 'unsupported', 'uncited', 'unverifiable'])
+
+/** One claim on its own: a known verdict, a score in [0, 1], citations it writes, none when uncited. */
+function checkClaim(event: EventOf<'claim'>, fail: (event: ResearchEvent, message: string) => void): void {
+  if (!Number.isInteger(event.index) || event.index < 0) fail(event, 'claim index must be a whole number >= 0')
+  if (!VERDICTS.has(event.verdict)) fail(event, `unknown claim verdict ${String(event.verdict)}`)
+  if (!(event.score >= 0 && event.score <= 1)) fail(event, 'claim score must be within [0, 1]')
+  if (!event.text.trim()) fail(event, 'claim without text')
+  if ((event.verdict === 'uncited') !== (event.citations.length === 0)) fail(event, 'a claim is uncited exactly when it cites nothing')
+  if (event.verdict === 'uncited' && event.score !== 0) fail(event, 'an uncited claim scores 0')
+  for (const n of event.citations) {
+    if (!new RegExp(`\\[(?:\\d+\\s*,\\s*)*${n}(?:\\s*,\\s*\\d+)*\\]`).test(event.text)) fail(event, `claim cites [${n}], which its text does not`)
+  }
+}
+
+/**
+ * The claims against the answer they check: indexes 0, 1, 2, ... without a gap, and each claim's
+ * text standing in the answer after the one before it (claims follow the answer's order).
+ */
+function checkClaimsAgainstAnswer(
+  claims: ReadonlyMap<number, EventOf<'claim'>>,
+  answer: string,
+  fail: (event: ResearchEvent | undefined, message: string) => void,
+): void {
+  let from = 0
+  for (let index = 0; index < claims.size; index++) {
+    const claim = claims.get(index)
+    if (!claim) {
+      fail(undefined, `claim ${index} is missing (claims must be numbered from 0 without a gap)`)
+      return
+    }
+    const at = answer.indexOf(claim.text, from)
+    if (at === -1) {
+      fail(claim, `claim ${index} is not the answer's text after claim ${index - 1}`)
+      return
+    }
+    from = at + claim.text.length
+  }
 }

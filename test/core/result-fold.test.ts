@@ -20,6 +20,45 @@ const spent = addCost(zeroCost(), { llm: 0.01, llmCalls: 1 })
 const fact = (id: string, text: string) => ({ id, text, sources: ['https://a.example/'] })
 
 describe('the result fold', () => {
+  it('folds claims by index and their support rate (uncited left out), and a revision over its draft', () => {
+    const claim = (index: number, verdict: string, citations = [1]) => ({ type: 'claim', index, text: `S${index}`, citations, verdict, score: 0.5 })
+    const result = resultOfEvents(
+      log(
+        { type: 'run-start', question: 'q?', strategy: 's' },
+        { type: 'answer-token', text: 'draft' },
+        claim(1, 'unsupported'),
+        { type: 'answer', text: 'draft', citations: [] },
+        claim(0, 'supported'),
+        claim(2, 'uncited', []),
+        claim(3, 'partial'),
+        { type: 'answer-token', text: 'half of the revis', revised: true },
+        { type: 'run-end', reason: 'aborted', cost: spent },
+      ),
+    )
+    // A revision that never finished leaves the draft the answer.
+    expect(result.answer).toBe('draft')
+    expect(result.draft).toBeUndefined()
+    expect(result.claims?.map((c) => [c.index, c.verdict])).toEqual([
+      [0, 'supported'],
+      [1, 'unsupported'],
+      [2, 'uncited'],
+      [3, 'partial'],
+    ])
+    expect(result.claims?.[0]).toEqual({ index: 0, text: 'S0', citations: [1], verdict: 'supported', score: 0.5 })
+    expect(result.supportRate).toBeCloseTo(1 / 3)
+    const revised = resultOfEvents(
+      log(
+        { type: 'run-start', question: 'q?', strategy: 's' },
+        { type: 'answer', text: 'draft [1]', citations: [{ index: 1, url: 'https://a.example/' }] },
+        { type: 'answer', text: 'kept', citations: [], revised: true },
+        { type: 'run-end', reason: 'answered', cost: spent },
+      ),
+    )
+    expect(revised).toMatchObject({ answer: 'kept', citations: [], draft: 'draft [1]' })
+    expect(revised.claims).toBeUndefined()
+    expect(revised.supportRate).toBeUndefined()
+  })
+
   it('folds a logged run: the answer event, facts as superseded, the last knowledge, and run-end’s reason and cost', () => {
     const result = resultOfEvents(
       log(

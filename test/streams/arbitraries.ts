@@ -81,6 +81,17 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
     },
     { requiredKeys: ['text', 'citations'] },
   ),
+  claim: fc.record(
+    {
+      index: fc.nat({ max: 50 }),
+      text: trickyText,
+      citations: fc.array(fc.nat({ max: 20 }), { maxLength: 3 }),
+      verdict: fc.constantFrom('supported', 'partial', 'unsupported', 'uncited', 'unverifiable'),
+      evidence: trickyText,
+      score: money,
+    },
+    { requiredKeys: ['index', 'text', 'citations', 'verdict', 'score'] },
+  ),
   warning: fc.record({ message: trickyText, code: trickyText }),
   'run-end': fc.record(
     {

@@ -26,6 +26,37 @@ describe('assertEventInvariants', () => {
     expect(() => assertEventInvariants(events)).toThrow(/answer-token/)
   })
 
+  it('claims: numbered from 0 without a gap, each the answer’s text after the one before, uncited exactly when citing nothing', () => {
+    const answer = { type: 'answer', text: 'A is 1 [1]. B is 2.', citations: [{ index: 1, url: 'https://a.example/' }] }
+    const tokens = { type: 'answer-token', text: answer.text }
+    const first = { type: 'claim', index: 0, text: 'A is 1 [1].', citations: [1], verdict: 'supported', score: 1 }
+    const second = { type: 'claim', index: 1, text: 'B is 2.', citations: [], verdict: 'uncited', score: 0 }
+    // Claims settle in any order, before or after the answer event.
+    expect(() => assertEventInvariants(stamp([start, tokens, second, answer, first, end]))).not.toThrow()
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, { ...second, index: 2 }, first, end]))).toThrow(/claim 1 is missing/)
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, { ...first, text: 'A is 3 [1].' }, end]))).toThrow(/not the answer's text/)
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, second, first, first, end]))).toThrow(/reported twice/)
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, { ...first, verdict: 'uncited' }, end]))).toThrow(/uncited exactly when/)
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, { ...first, citations: [2] }, end]))).toThrow(/cites \[2\]/)
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, { ...first, score: 1.5 }, end]))).toThrow(/within \[0, 1\]/)
+    expect(() => assertEventInvariants(stamp([start, tokens, answer, { ...first, verdict: 'true' }, end]))).toThrow(/unknown claim verdict/)
+  })
+
+  it('a revision: revised tokens after the answer, joined equal to the one revised answer, no claim after it began', () => {
+    const answer = { type: 'answer', text: 'A [1]. B [1].', citations: [] }
+    const claim = { type: 'claim', index: 0, text: 'A [1].', citations: [1], verdict: 'unsupported', score: 0.2 }
+    const revised = [
+      { type: 'answer-token', text: 'B ', revised: true },
+      { type: 'answer-token', text: '[1].', revised: true },
+      { type: 'answer', text: 'B [1].', citations: [], revised: true },
+    ]
+    const draft = [{ type: 'answer-token', text: answer.text }, answer]
+    expect(() => assertEventInvariants(stamp([start, ...draft, claim, ...revised, end]))).not.toThrow()
+    expect(() => assertEventInvariants(stamp([start, revised[0]!, ...draft, end]))).toThrow(/revised answer-token before the answer/)
+    expect(() => assertEventInvariants(stamp([start, ...draft, ...revised.slice(0, 1), revised[2]!, end]))).toThrow(/revised answer-token texts joined/)
+    expect(() => assertEventInvariants(stamp([start, ...draft, revised[0]!, claim, end]))).toThrow(/claim after the revision began/)
+  })
+
   it('rejects a result that names a query not yet announced', () => {
     const events = stamp([start, { type: 'result', queryId: 'q1', results: [] }, { type: 'query', queryId: 'q1', query: 'x' }, end])
     expect(() => assertEventInvariants(events)).toThrow(/q1 before its query/)

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   Citation,
+  ClaimVerdict,
   Cost,
   ErrorCode,
   ErrorInfo,
@@ -111,6 +112,12 @@ describe('ResearchEvent', () => {
         case 'answer':
           expectTypeOf(event.citations).toEqualTypeOf<Citation[]>()
           expectTypeOf(event.confidence).toEqualTypeOf<number | undefined>()
+          return event.text
+        case 'claim':
+          expectTypeOf(event.verdict).toEqualTypeOf<ClaimVerdict>()
+          expectTypeOf(event.citations).toEqualTypeOf<number[]>()
+          expectTypeOf(event.evidence).toEqualTypeOf<string | undefined>()
+          expectTypeOf(event.score).toEqualTypeOf<number>()
           return event.text
         case 'warning':
           expectTypeOf(event.message).toEqualTypeOf<string>()

@@ -1,5 +1,19 @@
-import { chainFilters, type LLMRequest, type Report, type StrategyContext, type StrategyEvent, type TextFilter, type WarningCode } from '../../core/index.js'
+import pLimit from 'p-limit'
+import {
+  chainFilters,
+  createMerge,
+  type LLMRequest,
+  type Report,
+  runVerifyMode,
+  type Schedule,
+  type StrategyContext,
+  type StrategyEvent,
+  type TextFilter,
+  type WarningCode,
+} from '../../core/index.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from './citations.js'
+import { revise } from './revision.js'
+import { claimChecker } from './verify-claims.js'
 
 /** A source the answer's text may cite. */
 export interface CitedSource {
@@ -42,7 +56,12 @@ export interface CitedAnswerArgs {
    * report); `renumber` rewrites other text's citations as the text's were.
    */
   details?: (text: string, renumber: (text: string) => string) => AnswerDetails | AsyncGenerator<StrategyEvent, AnswerDetails>
+  /** The strategy's concurrency limit, which claim verification's judge calls share. @defaultValue a limit of 4 */
+  schedule?: Schedule
 }
+
+/** The judge's concurrency when the strategy has no limit of its own. */
+const JUDGES_AT_ONCE = 4
 
 /**
  * The end of a run that cites its sources: the text (streamed from the finalizer, or a draft)
@@ -52,11 +71,58 @@ export interface CitedAnswerArgs {
  */
 export async function* citedAnswer(ctx: StrategyContext, args: CitedAnswerArgs): AsyncGenerator<StrategyEvent> {
   const registry = new CitationRegistry(ctx.input.citations)
-  const cite = (source: CitedSource) => registry.indexOf(source.url, source.title || undefined)
+  /** The text each numbered source was shown with (a source may be shown under several numbers). */
+  const shown = new Map<number, Set<string>>()
+  const cite = (source: CitedSource) => {
+    const index = registry.indexOf(source.url, source.title || undefined)
+    if (source.text?.trim()) shown.set(index, (shown.get(index) ?? new Set()).add(source.text))
+    return index
+  }
   const toStable = (n: number) => {
     const source = args.source(n)
     return source ? cite(source) : undefined
   }
+  const mode = runVerifyMode(ctx.options, ctx.input)
+  if (!mode) {
+    yield* answerSteps(ctx, args, registry, cite, toStable)
+    return
+  }
+  // The answer streams through the merge, which also carries each judged claim's check as it
+  // runs; claims settled without a model follow the token that completed their sentence.
+  const merge = createMerge<StrategyEvent>()
+  const checker = claimChecker(ctx, {
+    sourceText: (n) => {
+      const texts = shown.get(n)
+      return texts ? [...texts].join('\n\n') : undefined
+    },
+    schedule: args.schedule ?? pLimit(JUDGES_AT_ONCE),
+    start: (check) => merge.add(check),
+  })
+  let draft: string | undefined
+  merge.add(
+    (async function* checked() {
+      for await (const event of answerSteps(ctx, args, registry, cite, toStable)) {
+        yield event
+        if (event.type === 'answer-token') yield* checker.push(event.text)
+        else if (event.type === 'answer') {
+          draft = event.text
+          yield* checker.flush()
+        }
+      }
+    })(),
+  )
+  yield* merge
+  if (mode === 'revise' && draft !== undefined) yield* revise(ctx, draft, checker.settled(), (text) => registry.citedIn(text))
+}
+
+/** The answer's text (streamed, or the draft), its fallback when blank, and the `answer` event. */
+async function* answerSteps(
+  ctx: StrategyContext,
+  args: CitedAnswerArgs,
+  registry: CitationRegistry,
+  cite: (source: CitedSource) => number,
+  toStable: (n: number) => number | undefined,
+): AsyncGenerator<StrategyEvent> {
   const filter = args.filter ? chainFilters(citationFilter(toStable), args.filter) : citationFilter(toStable)
   let text: string
   if ('request' in args.from) text = yield* ctx.streamAnswer('finalizer', args.from.request, { filter })

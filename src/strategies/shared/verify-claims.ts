@@ -1,0 +1,125 @@
+/**
+ * Claim verification as the answer streams: each sentence, once complete, is checked against the
+ * text of the sources it cites, first lexically (`claim-support.ts`), then, where that cannot
+ * settle it, by the `verifier` model (`claim-judge.ts`) under the run's concurrency limit. A
+ * sentence settled lexically is reported at once; a judged one when its judge answers, while the
+ * answer and other checks go on. Verification never fails a run: a judge that fails or replies
+ * garbage leaves its claim `unverifiable`, with a warning.
+ */
+import { type Claim, type ClaimVerdict, isAbortError, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import { JUDGE_SOURCE_CHARS, judgeRequest, parseVerdict } from './claim-judge.js'
+import { claimBody, type LexicalSupport, lexicalSupport, type PreparedSource, prepareSource } from './claim-support.js'
+import { citationNumbers } from './citations.js'
+import { sentenceStream } from './sentences.js'
+
+export interface ClaimCheckOptions {
+  /** The text a source was shown with, by its number in the answer; undefined when unknown. */
+  sourceText: (n: number) => string | undefined
+  /** The run's concurrency limit for the judge's calls. */
+  schedule: Schedule
+  /** Starts a judged check: its events (the judge's `llm-call`/`cost`, then the `claim`) join the run's stream. */
+  start: (check: AsyncIterable<StrategyEvent>) => void
+}
+
+/** Checks an answer's sentences as its text arrives. */
+export interface ClaimChecker {
+  /** A piece of the answer: the claims settled at once for the sentences it completed. */
+  push(text: string): StrategyEvent[]
+  /** The answer is complete: the claims settled at once for its last sentence. */
+  flush(): StrategyEvent[]
+  /** Every claim settled so far, by index. */
+  settled(): Claim[]
+}
+
+/** A sentence without a citation counts as an (uncited) claim when it says this much. */
+const UNCITED_MIN_WORDS = 4
+
+/** Headings, a lead-in ending in a colon, and short bits are not claims. */
+function isClaimLike(sentence: string): boolean {
+  if (/^#{1,6}\s/.test(sentence) || /:\s*$/.test(sentence)) return false
+  return (claimBody(sentence).match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= UNCITED_MIN_WORDS
+}
+
+/** The cited text a judge reads: around where the best-matching passage stands in it, bounded. */
+function judgeSource(texts: readonly string[], evidence: string): string {
+  const probe = evidence.slice(0, 60)
+  for (const text of texts) {
+    const at = text.indexOf(probe)
+    if (at === -1) continue
+    const from = Math.max(0, at - Math.floor((JUDGE_SOURCE_CHARS - evidence.length) / 2))
+    return text.slice(from, from + JUDGE_SOURCE_CHARS)
+  }
+  return texts.join('\n\n').slice(0, JUDGE_SOURCE_CHARS)
+}
+
+export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): ClaimChecker {
+  const sentences = sentenceStream()
+  const prepared = new Map<number, PreparedSource | undefined>()
+  const claims = new Map<number, Claim>()
+  let next = 0
+
+  const preparedSource = (n: number): PreparedSource | undefined => {
+    if (!prepared.has(n)) {
+      const text = options.sourceText(n)
+      prepared.set(n, text?.trim() ? prepareSource(text) : undefined)
+    }
+    return prepared.get(n)
+  }
+
+  const settle = (claim: Omit<Claim, 'verdict' | 'score' | 'evidence'>, verdict: ClaimVerdict, support?: LexicalSupport): StrategyEvent => {
+    const evidence = support ? (support.reason && verdict === 'unsupported' ? `${support.reason}: ${support.evidence}` : support.evidence) : undefined
+    const done: Claim = { ...claim, verdict, ...(evidence ? { evidence } : {}), score: support?.score ?? 0 }
+    claims.set(done.index, done)
+    return { type: 'claim', ...done }
+  }
+
+  async function* judge(
+    claim: Omit<Claim, 'verdict' | 'score' | 'evidence'>,
+    support: LexicalSupport,
+    texts: readonly string[],
+  ): AsyncGenerator<StrategyEvent> {
+    if (ctx.budgetExhausted()) {
+      yield settle(claim, 'unverifiable', support)
+      return
+    }
+    let reply: string
+    try {
+      reply = yield* ctx.complete('verifier', judgeRequest(claimBody(claim.text), judgeSource(texts, support.evidence)), { schedule: options.schedule })
+    } catch (error) {
+      if (ctx.signal.aborted || isAbortError(error)) throw error
+      const why = error instanceof Error ? error.message : String(error)
+      yield ctx.warning(`claim ${claim.index + 1} could not be checked (the verifier failed: ${why.slice(0, 200)}); it is left unverifiable`, 'verifier-failed')
+      yield settle(claim, 'unverifiable', support)
+      return
+    }
+    const verdict = parseVerdict(reply)
+    if (!verdict) {
+      yield ctx.warning(`the verifier's reply for claim ${claim.index + 1} holds no verdict; it is left unverifiable`, 'unparseable-output')
+      yield settle(claim, 'unverifiable', support)
+      return
+    }
+    yield settle(claim, verdict, support)
+  }
+
+  const check = (sentence: string): StrategyEvent[] => {
+    const citations = [...new Set(citationNumbers(sentence))]
+    if (citations.length === 0) {
+      if (!isClaimLike(sentence)) return []
+      return [settle({ index: next++, text: sentence, citations }, 'uncited')]
+    }
+    const claim = { index: next++, text: sentence, citations }
+    const sources = citations.map(preparedSource).filter((source): source is PreparedSource => source !== undefined)
+    const support = sources.length ? lexicalSupport(sentence, sources) : undefined
+    if (!support) return [settle(claim, 'unverifiable')]
+    if (support.verdict) return [settle(claim, support.verdict, support)]
+    const texts = citations.map(options.sourceText).filter((text): text is string => !!text?.trim())
+    options.start(judge(claim, support, texts))
+    return []
+  }
+
+  return {
+    push: (text) => sentences.push(text).flatMap(check),
+    flush: () => sentences.flush().flatMap(check),
+    settled: () => [...claims.values()].sort((a, b) => a.index - b.index),
+  }
+}

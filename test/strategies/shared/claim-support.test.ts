@@ -1,0 +1,118 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseVerdict } from '../../../src/strategies/shared/claim-judge.js'
+import { lexicalSupport, prepareSource } from '../../../src/strategies/shared/claim-support.js'
+import { sentenceStream, splitSentences } from '../../../src/strategies/shared/sentences.js'
+
+// Real text: the first page of the Bitcoin paper (test/fixtures/documents/pdf/issue13201.pdf).
+const SOURCE =
+  'A purely peer-to-peer version of electronic cash would allow online payments to be sent directly from one party to another ' +
+  'without going through a financial institution. Digital signatures provide part of the solution, but the main benefits are lost ' +
+  'if a trusted third party is still required to prevent double-spending. We propose a solution to the double-spending problem ' +
+  'using a peer-to-peer network. The network timestamps transactions by hashing them into an ongoing chain of hash-based ' +
+  'proof-of-work, forming a record that cannot be changed without redoing the proof-of-work. Messages are broadcast on a best ' +
+  'effort basis, and nodes can leave and rejoin the network at will. The paper was written by Satoshi Nakamoto in 2008.'
+
+const check = (claim: string) => lexicalSupport(claim, [prepareSource(SOURCE)])
+
+describe('lexicalSupport', () => {
+  it('supports a sentence the source holds, cited and reworded a little', () => {
+    expect(check('We propose a solution to the double-spending problem using a peer-to-peer network [1].')?.verdict).toBe('supported')
+    expect(check('Nodes can leave and rejoin the network at will [1].')).toMatchObject({ verdict: 'supported', score: 1 })
+  })
+
+  it('flags a changed number, a changed name and a flipped negation', () => {
+    expect(check('The paper was written by Satoshi Nakamoto in 2009 [1].')).toMatchObject({ verdict: 'unsupported' })
+    expect(check('The paper was written by Hal Finney in 2008 [1].')).toMatchObject({ verdict: 'unsupported' })
+    expect(check('Digital signatures do not provide part of the solution [1].')).toMatchObject({ verdict: 'unsupported' })
+    expect(
+      check(
+        'The network timestamps transactions by hashing them into an ongoing chain of hash-based proof-of-work, forming a record that can be changed by redoing the proof-of-work [1].',
+      ),
+    ).toMatchObject({
+      verdict: 'unsupported',
+    })
+  })
+
+  it('calls a sentence the source says nothing of unsupported, and leaves a loose paraphrase to the judge', () => {
+    expect(check('Ethereum runs smart contracts on a virtual machine [1].')?.verdict).toBe('unsupported')
+    expect(check('Electronic payments between parties usually need banks as intermediaries [1].')?.verdict).toBeUndefined()
+  })
+
+  it('reports the passage it matched as evidence', () => {
+    expect(check('Written by Satoshi Nakamoto in 2009 [1].')?.evidence).toContain('Satoshi Nakamoto in 2008')
+  })
+
+  it('has nothing to say without source text or terms', () => {
+    expect(lexicalSupport('Anything at all [1].', [])).toBeUndefined()
+    expect(lexicalSupport('[1].', [prepareSource(SOURCE)])).toBeUndefined()
+  })
+
+  it('never throws and scores within [0, 1] on any text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 600 }), (claim, source) => {
+        const found = lexicalSupport(claim, [prepareSource(source)])
+        if (found) expect(found.score).toBeGreaterThanOrEqual(0)
+        if (found) expect(found.score).toBeLessThanOrEqual(1)
+      }),
+    )
+  })
+})
+
+describe('sentences', () => {
+  it('ends a sentence after its citation markers, not at an abbreviation or a decimal', () => {
+    expect(splitSentences('It rose 3.5% [1]. Dr. Smith, e.g. in Fig. 2, disagrees [2][3]. Next line\n- a bullet [4]')).toEqual([
+      'It rose 3.5% [1].',
+      'Dr. Smith, e.g. in Fig. 2, disagrees [2][3].',
+      'Next line',
+      '- a bullet [4]',
+    ])
+  })
+
+  it('splits the same whatever the chunks', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('A claim', ' [1]', '.', ' ', 'Next', '\n', 'e.g.', ' 3.5', '!', '[2, 3]', '”'), { maxLength: 30 }),
+        fc.array(fc.nat({ max: 6 }), { maxLength: 10 }),
+        (parts, cuts) => {
+          const text = parts.join('')
+          const stream = sentenceStream()
+          const got: string[] = []
+          let at = 0
+          for (const cut of cuts) {
+            got.push(...stream.push(text.slice(at, at + cut)))
+            at += cut
+          }
+          got.push(...stream.push(text.slice(at)), ...stream.flush())
+          expect(got).toEqual(splitSentences(text))
+        },
+      ),
+    )
+  })
+})
+
+describe('parseVerdict', () => {
+  it.each([
+    ['{"verdict": "supported"}', 'supported'],
+    ['{"verdict":"partial"}', 'partial'],
+    ['```json\n{"verdict": "unsupported"}\n```', 'unsupported'],
+    ['Not supported: the source says 2008.', 'unsupported'],
+    ['The claim is partially supported.', 'partial'],
+    ['Yes.', 'supported'],
+    ['no', 'unsupported'],
+    ['I have no idea what you mean', undefined],
+    ['{"verdict": "maybe"}', undefined],
+    ['', undefined],
+  ])('%j → %s', (reply, verdict) => {
+    expect(parseVerdict(reply)).toBe(verdict)
+  })
+
+  it('is total: any input gives a verdict or undefined', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.anything()), (reply) => {
+        const verdict = parseVerdict(reply)
+        expect([undefined, 'supported', 'partial', 'unsupported']).toContain(verdict)
+      }),
+    )
+  })
+})
