@@ -20,6 +20,7 @@ export function agentOptions(
     ...(options.strategy !== undefined ? { strategy: options.strategy } : {}),
     ...(options.price && providers.llm.model !== undefined ? { pricing: { [providers.llm.model]: options.price } } : {}),
     ...(options.maxCost !== undefined ? { budget: { usd: options.maxCost } } : {}),
+    ...(options.verify !== undefined ? { verify: options.verify } : {}),
     ...(providers.memory ? { memory: providers.memory.options } : {}),
     scratchpad: defined({ maxSteps }),
     graphReader: defined({ maxSteps, concurrency }),

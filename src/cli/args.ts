@@ -10,6 +10,7 @@ import { didYouMean } from './did-you-mean.js'
 export const BACKENDS = ['ollama', 'openai', 'anthropic', 'local'] as const
 export const SEARCHES = ['duckduckgo', 'brave', 'tavily', 'searxng', 'local'] as const
 export const FORMATS = ['pretty', 'ndjson', 'json'] as const
+export const VERIFY_MODES = ['annotate', 'revise'] as const
 /**
  * The words that start a command of their own (`laconic mcp ...`): dispatched on the first
  * argument only, so one found after flags is refused rather than asked as the question.
@@ -53,6 +54,8 @@ export interface CliOptions {
   price?: { inputPerMillion: number; outputPerMillion: number }
   /** `--max-cost DOLLARS`: the run's budget. */
   maxCost?: number
+  /** `--verify [annotate|revise]`: check each cited sentence against its sources (and rewrite without the unsupported ones). */
+  verify?: (typeof VERIFY_MODES)[number]
   /** `--output FILE.md`: also write the answer (or report) and its sources there, as markdown. */
   output?: string
   /** react: ask on the terminal before each tool call. */
@@ -104,6 +107,7 @@ const OPTIONS = {
   'no-fetch': { type: 'boolean' },
   price: { type: 'string' },
   'max-cost': { type: 'string' },
+  verify: { type: 'string' },
   output: { type: 'string', short: 'o' },
   'tool-approval': { type: 'boolean' },
   knowledge: { type: 'string' },
@@ -131,6 +135,7 @@ export const FLAG_NAMES: readonly string[] = Object.keys(OPTIONS)
 const OPTIONAL_VALUES: Record<string, { takes: (token: string) => boolean; fallback: string }> = {
   '--serve': { takes: (token) => /^\d+$/.test(token), fallback: String(DEFAULT_SERVE_PORT) },
   '--reject': { takes: (token) => !token.startsWith('-'), fallback: '' },
+  '--verify': { takes: (token) => (VERIFY_MODES as readonly string[]).includes(token), fallback: 'annotate' },
 }
 
 function normalizeOptionalValues(argv: readonly string[]): string[] {
@@ -282,6 +287,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     fetch: !values['no-fetch'],
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),
+    ...(values.verify !== undefined ? { verify: oneOf('verify', values.verify, VERIFY_MODES, 'annotate') } : {}),
     output: nonEmpty('output', values.output),
     toolApproval: values['tool-approval'] ?? false,
     knowledge: nonEmpty('knowledge', values.knowledge),

@@ -43,6 +43,9 @@ Research:
   --knowledge FILE         start from what FILE knows; write the updated knowledge back
   --checkpoint-dir DIR     save a checkpoint after every step in DIR; the run id is printed at the
                            start and in [done]; \`laconic resume RUN_ID --checkpoint-dir DIR\` continues it
+  --verify [MODE]          check each sentence of the answer against the sources it cites (lexically,
+                           then the model where words cannot settle it): annotate (default) marks
+                           each verdict; revise also rewrites the answer without unsupported ones
   --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop;
                            without a terminal, with --checkpoint-dir, pause after the plan (exit 4);
                            with --serve and --checkpoint-dir, the page approves or rejects it
@@ -96,6 +99,7 @@ Examples:
   laconic --kb ./kb --search duckduckgo "How do I configure the cache?"
   laconic --format ndjson "What is WebGPU?" | jq -c 'select(.type == "fact") | .fact.text'
   laconic --serve 8080 --strategy reflect
+  laconic --verify revise -s graph-reader "When was the Bitcoin paper published?"
   laconic --checkpoint-dir .laconic --approve-plan -s deep "How do heat pumps work?"
   laconic resume 0c9d…e1 --checkpoint-dir .laconic --query "heat pump efficiency" --query "heat pump cost"
 `

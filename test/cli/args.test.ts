@@ -9,6 +9,16 @@ const run = (argv: string[]): CliOptions => {
   return command.options
 }
 
+describe('--verify', () => {
+  it('takes an optional mode: annotate when none follows, a word after it stays the question', () => {
+    expect(run(['q']).verify).toBeUndefined()
+    expect(run(['--verify', 'q'])).toMatchObject({ verify: 'annotate', words: ['q'] })
+    expect(run(['--verify', 'revise', 'q'])).toMatchObject({ verify: 'revise', words: ['q'] })
+    expect(run(['--verify=annotate', 'q']).verify).toBe('annotate')
+    expect(() => run(['--verify=strict', 'q'])).toThrow(/--verify must be one of annotate, revise/)
+  })
+})
+
 describe('--price and --max-cost', () => {
   it('read dollars per million tokens and a budget', () => {
     expect(run(['--price', '0.15,0.60', '--max-cost', '0.05', 'q'])).toMatchObject({

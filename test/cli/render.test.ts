@@ -104,6 +104,40 @@ describe('renderers', () => {
     expect(stdout.text).toBe('A [1].\n\nSources:\n[1] A — https://a.example\n[2] https://b.example\n')
   })
 
+  it('pretty with --verify: a revision streams under a line of its own, then the sources and the claims not supported with their evidence', () => {
+    const stdout = sink(false)
+    const stderr = sink(false)
+    const renderer = prettyRenderer({ stdout, stderr, now: () => 0 })
+    const stamp = { runId: 'r', time: 0 }
+    const claims = [
+      { index: 0, text: 'A is 1 [1].', citations: [1], verdict: 'supported', score: 1 },
+      { index: 1, text: 'B is 3 [1].', citations: [1], verdict: 'unsupported', evidence: 'the source does not give the number 3: B is 2.', score: 0.5 },
+    ] as const
+    const citations = [{ index: 1, url: 'https://a.example' }]
+    renderer.event({ type: 'answer-token', text: 'A is 1 [1]. B is 3 [1].', seq: 1, ...stamp })
+    renderer.event({ type: 'answer', text: 'A is 1 [1]. B is 3 [1].', citations, seq: 2, ...stamp })
+    for (const [n, claim] of claims.entries()) renderer.event({ type: 'claim', ...claim, citations: [1], seq: 3 + n, ...stamp })
+    renderer.event({ type: 'answer-token', text: 'A is 1 [1].', revised: true, seq: 5, ...stamp })
+    renderer.event({ type: 'answer', text: 'A is 1 [1].', citations, revised: true, seq: 6, ...stamp })
+    const result = {
+      answer: 'A is 1 [1].',
+      draft: 'A is 1 [1]. B is 3 [1].',
+      citations,
+      facts: [],
+      knowledge: '',
+      reason: 'answered',
+      claims,
+      supportRate: 0.5,
+    }
+    renderer.end({ ...(result as unknown as ResearchResult), cost: createStats(0).stats.cost }, { interrupted: false })
+    expect(stdout.text).toBe(
+      'A is 1 [1]. B is 3 [1].\n\n── Revised without the unsupported sentences ──\n\nA is 1 [1].\n' +
+        '\nSources:\n[1] https://a.example\n' +
+        '\nClaims checked: 1 supported · 1 unsupported (support rate 50%)\n  ✗ B is 3 [1].\n      source: the source does not give the number 3: B is 2.\n',
+    )
+    expect(stderr.text).toContain('[claim 2] unsupported: B is 3 [1].')
+  })
+
   it('pretty on an interrupt without an answer prints the facts gathered', () => {
     const stdout = sink(false)
     const renderer = prettyRenderer({ stdout, stderr: sink(false), now: () => 0 })

@@ -2,7 +2,7 @@
  * `--format pretty`: the answer streamed to stdout as it is written, then its sources; progress
  * on stderr, as a live status area on a terminal or as plain lines otherwise (logs, CI, pipes).
  */
-import type { Citation, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
+import type { Citation, Claim, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
 import type { Output } from './output.js'
 import { reportSections } from './markdown.js'
 import type { Renderer } from './renderer.js'
@@ -60,6 +60,8 @@ export function progressLine(event: ResearchEvent): string | undefined {
       return `[tool ${flat(event.callId, 40)}] ${flat(event.name, 60)} ${flat(JSON.stringify(event.args), 160)}`
     case 'tool-result':
       return `[tool ${flat(event.callId, 40)}] ${event.ok ? 'ok' : 'failed'}: ${flat(event.summary, 160)}`
+    case 'claim':
+      return `[claim ${event.index + 1}] ${event.verdict}: ${flat(event.text, 160)}`
     default:
       return undefined
   }
@@ -80,6 +82,25 @@ export function formatGathered(result: ResearchResult): string {
   return result.knowledge.trim() ? `\nNotes so far:\n${printable(result.knowledge.trim())}\n` : ''
 }
 
+const MARKS: Record<Claim['verdict'], string> = { supported: '✓', partial: '~', unsupported: '✗', uncited: '·', unverifiable: '?' }
+
+/**
+ * What verification found, after the answer: the counts and support rate, then each claim not
+ * supported, with the passage it was checked against.
+ */
+export function formatClaims(result: ResearchResult): string {
+  const claims = result.claims ?? []
+  if (claims.length === 0) return ''
+  const counts = new Map<string, number>()
+  for (const claim of claims) counts.set(claim.verdict, (counts.get(claim.verdict) ?? 0) + 1)
+  const tally = [...counts].map(([verdict, n]) => `${n} ${verdict}`).join(' · ')
+  const rate = result.supportRate !== undefined ? ` (support rate ${Math.round(result.supportRate * 100)}%)` : ''
+  const doubtful = claims
+    .filter((claim) => claim.verdict === 'unsupported' || claim.verdict === 'partial')
+    .map((claim) => `  ${MARKS[claim.verdict]} ${flat(claim.text, 200)}${claim.evidence ? `\n      source: ${flat(claim.evidence, 240)}` : ''}`)
+  return `\nClaims checked: ${tally}${rate}\n${doubtful.length ? `${doubtful.join('\n')}\n` : ''}`
+}
+
 function defaultEvery(ms: number, fn: () => void): () => void {
   const timer = setInterval(fn, ms)
   timer.unref()
@@ -94,6 +115,8 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
   const area = createStatusArea(stderr)
   let streamed = ''
   let answered = false
+  /** A revision (`--verify revise`) began: its tokens go after the first answer, under a line that says so. */
+  let revising = false
   // On a shared terminal the status area would tear the streamed answer: it stops once writing starts.
   let frozen = false
   let frame = 0
@@ -130,6 +153,10 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
     event(event) {
       add(event)
       if (event.type === 'answer-token') {
+        if (event.revised && !revising) {
+          revising = true
+          writeAnswer(`${streamed.endsWith('\n') ? '' : '\n'}\n── Revised without the unsupported sentences ──\n\n`)
+        }
         if (!streamed && !live) stderr.write('[answer] writing…\n')
         writeAnswer(event.text)
         return
@@ -161,7 +188,7 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
       }
       if (streamed && !streamed.endsWith('\n')) stdout.write('\n')
       if (answered && result.report) stdout.write(reportSections(result.report))
-      if (answered) stdout.write(formatCitations(result.citations))
+      if (answered) stdout.write(formatCitations(result.citations) + formatClaims(result))
       else if (interrupted || result.reason === 'error') stdout.write(formatGathered(result))
       for (const line of deferred) stderr.write(`${line}\n`)
       const ending: RunStats = { ...stats, cost: result.cost }

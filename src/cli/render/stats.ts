@@ -51,7 +51,10 @@ export function createStats(startedAt: number): { readonly stats: RunStats; add(
           stats.step = `updated the notes (iteration ${event.iteration})`
           break
         case 'answer-token':
-          stats.step = 'writing the answer'
+          stats.step = event.revised ? 'revising the answer' : 'writing the answer'
+          break
+        case 'claim':
+          stats.step = `checked claim ${event.index + 1}: ${event.verdict}`
           break
         case 'reasoning-token':
           stats.step = `the ${event.role} is thinking`
