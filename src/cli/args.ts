@@ -15,7 +15,7 @@ export const VERIFY_MODES = ['annotate', 'revise'] as const
  * The words that start a command of their own (`laconic mcp ...`): dispatched on the first
  * argument only, so one found after flags is refused rather than asked as the question.
  */
-export const SUBCOMMANDS = ['mcp', 'index', 'kb', 'worker', 'serve'] as const
+export const SUBCOMMANDS = ['mcp', 'index', 'kb', 'worker', 'serve', 'eval'] as const
 
 export type Backend = (typeof BACKENDS)[number]
 export type SearchName = (typeof SEARCHES)[number]

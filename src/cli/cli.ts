@@ -13,6 +13,7 @@ import { agentOptions } from './agent-options.js'
 import { checkStrategy, configuredProviders } from './build-agent.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import { helpText } from './help.js'
+import { evalCommand } from './eval.js'
 import { isKbCommand, runKbCommand } from './kb.js'
 import { mcpCommand } from './mcp.js'
 import { readKnowledge, writeKnowledge } from './knowledge-file.js'
@@ -156,6 +157,7 @@ export async function runCli(io: CliIO): Promise<number> {
     if (isScaleOutCommand(io.argv)) return await runScaleOut(io)
     // A subcommand of its own: `laconic mcp ...` (its module parses the rest).
     if (io.argv[0] === 'mcp') return await mcpCommand(io.argv.slice(1), io)
+    if (io.argv[0] === 'eval') return await evalCommand(io.argv.slice(1), io)
     if (isKbCommand(io.argv)) return await runKbCommand(io.argv, io)
     const command = parseCliArgs(io.argv)
     if (command.kind === 'help') {

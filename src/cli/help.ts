@@ -16,6 +16,9 @@ Usage:
   laconic index DIR|FILE|URL ... --kb PATH [--embed-* ...]   index documents into the knowledge base at PATH
   laconic kb list|remove [ID|PATH ...] --kb PATH           list its documents (--format json|ndjson for scripts),
                                                            or remove some (a folder: all under it)
+  laconic eval DATASET --out DIR [--strategies A,B] [--models M1,M2] [--cassette DIR [--replay]]
+                                                           accuracy, evidence and cost on a question set
+                                                           (laconic eval --help; compare DIR_A DIR_B; report DIR)
   laconic resume RUN_ID --checkpoint-dir DIR [--approve [--tool-args JSON] | --reject [REASON] | --plan-file FILE | --query Q ...] [model and search options]
 
 Question:

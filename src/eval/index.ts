@@ -10,3 +10,5 @@ export { evaluate, type EvalConfig, type EvalEndReason, type EvalEvent, type Eva
 export type { EvalRowResult, RowGrades } from './row-result.js'
 export { readResults } from './results-file.js'
 export { summarize, type ConfigSummary } from './summary.js'
+export { htmlReport } from './html-report.js'
+export { compareResults, type Comparison } from './compare.js'

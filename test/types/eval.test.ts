@@ -2,6 +2,9 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   Cassette,
+  Comparison,
+  compareResults,
+  htmlReport,
   CassetteMode,
   CassetteOptions,
   ColumnMapping,
@@ -73,5 +76,12 @@ describe('laconic-research/eval', () => {
     expectTypeOf<typeof readResults>().returns.toEqualTypeOf<Promise<EvalRowResult[]>>()
     expectTypeOf<typeof summarize>().returns.toEqualTypeOf<ConfigSummary[]>()
     expectTypeOf<ConfigSummary['interval']>().toEqualTypeOf<[number, number]>()
+  })
+
+  it('reports: an HTML page of rows, and a paired comparison of two folders', () => {
+    expectTypeOf<typeof htmlReport>().parameters.toEqualTypeOf<[readonly EvalRowResult[], { title?: string }?]>()
+    expectTypeOf<typeof htmlReport>().returns.toEqualTypeOf<string>()
+    expectTypeOf<typeof compareResults>().returns.toEqualTypeOf<Comparison[]>()
+    expectTypeOf<Comparison['verdict']>().toEqualTypeOf<'a-better' | 'b-better' | 'no-significant-difference'>()
   })
 })
