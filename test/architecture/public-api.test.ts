@@ -36,7 +36,6 @@ const KNOWN_UNTESTED = new Set([
   'index.api.md: JsonSchema',
   'index.api.md: JsonValue',
   'index.api.md: ModelRole',
-  'index.api.md: PageWarning',
   'index.api.md: PlanRequest',
   'index.api.md: Pricing',
   'index.api.md: ReactCall',
