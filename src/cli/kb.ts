@@ -13,6 +13,7 @@ import { FORMATS, type Format } from './args.js'
 import { recordEmbedder, resolveEmbedder } from './embedder.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { EXIT } from './exit-codes.js'
+import { loadOptional } from './optional-package.js'
 import type { CliIO } from './io.js'
 import type { Env } from './llm.js'
 import type { Output } from './render/index.js'
@@ -27,9 +28,9 @@ export function isKbCommand(argv: readonly string[]): boolean {
 /** The knowledge base at `path`: its LanceDB store and its embedder. */
 export async function openKnowledgeBase(path: string, flags: EmbedFlags, env: Env): Promise<{ kb: KnowledgeBase; remember: () => Promise<void> }> {
   const folder = resolve(path)
-  const { embed, record } = await resolveEmbedder(folder, flags, env)
   // LanceDB's native module loads only when a knowledge base is used.
-  const { lanceVectorStore } = await import('../lancedb/index.js')
+  const { lanceVectorStore } = await loadOptional('a knowledge base', 'lancedb', () => import('../lancedb/index.js'))
+  const { embed, record } = await resolveEmbedder(folder, flags, env)
   const kb = knowledgeBase({ store: lanceVectorStore({ path: folder }), embed })
   return { kb, remember: () => recordEmbedder(folder, record) }
 }

@@ -16,6 +16,7 @@ import { parseCliArgs } from './args.js'
 import { strategyAgents } from './build-agent.js'
 import type { CliIO } from './io.js'
 import { EXIT } from './exit-codes.js'
+import { loadOptional } from './optional-package.js'
 import { UsageError } from './usage-error.js'
 
 const LOOPBACK = '127.0.0.1'
@@ -95,19 +96,10 @@ type McpModules = Awaited<ReturnType<typeof loadMcp>>
 
 /** The MCP SDK is an optional peer dependency: loaded only here, with a clear error when missing. */
 async function loadMcp() {
-  try {
-    const [{ createMcpServer }, { StdioServerTransport }, { StreamableHTTPServerTransport }] = await Promise.all([
-      import('../mcp/index.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-    ])
-    return { createMcpServer, StdioServerTransport, StreamableHTTPServerTransport }
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
-      throw new UsageError('laconic mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk zod')
-    }
-    throw error
-  }
+  const [{ createMcpServer }, { StdioServerTransport }, { StreamableHTTPServerTransport }] = await loadOptional('laconic mcp', 'mcp', () =>
+    Promise.all([import('../mcp/index.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]),
+  )
+  return { createMcpServer, StdioServerTransport, StreamableHTTPServerTransport }
 }
 
 function summary(question: string, result: ResearchResult): string {

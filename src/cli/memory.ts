@@ -9,6 +9,7 @@ import { resolve } from 'node:path'
 import type { MemoryOptions, MemoryStore } from '../core/index.js'
 import { memoryStore } from '../kb/index.js'
 import { recordEmbedder, resolveEmbedder } from './embedder.js'
+import { loadOptional } from './optional-package.js'
 import type { EmbedFlags } from './kb-flags.js'
 import type { Env } from './llm.js'
 import type { Output } from './render/index.js'
@@ -23,11 +24,11 @@ export interface CliMemory {
 /** Opens (and on first use creates) the memory at `path`; its embedder is recorded there, so later runs need no embed flags. */
 export async function openMemory(path: string, flags: EmbedFlags, env: Env, stderr: Output): Promise<CliMemory> {
   const folder = resolve(path)
+  // LanceDB's native module loads only when memory is used; a missing one is said before the folder is made.
+  const { lanceVectorStore } = await loadOptional('--memory', 'lancedb', () => import('../lancedb/index.js'))
   const { embed, record } = await resolveEmbedder(folder, flags, env, '--memory')
   await mkdir(folder, { recursive: true })
   await recordEmbedder(folder, record)
-  // LanceDB's native module loads only when memory is used.
-  const { lanceVectorStore } = await import('../lancedb/index.js')
   const { store, writes } = trackWrites(memoryStore({ store: lanceVectorStore({ path: folder, table: 'memory' }), embed }))
   return {
     options: {

@@ -4,7 +4,8 @@
  * need them import.
  */
 import { execFile } from 'node:child_process'
-import { copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
@@ -82,4 +83,38 @@ it('a corpus folder with a .docx file and no mammoth skips the file with a warni
   } finally {
     await project.remove()
   }
+})
+
+/** A resolve hook, registered with `--import`, that fails for the packages `pattern` matches as a missing package would. */
+const hiding = (pattern: string) => {
+  const hooks = `export async function resolve(specifier, context, next) {
+    if (new RegExp(${JSON.stringify(pattern)}).test(specifier)) throw Object.assign(new Error('Cannot find package ' + specifier), { code: 'ERR_MODULE_NOT_FOUND' })
+    return next(specifier, context)
+  }`
+  return `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`)}`
+}
+
+it('laconic index, --kb and --memory without LanceDB say what to install, on one line', { timeout: 60_000 }, async () => {
+  const install = 'LanceDB (@lancedb/lancedb and apache-arrow): npm install @lancedb/lancedb@0.31.0 apache-arrow@18.1.0'
+  const folder = await mkdtemp(join(tmpdir(), 'laconic-no-lancedb-'))
+  try {
+    const embed = ['--embed-backend', 'openai', '--embed-endpoint', 'http://127.0.0.1:9', '--embed-model', 'e']
+    const cli = (...args: string[]) =>
+      run(process.execPath, ['--import', hiding('^@lancedb/lancedb$'), '--import', 'tsx', 'src/cli/main.ts', ...args], {
+        cwd: new URL('../../', import.meta.url),
+        env: { PATH: process.env.PATH ?? '', HOME: folder },
+      }).catch((error: { code: number; stderr: string }) => error)
+    expect(await cli('index', folder, '--kb', join(folder, 'kb'), ...embed)).toMatchObject({ code: 2, stderr: `laconic: a knowledge base needs ${install}\n` })
+    const memory = await cli('--backend', 'openai', '--endpoint', 'http://127.0.0.1:9', '-m', 'x', '--memory', join(folder, 'memory'), ...embed, 'q')
+    expect(memory).toMatchObject({ code: 2, stderr: expect.stringContaining(`laconic: --memory needs ${install}\n`) })
+  } finally {
+    await rm(folder, { recursive: true, force: true })
+  }
+})
+
+it('LanceDB and its apache-arrow are optional dependencies, installed by default, pinned to versions that work together', async () => {
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string> | undefined>
+  expect(manifest.optionalDependencies).toMatchObject({ '@lancedb/lancedb': '0.31.0', 'apache-arrow': '18.1.0' })
+  expect(manifest.peerDependencies?.['@lancedb/lancedb']).toBeUndefined()
+  expect(manifest.peerDependencies?.['apache-arrow']).toBeUndefined()
 })

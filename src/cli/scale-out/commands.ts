@@ -12,6 +12,7 @@ import { strategyAgents } from '../build-agent.js'
 import type { CliIO } from '../io.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
+import { loadOptional } from '../optional-package.js'
 
 export const SCALE_OUT_COMMANDS = ['worker', 'serve'] as const
 const LOOPBACK = '127.0.0.1'
@@ -99,14 +100,8 @@ function shown(url: string): string {
   }
 }
 
-async function loadRedis() {
-  try {
-    return await import('../../redis/index.js')
-  } catch (error) {
-    throw new UsageError(
-      `the scale-out needs the packages bullmq and ioredis: npm install bullmq ioredis (${error instanceof Error ? error.message : String(error)})`,
-    )
-  }
+function loadRedis() {
+  return loadOptional('the scale-out', 'redis', () => import('../../redis/index.js'))
 }
 
 export async function runScaleOut(io: CliIO): Promise<number> {
