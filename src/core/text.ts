@@ -120,18 +120,22 @@ export function chainFilters(...filters: TextFilter[]): TextFilter {
 }
 
 /**
- * Cuts `text` to at most `maxChars`, at the last sentence end when one falls in the second
- * half of the budget, else at the last whitespace, else hard.
+ * Cuts `text` to at most `maxChars`, at the last sentence end (its closing quotes and brackets
+ * with it: `livelihoods.”`) when one falls in the second half of the budget, else at the last
+ * whitespace, else hard.
  */
 export function truncateAtSentence(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   const head = text.slice(0, Math.max(0, maxChars))
   let sentenceEnd = -1
-  for (const match of head.matchAll(/[.!?。！？](?=\s|$)/g)) sentenceEnd = match.index + 1
+  for (const match of head.matchAll(SENTENCE_END)) sentenceEnd = match.index + match[0].length
   if (sentenceEnd >= maxChars * 0.5) return head.slice(0, sentenceEnd).trimEnd()
   const space = head.search(/\s\S*$/)
   return (space > 0 ? head.slice(0, space) : head).trimEnd()
 }
+
+/** A sentence's end: its mark, then any closing quotes or brackets, then a space or the end. */
+const SENTENCE_END = /[.!?。！？]["'”’»)\]」』）]*(?=\s|$)/g
 
 /**
  * A comparison key for facts and queries: Unicode NFKC, case-folded, punctuation and symbols

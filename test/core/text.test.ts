@@ -98,6 +98,12 @@ describe('truncateAtSentence', () => {
     expect(truncateAtSentence('One fact here. Two facts here. Three facts here.', 35)).toBe('One fact here. Two facts here.')
   })
 
+  it('a sentence ends after its closing quote or bracket, which it keeps', () => {
+    const text = 'He said it would “protect livelihoods.” Others disagreed strongly with that view, and said so.'
+    expect(truncateAtSentence(text, 60)).toBe('He said it would “protect livelihoods.”')
+    expect(truncateAtSentence('A note (see the annex.) Then more words follow here', 40)).toBe('A note (see the annex.)')
+  })
+
   it('never exceeds the budget', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), fc.integer({ min: 0, max: 200 }), (text, max) => {
