@@ -8,7 +8,8 @@
  * says (a document only one retriever can find is still found), optionally reranks, and joins
  * neighbouring chunks into each hit's snippet when asked to.
  */
-import { LaconicError, ProviderError, abortError, isAbortError, pageOfUrl } from '../core/index.js'
+import { chooseWindows, LaconicError, OMITTED, ProviderError, abortError, isAbortError, pageOfUrl } from '../core/index.js'
+import { rankTexts } from '../core/lexical.js'
 import type { EmbeddingProvider } from '../core/embeddings.js'
 import { embeddingUsage } from '../core/provider-usage.js'
 import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/index.js'
@@ -35,8 +36,10 @@ export interface KnowledgeBaseOptions {
   /** Candidates a reranker sees. @defaultValue 20 (at least the search's `limit`) */
   readonly rerankCandidates?: number
   /**
-   * Neighbouring chunks joined into each hit's snippet, in document order: `chunks` on each side,
-   * the snippet at most `maxChars` (the hit itself always whole, up to `chunkChars`).
+   * Neighbouring chunks joined into each hit's snippet, in document order: of the `chunks` on
+   * each side, those that best match the query (the nearest on a tie) while the snippet stays
+   * within `maxChars` (the hit itself always whole, up to `chunkChars`), `[…]` where one between
+   * them was left out.
    * @defaultValue no expansion: a snippet is the hit chunk
    */
   readonly expand?: { readonly chunks?: number; readonly maxChars?: number }
@@ -195,24 +198,26 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
     }
   }
 
-  /** The hit's text with its neighbours, in document order, within `expandChars`: nearest first. */
-  const snippet = async (chunk: Chunk): Promise<string> => {
+  /**
+   * The hit's text with the neighbours that best match the query (`chooseWindows`, the nearest
+   * first on a tie), in document order, within `expandChars`, `[…]` where one was left out
+   * between them; the hit itself always whole.
+   */
+  const snippet = async (chunk: Chunk, query: string): Promise<string> => {
     if (neighbours === 0) return chunk.text
-    const around = await store.chunksAround(chunk.documentId, chunk.position - neighbours, chunk.position + neighbours)
-    const kept = new Set<Chunk>()
-    let length = chunk.text.length
-    const byDistance = around
-      .filter((other) => other.position !== chunk.position)
-      .sort((a, b) => Math.abs(a.position - chunk.position) - Math.abs(b.position - chunk.position) || b.position - a.position)
-    for (const other of byDistance) {
-      if (length + 2 + other.text.length > expandChars) break
-      length += 2 + other.text.length
-      kept.add(other)
-    }
-    return around
-      .filter((other) => other.position === chunk.position || kept.has(other))
-      .map((other) => (other.position === chunk.position ? chunk.text : other.text))
-      .join('\n\n')
+    const around = (await store.chunksAround(chunk.documentId, chunk.position - neighbours, chunk.position + neighbours)).sort(
+      (a, b) => a.position - b.position,
+    )
+    const hit = around.findIndex((other) => other.position === chunk.position)
+    if (hit === -1) return chunk.text
+    const texts = around.map((other, index) => (index === hit ? chunk.text : other.text))
+    const joined = (chosen: readonly number[]) =>
+      chosen
+        .map((index, i) => (i > 0 && around[index]!.position !== around[chosen[i - 1]!]!.position + 1 ? `${OMITTED}\n\n${texts[index]}` : texts[index]))
+        .join('\n\n')
+    const scores = rankTexts(query, texts).map((score, index) => score - Math.abs(index - hit) * 1e-9)
+    const chosen = chooseWindows(scores, (trial) => trial.length === 1 || joined(trial).length <= expandChars, hit)
+    return joined(chosen)
   }
 
   return {
@@ -233,7 +238,7 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
         : keepFirsts(fused, firsts, limit)
       const results: SearchResult[] = []
       for (const [rank, chunk] of chosen.entries()) {
-        results.push({ title: resultTitle(chunk), url: chunk.url, snippet: await snippet(chunk), score: 1 / (rank + 1) })
+        results.push({ title: resultTitle(chunk), url: chunk.url, snippet: await snippet(chunk, query), score: 1 / (rank + 1) })
       }
       return results
     },

@@ -201,6 +201,18 @@ describe('knowledgeBase: reading a hit', () => {
     expect(bounded?.snippet).toContain('Paragraph 3 zebra')
   })
 
+  it('joins the neighbours that match the query, not only the nearest, marking what was left out', async () => {
+    const parts = Array.from({ length: 5 }, (_, i) => `Paragraph ${i} ${'filler '.repeat(15)}`.trim())
+    parts[2] = parts[2]!.replace('Paragraph 2', 'Paragraph 2 zebra')
+    parts[0] = parts[0]!.replace('Paragraph 0', 'Paragraph 0 zebra stripes')
+    const kb = knowledgeBase({ store: memoryVectorStore(), embed: fakeEmbedder(), chunkChars: 160, expand: { chunks: 2, maxChars: 320 } })
+    await kb.index([{ url: 'doc:1', text: parts.join('\n\n') }])
+    const [hit] = await kb.search('zebra stripes', { limit: 1 })
+    // The hit is paragraph 0 or 2; the other, two chunks away, matches and fits, the one between does not.
+    expect(hit?.snippet.split('\n\n').map((part) => part.split(' filler', 1)[0])).toEqual(['Paragraph 0 zebra stripes', '[…]', 'Paragraph 2 zebra'])
+    expect(hit?.snippet.length).toBeLessThanOrEqual(320)
+  })
+
   it('removes a document by id', async () => {
     const kb = knowledgeBase({ store: memoryVectorStore(), embed: fakeEmbedder() })
     await kb.index([{ url: 'note:1', text: 'alpha' }])

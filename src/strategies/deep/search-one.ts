@@ -1,9 +1,12 @@
 import {
   createMerge,
+  documentPassages,
   isAdUrl,
   normalizeText,
   normalizeUrl,
+  passageTitle,
   truncateAtSentence,
+  type Passage,
   type Schedule,
   type SearchResult,
   type StrategyContext,
@@ -16,7 +19,6 @@ import { createQueryStream } from '../shared/query-stream.js'
 import { FOLLOW_UP_KEYS, parseSubAnswer, type SubAnswerReply } from './parse.js'
 import { subAnswerPrompt, subAnswerSystem, type ShownSource } from './prompts.js'
 import { cleanQuery, distinctQueries } from '../shared/read.js'
-import { documentPassages, type Passage } from '../shared/document-passages.js'
 import { subAnswerSchema } from './schemas.js'
 
 export interface SearchOneSettings {
@@ -139,10 +141,10 @@ function addSources(sources: Source[], found: readonly { queryId: string; result
 }
 
 /**
- * Deep-reads pages at once under the run's limiter, replacing each snippet with the page text.
- * A paged document (a PDF) shows its pages that best match the sub-question instead: the source
- * becomes the first of them and the others are added after the list, each with its `#page=n`
- * URL, so a fact cites its page. Added in reading order once all reads are done, so the
+ * Deep-reads pages at once under the run's limiter, replacing each snippet with what
+ * `documentPassages` shows of the page for the sub-question. A paged document (a PDF) gives a
+ * source per page shown: the source becomes the first of them and the others are added after
+ * the list, each with its `#page=n` URL, so a fact cites its page. Added in reading order once all reads are done, so the
  * numbering does not depend on which read finished first.
  */
 async function* readPages(
@@ -173,7 +175,7 @@ async function* readPages(
     }
     const title = source.title
     const pageSource = (passage: Passage): Source => {
-      const named = `${title} (page ${passage.page})`
+      const named = passageTitle(title, passage)
       settings.titles.note(passage.url, named)
       return { url: passage.url, title: named, text: passage.text, queryId: source.queryId }
     }

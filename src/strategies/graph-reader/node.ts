@@ -1,11 +1,14 @@
 import {
   createMerge,
+  documentPassages,
   estimateTokens,
+  passageTitle,
   isAdUrl,
   normalizeUrl,
   requestText,
   ProviderError,
   truncateAtSentence,
+  type Passage,
   type Schedule,
   type ScopedContext,
   type SearchResult,
@@ -14,7 +17,6 @@ import {
 } from '../../core/index.js'
 import type { QueryStream } from '../shared/query-stream.js'
 import { cleanQuery } from '../shared/read.js'
-import { documentPassages, type Passage } from '../shared/document-passages.js'
 import type { EarlyNodes, Frontier, Node, NodeTicket } from './frontier.js'
 import { notebookView, type Notebook } from './notebook.js'
 import { CHECK_QUERIES, checkQueryStream, checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
@@ -127,14 +129,12 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
       const sources: SourceView[] = usable.flatMap((r) => {
         const snippet = truncateAtSentence(r.snippet, SNIPPET_CHARS)
         const passages = pages.get(r.url)?.passages ?? []
-        if (passages.some((p) => p.page !== undefined)) {
-          return passages.map((p, i) => {
-            const title = `${r.title} (page ${p.page})`
-            if (!run.titles.has(p.url)) run.titles.set(p.url, title)
-            return { title, url: p.url, snippet: i === 0 ? snippet : '', page: p.text }
-          })
-        }
-        return [{ title: r.title, url: r.url, snippet, ...(passages[0] ? { page: passages[0].text } : {}) }]
+        if (!passages.some((p) => p.page !== undefined)) return [{ title: r.title, url: r.url, snippet, ...(passages[0] ? { page: passages[0].text } : {}) }]
+        return passages.map((p, i) => {
+          const title = passageTitle(r.title, p)
+          if (!run.titles.has(p.url)) run.titles.set(p.url, title)
+          return { title, url: p.url, snippet: i === 0 ? snippet : '', page: p.text }
+        })
       })
       const reply = yield* scope.complete('extractor', {
         system: extractorSystem,

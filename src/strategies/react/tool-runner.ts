@@ -7,9 +7,11 @@
 import {
   createMerge,
   describeError,
+  documentPassages,
   isAbortError,
   LaconicError,
   parseToolArgs,
+  passageTitle,
   type Schedule,
   type StrategyContext,
   type StrategyEvent,
@@ -156,14 +158,20 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
     if (!url || !/^https?:\/\//i.test(url)) return failed(call, `\`${bound(ref, 100)}\` is not the URL of a source; pass a URL from the search results`)
     const page = yield* ctx.readPage(url, { schedule })
     if (!page) return failed(call, `could not read ${url}`)
-    const source = memory.source(page.url || url, page.title, true)
-    const head = `[${source.n}] ${page.title ?? ''}\n${source.url}\n`
+    // What the page holds for the question: a document's pages each a source of their own.
+    const passages = documentPassages({ ...page, url: page.url || url }, ctx.question, resultChars)
+    if (passages.length === 0) passages.push({ url: page.url || url, text: '' })
+    const shown = passages.map((passage) => {
+      const title = page.title ? passageTitle(page.title, passage) : undefined
+      return { source: memory.source(passage.url, title, true), title, text: passage.text }
+    })
+    const text = shown.map((s) => s.text).join(' ')
     return {
       call,
       ok: true,
-      content: head + bound(page.text, resultChars),
-      note: `- read [${source.n}]: ${bound(page.text.replace(/\s+/g, ' '), 240)}`,
-      finding: pageFinding(source, page.text),
+      content: shown.map((s) => `[${s.source.n}] ${s.title ?? ''}\n${s.source.url}\n${s.text}`).join('\n\n'),
+      note: `- read ${shown.map((s) => `[${s.source.n}]`).join(' ')}: ${bound(text.replace(/\s+/g, ' '), 240)}`,
+      finding: shown.map((s) => pageFinding(s.source, s.text)).join('\n'),
     }
   }
 

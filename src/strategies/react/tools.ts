@@ -17,7 +17,7 @@ const searchSpec: ToolSpec = {
 
 const readPageSpec: ToolSpec = {
   name: READ_PAGE,
-  description: 'Read a web page found by search and return its text. Cite it by its [n].',
+  description: 'Read a web page found by search and return its text (the passages that best match the question, for a long page). Cite it by its [n].',
   parameters: { type: 'object', properties: { url: { type: 'string', minLength: 1, description: 'the URL of a search result' } }, required: ['url'] },
 }
 

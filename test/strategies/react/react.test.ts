@@ -513,3 +513,42 @@ it("a react checkpoint whose state does not fit react's schema ends the resumed 
   expect(seen).toEqual([])
   expect(await checkpoints.load(first.runId)).toEqual(corrupt)
 })
+
+it('read_page gives a PDF by its pages that match the question, each a source cited with #page=N', async () => {
+  const pages = [
+    'A study of camelids. Background on herds and the high Andes.',
+    `${'Methods and filler about fieldwork, weather and transport. '.repeat(60)}`,
+    'Results: llamas hum when they are anxious, at about 140 Hz.',
+    `${'Appendix tables of measurements and further filler text. '.repeat(60)}`,
+  ]
+  const pageStarts: number[] = []
+  let text = ''
+  for (const page of pages) {
+    if (text) text += '\n\n'
+    pageStarts.push(text.length)
+    text += page
+  }
+  const url = 'https://example.org/camelids.pdf'
+  const llm = scriptedLLM({
+    replies: (req, call) => {
+      if (call === 0) return { text: '', toolCalls: [{ name: 'read_page', args: { url } }] }
+      const tool = req.turns?.find((t) => t.role === 'tool')
+      const n = /\[(\d+)\] [^\n]*\n[^\n]*#page=3\n/.exec(tool?.role === 'tool' ? tool.content : '')?.[1]
+      return `Llamas hum at about 140 Hz [${n}].`
+    },
+  })
+  const agent = createAgent({
+    llm,
+    fetch: mockFetch({ pages: { [url]: { title: 'Camelids', text, kind: 'pdf', pages: 4, pageStarts } } }),
+    strategy: 'react',
+  })
+  const run = agent.research('At what pitch do anxious llamas hum?')
+  await collect(run)
+  const result = await run.result
+  const tool = llm.calls[1]!.turns!.find((t) => t.role === 'tool')
+  const shown = tool?.role === 'tool' ? tool.content : ''
+  expect(shown).toContain(`${url}#page=3\nResults: llamas hum when they are anxious, at about 140 Hz.`)
+  expect(shown).toContain('Camelids (page 3)')
+  expect(result.citations).toEqual([{ index: 1, url: `${url}#page=3`, title: 'Camelids (page 3)' }])
+  expect(result.answer).toBe('Llamas hum at about 140 Hz [1].')
+})

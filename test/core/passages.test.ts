@@ -1,0 +1,204 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { documentPages, pageOfUrl, pageUrl, normalizeUrl } from '../../src/strategy.js'
+import { documentPassages, type Passage } from '../../src/strategy.js'
+import { chooseWindows, OMITTED, textWindows, WINDOW_CHARS } from '../../src/core/index.js'
+import { rankTexts } from '../../src/core/lexical.js'
+
+const doc = (pages: string[], url = 'https://example.org/paper.pdf') => {
+  const pageStarts: number[] = []
+  let text = ''
+  for (const page of pages) {
+    if (text) text += '\n\n'
+    pageStarts.push(text.length)
+    text += page
+  }
+  return { url, text, kind: 'pdf' as const, pages: pages.length, pageStarts }
+}
+
+const shownChars = (passages: readonly Passage[]) => passages.reduce((sum, p) => sum + p.text.length, 0)
+
+/** The page's own stretches a passage shows: its paragraphs and heading lines, the marks left out. */
+const segments = (passage: Passage) =>
+  passage.text
+    .split('\n\n')
+    .map((part) => part.replace(/^\[…\] /, '').replace(/ \[…\]$/, ''))
+    .filter((part) => part && part !== OMITTED)
+
+/** The text a passage's URL names: its document page, or the whole page. */
+const placeText = (page: { url: string; text: string; pageStarts?: readonly number[] }, passage: Passage) => {
+  const number = pageOfUrl(passage.url)
+  return number === undefined ? page.text : (documentPages(page).find((p) => p.page === number)?.text ?? '')
+}
+
+describe('document pages', () => {
+  it('page URLs replace any fragment; only #page=n names a page', () => {
+    expect(pageUrl('https://example.org/a.pdf#intro', 7)).toBe('https://example.org/a.pdf#page=7')
+    expect(pageOfUrl('https://example.org/a.pdf#page=7')).toBe(7)
+    expect(pageOfUrl('https://example.org/a.pdf#page=0')).toBeUndefined()
+    expect(pageOfUrl('https://example.org/a.pdf#intro')).toBeUndefined()
+  })
+
+  it('normalizeUrl keeps a page (two pages are two sources) and drops any other fragment', () => {
+    expect(normalizeUrl('https://www.example.org/a.pdf?utm_source=x#page=3')).toBe('https://example.org/a.pdf#page=3')
+    expect(normalizeUrl('https://example.org/a.pdf#page=3')).not.toBe(normalizeUrl('https://example.org/a.pdf#page=4'))
+    expect(normalizeUrl('https://example.org/a#section')).toBe('https://example.org/a')
+  })
+
+  it('splits a document at its page starts, leaving out pages without text', () => {
+    expect(documentPages(doc(['one', '', 'three']))).toEqual([
+      { page: 1, text: 'one' },
+      { page: 3, text: 'three' },
+    ])
+    expect(documentPages({ text: 'a web page' })).toEqual([])
+  })
+})
+
+describe('documentPassages', () => {
+  it('a page within the budget is shown whole: a web page as one passage, a document page by page', () => {
+    expect(documentPassages({ url: 'https://example.org/', text: '  First sentence. Second sentence.\n' }, 'q', 100)).toEqual([
+      { url: 'https://example.org/', text: 'First sentence. Second sentence.' },
+    ])
+    expect(documentPassages(doc(['one', '', 'three']), 'q', 100)).toEqual([
+      { url: 'https://example.org/paper.pdf#page=1', page: 1, text: 'one' },
+      { url: 'https://example.org/paper.pdf#page=3', page: 3, text: 'three' },
+    ])
+  })
+
+  it('a long web page shows the paragraph that matches, far past its start, under its heading, with marks where text was left out', () => {
+    const filler = (n: number) => `Paragraph ${n} says nothing of interest about the weather or the season.`
+    const body = Array.from({ length: 200 }, (_, i) => filler(i))
+    body.splice(150, 0, '## Grazing', 'Llamas hum when they are anxious, and graze on the high puna.')
+    const page = { url: 'https://example.org/llamas', text: `# Llamas\n\n${body.join('\n\n')}` }
+    expect(page.text.indexOf('Llamas hum')).toBeGreaterThan(10_000)
+    const passages = documentPassages(page, 'why do llamas hum', 1000)
+    expect(passages).toHaveLength(1)
+    expect(passages[0]?.url).toBe('https://example.org/llamas')
+    expect(passages[0]?.text).toContain('## Grazing\n\nLlamas hum when they are anxious')
+    expect(passages[0]?.text.startsWith(`# Llamas\n\n`) || passages[0]?.text.startsWith(OMITTED)).toBe(true)
+    expect(passages[0]?.text).toContain(OMITTED)
+    expect(shownChars(passages)).toBeLessThanOrEqual(1000)
+  })
+
+  it('a document gives its best-matching pages within the budget, in page order, each at its page URL', () => {
+    const filler = 'Nothing of interest here at all. '.repeat(8).trim()
+    const paper = doc([filler, 'Llamas hum. Llamas hum when anxious.', filler, 'Why llamas hum: a note.', filler])
+    const passages = documentPassages(paper, 'why do llamas hum', 300)
+    // Pages 2 and 4 match; no other window fits in what is left.
+    expect(passages.map((p) => p.page)).toEqual([2, 4])
+    expect(passages[0]).toEqual({ url: 'https://example.org/paper.pdf#page=2', page: 2, text: 'Llamas hum. Llamas hum when anxious.' })
+    expect(shownChars(passages)).toBeLessThanOrEqual(300)
+  })
+
+  it('the part of a page that matches, not the page from its start', () => {
+    const before = Array.from({ length: 12 }, (_, i) => `Sentence ${i} of the method section describes the corpus in general terms.`).join(' ')
+    const paper = doc(['A title page about information extraction.', `${before} The metaclusters obtained are shown in the tables below.`])
+    const passages = documentPassages(paper, 'metaclusters obtained tables', 400)
+    expect(passages.map((p) => p.page)).toContain(2)
+    expect(passages.find((p) => p.page === 2)?.text).toContain('The metaclusters obtained are shown in the tables below.')
+  })
+
+  it('with nothing matching, the page from its start', () => {
+    expect(documentPassages(doc(['a b c', 'd e f', 'g h i']), 'zebra', 12).map((p) => p.page)).toEqual([1, 2])
+  })
+
+  it('a budget smaller than a window shows the start of the best one', () => {
+    const page = { url: 'https://example.org/', text: `${'Filler words go here. '.repeat(20)}\n\nLlamas hum when anxious. They hum softly and often.` }
+    const passages = documentPassages(page, 'llamas hum', 30)
+    expect(passages).toEqual([{ url: 'https://example.org/', text: 'Llamas hum when anxious.' }])
+  })
+})
+
+describe('chooseWindows', () => {
+  it('takes the best first, fills while it fits, returns reading order, and tries a pinned one first', () => {
+    const lengths = [5, 5, 5, 5]
+    const fits = (chosen: readonly number[]) => chosen.reduce((sum, i) => sum + (lengths[i] ?? 0), 0) <= 10
+    expect(chooseWindows([0, 3, 1, 2], fits)).toEqual([1, 3])
+    expect(chooseWindows([0, 3, 1, 2], fits, 0)).toEqual([0, 1])
+    expect(chooseWindows([0, 0, 0, 0], fits)).toEqual([0, 1])
+  })
+})
+
+describe('documentPassages properties', () => {
+  const word = fc.constantFrom(
+    'llama',
+    'alpaca',
+    'river',
+    'glacier',
+    'the',
+    'of',
+    'hum',
+    'quiet',
+    'andes',
+    'wool',
+    'vicuña',
+    'graze',
+    'a',
+    'is',
+    '2024',
+    'peak',
+  )
+  const sentence = fc.array(word, { minLength: 3, maxLength: 14 }).map((words) => `${words.join(' ')}.`)
+  const block = fc.oneof(
+    { weight: 5, arbitrary: fc.array(sentence, { minLength: 1, maxLength: 12 }).map((s) => s.join(' ')) },
+    { weight: 1, arbitrary: fc.array(word, { minLength: 1, maxLength: 3 }).map((w) => `## ${w.join(' ')}`) },
+  )
+  const pageText = fc.array(block, { minLength: 1, maxLength: 30 }).map((blocks) => blocks.join('\n\n'))
+  const page = fc.oneof(
+    pageText.map((text) => ({ url: 'https://example.org/page', text }) as { url: string; text: string; pageStarts?: number[] }),
+    fc.array(pageText, { minLength: 1, maxLength: 6 }).map((pages) => doc(pages) as { url: string; text: string; pageStarts?: number[] }),
+  )
+  const query = fc.array(word, { minLength: 1, maxLength: 5 }).map((words) => words.join(' '))
+  const budget = fc.integer({ min: 60, max: 6000 })
+
+  it('never shows more than the budget; every shown stretch lies, in reading order, in the place it cites', () => {
+    fc.assert(
+      fc.property(page, query, budget, (read, q, maxChars) => {
+        const passages = documentPassages(read, q, maxChars)
+        expect(shownChars(passages)).toBeLessThanOrEqual(maxChars)
+        let lastPage = 0
+        for (const passage of passages) {
+          const number = pageOfUrl(passage.url)
+          if (read.pageStarts) {
+            expect(passage.page).toBe(number)
+            expect(number!).toBeGreaterThan(lastPage)
+            lastPage = number!
+          } else expect(passage.url).toBe(read.url)
+          const holder = placeText(read, passage)
+          let from = 0
+          for (const part of segments(passage)) {
+            const at = holder.indexOf(part, from)
+            expect(at, `${JSON.stringify(part)} in ${passage.url}`).toBeGreaterThanOrEqual(0)
+            from = at + part.length
+          }
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('the best-scoring window is always shown whole', () => {
+    fc.assert(
+      fc.property(page, query, fc.integer({ min: 900, max: 6000 }), (read, q, maxChars) => {
+        if (read.text.trim().length <= maxChars) return
+        const places = read.pageStarts ? documentPages(read) : [{ page: 0, text: read.text }]
+        const windows = places.flatMap((place) =>
+          textWindows(place.text, Math.min(WINDOW_CHARS, maxChars - 10)).map((w) => {
+            const own = place.text.slice(w.start, w.end)
+            return { own, ranked: w.headings.length ? `${w.headings.join('\n')}\n${own}` : own }
+          }),
+        )
+        const scores = rankTexts(
+          q,
+          windows.map((w) => w.ranked),
+        )
+        const best = windows[scores.indexOf(Math.max(...scores))]!
+        const shown = documentPassages(read, q, maxChars)
+          .map((p) => p.text)
+          .join('\n\n')
+        expect(shown).toContain(best.own)
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
