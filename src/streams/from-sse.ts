@@ -8,7 +8,10 @@ export type SSESource = Response | ReadableStream<Uint8Array> | string | URL
 
 /** Options of `fromSSE()`: where to resume, how to stop, and the `fetch` and reconnection to use. */
 export interface FromSSEOptions {
-  /** Resume after this event: sent as `Last-Event-ID`, and events up to this `seq` are dropped. */
+  /**
+   * Resume after this event: sent as `Last-Event-ID` (its UTF-8 bytes, as browsers send it), and
+   * events up to this `seq` are dropped. It cannot hold CR, LF or NUL, as no SSE id can.
+   */
   lastEventId?: string | undefined
   /** Stops reading and reconnecting; the iteration then throws a LaconicError with code `aborted`. */
   signal?: AbortSignal | undefined
@@ -38,6 +41,12 @@ export interface FromSSEOptions {
  */
 export async function* fromSSE(source: SSESource, options: FromSSEOptions = {}): AsyncGenerator<ResearchEvent> {
   const { signal } = options
+  if (options.lastEventId !== undefined && /[\r\n\0]/.test(options.lastEventId)) {
+    throw new LaconicError('fromSSE: `lastEventId` cannot hold a line break or NUL', {
+      code: 'config',
+      hint: "pass the id of an event the stream sent (its `id:` field, or the event's seq)",
+    })
+  }
   let lastEventId = options.lastEventId
   let lastSeq = seqOf(lastEventId)
   let retryMs = options.retryMs ?? 3_000
@@ -102,7 +111,7 @@ function bodyOf(source: Response | ReadableStream<Uint8Array>): ReadableStream<U
 async function connect(url: string | URL, lastEventId: string | undefined, options: FromSSEOptions): Promise<ReadableStream<Uint8Array> | 'retry' | 'stop'> {
   const headers = new Headers(options.headers)
   headers.set('accept', 'text/event-stream')
-  if (lastEventId !== undefined) headers.set('last-event-id', lastEventId)
+  if (lastEventId !== undefined) headers.set('last-event-id', headerBytes(lastEventId))
   let response: Response
   try {
     response = await (options.fetch ?? globalThis.fetch)(url, { headers, signal: options.signal ?? null, cache: 'no-store' })
@@ -137,6 +146,20 @@ function assertEventStream(response: Response, url: string): void {
       hint: 'point fromSSE at an endpoint that serves toSSE/sseResponse/pipeSSE output',
     })
   }
+}
+
+/**
+ * A header value for any string: its UTF-8 bytes, each as one character (a `Headers` value is a
+ * byte string, so `…` as itself is a TypeError). That is what browsers send as `Last-Event-ID`:
+ * the HTML standard sets the header to the last event ID encoded as UTF-8, and a server reading
+ * headers as Latin-1 (Node's) gets those bytes back to decode.
+ */
+function headerBytes(value: string): string {
+  // Printable ASCII, the usual id (a seq): its own bytes.
+  if (!/[^ -~]/.test(value)) return value
+  let bytes = ''
+  for (const byte of new TextEncoder().encode(value)) bytes += String.fromCharCode(byte)
+  return bytes
 }
 
 function seqOf(id: string | undefined): number | undefined {

@@ -16,7 +16,10 @@ export interface LineSplitterOptions {
   maxChars?: number | undefined
   /**
    * `'lf'` for NDJSON (a CR is only ever the end of a CRLF there), `'any'` for SSE, where a lone
-   * CR ends a line too. @defaultValue 'lf'
+   * CR ends a line too: at once, not when the next byte shows it is no CRLF (an event's last line
+   * would wait for the next event). Its lines are handed on ending in LF, whatever their break, so
+   * an LF that completes a CRLF in the next chunk is dropped, not taken for an empty line.
+   * @defaultValue 'lf'
    */
   breaks?: 'lf' | 'any' | undefined
 }
@@ -24,7 +27,8 @@ export interface LineSplitterOptions {
 export interface LineSplitter {
   /**
    * Add `bytes`; returns the text up to and including the last line break seen so far (`''`
-   * when no line is complete yet). Throws `FrameTooLongError` when a line passes the cap.
+   * when no line is complete yet); with `'any'` breaks, every break as an LF. Throws
+   * `FrameTooLongError` when a line passes the cap.
    */
   push(bytes: Uint8Array): string
   /** The stream ended: the text after the last line break (`''` when there is none). */
@@ -52,6 +56,8 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
   // cap (before that it cannot be longer in units).
   let counted = 0
   let units = 0
+  // With 'any' breaks: the last text handed on ended in a CR, so an LF first in the next bytes is its CRLF's.
+  let afterCR = false
 
   const decode = (bytes: Uint8Array): string => {
     let text = decoder.decode(bytes)
@@ -74,7 +80,7 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
 
   /**
    * The unfinished line may grow no further than the cap. A CR ending it is not counted: it may
-   * be the first half of a CRLF (or, with `'any'` breaks, the line's break).
+   * be the first half of a CRLF (with `'lf'` breaks; with `'any'` a CR is never held).
    */
   const checkPending = () => {
     if (length <= maxChars) return
@@ -89,10 +95,8 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
   const checkLines = (bytes: Uint8Array, end: number) => {
     // Shorter in bytes than the cap altogether: no line of it can be longer in characters.
     if (length + end <= maxChars) return
-    const heldCR = anyBreak && length > 0 && buffer[length - 1] === CR
-    // The held bytes begin the first line, unless they end in a CR this chunk does not pair
-    // with an LF: then they were a whole line, checked as it grew.
-    let carried = length === 0 || (heldCR && bytes[0] !== LF) ? 0 : units + utf16Units(buffer, counted, length)
+    // The held bytes begin the first line.
+    let carried = length === 0 ? 0 : units + utf16Units(buffer, counted, length)
     let start = 0
     let lf = bytes.indexOf(LF)
     let cr = anyBreak ? bytes.indexOf(CR) : -1
@@ -111,24 +115,29 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
   }
 
   return {
-    push(bytes) {
+    push(input) {
+      // The LF of a CRLF whose CR ended the text handed on last: that line is out already.
+      const bytes = afterCR && input[0] === LF ? input.subarray(1) : input
+      if (input.length > 0) afterCR = false
       if (bytes.length === 0) return ''
       // Where the complete lines end in `bytes` (exclusive), or -1.
-      let end = lastBreak(bytes, anyBreak)
-      // A CR ending the held bytes was a line break after all when the next byte is not its LF.
-      const heldCR = anyBreak && length > 0 && buffer[length - 1] === CR
-      if (end === -1 && !heldCR) {
+      const end = lastBreak(bytes, anyBreak)
+      if (end === -1) {
         append(bytes)
         checkPending()
         return ''
       }
-      if (end === -1) end = 0
       checkLines(bytes, end)
       let complete: string
       if (length === 0) complete = decode(bytes.subarray(0, end))
       else {
         append(bytes.subarray(0, end))
         complete = decode(buffer.subarray(0, length))
+      }
+      if (anyBreak) {
+        // A CR last in `bytes` may have its LF in the next ones; elsewhere its LF, if any, is here.
+        afterCR = end === bytes.length && bytes[end - 1] === CR
+        if (complete.includes('\r')) complete = complete.replace(CR_BREAK, '\n')
       }
       length = 0
       counted = 0
@@ -139,6 +148,7 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
       return complete
     },
     end() {
+      afterCR = false
       const rest = decode(buffer.subarray(0, length))
       buffer = new Uint8Array(0)
       length = 0
@@ -152,16 +162,12 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
   }
 }
 
-/**
- * Just past the last line break of `bytes`, or -1. With `anyBreak`, a CR that is the last byte
- * does not count: it may be the first half of a CRLF whose LF is in the next chunk.
- */
+/** A CR or CRLF line break, as `'any'` breaks read it. */
+const CR_BREAK = /\r\n?/g
+
+/** Just past the last line break of `bytes` (with `anyBreak`, a CR counts, even as the last byte), or -1. */
 function lastBreak(bytes: Uint8Array, anyBreak: boolean): number {
-  let end = bytes.lastIndexOf(LF)
-  if (anyBreak && bytes.length > 1) {
-    const cr = bytes.lastIndexOf(CR, bytes.length - 2)
-    if (cr > end) end = cr
-  }
+  const end = anyBreak ? Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) : bytes.lastIndexOf(LF)
   return end === -1 ? -1 : end + 1
 }
 

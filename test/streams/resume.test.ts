@@ -85,4 +85,40 @@ describe('resume over a dropped connection', () => {
       await server.close()
     }
   })
+
+  it('resumes after an event id outside Latin-1 (wpt format-field-id), sending its UTF-8 bytes as browsers do', async () => {
+    const events = await fc.sample(
+      researchRun.filter((run) => run.length >= 3),
+      { numRuns: 1, seed: 11 },
+    )[0]!
+    const ids = ['\u2026', 'caf\u00e9 \u{1F3D4}']
+    const received: string[] = []
+    let connection = 0
+    const server = await startServer((req, res) => {
+      const header = req.headers['last-event-id']
+      // Node reads header values as Latin-1: one character a byte, to decode as UTF-8.
+      if (typeof header === 'string') received.push(Buffer.from(header, 'latin1').toString('utf8'))
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      const at = connection++
+      const frame = (n: number, id?: string) => encodeEventFrame(events[n]!).replace(/^id: .*$/m, `id: ${id ?? events[n]!.seq}`)
+      if (at < ids.length) res.write(frame(at, ids[at]), () => res.destroy())
+      else
+        res.end(
+          events
+            .slice(ids.length)
+            .map((_, i) => frame(ids.length + i))
+            .join(''),
+        )
+    })
+    try {
+      expect(await collect(fromSSE(`${server.url}/run`, { retryMs: 1 }))).toEqual(events)
+      expect(received).toEqual(ids)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('refuses a lastEventId no stream could have sent, before connecting', async () => {
+    await expect(collect(fromSSE('http://127.0.0.1:9/run', { lastEventId: '1\n2' }))).rejects.toMatchObject({ code: 'config' })
+  })
 })

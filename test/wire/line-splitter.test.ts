@@ -9,22 +9,53 @@ import { createLineSplitter, FrameTooLongError } from '../../src/wire/index.js'
 import { splitBytesAt } from '../support/split.js'
 
 const encoder = new TextEncoder()
+const decoder = new TextDecoder()
 const text = fc.string({ unit: fc.constantFrom('a', 'é', '東', '🏔', '\n', '\r', ' ') })
+/** What `'any'` breaks hand on for `text`: every CR, LF or CRLF as one LF. */
+const anyBreaks = (input: string) => input.replace(/\r\n?/g, '\n')
 
 describe('createLineSplitter', () => {
-  it('hands on exactly the input, in whole lines, however the bytes are cut', () => {
+  it('hands on exactly the input, in whole lines (with any breaks, each as an LF), however the bytes are cut', () => {
     fc.assert(
       fc.property(text, fc.array(fc.nat(), { maxLength: 30 }), fc.constantFrom('lf' as const, 'any' as const), (input, cuts, breaks) => {
         const splitter = createLineSplitter({ maxChars: 1_000, breaks })
         let out = ''
         for (const piece of splitBytesAt(encoder.encode(input), cuts)) {
           const complete = splitter.push(piece)
-          if (complete !== '') expect(breaks === 'lf' ? complete.endsWith('\n') : /[\r\n]$/.test(complete)).toBe(true)
+          if (complete !== '') expect(complete.endsWith('\n')).toBe(true)
           out += complete
         }
-        expect(out + splitter.end()).toBe(input)
+        expect(out + splitter.end()).toBe(breaks === 'lf' ? input : anyBreaks(input))
       }),
     )
+  })
+
+  it('with any breaks, hands on every line as soon as its break arrives, a lone CR last in a chunk too', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 30 }), (input, cuts) => {
+        const splitter = createLineSplitter({ maxChars: 1_000, breaks: 'any' })
+        const bytes = encoder.encode(input)
+        let out = ''
+        let received = 0
+        for (const piece of splitBytesAt(bytes, cuts)) {
+          out += splitter.push(piece)
+          received += piece.length
+          // Everything up to the last CR or LF received so far is out, and nothing after it.
+          const seen = bytes.subarray(0, received)
+          const through = Math.max(seen.lastIndexOf(0x0a), seen.lastIndexOf(0x0d)) + 1
+          expect(out).toBe(anyBreaks(decoder.decode(seen.subarray(0, through))))
+        }
+      }),
+    )
+  })
+
+  it('with any breaks, an LF after a CR that ended a chunk is that CRLF, not an empty line', () => {
+    const splitter = createLineSplitter({ breaks: 'any' })
+    expect(splitter.push(encoder.encode('a\r'))).toBe('a\n')
+    expect(splitter.push(encoder.encode('\n'))).toBe('')
+    expect(splitter.push(encoder.encode('\nb\r'))).toBe('\nb\n')
+    expect(splitter.push(encoder.encode('c\n'))).toBe('c\n')
+    expect(splitter.end()).toBe('')
   })
 
   it('drops a byte order mark at the start of the stream only', () => {
@@ -50,7 +81,7 @@ describe('createLineSplitter', () => {
             return out + splitter.end()
           }
           if (over) expect(feed).toThrow(FrameTooLongError)
-          else expect(feed()).toBe(`${line}${eol}next${eol}`)
+          else expect(feed()).toBe(`${line}${eol === '\r' ? '\n' : eol}next${eol === '\r' ? '\n' : eol}`)
         },
       ),
     )

@@ -86,20 +86,61 @@ describe('readSSE', () => {
   )
   const comment = fc.constantFrom(': keep-alive\n\n', ':\n\n', '')
 
-  it('chunk-split invariance and round trip with encodeSSEFrame, with LF, CRLF or CR line ends', async () => {
+  it('chunk-split invariance and round trip with encodeSSEFrame, with LF, CRLF or CR line ends, the last event kept in either mode', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(comment, frame), { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), cuts, async (written, eol, at) => {
-        const text = written
-          .map(([before, f]) => before + encodeSSEFrame(f))
-          .join('')
-          .replace(/\n/g, eol)
-        const retries: number[] = []
-        const read = await events(text, at, { onRetry: (ms) => retries.push(ms) })
-        expect(shape(read)).toEqual(shape(await events(text, [])))
-        // The writer splits data on every line break; the reader joins the lines with LF.
-        const expected = written.map(([, f]) => ({ id: f.id, event: f.event, data: (f.data ?? '').split(/\r\n|\r|\n/).join('\n') }))
-        expect(shape(read)).toEqual(expected)
-        expect(retries).toEqual(written.flatMap(([, f]) => (f.retry === undefined ? [] : [f.retry])))
+      fc.asyncProperty(
+        fc.array(fc.tuple(comment, frame), { maxLength: 8 }),
+        fc.constantFrom('\n', '\r\n', '\r'),
+        cuts,
+        fc.constantFrom('dispatch' as const, 'drop' as const),
+        async (written, eol, at, unterminated) => {
+          const text = written
+            .map(([before, f]) => before + encodeSSEFrame(f))
+            .join('')
+            .replace(/\n/g, eol)
+          const retries: number[] = []
+          const read = await events(text, at, { onRetry: (ms) => retries.push(ms), unterminated })
+          expect(shape(read)).toEqual(shape(await events(text, [])))
+          // The writer splits data on every line break; the reader joins the lines with LF.
+          const expected = written.map(([, f]) => ({ id: f.id, event: f.event, data: (f.data ?? '').split(/\r\n|\r|\n/).join('\n') }))
+          expect(shape(read)).toEqual(expected)
+          expect(retries).toEqual(written.flatMap(([, f]) => (f.retry === undefined ? [] : [f.retry])))
+        },
+      ),
+    )
+  })
+
+  it('keeps the last event of a CR-only body that ends with its blank line (issue 35)', async () => {
+    expect((await events('data: a\r\rdata: b\r\r', [], { unterminated: 'drop' })).map((e) => e.data)).toEqual(['a', 'b'])
+  })
+
+  it('yields every event as soon as its blank line arrives, before the next bytes are asked for, whatever the line ends and the cuts', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(frame, { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'), cuts, async (written, eol, at) => {
+        const framed = written.map((f) => encodeSSEFrame(f).replace(/\n/g, eol))
+        const bytes = encoder.encode(framed.join(''))
+        const pieces = splitBytesAt(bytes, at)
+        // Where each event is complete: just past the first byte of its blank line's break (a CRLF's CR ends the line).
+        const ends: number[] = []
+        let offset = 0
+        for (const f of framed) {
+          offset += encoder.encode(f).length
+          ends.push(offset - (eol === '\r\n' ? 1 : 0))
+        }
+        // Bytes received once each piece is in.
+        const received: number[] = []
+        for (const piece of pieces) received.push((received.at(-1) ?? 0) + piece.length)
+        let pulled = 0
+        async function* source() {
+          for (const [i, piece] of pieces.entries()) {
+            pulled = received[i] as number
+            yield piece
+          }
+        }
+        const seenAt: number[] = []
+        for await (const _ of readSSE(source(), { unterminated: 'drop' })) seenAt.push(pulled)
+        // Each event comes out with the first piece that completes it, before the next is asked for.
+        expect(seenAt).toEqual(ends.map((end) => received.find((n) => n >= end)))
       }),
     )
   })
