@@ -29,6 +29,7 @@ const MODULES = [
   'pipelining',
   'documents',
   'knowledge-base',
+  'eval-replay',
 ]
 
 interface BenchModule {

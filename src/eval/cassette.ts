@@ -116,7 +116,11 @@ export function openCassette(folder: string, options: CassetteOptions = {}): Cas
       entry = readFile(file, 'utf8').then(
         (text) => JSON.parse(text) as Entry,
         (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return undefined
+          if (error.code === 'ENOENT') {
+            // A miss is not remembered: another recorder may fill it.
+            loaded.delete(file)
+            return undefined
+          }
           throw new LaconicError(`cassette entry ${file} is unreadable: ${error.message}`, { code: 'config' })
         },
       )
