@@ -12,7 +12,8 @@ Usage:
                                                            runs move on within --lock-ms MS (5000) + 2 × --stall-ms MS (1000)
   laconic serve --redis URL [--port P] [--host H]          a web node: POST /runs, SSE, the live page
   laconic mcp [--http PORT] [--sessions DIR] [options]     the research tool for MCP clients (stdio, or HTTP on 127.0.0.1);
-                                                           --sessions DIR keeps conversations across restarts
+                                                           --sessions DIR keeps conversations across restarts;
+                                                           --idle-ms MS closes an idle HTTP session (900000, 15 min)
   laconic index DIR|FILE|URL ... --kb PATH [--embed-* ...]   index documents into the knowledge base at PATH
   laconic kb list|remove [ID|PATH ...] --kb PATH           list its documents (--format json|ndjson for scripts),
                                                            or remove some (a folder: all under it)

@@ -1,5 +1,5 @@
 /**
- * `laconic mcp [--http PORT] [--sessions DIR] [flags]`: the `research` tool of
+ * `laconic mcp [--http PORT [--idle-ms MS]] [--sessions DIR] [flags]`: the `research` tool of
  * `laconic-research/mcp` for MCP clients (Claude Desktop, editors), with the agent the usual
  * flags configure. Over stdio by default (stdout carries the protocol, so notices go to stderr);
  * with `--http PORT`, Streamable HTTP on 127.0.0.1 at `/mcp`, refusing any request addressed to
@@ -16,12 +16,15 @@ import { parseCliArgs } from './args.js'
 import { strategyAgents } from './build-agent.js'
 import type { CliIO } from './io.js'
 import { EXIT } from './exit-codes.js'
+import { idleExpiry } from './idle-expiry.js'
 import { loadOptional } from './optional-package.js'
 import { UsageError } from './usage-error.js'
 
 const LOOPBACK = '127.0.0.1'
 /** Sessions of the HTTP transport held at once; each holds an MCP server. */
 const MAX_SESSIONS = 32
+/** How long an HTTP session may go without a request before it is closed (`--idle-ms`): 15 minutes. */
+export const DEFAULT_IDLE_MS = 900_000
 
 export const MCP_HELP = `laconic mcp: research as an MCP tool
 
@@ -29,13 +32,16 @@ export const MCP_HELP = `laconic mcp: research as an MCP tool
   laconic mcp --http PORT [flags]  serve Streamable HTTP on http://127.0.0.1:PORT/mcp
   --sessions DIR                   keep conversations (conversationId) in DIR, across restarts;
                                    without it, in memory (over --http, per MCP session)
+  --idle-ms MS                     --http: close a session after MS without a request in flight
+                                   (default ${DEFAULT_IDLE_MS}, 15 minutes); at most ${MAX_SESSIONS} sessions at once
 
 The flags that choose the model, search and strategy are those of \`laconic\` (see laconic --help).
 `
 
 /** Runs `laconic mcp` until the client leaves (stdio) or Ctrl-C; resolves with the exit code. */
 export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { httpPort, sessionsDir, rest } = takeMcpFlags(argv)
+  const { httpPort, sessionsDir, idleMs, rest } = takeMcpFlags(argv)
+  if (idleMs !== undefined && httpPort === undefined) throw new UsageError('--idle-ms closes idle HTTP sessions: give it with --http PORT')
   const command = parseCliArgs(rest)
   if (command.kind === 'help') {
     io.stdout.write(MCP_HELP)
@@ -57,21 +63,22 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
     ...(sessionsDir !== undefined ? { sessions: fileSessions(sessionsDir) } : {}),
   }
   if (httpPort === undefined) return serveStdio(mcp, serverOptions, io)
-  return serveHttp(mcp, serverOptions, httpPort, io)
+  return serveHttp(mcp, serverOptions, httpPort, idleMs ?? DEFAULT_IDLE_MS, io)
 }
 
-/** `--http PORT` and `--sessions DIR` (or `--flag=VALUE`), taken out so the shared parser sees only its own flags. */
-function takeMcpFlags(argv: readonly string[]): { httpPort: number | undefined; sessionsDir: string | undefined; rest: string[] } {
+/** `--http PORT`, `--sessions DIR` and `--idle-ms MS` (or `--flag=VALUE`), taken out so the shared parser sees only its own flags. */
+function takeMcpFlags(argv: readonly string[]): { httpPort: number | undefined; sessionsDir: string | undefined; idleMs: number | undefined; rest: string[] } {
   const rest: string[] = []
   let httpPort: number | undefined
   let sessionsDir: string | undefined
+  let idleMs: number | undefined
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string
     if (token === '--') {
       rest.push(...argv.slice(i))
       break
     }
-    const flag = (['--http', '--sessions'] as const).find((name) => token === name || token.startsWith(`${name}=`))
+    const flag = (['--http', '--sessions', '--idle-ms'] as const).find((name) => token === name || token.startsWith(`${name}=`))
     if (!flag) {
       rest.push(token)
       continue
@@ -84,12 +91,21 @@ function takeMcpFlags(argv: readonly string[]): { httpPort: number | undefined; 
       sessionsDir = value
       continue
     }
+    if (flag === '--idle-ms') {
+      if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
+        throw new UsageError(
+          `--idle-ms takes the milliseconds a session may stay idle (a whole number >= 1); got ${value === undefined ? 'nothing' : `"${value}"`}`,
+        )
+      }
+      idleMs = Number(value)
+      continue
+    }
     if (value === undefined || !/^\d+$/.test(value) || Number(value) > 65535) {
       throw new UsageError(`--http takes a port from 0 to 65535 (0 picks a free one); got ${value === undefined ? 'nothing' : `"${value}"`}`)
     }
     httpPort = Number(value)
   }
-  return { httpPort, sessionsDir, rest }
+  return { httpPort, sessionsDir, idleMs, rest }
 }
 
 type McpModules = Awaited<ReturnType<typeof loadMcp>>
@@ -124,9 +140,14 @@ async function serveStdio(mcp: McpModules, serverOptions: McpServerOptions, io: 
   return io.interrupt.aborted ? EXIT.interrupted : EXIT.answered
 }
 
-async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port: number, io: CliIO): Promise<number> {
+async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port: number, idleMs: number, io: CliIO): Promise<number> {
   type Transport = InstanceType<McpModules['StreamableHTTPServerTransport']>
   const sessions = new Map<string, Transport>()
+  // A client that went away without closing its sessions must not hold the server's slots: an idle one is closed (its client starts a new one on the 404).
+  const idle = idleExpiry(idleMs, (id) => {
+    io.stderr.write(`laconic mcp: closed session ${id} after ${idleMs} ms without a request\n`)
+    void sessions.get(id)?.close()
+  })
 
   const handle = async (req: IncomingMessage, res: ServerResponse, ownPort: number): Promise<void> => {
     if (!sameOrigin(req, ownPort)) return text(res, 403, 'refused: requests must be addressed to this loopback server from its own origin')
@@ -135,16 +156,24 @@ async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port:
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId)
       if (!transport) return jsonRpcError(res, 404, -32001, 'session not found: initialize a new one')
+      // A request (a tool call streaming its progress too) is activity; the notification stream a client keeps open (GET) is not.
+      if (req.method !== 'GET') res.once('close', idle.busy(sessionId))
       return transport.handleRequest(req, res)
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'no session: start with an initialize request (POST)')
     if (sessions.size >= MAX_SESSIONS) return jsonRpcError(res, 503, -32000, `too many sessions (${MAX_SESSIONS}); close one`)
     const transport: Transport = new mcp.StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport)
+        idle.add(id)
+        res.once('close', idle.busy(id))
+      },
     })
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId)
+      if (!transport.sessionId) return
+      sessions.delete(transport.sessionId)
+      idle.remove(transport.sessionId)
     }
     await mcp.createMcpServer(serverOptions).connect(transport)
     await transport.handleRequest(req, res)
@@ -164,6 +193,7 @@ async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port:
   const { port: bound } = server.address() as AddressInfo
   io.stderr.write(`laconic mcp: Streamable HTTP on http://${LOOPBACK}:${bound}/mcp (Ctrl-C to stop)\n`)
   if (!io.interrupt.aborted) await new Promise<void>((resolve) => io.interrupt.addEventListener('abort', () => resolve(), { once: true }))
+  idle.clear()
   await Promise.all([...sessions.values()].map((transport) => transport.close()))
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -256,12 +256,44 @@ describe('laconic mcp --http', { timeout: 60_000 }, () => {
   })
 })
 
+describe('laconic mcp --http --idle-ms', { timeout: 60_000 }, () => {
+  it('closes a session left idle: the server says so, and the session is gone (404)', async () => {
+    const { spawn } = await import('node:child_process')
+    const child = spawn(process.execPath, cliArgs(backend, '--http', '0', '--idle-ms', '200'), { cwd: REPO, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] })
+    try {
+      const stderr = watch(child.stderr)
+      const url = /Streamable HTTP on (\S+)/.exec(await stderr.until((all) => /Streamable HTTP on (\S+)/.test(all)))?.[1] ?? ''
+      const client = new Client({ name: 'laconic-test', version: '1.0.0' })
+      const transport = new StreamableHTTPClientTransport(new URL(url))
+      await client.connect(transport)
+      const sessionId = transport.sessionId ?? ''
+      expect(sessionId).not.toBe('')
+      await stderr.until((all) => all.includes(`closed session ${sessionId} after 200 ms without a request`))
+      const again = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+      })
+      expect(again.status).toBe(404)
+      await again.body?.cancel()
+      await client.close().catch(() => undefined)
+    } finally {
+      await new Promise<void>((resolve) => {
+        child.once('close', () => resolve())
+        child.kill('SIGINT')
+      })
+    }
+  })
+})
+
 describe('laconic mcp usage errors', { timeout: 30_000 }, () => {
   it.each([
     [['mcp', 'what', 'is', 'it'], 'laconic: laconic mcp takes no question (the client asks them); got "what is it"\n'],
     [['mcp', '--http', 'abc'], 'laconic: --http takes a port from 0 to 65535 (0 picks a free one); got "abc"\n'],
     [['mcp', '--serve', '8080'], 'laconic: laconic mcp and --serve are two servers: choose one\n'],
     [['mcp', '--sessions'], 'laconic: --sessions takes the folder to keep conversations in; got nothing\n'],
+    [['mcp', '--http', '0', '--idle-ms', '0'], 'laconic: --idle-ms takes the milliseconds a session may stay idle (a whole number >= 1); got "0"\n'],
+    [['mcp', '--idle-ms', '1000'], 'laconic: --idle-ms closes idle HTTP sessions: give it with --http PORT\n'],
   ])('%j exits 2 with one line', async (args, line) => {
     const out = await runCli(args)
     expect(out).toMatchObject({ code: 2, stdout: '', stderr: line })
