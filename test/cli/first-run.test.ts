@@ -21,7 +21,7 @@ import { type EmbeddingServer, FAKE_MODEL, startEmbeddingServer } from '../kb/fa
 
 describe('a subcommand after flags', () => {
   it('names every command the CLI dispatches on its first word', () => {
-    expect([...SUBCOMMANDS].sort()).toEqual(['mcp', ...KB_COMMANDS, ...SCALE_OUT_COMMANDS].sort())
+    expect([...SUBCOMMANDS].sort()).toEqual(['mcp', 'eval', ...KB_COMMANDS, ...SCALE_OUT_COMMANDS].sort())
   })
 
   it.each(SUBCOMMANDS)('%s is refused with where it goes, not asked as the question', (name) => {
