@@ -22,7 +22,7 @@ function sink(isTTY: boolean, columns = 80): Output & { text: string } {
 /** A real scratchpad run on the testing kit: one search, then the answer. */
 async function scriptedRun(): Promise<{ events: ResearchEvent[]; result: ResearchResult }> {
   const llm = scriptedLLM({
-    replies: ['Action: Search\nQuery: sky colour', 'Air scatters blue light most.', 'Action: Answer', 'Blue, because air scatters blue light most.'],
+    replies: ['Action: Search\nQuery: sky colour', 'Air scatters blue light most [1].', 'Action: Answer', 'Blue, because air scatters blue light most [1].'],
   })
   const search = mockSearch({ results: () => [{ title: 'Sky', url: 'https://example.org/sky', snippet: 'blue light scatters' }] })
   const run = createAgent({ llm, search }).research('Why is the sky blue?')
@@ -65,9 +65,9 @@ describe('renderers', () => {
     const stderr = sink(false)
     let clock = 1_000
     feed(prettyRenderer({ stdout, stderr, now: () => (clock += 100) }), events, result)
-    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n\nSources:\n[1] Sky — https://example.org/sky\n')
+    expect(stdout.text).toBe('Blue, because air scatters blue light most [1].\n\nSources:\n[1] Sky — https://example.org/sky\n')
     expect(stderr.text).toContain('[query q1] sky colour')
-    expect(stderr.text).toContain('[notes] iteration 1: 29 chars')
+    expect(stderr.text).toContain('[notes] iteration 1: 55 chars')
     expect(stderr.text).toMatch(/\[done\] answered · 1 query · [\d.]+s · \$0 · 4 model calls · \d+ tokens\n$/)
     expect(stderr.text).not.toContain('\u001b[')
   })
@@ -176,7 +176,7 @@ describe('renderers', () => {
     expect(stderr.text.slice(drawnBeforeAnswer)).toBe('\r\u001b[1A\u001b[J')
     renderer.end(result, { interrupted: false })
     expect(ticks).toHaveLength(0) // the clock stopped
-    expect(stdout.text).toBe('Blue, because air scatters blue light most.\n\nSources:\n[1] Sky — https://example.org/sky\n')
+    expect(stdout.text).toBe('Blue, because air scatters blue light most [1].\n\nSources:\n[1] Sky — https://example.org/sky\n')
     expect(stderr.text).toMatch(/\[done\] answered .*\n$/)
   })
 })

@@ -277,7 +277,9 @@ describe('long-term memory in a run', () => {
     const memory = recordingMemory({ recall: async () => recalled })
     const checkpoints = memoryCheckpoints()
     const planner = scriptedLLM({ replies: ['Action: Search\nQuery: Lyon size', 'Action: Answer'] })
-    const synthesizer = scriptedLLM({ replies: ['Lyon has about half a million people [2].', 'Lyon is big [1] and has half a million people [2].'] })
+    const synthesizer = scriptedLLM({
+      replies: ['Lyon is the third city of France [1]. Lyon has about half a million people [2].', 'Lyon is big [1] and has half a million people [2].'],
+    })
     const options: AgentOptions = {
       models: { planner, synthesizer },
       search: mockSearch({ corpus: [{ title: 'Lyon', url: 'https://size.example/', snippet: 'Lyon size: half a million' }] }),

@@ -5,20 +5,23 @@ import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 describe('agent.session()', () => {
   it('carries knowledge and prior answers into the follow-up question', async () => {
     const planner = scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer', 'Action: Answer'] })
-    const synthesizer = scriptedLLM({ replies: ['Paris is the capital of France.', 'Paris.', 'About 2.1 million people live in Paris? Unknown from notes.'] })
+    const synthesizer = scriptedLLM({
+      replies: ['Paris is the capital of France [1].', 'Paris [1].', 'About 2.1 million people live in Paris? Unknown from notes.'],
+    })
     const search = mockSearch({ corpus: [{ title: 'France', url: 'https://fr.example', snippet: 'capital of France is Paris' }] })
     const session = createAgent({ models: { planner, synthesizer }, search }).session()
 
     const first = await session.answer('What is the capital of France?')
-    expect(first.answer).toBe('Paris.')
+    expect(first.answer).toBe('Paris [1].')
     const state = await session.state()
-    expect(state.knowledge).toBe('Paris is the capital of France.')
-    expect(state.priorAnswers).toEqual([{ query: 'What is the capital of France?', answer: 'Paris.', sources: ['https://fr.example'] }])
+    // The knowledge names its source by URL, for turns that number their sources afresh.
+    expect(state.knowledge).toBe('Paris is the capital of France (https://fr.example).')
+    expect(state.priorAnswers).toEqual([{ query: 'What is the capital of France?', answer: 'Paris [1].', sources: ['https://fr.example'] }])
 
     const run = session.research('How many people live there?')
     for await (const _ of run);
     // The follow-up planned with the first run's knowledge and needed no search.
-    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France.')
+    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France (https://fr.example).')
     expect(search.calls).toHaveLength(1)
     expect((await session.state()).priorAnswers).toHaveLength(2)
   })
@@ -79,7 +82,7 @@ describe('a session over a store', () => {
     const first = createAgent({
       models: {
         planner: scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer'] }),
-        synthesizer: scriptedLLM({ replies: ['Paris is the capital of France.', 'Paris.'] }),
+        synthesizer: scriptedLLM({ replies: ['Paris is the capital of France [1].', 'Paris [1].'] }),
       },
       search: searchOf(),
     })
@@ -89,9 +92,9 @@ describe('a session over a store', () => {
     const second = createAgent({ models: { planner, synthesizer: scriptedLLM({ replies: ['About 2 million.'] }) }, search: searchOf() })
     const session = second.session('chat-1', { store })
     expect((await session.answer('How many people live there?')).answer).toBe('About 2 million.')
-    expect(planner.calls[0]?.prompt).toContain('Paris is the capital of France.')
+    expect(planner.calls[0]?.prompt).toContain('Paris is the capital of France (https://fr.example).')
     const state = await store.load('chat-1')
-    expect(state?.priorAnswers.map((p) => p.answer)).toEqual(['Paris.', 'About 2 million.'])
+    expect(state?.priorAnswers.map((p) => p.answer)).toEqual(['Paris [1].', 'About 2 million.'])
     expect(state?.citations).toEqual([{ index: 1, url: 'https://fr.example', title: 'France' }])
   })
 

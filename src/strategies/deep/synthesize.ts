@@ -1,5 +1,5 @@
 import type { Report, StrategyContext, StrategyEvent } from '../../core/index.js'
-import { citedAnswer, type AnswerDetails } from '../shared/cited-answer.js'
+import { citedAnswer, evidenceText, type AnswerDetails } from '../shared/cited-answer.js'
 import { meanConfidence, numberFindings, type Finding, type SourceTitles } from './findings.js'
 import { parseReport, type ReportBody } from './parse.js'
 import { conversationalSystem, findingsPrompt, reportPrompt, reportSystem, summarySystem, type ShownFinding } from './prompts.js'
@@ -19,12 +19,14 @@ export async function* synthesize(
 ): AsyncGenerator<StrategyEvent> {
   const { shown, sources } = numberFindings(findings, titles)
   const prompt = { question, findings: shown, sources }
+  // A source's evidence is the answers the finalizer saw citing it.
+  const evidence = (n: number) => evidenceText(shown.filter((f) => f.sourceNumbers.includes(n)).map((f) => f.answer))
   yield* citedAnswer(ctx, {
     from: {
       request: { system: mode === 'report' ? summarySystem : conversationalSystem, prompt: findingsPrompt(prompt), maxTokens: 500, temperature: 0 },
     },
     // Prompt numbers map to the conversation's numbers; numbers not in the list are invented.
-    source: (n) => sources[n - 1],
+    source: (n) => (sources[n - 1] ? { ...sources[n - 1]!, text: evidence(n) } : undefined),
     empty: {
       warning: 'the finalizer wrote nothing; answering with the findings themselves',
       text: () => (findings.length ? findings.map((f) => f.answer).join(' ') : 'No findings were gathered for this question.'),

@@ -1,5 +1,5 @@
 import { createMerge, normalizeUrl, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
-import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
+import { citedAnswer, evidenceText, nothingToAnswerFrom } from '../shared/cited-answer.js'
 import { checkSource, parseExtraction } from './parse.js'
 import { condenserPrompt, condenserSystem, finalizerPrompt, finalizerSystem } from './prompts.js'
 import { condenseSchema } from './schemas.js'
@@ -100,6 +100,8 @@ export async function* answerFromNotebook(
   }
   const { urls, numbered } = numberSources(facts)
   const sources = urls.map((url, i) => ({ number: i + 1, url, ...(args.titles.has(url) ? { title: args.titles.get(url)! } : {}) }))
+  // A source's evidence is the facts the finalizer saw under its number.
+  const evidence = (n: number) => evidenceText(numbered.filter((fact) => fact.sources.includes(n)).map((fact) => fact.text))
   yield* citedAnswer(ctx, {
     from: {
       request: {
@@ -108,7 +110,7 @@ export async function* answerFromNotebook(
         temperature: 0,
       },
     },
-    source: (n) => sources[n - 1],
+    source: (n) => (sources[n - 1] ? { ...sources[n - 1]!, text: evidence(n) } : undefined),
     empty: { warning: 'the finalizer wrote nothing' },
   })
 }

@@ -111,7 +111,11 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
   const schedule: Schedule = pLimit(settings.concurrency)
   // Findings long-term memory recalled are sources the answer may cite (numbered first, so a
   // resumed run numbers them the same), shown with their numbers before the caller's knowledge.
-  const recalled = recalledLines(recalledFindings(ctx), (finding) => `[${memory.source(finding.url, finding.title, false).n}]`)
+  const recalled = recalledLines(recalledFindings(ctx), (finding) => {
+    const source = memory.source(finding.url, finding.title, false)
+    memory.saw(source, finding.text)
+    return `[${source.n}]`
+  })
   const knowledge = [recalled, truncateAtSentence(ctx.input.knowledge?.trim() ?? '', 1500)].filter(Boolean).join('\n')
   // The conversation's earlier answers, their sources numbered next (so the answer may cite them
   // again), within a quarter of the context budget (about 4 characters a token).
@@ -266,7 +270,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       )
     }
 
-    const evidence = { sources: memory.sources.map((s) => ({ ...s })) }
+    const evidence = { sources: memory.sources.map(({ n, url, title, read }) => ({ n, url, ...(title ? { title } : {}), read })) }
     const verdict = draft && !gathered ? await (hooks.finalAnswer ?? groundingGate)(draft, evidence) : true
     if (verdict !== undefined && typeof verdict === 'object' && 'reject' in verdict) {
       const reason = bound(String(verdict.reject), ERROR_CHARS)

@@ -5,6 +5,7 @@
  * gave), so the prompt stays within a small model's context however many steps run.
  */
 import { estimateTokens, normalizeUrl, requestText, truncateAtSentence, type ChatTurn, type ToolCall } from '../../core/index.js'
+import { evidenceText } from '../shared/cited-answer.js'
 
 export interface Source {
   n: number
@@ -12,6 +13,8 @@ export interface Source {
   title?: string
   /** The page itself was read (not only its search snippet). */
   read: boolean
+  /** What the tools showed the model of it (snippets, the page text read), bounded: the evidence its citations are checked against. */
+  text?: string
 }
 
 export interface ToolOutcome {
@@ -73,6 +76,12 @@ export class Memory {
     if (read) source.read = true
     if (title && !source.title) source.title = title
     return source
+  }
+
+  /** Adds `text` to what the model was shown of `source` (its evidence), within the evidence bound. */
+  saw(source: Source, text: string): void {
+    const evidence = evidenceText([source.text ?? '', text])
+    if (evidence) source.text = evidence
   }
 
   /** A source by number, or by its URL (a model may cite either). */

@@ -2,7 +2,7 @@ import { count, record, stateSchema, strings } from '../shared/resume.js'
 
 const text = { type: 'string' }
 const toolCall = record({ id: text, name: text, args: text })
-const source = record({ n: { type: 'integer', minimum: 1 }, url: text, title: text, read: { type: 'boolean' } }, ['n', 'url', 'read'])
+const source = record({ n: { type: 'integer', minimum: 1 }, url: text, title: text, read: { type: 'boolean' }, text }, ['n', 'url', 'read'])
 const outcome = record({ call: toolCall, ok: { type: 'boolean' }, content: text, note: text, finding: text }, ['call', 'ok', 'content', 'note'])
 const step = record({ text, outcomes: { type: 'array', items: outcome }, followUp: text, compacted: { type: 'boolean' } }, ['text', 'outcomes'])
 const approval = record({ approved: { type: 'boolean' }, arguments: { type: 'object' }, message: text }, ['approved'])

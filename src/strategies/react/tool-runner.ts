@@ -139,7 +139,9 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
     if (!outcome.results.length) return { call, ok: true, content: 'No results.', note: `- search "${query}": no results` }
     const lines = outcome.results.map((r) => {
       const source = memory.source(r.url, r.title, false)
-      return { source, snippet: r.snippet, text: `[${source.n}] ${r.title}\n${r.url}\n${bound(r.snippet, 400)}` }
+      const snippet = bound(r.snippet, 400)
+      memory.saw(source, snippet)
+      return { source, snippet: r.snippet, text: `[${source.n}] ${r.title}\n${r.url}\n${snippet}` }
     })
     const content = bound(lines.map((l) => l.text).join('\n\n'), resultChars)
     return {
@@ -163,7 +165,9 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
     if (passages.length === 0) passages.push({ url: page.url || url, text: '' })
     const shown = passages.map((passage) => {
       const title = page.title ? passageTitle(page.title, passage) : undefined
-      return { source: memory.source(passage.url, title, true), title, text: passage.text }
+      const source = memory.source(passage.url, title, true)
+      memory.saw(source, passage.text)
+      return { source, title, text: passage.text }
     })
     const text = shown.map((s) => s.text).join(' ')
     return {

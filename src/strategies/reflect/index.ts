@@ -14,7 +14,7 @@ import {
   type StrategyOutcome,
 } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
-import { citedAnswer, nothingToAnswerFrom } from '../shared/cited-answer.js'
+import { citedAnswer, evidenceText, nothingToAnswerFrom } from '../shared/cited-answer.js'
 import { recalledFindings } from '../shared/recalled.js'
 import { restoredState } from '../shared/resume.js'
 import { reflectState } from './state.js'
@@ -299,7 +299,11 @@ async function* synthesize(
       },
     },
     // The model cites positions in the list it saw: only those exist.
-    source: (n) => sources[n - 1],
+    source: (n) => {
+      const source = sources[n - 1]
+      // The evidence is the snippet the synthesizer saw under that number.
+      return source && { url: source.url, title: source.title, text: evidenceText([source.snippet]) }
+    },
     filter: wordLimitFilter(maxWords),
     empty: {
       warning: 'the synthesizer wrote nothing; answering with the top result',

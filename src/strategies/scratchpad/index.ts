@@ -1,9 +1,7 @@
 import {
-  type Citation,
   makeStrategy,
   type RecalledFinding,
   normalizeText,
-  type SearchResult,
   type Strategy,
   type StrategyContext,
   type StrategyDefinition,
@@ -12,7 +10,9 @@ import {
   toJson,
   truncateAtSentence,
 } from '../../core/index.js'
-import { CitationRegistry } from '../shared/citations.js'
+import { rewriteCitations } from '../shared/citations.js'
+import { citedAnswer } from '../shared/cited-answer.js'
+import { KnowledgeSources, type KnowledgeSource } from './sources.js'
 import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { type ScratchpadOptions, type ScratchpadSettings, scratchpadSettings } from './options.js'
 import { restoredState } from '../shared/resume.js'
@@ -51,6 +51,7 @@ type Settings = ScratchpadSettings
 interface ScratchpadState {
   /** The next iteration to run. */
   iteration: number
+  /** The notes, citing `sources` by number. */
   knowledge: string
   pastQueries: string[]
   searched: string[]
@@ -58,44 +59,21 @@ interface ScratchpadState {
   queued: string[]
   /** The run paused for approval of this plan. */
   pendingPlan?: string[]
-  /** The sources the knowledge was rewritten from so far, numbered. */
-  sources?: Citation[]
-}
-
-/**
- * The sources behind the knowledge: every result a synthesizer rewrite read. Numbered in the
- * conversation's registry, so a follow-up question keeps the numbers; the answer lists those of
- * this run.
- */
-class KnowledgeSources {
-  private readonly registry: CitationRegistry
-  private readonly used = new Map<number, Citation>()
-  constructor(previous: readonly Citation[], saved: readonly Citation[]) {
-    this.registry = new CitationRegistry([...previous, ...saved.filter((c) => !previous.some((p) => p.index === c.index))])
-    for (const citation of saved) this.used.set(citation.index, citation)
-  }
-  add(results: readonly SearchResult[]): void {
-    for (const result of results) {
-      const index = this.registry.indexOf(result.url, result.title)
-      this.used.set(index, { index, url: result.url, ...(result.title ? { title: result.title } : {}) })
-    }
-  }
-  list(): Citation[] {
-    return [...this.used.values()].sort((a, b) => a.index - b.index)
-  }
-  numberOf(url: string): number {
-    return this.registry.indexOf(url)
-  }
+  /** The sources the knowledge was rewritten from so far, in number order. */
+  sources?: KnowledgeSource[]
 }
 
 /**
  * The knowledge a fresh run starts from: what long-term memory recalled, each finding cited by
- * its source's number (so the answer can cite it), then the caller's knowledge; within the budget.
+ * its source's number (so the answer can cite it), then the caller's knowledge (its markers
+ * dropped: they numbered another run's sources); within the budget.
  */
-function startingKnowledge(prior: string, recalled: readonly RecalledFinding[], sources: KnowledgeSources, budget: number): string {
+function startingKnowledge(given: string, recalled: readonly RecalledFinding[], sources: KnowledgeSources, budget: number): string {
+  const prior = rewriteCitations(given, () => undefined)
   if (!recalled.length) return truncateAtSentence(prior, budget)
-  sources.add(recalled.map((finding) => ({ url: finding.url, title: finding.title ?? '', snippet: finding.text })))
-  const lines = recalledLines(recalled, (finding) => `[${sources.numberOf(finding.url)}]`)
+  const numbers = sources.add(recalled.map((finding) => ({ url: finding.url, title: finding.title ?? '', snippet: finding.text })))
+  const numberOf = new Map(recalled.map((finding, i) => [finding, numbers[i]]))
+  const lines = recalledLines(recalled, (finding) => `[${numberOf.get(finding)}]`)
   return truncateAtSentence([`Earlier findings:\n${lines}`, prior].filter(Boolean).join('\n\n'), budget)
 }
 
@@ -107,7 +85,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
   const pastQueries = [...(saved?.pastQueries ?? [])]
   const searched = new Set(saved?.searched ?? [])
   let queued = [...(saved?.queued ?? [])]
-  const sources = new KnowledgeSources(ctx.input.citations ?? [], saved?.sources ?? [])
+  const sources = new KnowledgeSources(saved?.sources)
   let knowledge = saved?.knowledge ?? startingKnowledge(ctx.input.knowledge?.trim() ?? '', recalled, sources, budget)
   const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
   if (afterPause && 'end' in afterPause) return afterPause.end
@@ -188,26 +166,27 @@ async function* searchAndRewrite(
   args: { question: string; knowledge: string; budget: number; iteration: number; ctx: StrategyContext; sources: KnowledgeSources; early?: EarlySearches },
 ): AsyncGenerator<StrategyEvent, string> {
   const { question, knowledge, budget, iteration, ctx, sources, early } = args
-  const { results, error } = yield* early?.take(query) ?? ctx.runSearch(query)
-  if (error || results.length === 0) return knowledge
+  const { results: found, error } = yield* early?.take(query) ?? ctx.runSearch(query)
+  if (error || found.length === 0) return knowledge
+  const results = found.map((r) => ({ ...r, snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS) }))
+  // Results are numbered as the notes will cite them: a source seen before keeps its number.
+  const numbers = sources.numbersFor(results)
   const rewritten = yield* ctx.complete('synthesizer', {
     system: synthesizerSystem,
-    prompt: synthesizerPrompt({
-      question,
-      knowledge,
-      query,
-      results: results.map((r) => ({ ...r, snippet: truncateAtSentence(r.snippet, SNIPPET_CHARS) })),
-      budgetChars: budget,
-    }),
+    prompt: synthesizerPrompt({ question, knowledge, query, results, numbers, budgetChars: budget }),
     temperature: 0,
   })
   if (!rewritten.trim()) {
     yield ctx.warning('the synthesizer returned nothing; the knowledge is unchanged', 'empty-output')
     return knowledge
   }
-  const next = truncateAtSentence(rewritten.trim(), budget)
   sources.add(results)
-  yield { type: 'knowledge-update', knowledge: next, iteration: iteration + 1 }
+  // A number that names no source the notes were written from is the model's invention.
+  const next = truncateAtSentence(
+    rewriteCitations(rewritten.trim(), (n) => (sources.has(n) ? n : undefined)),
+    budget,
+  )
+  yield { type: 'knowledge-update', knowledge: sources.withUrls(next), iteration: iteration + 1 }
   return next
 }
 
@@ -239,6 +218,10 @@ async function* decide(
   return parsed
 }
 
+/**
+ * The answer, streamed from the notes and the sources they cite (numbered as the notes cite
+ * them, each with its snippets); the answer cites them `[n]`, renumbered for the conversation.
+ */
 async function* finalize(
   question: string,
   knowledge: string,
@@ -246,9 +229,14 @@ async function* finalize(
   ctx: StrategyContext,
   sources: KnowledgeSources,
 ): AsyncGenerator<StrategyEvent> {
-  const text = yield* ctx.streamAnswer('finalizer', {
-    system: finalizerSystem,
-    prompt: finalizerPrompt({ question, knowledge, bestEffort }),
+  const shown = sources.shownWith(knowledge)
+  yield* citedAnswer(ctx, {
+    from: { request: { system: finalizerSystem, prompt: finalizerPrompt({ question, knowledge, sources: shown, bestEffort }) } },
+    // Only a listed number names a source the finalizer saw; its evidence is the snippets shown.
+    source: (n) => {
+      const source = shown.find((s) => s.n === n)
+      return source && { url: source.url, title: source.title, text: source.text }
+    },
+    empty: { warning: 'the finalizer wrote nothing' },
   })
-  yield { type: 'answer', text, citations: sources.list() }
 }

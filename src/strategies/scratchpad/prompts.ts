@@ -1,4 +1,5 @@
 import type { SearchResult } from '../../core/index.js'
+import type { NumberedSource } from './sources.js'
 
 /** What the planner sees: the question, the compressed knowledge, and past queries only. */
 export interface PlannerView {
@@ -30,10 +31,18 @@ ${past}
 Step ${view.iteration + 1} of at most ${view.maxSteps}. Decide: search for what is still missing, or answer.`
 }
 
-export const synthesizerSystem = `You maintain the knowledge notes of a research agent. Rewrite the notes so they keep every fact relevant to the question, merge in what the new search results add, drop what is irrelevant or repeated, and keep source URLs in parentheses after the facts they support. Keep the notes' order and wording where they still hold and add new facts at the end, so what stays the same stays first. Write plain sentences, no preamble.`
+export const synthesizerSystem = `You maintain the knowledge notes of a research agent. Rewrite the notes so they keep every fact relevant to the question, merge in what the new search results add, drop what is irrelevant or repeated, and keep the number of each fact's source in brackets after it, like [3] (the numbers of the results and of the notes; never a URL). Keep the notes' order and wording where they still hold and add new facts at the end, so what stays the same stays first. Write plain sentences, no preamble.`
 
-export function synthesizerPrompt(args: { question: string; knowledge: string; query: string; results: readonly SearchResult[]; budgetChars: number }): string {
-  const results = args.results.map((r, i) => `[${i + 1}] ${r.title}\n${r.url}\n${r.snippet}`).join('\n\n')
+/** `numbers`: each result's number, the one its facts are cited by in the notes. */
+export function synthesizerPrompt(args: {
+  question: string
+  knowledge: string
+  query: string
+  results: readonly SearchResult[]
+  numbers: readonly number[]
+  budgetChars: number
+}): string {
+  const results = args.results.map((r, i) => `[${args.numbers[i]}] ${r.title}\n${r.url}\n${r.snippet}`).join('\n\n')
   return `Question: ${args.question}
 
 Current notes:
@@ -45,9 +54,11 @@ ${results}
 Rewrite the notes in at most ${args.budgetChars} characters.`
 }
 
-export const finalizerSystem = `You answer the user's question from research notes. Use only the notes; say plainly what they do not cover. Be direct and concise; keep the source URLs that support key claims.`
+export const finalizerSystem = `You answer the user's question from research notes and the sources they cite. Use only them; say plainly what they do not cover.
+Cite the sources of your claims with their numbers in brackets, like [1] or [2][3], right after the claim. Be direct and concise.`
 
-export function finalizerPrompt(args: { question: string; knowledge: string; bestEffort: boolean }): string {
+export function finalizerPrompt(args: { question: string; knowledge: string; sources: readonly NumberedSource[]; bestEffort: boolean }): string {
+  const sources = args.sources.map((s) => `[${s.n}] ${s.title ? `${s.title} — ` : ''}${s.url}${s.text ? `\n${s.text}` : ''}`).join('\n\n')
   const caveat = args.bestEffort
     ? '\nThe research budget ran out before the notes were complete: give the best answer they allow and say what is uncertain.'
     : ''
@@ -55,6 +66,6 @@ export function finalizerPrompt(args: { question: string; knowledge: string; bes
 
 Research notes:
 ${args.knowledge || '(no notes were gathered)'}
-${caveat}
+${sources ? `\nSources:\n${sources}\n` : ''}${caveat}
 Answer:`
 }

@@ -10,7 +10,8 @@ export const scratchpadState = stateSchema(
       searched: strings,
       queued: strings,
       pendingPlan: strings,
-      sources: { type: 'array', items: record({ index: count, url: { type: 'string' }, title: { type: 'string' } }, ['index', 'url']) },
+      // `index`: a checkpoint from before the sources were numbered by the run (read, then ignored).
+      sources: { type: 'array', items: record({ index: count, url: { type: 'string' }, title: { type: 'string' }, text: { type: 'string' } }, ['url']) },
     },
     ['iteration', 'knowledge', 'pastQueries', 'searched', 'queued'],
   ),

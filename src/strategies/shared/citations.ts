@@ -102,16 +102,28 @@ export function citationNumbers(text: string): number[] {
  * together with the space before it.
  */
 export function rewriteCitations(text: string, map: (n: number) => number | undefined): string {
+  return replaceCitations(text, (numbers) => {
+    if (numbers.length === 1) {
+      const n = map(numbers[0]!)
+      return n === undefined ? '' : `[${n}]`
+    }
+    let marks = ''
+    for (const n of new Set(numbers.map(map))) if (n !== undefined) marks += `[${n}]`
+    return marks
+  })
+}
+
+/**
+ * Replaces each citation marker with `replace(numbers)` (`numbers` valid only during the call);
+ * a marker replaced by nothing disappears together with the space before it.
+ */
+export function replaceCitations(text: string, replace: (numbers: readonly number[]) => string): string {
   const out: string[] = []
   let copied = 0
   scanMarkers(text, (open, close, numbers) => {
     // The one whitespace character before a marker goes with it when the marker goes.
     const from = open > copied && isSpace(text[open - 1]) ? open - 1 : open
-    let marks = ''
-    if (numbers.length === 1) {
-      const n = map(numbers[0]!)
-      if (n !== undefined) marks = `[${n}]`
-    } else for (const n of new Set(numbers.map(map))) if (n !== undefined) marks += `[${n}]`
+    const marks = replace(numbers)
     out.push(text.slice(copied, marks ? open : from), marks)
     copied = close
   })

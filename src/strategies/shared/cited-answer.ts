@@ -3,12 +3,14 @@ import {
   chainFilters,
   createMerge,
   type LLMRequest,
+  normalizeText,
   type Report,
   runVerifyMode,
   type Schedule,
   type StrategyContext,
   type StrategyEvent,
   type TextFilter,
+  truncateAtSentence,
   type WarningCode,
 } from '../../core/index.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from './citations.js'
@@ -25,6 +27,30 @@ export interface CitedSource {
    * showed none.
    */
   text?: string | undefined
+}
+
+/** The evidence a source keeps, in characters at most: a few passages' worth, whatever the strategy showed. */
+export const EVIDENCE_CHARS = 4000
+
+/**
+ * What the model was shown for one source as one evidence text: the distinct `parts` (facts,
+ * passages, snippets) in order, one a line, cut at a sentence within `maxChars`; undefined when
+ * there are none.
+ */
+export function evidenceText(parts: Iterable<string>, maxChars = EVIDENCE_CHARS): string | undefined {
+  const seen = new Set<string>()
+  const kept: string[] = []
+  let chars = 0
+  for (const part of parts) {
+    const text = part.trim()
+    const key = normalizeText(text)
+    if (!key || seen.has(key)) continue
+    seen.add(key)
+    kept.push(text)
+    chars += text.length + 1
+    if (chars > maxChars) break
+  }
+  return kept.length ? truncateAtSentence(kept.join('\n'), maxChars) : undefined
 }
 
 /** What the answer event carries besides its text and citations. */

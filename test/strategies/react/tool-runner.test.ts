@@ -6,7 +6,8 @@ import type { ReactOptions, ReactTool } from '../../../src/index.js'
 import { Memory } from '../../../src/strategies/react/memory.js'
 import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'
-import { mockSearch } from '../../../src/testing/index.js'
+import { mockFetch, mockSearch } from '../../../src/testing/index.js'
+import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
 
 async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
   const events: StrategyEvent[] = []
@@ -19,18 +20,21 @@ async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ event
 
 const search = mockSearch({ results: { tides: [{ title: 'Tides', url: 'https://example.org/tides', snippet: 'The moon pulls the sea.' }] } })
 
-function setup(tools: ReactTool[], options: { hooks?: ReactOptions; needsApproval?: boolean; store?: boolean; concurrency?: number } = {}) {
+function setup(
+  tools: ReactTool[],
+  options: { hooks?: ReactOptions; needsApproval?: boolean; store?: boolean; concurrency?: number; fetch?: ReturnType<typeof mockFetch> } = {},
+) {
   const ctx = createContext({
     runId: 'r',
     question: 'q',
     signal: new AbortController().signal,
-    options: { search },
+    options: { search, ...(options.fetch ? { fetch: options.fetch } : {}) },
     input: options.store === false ? {} : { checkpoints: memoryCheckpoints() },
   })
   const memory = new Memory()
   const made = new Set<string>()
   let repeats = 0
-  const all = [...builtinTools({ search: true, fetch: false }), ...userTools(tools)]
+  const all = [...builtinTools({ search: true, fetch: options.fetch !== undefined }), ...userTools(tools)]
   const runner = toolRunner({
     ctx,
     memory,
@@ -93,8 +97,23 @@ describe('toolRunner', () => {
     const { run, memory } = setup([])
     const { events } = await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['tool-call', 'query', 'result', 'tool-result']))
-    expect(memory.sources).toEqual([{ n: 1, url: 'https://example.org/tides', title: 'Tides', read: false }])
+    // The snippet the model was shown is the source's evidence.
+    expect(memory.sources).toEqual([{ n: 1, url: 'https://example.org/tides', title: 'Tides', read: false, text: 'The moon pulls the sea.' }])
     expect(memory.steps[0]!.outcomes[0]!.content).toContain('[1] Tides')
+  })
+
+  it("a page read adds the text the model was shown to its source's evidence, bounded", async () => {
+    const long = `${'The sun pulls the sea as well. '.repeat(400)}The last sentence.`
+    const fetch = mockFetch({ pages: { 'https://example.org/tides': { title: 'Tides', text: `Spring tides follow the new moon. ${long}` } } })
+    const { run, memory } = setup([], { fetch })
+    await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
+    await run([{ id: 'c2', name: 'read_page', args: '{"url":"https://example.org/tides"}' }])
+    const [source] = memory.sources
+    expect(source).toMatchObject({ n: 1, read: true })
+    expect(source!.text).toMatch(/^The moon pulls the sea\.\nSpring tides follow the new moon\./)
+    // Only what the model saw (3,000 characters of the page here), never more than the bound.
+    expect(source!.text).not.toContain('The last sentence.')
+    expect(source!.text!.length).toBeLessThanOrEqual(EVIDENCE_CHARS)
   })
 
   it('stops at a call that needs approval before anything runs, and redacts its sensitive fields in the event', async () => {
