@@ -110,9 +110,12 @@ describe('toolRunner', () => {
     await run([{ id: 'c2', name: 'read_page', args: '{"url":"https://example.org/tides"}' }])
     const [source] = memory.sources
     expect(source).toMatchObject({ n: 1, read: true })
-    expect(source!.text).toMatch(/^The moon pulls the sea\.\nSpring tides follow the new moon\./)
-    // Only what the model saw (3,000 characters of the page here), never more than the bound.
-    expect(source!.text).not.toContain('The last sentence.')
+    // The snippet, then what the model was shown of the page: nothing it was not shown.
+    const [snippet, ...page] = source!.text!.split('\n')
+    expect(snippet).toBe('The moon pulls the sea.')
+    const shown = memory.steps.at(-1)!.outcomes[0]!.content
+    expect(page.join('\n').length).toBeGreaterThan(1000)
+    expect(shown).toContain(page.join('\n'))
     expect(source!.text!.length).toBeLessThanOrEqual(EVIDENCE_CHARS)
   })
 
