@@ -30,6 +30,7 @@ const MODULES = [
   'documents',
   'knowledge-base',
   'eval-replay',
+  'verification',
 ]
 
 interface BenchModule {

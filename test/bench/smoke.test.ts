@@ -8,6 +8,7 @@ import { floodStrategy } from '../../bench/overhead.js'
 import { commonPrefixLength, prefixReuse, shareBeforeResults } from '../../bench/prefix-reuse.js'
 import { closeTimes, slotBound, streamingBound, tokens } from '../../bench/pipelining.js'
 import { growth } from '../../bench/soak.js'
+import { labelledSet } from '../../bench/verification.js'
 import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
 import { createAgent } from '../../src/index.js'
 import { encodeEventFrame, encodeSSEFrame, SSE_END_EVENT } from '../../src/streams/index.js'
@@ -205,5 +206,32 @@ describe('pipelining bounds', () => {
     // root search, extractor, then the child from the moment it closes: search, extractor, check; then the answer.
     expect(bound).toBeCloseTo(root + 30 + 100 + child + 30 + 100 + 100 + 100)
     expect(slotBound({ plan, nodes: 2, concurrency: 2, modelMs: 100, searchMs: 30 })).toBeCloseTo(root + 30 + 200 + 100)
+  })
+})
+
+describe('the verification bench’s labelled set', () => {
+  const text =
+    'The committee met in Geneva on 14 March 2019 to review the treaty draft. ' +
+    'Delegates from Norway argued that the fishing quotas were too generous for the northern fleets. ' +
+    'The final text does not include the clause on seabed mining that France had proposed earlier.'
+  const other = 'Researchers at Stanford University measured the effect on Lisbon harbour over several long summers of work.'
+  const docs = [
+    { name: 'a', text },
+    { name: 'b', text: other },
+  ]
+
+  it('is the same every run, and each change alters only what it names', () => {
+    const set = labelledSet(docs)
+    expect(labelledSet(docs)).toEqual(set)
+    const ofKind = (kind: string) => set.filter((c) => c.document === 'a' && c.kind === kind)
+    const written = ofKind('as written').map((c) => c.sentence)
+    expect(written).toContain('The committee met in Geneva on 14 March 2019 to review the treaty draft.')
+    for (const claim of ofKind('number'))
+      expect(claim.sentence.match(/\d+/g)).not.toEqual(written.find((w) => w.split(' ').length === claim.sentence.split(' ').length)?.match(/\d+/g))
+    // A name comes from the other document and is nowhere in the passage.
+    for (const claim of ofKind('name')) expect(claim.sentence).toMatch(/Researchers|Stanford|University|Lisbon/)
+    expect(ofKind('negation').map((c) => c.sentence)).toContain('The final text does include the clause on seabed mining that France had proposed earlier.')
+    // Every claim cites the passage around its sentence as written.
+    for (const claim of set) expect(claim.passage.length).toBeGreaterThan(claim.sentence.length / 2)
   })
 })

@@ -29,7 +29,13 @@ interface EvidenceSentence {
   text: string
   terms: ReadonlySet<string>
   numbers: ReadonlySet<string>
-  negated: boolean
+  /** Its words in order: each word's term (undefined for a stop word) and whether it negates. */
+  words: readonly Word[]
+}
+
+interface Word {
+  term: string | undefined
+  negates: boolean
 }
 
 /** At or above this share of its terms found, a claim whose numbers, names and polarity match is supported. */
@@ -48,7 +54,20 @@ const MARKERS = /\[\d{1,4}(?:\s*,\s*\d{1,4})*\]/g
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|#{1,6})\s+/
 
 /** Negation words; `n't` as a suffix too. Stop-word lists drop them, so they are looked for apart. */
-const NEGATION = /\b(?:not|no|never|none|nor|neither|cannot|without|nothing|nobody|nowhere|lacks?|lacking)\b|\w(?:n['’]t)\b/i
+const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'without', 'nothing', 'nobody', 'nowhere', 'lack', 'lacks', 'lacking'])
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu
+
+function wordsOf(text: string): Word[] {
+  return [...text.toLowerCase().matchAll(WORD)].map(([word]) => ({
+    term: lexicalTerms(word)[0],
+    negates: NEGATIONS.has(word) || /n['’]t$/.test(word),
+  }))
+}
+
+/** Words around the claim's matched terms that still belong to what it says ("not a test"). */
+const NEGATION_REACH = 2
+/** At or above this share of its terms found in one sentence, the claim is that sentence, and its negations must be as many. */
+const VERBATIM_AT = 0.9
 
 /**
  * Numbers as written, with thousands separators dropped ("1,200" is "1200"); a decimal keeps its
@@ -119,7 +138,7 @@ export function prepareSource(text: string): PreparedSource {
       text: sentence,
       terms: new Set(lexicalTerms(sentence)),
       numbers: new Set([...numbersIn(sentence), ...spelledNumbers(sentence)]),
-      negated: NEGATION.test(sentence),
+      words: wordsOf(sentence),
     })),
   }
 }
@@ -146,6 +165,26 @@ function bestPassage(terms: ReadonlySet<string>, sources: readonly PreparedSourc
     }
   }
   return best
+}
+
+/**
+ * The negations in the part of the passage that holds the claim's terms (from the first matched
+ * word to the last, and `NEGATION_REACH` words around): a "not" elsewhere in a long sentence
+ * is about something else.
+ */
+function negationsNear(terms: ReadonlySet<string>, passage: Passage): number {
+  const words = passage.sentences.flatMap((s) => s.words)
+  let first = -1
+  let last = -1
+  for (const [at, word] of words.entries()) {
+    if (word.term === undefined || !terms.has(word.term)) continue
+    if (first === -1) first = at
+    last = at
+  }
+  if (first === -1) return 0
+  let count = 0
+  for (let at = Math.max(0, first - NEGATION_REACH); at <= Math.min(words.length - 1, last + NEGATION_REACH); at++) if (words[at]?.negates) count++
+  return count
 }
 
 /** `text` cut to `EVIDENCE_CHARS` at a word boundary. */
@@ -179,9 +218,11 @@ export function lexicalSupport(sentence: string, sources: readonly PreparedSourc
   if (missingName !== undefined) return unsupported('the source does not name what the sentence names')
 
   if (score < UNSUPPORTED_BELOW) return unsupported('the source does not say this')
-  const negatedClaim = NEGATION.test(body)
-  if (negatedClaim !== passage.sentences.some((s) => s.negated)) {
-    if (score >= NEGATION_SETTLED_AT) return unsupported(negatedClaim ? 'the source does not say "not"' : 'the source says the opposite')
+  const claimed = wordsOf(body).filter((word) => word.negates).length
+  const shown = negationsNear(terms, passage)
+  const verbatim = passage.sentences.length === 1 && score >= VERBATIM_AT
+  if (claimed > 0 !== shown > 0 || (verbatim && claimed !== shown)) {
+    if (score >= NEGATION_SETTLED_AT) return unsupported(claimed > shown ? 'the source does not say "not"' : 'the source says the opposite')
     return { verdict: undefined, score, evidence }
   }
   if (score >= SUPPORTED_AT) return { verdict: 'supported', score, evidence }
