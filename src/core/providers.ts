@@ -185,6 +185,7 @@ export type DocumentWarningCode =
   | 'document-encrypted'
   | 'document-unreadable'
   | 'document-no-text'
+  | 'document-unmapped'
   | 'document-limit'
   | 'document-truncated'
   | 'document-too-large'

@@ -43,8 +43,24 @@ function listPages(pages: readonly number[]): string {
   return pages.length > 10 ? `${shown} and ${pages.length - 10} more` : shown
 }
 
-/** A page's text items as lines: PDF.js marks line ends; spaces and blank lines collapsed. */
-function pageText(items: readonly unknown[]): string {
+/**
+ * Characters a glyph without a Unicode mapping comes out as: control characters (a font's own
+ * codes passed through), U+FFFD, and the private use area.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this regex's job
+const UNMAPPED = /[\u0000-\u0008\u000b-\u001f\ufffd\ue000-\uf8ff]/g
+
+/** Control characters but tab and newline: never text, and they would reach a prompt. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this regex's job
+const CONTROL = /[\u0000-\u0008\u000b-\u001f]/g
+
+/** Characters of a page's raw text that are not whitespace, and how many of them are unmapped glyphs. */
+export function glyphCounts(raw: string): { glyphs: number; unmapped: number } {
+  return { glyphs: raw.replace(/[\t\n\r\p{Zs}]/gu, '').length, unmapped: raw.match(UNMAPPED)?.length ?? 0 }
+}
+
+/** A page's text items as one string, line ends where PDF.js marks them. */
+function rawPageText(items: readonly unknown[]): string {
   let raw = ''
   for (const item of items) {
     if (typeof item !== 'object' || item === null || !('str' in item)) continue
@@ -52,6 +68,12 @@ function pageText(items: readonly unknown[]): string {
     raw += str + (hasEOL ? '\n' : '')
   }
   return raw
+}
+
+/** A page's raw text as lines: control characters dropped, spaces and blank lines collapsed. */
+function pageText(raw: string): string {
+  return raw
+    .replace(CONTROL, '')
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .join('\n')
@@ -62,13 +84,32 @@ function pageText(items: readonly unknown[]): string {
 const errorName = (error: unknown): string => (typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '')
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 200)
 
+/**
+ * PDF.js's predefined CMaps, shipped in the package (`assets/pdf-cmaps`, see its PROVENANCE.md):
+ * a folder path ending in a separator, as PDF.js's Node reader wants it. This module sits at
+ * the same depth under `src/` and `dist/`.
+ */
+async function cMapFolder(): Promise<string> {
+  const [{ fileURLToPath }, { sep }] = await Promise.all([import('node:url'), import('node:path')])
+  return fileURLToPath(new URL('../../../assets/pdf-cmaps/', import.meta.url)).replace(/[\\/]?$/, sep)
+}
+
 export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promise<DocumentText> {
   const started = performance.now()
   const { getDocumentProxy } = await import('unpdf')
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>
   try {
     // No eval (PDF.js compiles fonts with it otherwise), no fonts loaded, no console output.
-    pdf = await getDocumentProxy(bytes, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false })
+    pdf = await getDocumentProxy(bytes, {
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      verbosity: 0,
+      stopAtErrors: false,
+      // Chinese, Japanese and Korean text in fonts that are not embedded maps to Unicode through these.
+      cMapUrl: await cMapFolder(),
+      cMapPacked: true,
+    })
   } catch (error) {
     const encrypted = errorName(error) === 'PasswordException'
     return {
@@ -96,6 +137,8 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
     const empty: number[] = []
     const broken: number[] = []
     let length = 0
+    let glyphs = 0
+    let unmapped = 0
     let stopped: string | undefined
     for (let number = 1; number <= last; number++) {
       if (performance.now() - started > limits.softTimeoutMs) {
@@ -109,7 +152,11 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
       let text = ''
       try {
         const page = await pdf.getPage(number)
-        text = pageText((await page.getTextContent()).items)
+        const raw = rawPageText((await page.getTextContent()).items)
+        const counts = glyphCounts(raw)
+        glyphs += counts.glyphs
+        unmapped += counts.unmapped
+        text = pageText(raw)
         page.cleanup()
       } catch {
         broken.push(number)
@@ -126,6 +173,12 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
     if (stopped === undefined && pages > last)
       stopped = `it has ${pages} pages, more than the ${limits.maxPages} read; pages ${last + 1}–${pages} were left out`
     if (stopped) notices.push({ code: 'document-limit', message: stopped })
+    if (unmapped > glyphs / 2) {
+      notices.push({
+        code: 'document-unmapped',
+        message: `${unmapped} of its ${glyphs} characters have no Unicode mapping in its fonts and were dropped; its text may be garbled or missing`,
+      })
+    }
     if (broken.length > 0) notices.push({ code: 'document-unreadable', message: `page(s) ${listPages(broken)} could not be read and were skipped` })
     if (empty.length > 0) {
       notices.push({

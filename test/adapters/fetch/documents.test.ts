@@ -10,9 +10,9 @@ import { createContext, documentPages } from '../../../src/core/index.js'
 import type { FetchProvider, FetchedPage, StrategyEvent } from '../../../src/index.js'
 import { httpFetch } from '../../../src/adapters/index.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
-import { docxText } from '../../../src/adapters/fetch/document-text.js'
+import { docxText, glyphCounts } from '../../../src/adapters/fetch/document-text.js'
 import { loadExtractModules } from '../../../src/adapters/fetch/extract.js'
-import { textPdf } from '../../support/make-pdf.js'
+import { buildPdf, stream, textPdf } from '../../support/make-pdf.js'
 import { loopbacks } from '../http/loopback.js'
 
 interface PdfEntry {
@@ -67,6 +67,37 @@ describe('real PDFs (PDF.js test corpus)', () => {
       if ('code' in result) expect(result.code, context).toMatch(/^document-/)
       else expect(result).toMatchObject({ kind: 'pdf', pages: expect.any(Number) })
     }
+  })
+})
+
+describe('text that maps to no character', () => {
+  // A font whose ToUnicode map sends its codes to control characters, as a broken or hostile file may.
+  const junkMap =
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Junk def 1 begincodespacerange <00> <FF> endcodespacerange ' +
+    '3 beginbfchar <41> <0001> <42> <0002> <43> <001F> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end'
+  const junk = buildPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    stream('BT /F1 11 Tf 72 720 Td (ABCABCABCAB xy) Tj ET'),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>',
+    stream(junkMap),
+  ])
+
+  it('control characters are dropped from the text, and a document mostly of them says its text may be garbled', { timeout: 60_000 }, async () => {
+    const page = await readDocument('https://example.org/junk.pdf', 'pdf', junk, limits)
+    expect(page.text).toBe('xy')
+    expect(page.warnings).toEqual([
+      {
+        code: 'document-unmapped',
+        message: '11 of its 13 characters have no Unicode mapping in its fonts and were dropped; its text may be garbled or missing',
+      },
+    ])
+  })
+
+  it('counts glyphs and unmapped ones: spaces are no glyph; controls, U+FFFD and the private use area are unmapped', () => {
+    expect(glyphCounts('ab c\n\td')).toEqual({ glyphs: 4, unmapped: 0 })
+    expect(glyphCounts('\u0001\ufffd\ue000x\u3000')).toEqual({ glyphs: 4, unmapped: 3 })
   })
 })
 
