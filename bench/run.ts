@@ -31,6 +31,7 @@ const MODULES = [
   'knowledge-base',
   'eval-replay',
   'verification',
+  'evidence',
 ]
 
 interface BenchModule {

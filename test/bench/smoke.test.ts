@@ -1,6 +1,8 @@
 // The benchmarks' pure helpers, on small inputs. Timings are measured by `npm run bench`, never here.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { seeded } from '../../bench/evidence.js'
+import { findSentences, holds, sourceBlocks } from '../../bench/evidence-oracle.js'
 import { takeSSEData } from '../../bench/fanout.js'
 import { openaiFrame, tokenIds, tokenText } from '../../bench/first-token.js'
 import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prompts.js'
@@ -233,5 +235,27 @@ describe('the verification bench’s labelled set', () => {
     expect(ofKind('negation').map((c) => c.sentence)).toContain('The final text does include the clause on seabed mining that France had proposed earlier.')
     // Every claim cites the passage around its sentence as written.
     for (const claim of set) expect(claim.passage.length).toBeGreaterThan(claim.sentence.length / 2)
+  })
+})
+
+describe('evidence bench helpers', () => {
+  it('seeded draws are the same for the same seed and within [0, 1)', () => {
+    const a = seeded(34)
+    const b = seeded(34)
+    const draws = Array.from({ length: 50 }, () => a())
+    expect(draws).toEqual(Array.from({ length: 50 }, () => b()))
+    expect(draws.every((d) => d >= 0 && d < 1)).toBe(true)
+    expect(new Set(draws).size).toBe(50)
+  })
+
+  it('the oracle finds a sentence that holds every word, whole, and cites its numbered source', () => {
+    const prompt =
+      'Question: q\n\nResults:\n[1] A\nhttps://a.example/\nLlamas hum. They graze.\n\n[2] B\nhttps://b.example/x.pdf#page=2\nThe llama hums softly when anxious. Another sentence.'
+    expect(sourceBlocks(prompt).map((b) => [b.n, b.url])).toEqual([
+      [1, 'https://a.example/'],
+      [2, 'https://b.example/x.pdf#page=2'],
+    ])
+    expect(findSentences(prompt, ['llama', 'anxious'])).toEqual([{ n: 2, sentence: 'The llama hums softly when anxious.' }])
+    expect(holds('Llamas hum.', ['llama'])).toBe(false)
   })
 })
