@@ -13,6 +13,7 @@ import { targetLines, type BenchResult } from './stats.js'
 const MODULES = [
   'graph-reader',
   'graph-reader-context',
+  'graph-reader-scale',
   'notebook',
   'parsers',
   'huge-line',

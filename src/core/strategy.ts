@@ -200,7 +200,9 @@ export interface StrategyContext {
    * Ends a step: `yield* ctx.checkpoint(state)` copies `state` as JSON now, and returns once the
    * runtime has saved it in the run's checkpoint (if the run has a store), so nothing after it
    * runs ahead of the save, even inside a merge. Call it where `state` and the events already
-   * yielded agree: every change in `state` has had its events yielded.
+   * yielded agree: every change in `state` has had its events yielded. `state` may be a function
+   * that returns it: called (now) only when the run has a checkpoint store, so a state that
+   * grows with the run costs nothing to a run that saves none.
    */
   checkpoint(state: unknown): Step<void>
   /** Set when the run resumes from a checkpoint: start from this state instead of from scratch. */

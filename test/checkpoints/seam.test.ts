@@ -297,3 +297,42 @@ describe('checkpoints through the runtime', () => {
     expect(resumed.answer).toBe('over budget')
   })
 })
+
+describe('what a checkpoint copies', () => {
+  /** Checkpoints a state that counts how often it is serialised, and one given as a function that counts its calls. */
+  function copying(counts: { serialised: number; built: number }): Strategy {
+    return {
+      name: 'copying',
+      async *run(_question, ctx) {
+        for (let i = 0; i < 3; i++) {
+          yield* ctx.checkpoint({ step: i, toJSON: () => (counts.serialised++, { step: i }) })
+          yield* ctx.checkpoint(() => (counts.built++, { built: i }))
+        }
+        return { reason: 'answered' }
+      },
+    }
+  }
+
+  it('nothing without a store: the state is neither copied nor built (a long run copied its whole state at every step)', async () => {
+    const counts = { serialised: 0, built: 0 }
+    const events = await read(createAgent({ ...world(), strategy: copying(counts) }).research('q'))
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+    expect(counts).toEqual({ serialised: 0, built: 0 })
+  })
+
+  it('with a store, every state as it was when checkpointed; one given as a function, what it returns', async () => {
+    const counts = { serialised: 0, built: 0 }
+    const store = memoryCheckpoints()
+    const saved: unknown[] = []
+    const recording: CheckpointStore = {
+      ...store,
+      async save(checkpoint) {
+        if (checkpoint.status === 'running') saved.push(checkpoint.state)
+        await store.save(checkpoint)
+      },
+    }
+    await read(createAgent({ ...world(), strategy: copying(counts) }).research('q', { checkpoints: recording }))
+    expect(counts).toEqual({ serialised: 3, built: 3 })
+    expect(saved).toEqual([{ step: 0 }, { built: 0 }, { step: 1 }, { built: 1 }, { step: 2 }, { built: 2 }])
+  })
+})

@@ -2,6 +2,7 @@ import type { Schedule, ScopedContext, StrategyContext, StrategyEvent } from '..
 import { createFrontier, type FrontierState } from './frontier.js'
 import { earlyNodes, nodeWork, type Exploring, type NodeSettings } from './node.js'
 import type { Notebook } from './notebook.js'
+import { SearchedQueries } from './searched-view.js'
 import { PLAN_QUERIES, planQueryStream } from './parse.js'
 
 export interface ExploreSettings extends NodeSettings {
@@ -70,8 +71,8 @@ export async function* explore(
     restored?: ExploreState
     /** Makes the plan, whose queries become the first nodes (with no `restored`). */
     plan?: { step: PlanStep; early: boolean }
-    /** Saves a checkpoint after each node. */
-    save?: (state: ExploreState) => AsyncGenerator<StrategyEvent, void>
+    /** Saves a checkpoint after each node, of the state it is given a function for (called only when there is a store). */
+    save?: (state: () => ExploreState) => AsyncGenerator<StrategyEvent, void>
   },
 ): AsyncGenerator<StrategyEvent, Exploration> {
   const { settings, restored } = args
@@ -85,7 +86,7 @@ export async function* explore(
     mayStart: () => !ctx.budgetExhausted(),
     scope: () => nodeCtx.scope(),
     work: (node, ticket) => work(node, ticket),
-    afterNode: args.save && (() => args.save!(snapshot())),
+    afterNode: args.save && (() => args.save!(snapshot)),
   })
   const run: Exploring = {
     ctx,
@@ -95,7 +96,7 @@ export async function* explore(
     frontier,
     pipelined: ctx.options.pipelining !== false && settings.concurrency > 1,
     keyElements: args.keyElements,
-    searched: [...(restored?.searched ?? [])],
+    searched: new SearchedQueries(restored?.searched),
     readUrls: new Set(restored?.readUrls),
     titles: new Map(restored?.titles),
     reserved: new Map(),
@@ -114,7 +115,7 @@ export async function* explore(
     const reserved = new Set([...run.reserved.values()].flat())
     return {
       ...frontier.snapshot(),
-      searched: run.searched.filter((q) => !inFlight.has(q)),
+      searched: run.searched.list.filter((q) => !inFlight.has(q)),
       readUrls: [...run.readUrls].filter((u) => !reserved.has(u)),
       titles: [...run.titles],
     }

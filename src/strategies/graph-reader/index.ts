@@ -107,7 +107,8 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   // A plan put to the caller is never explored before the caller has seen it.
   const reviewed = !ctx.resumed && (ctx.input.approvePlan !== undefined || ctx.input.pauseAfterPlan === true)
 
-  const save = (explored: ExploreState) => ctx.checkpoint({ keyElements, explore: explored })
+  // Built only when the run saves checkpoints: it grows with every node.
+  const save = (explored: () => ExploreState) => ctx.checkpoint(() => ({ keyElements, explore: explored() }))
   const exploration = yield* explore(ctx, {
     settings,
     schedule,

@@ -18,11 +18,11 @@ import {
 import type { QueryStream } from '../shared/query-stream.js'
 import { cleanQuery } from '../shared/read.js'
 import type { EarlyNodes, Frontier, Node, NodeTicket } from './frontier.js'
-import { notebookView, type Notebook } from './notebook.js'
+import type { Notebook } from './notebook.js'
 import { CHECK_QUERIES, checkQueryStream, checkSource, parseExtraction, parseNodeCheck, type ExtractedFact } from './parse.js'
 import { extractorPrompt, extractorSystem, neighborPrompt, neighborSystem, type SourceView } from './prompts.js'
 import { extractionSchema, nodeCheckSchema } from './schemas.js'
-import { fitSearched } from './searched-view.js'
+import { fitSearched, type SearchedQueries } from './searched-view.js'
 
 export interface NodeSettings {
   maxSteps: number
@@ -45,7 +45,7 @@ export interface Exploring {
   /** The plan's key elements, shown to every model call. */
   keyElements: readonly string[]
   /** Queries searched, in order. */
-  searched: string[]
+  searched: SearchedQueries
   /** Pages read or reserved by a node (normalised URLs). */
   readUrls: Set<string>
   /** Every URL of every result seen, with its title. */
@@ -92,8 +92,7 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
     } finally {
       run.reserved.delete(node)
       // A cancelled node is as if never started: a later reply may propose its query again.
-      const at = ticket.cancelled ? run.searched.lastIndexOf(node.query) : -1
-      if (at >= 0) run.searched.splice(at, 1)
+      if (ticket.cancelled) run.searched.removeLast(node.query)
     }
   }
 
@@ -104,7 +103,7 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
       depth: node.depth,
       schedule: run.schedule,
     })
-    run.searched.push(node.query)
+    run.searched.add(node.query)
     const usable = results.filter((r) => !isAdUrl(r.url))
     for (const r of usable) if (!run.titles.has(r.url)) run.titles.set(r.url, r.title)
     const pages = usable.length ? yield* deepRead(usable, node.query, queryId, node, scope) : new Map<string, PageRead>()
@@ -113,7 +112,7 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
 
   /** The answer check's prompt, within the context budget: past it, the oldest searches fold into one line. */
   function checkPrompt(node: Node): string {
-    const notebook = notebookView(run.notebook.facts())
+    const notebook = run.notebook.view()
     const canSearchMore = run.frontier.explored < run.settings.maxSteps
     return fitSearched(
       run.searched,
@@ -141,7 +140,7 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
         prompt: extractorPrompt({
           question: run.ctx.question,
           keyElements: run.keyElements,
-          notebook: notebookView(run.notebook.facts()),
+          notebook: run.notebook.view(),
           query: node.query,
           sources,
         }),

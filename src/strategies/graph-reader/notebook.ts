@@ -61,6 +61,8 @@ export class Notebook {
   private readonly urlKeys = new Map<string, string>()
   private readonly newId: () => string
   private serial = 0
+  /** `view()` since the facts last changed. */
+  private viewed: NotebookView | undefined
 
   constructor(newId?: () => string) {
     let n = 0
@@ -74,6 +76,15 @@ export class Notebook {
   /** The stored facts, oldest first (copies). */
   facts(): Fact[] {
     return [...this.entries.values()].map(({ fact }) => copyFact(fact))
+  }
+
+  /**
+   * What a prompt shows of the facts (`notebookView`), made again only once they changed: every
+   * node's two prompts used to copy every fact for it.
+   */
+  view(): NotebookView {
+    this.viewed ??= notebookView([...this.entries.values()].map((entry) => entry.fact))
+    return this.viewed
   }
 
   add(text: string, sources: readonly string[] = [], queryId?: string): AddOutcome {
@@ -227,6 +238,7 @@ export class Notebook {
   private insert(entry: Entry, words: readonly number[], pairs: readonly number[]): void {
     const serial = entry.serial
     this.entries.set(serial, entry)
+    this.viewed = undefined
     this.byKey.set(entry.padded.slice(1, -1), serial)
     for (const pair of pairs) append(this.postings, pair, serial)
     for (const word of words) if (!this.wordHome.has(word)) this.wordHome.set(word, serial)

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalizeText, normalizeUrl } from '../../../src/strategy.js'
 import { type AddOutcome, Notebook } from '../../../src/strategy.js'
+import { notebookView } from '../../../src/strategies/graph-reader/notebook.js'
 
 /** Facts from a small vocabulary, so equal, contained and overlapping texts are common. */
 const WORDS = ['the', '2024', 'Nobel', 'prize', 'went', 'to', 'Baker', 'in', 'Chemistry', 'x']
@@ -95,6 +96,19 @@ function fill(list: readonly { text: string; sources: string[] }[]): Notebook {
 }
 
 describe('Notebook', () => {
+  it('shows prompts the view of its facts as they stand after every add, however it was read before', () => {
+    fc.assert(
+      fc.property(facts, fc.array(fc.boolean(), { maxLength: 30 }), (list, reads) => {
+        const notebook = new Notebook()
+        for (const [i, f] of list.entries()) {
+          if (reads[i]) notebook.view()
+          notebook.add(f.text.repeat(1 + (i % 40)), f.sources)
+          expect(notebook.view()).toEqual(notebookView(notebook.facts()))
+        }
+      }),
+    )
+  })
+
   it('is idempotent: adding the same facts again changes nothing', () => {
     fc.assert(
       fc.property(facts, (list) => {
