@@ -305,8 +305,15 @@ describe('what a checkpoint copies', () => {
       name: 'copying',
       async *run(_question, ctx) {
         for (let i = 0; i < 3; i++) {
-          yield* ctx.checkpoint({ step: i, toJSON: () => (counts.serialised++, { step: i }) })
-          yield* ctx.checkpoint(() => (counts.built++, { built: i }))
+          const serialised = () => {
+            counts.serialised++
+            return { step: i }
+          }
+          yield* ctx.checkpoint({ step: i, toJSON: serialised })
+          yield* ctx.checkpoint(() => {
+            counts.built++
+            return { built: i }
+          })
         }
         return { reason: 'answered' }
       },

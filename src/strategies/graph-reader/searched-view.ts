@@ -101,7 +101,10 @@ export function fitSearched(searched: SearchedQueries, fits: (prompt: string) =>
   if (n === 0) return whole()
   let topics: string[] | undefined
   // The words come from every search: the same line whatever is folded, so a prompt grows with `kept` (below n).
-  const viewOf = (kept: number): SearchedView => ({ folded: n - kept, topics: (topics ??= searched.topics()), recent: list.slice(n - kept) })
+  const viewOf = (kept: number): SearchedView => {
+    topics ??= searched.topics()
+    return { folded: n - kept, topics, recent: list.slice(n - kept) }
+  }
   const done = (kept: number, prompt: string) => {
     searched.hint = kept === n ? Number.POSITIVE_INFINITY : kept
     return prompt
