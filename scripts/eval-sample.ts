@@ -5,13 +5,14 @@
  * model), priced per call like a small hosted model. Re-record whenever a strategy's prompts
  * change: the sample's replay (test/eval/sample.test.ts) then names the first request it lacks.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../src/cli/cli.js'
 import { estimateTokens } from '../src/core/index.js'
+import { readResults, summarize } from '../src/eval/index.js'
 import { extractiveReply } from '../test/support/extractive-model.js'
 
 const server = createServer(async (req, res) => {
@@ -61,5 +62,8 @@ const code = await runCli({
   now: Date.now,
 })
 server.close()
+// What the replay must reproduce (wall times aside): test/eval/sample.test.ts compares with it.
+const recorded = summarize(await readResults(out)).map(({ p50Ms: _p50, p95Ms: _p95, ...rest }) => rest)
+await writeFile('examples/eval/recorded-summary.json', `${JSON.stringify(recorded, null, 2)}\n`)
 await rm(out, { recursive: true, force: true })
 process.exitCode = code
