@@ -9,6 +9,7 @@ import type { parseHTML as ParseHTML } from 'linkedom'
 import type { DocumentKind, DocumentWarningCode } from '../../core/index.js'
 import { parseDocument } from './extract.js'
 import { htmlToText } from './html-text.js'
+import { zipRefusal } from './zip-bounds.js'
 
 export interface DocumentNotice {
   code: DocumentWarningCode
@@ -195,7 +196,16 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
   }
 }
 
-type Mammoth = { convertToHtml(input: { buffer: Buffer }): Promise<{ value: string }> }
+type Mammoth = {
+  convertToHtml(input: { buffer: Buffer }, options?: { convertImage?: unknown }): Promise<{ value: string }>
+  images: { imgElement(convert: () => Promise<{ src: string }>): unknown }
+}
+
+/**
+ * Bytes a DOCX file's parts may inflate to in all (declared, and checked part by part before
+ * mammoth reads it): a 50 MB document of photos fits; a zip bomb does not.
+ */
+export const MAX_DOCX_INFLATED_BYTES = 64 * 1024 * 1024
 
 /** Tables as Markdown rows (`| a | b |`), in a `<pre>` so the text walk keeps their lines. */
 function tablesToMarkdown(document: Document): void {
@@ -234,9 +244,13 @@ export async function docxText(bytes: Uint8Array, limits: DocumentLimits, parseH
       failure: { code: 'missing-dependency', message: 'reading .docx files needs the optional package mammoth: npm install mammoth' },
     }
   }
+  const refusal = zipRefusal(bytes, MAX_DOCX_INFLATED_BYTES)
+  if (refusal) return { kind: 'docx', text: '', notices: [], failure: { code: 'document-unreadable', message: `the DOCX was not opened: ${refusal}` } }
   let html: string
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value
+    // Images are left out unread: their text is none, and mammoth would inline each as base64.
+    const convertImage = mammoth.images.imgElement(async () => ({ src: '' }))
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { convertImage })).value
   } catch (error) {
     return { kind: 'docx', text: '', notices: [], failure: { code: 'document-unreadable', message: `the DOCX could not be opened (${errorMessage(error)})` } }
   }

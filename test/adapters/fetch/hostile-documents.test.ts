@@ -9,6 +9,7 @@ import { httpFetch } from '../../../src/adapters/index.js'
 import { pdfText } from '../../../src/adapters/fetch/document-text.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
 import { buildPdf, stream, textPdf, zeroBomb } from '../../support/make-pdf.js'
+import { deflatedEntry, docxArchive, docxBomb, documentXml } from '../../support/make-zip.js'
 import { pendingAfterALoopTurn } from '../../support/loop-turn.js'
 import { loopbacks } from '../http/loopback.js'
 
@@ -66,6 +67,28 @@ describe('hostile documents', () => {
       message: expect.stringContaining('not done within 2000 ms'),
     })
     expect((await readDocument('after.pdf', 'pdf', textPdf([['after']]), limits)).text).toBe('after')
+  })
+
+  it('a DOCX whose document.xml declares 1.5 GiB is refused before anything inflates it', { timeout: 60_000 }, async () => {
+    const bomb = await docxBomb(1536)
+    expect(bomb.length).toBeLessThan(2_000_000)
+    await expect(readDocument('bomb.docx', 'docx', bomb, limits)).rejects.toMatchObject({
+      code: 'document-unreadable',
+      message: expect.stringContaining(
+        'the DOCX was not opened: its parts would inflate to 1536 MiB, more than the 64 MiB read from one document (a zip bomb?)',
+      ),
+    })
+  })
+
+  it('a DOCX part that inflates to more than it declares is refused, zlib stopping at the declared size', { timeout: 60_000 }, async () => {
+    const bomb = await docxBomb(100, { declaredSize: 1_000 })
+    await expect(readDocument('liar.docx', 'docx', bomb, limits)).rejects.toMatchObject({
+      code: 'document-unreadable',
+      message: expect.stringContaining('its part word/document.xml inflates to more than the 1000 bytes it declares (a zip bomb?)'),
+    })
+    // An honest one of the same shape is read.
+    const page = await readDocument('honest.docx', 'docx', docxArchive(deflatedEntry('word/document.xml', documentXml('Kelp shelters otters.'))), limits)
+    expect(page.text).toBe('Kelp shelters otters.')
   })
 
   it('pages not started within the soft budget are left out, and what was read is kept', { timeout: 60_000 }, async () => {
