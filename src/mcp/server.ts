@@ -111,7 +111,9 @@ export function progressMessage(event: ResearchEvent): string | undefined {
     case 'tool-result':
       return `${event.ok ? 'tool result' : 'tool failed'}: ${clip(event.summary)}`
     case 'answer':
-      return 'answer written'
+      return event.revised ? 'answer revised without its unsupported sentences' : 'answer written'
+    case 'claim':
+      return `claim ${event.index + 1}: ${event.verdict}`
     case 'warning':
       return `warning: ${clip(event.message)}`
     default:
@@ -131,6 +133,31 @@ function clip(text: string, max = 200): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
+/**
+ * What claim verification found (`verify`), as lines after the sources: the counts and support
+ * rate, then each sentence its sources do not (fully) support, with the passage it was checked
+ * against, so the client's model can say so.
+ */
+function checkedClaims(result: ResearchResult): string[] {
+  const claims = result.claims ?? []
+  if (claims.length === 0) return []
+  const count = (verdict: string) => claims.filter((c) => c.verdict === verdict).length
+  const rate = result.supportRate !== undefined ? `, support rate ${Math.round(result.supportRate * 100)}%` : ''
+  const doubtful = claims
+    .filter((c) => c.verdict === 'unsupported' || c.verdict === 'partial')
+    .map((c) => `- ${c.verdict}: ${clip(c.text, 300)}${c.evidence ? `\n  source says: ${clip(c.evidence, 300)}` : ''}`)
+  return [
+    '',
+    `Claims checked against their sources: ${claims.length} (${count('supported')} supported, ${count('partial')} partly, ${count('unsupported')} unsupported${rate})`,
+    ...(result.draft !== undefined
+      ? ['The answer above was rewritten without the unsupported sentences; they were:']
+      : doubtful.length
+        ? ['Not supported by what they cite:']
+        : []),
+    ...doubtful,
+  ]
+}
+
 /** The answer as text with its numbered sources, and each source as a resource link. */
 export function toolResult(result: ResearchResult): CallToolResult {
   if (result.reason === 'error' || result.reason === 'aborted' || result.reason === 'paused') {
@@ -144,7 +171,7 @@ export function toolResult(result: ResearchResult): CallToolResult {
     return { isError: true, content: [{ type: 'text', text: `${why}${partial}` }] }
   }
   const sources = result.citations.map((c) => `[${c.index}] ${c.title ? `${c.title} ` : ''}${c.url}`)
-  const text = [result.answer || '(no answer)', ...(sources.length ? ['', 'Sources:', ...sources] : [])].join('\n')
+  const text = [result.answer || '(no answer)', ...(sources.length ? ['', 'Sources:', ...sources] : []), ...checkedClaims(result)].join('\n')
   return {
     content: [
       { type: 'text', text },

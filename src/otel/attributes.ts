@@ -43,7 +43,22 @@ export const LACONIC = {
   pageChars: 'laconic.page.chars',
   warningCode: 'laconic.warning.code',
   warningMessage: 'laconic.warning.message',
+  /** With `verify`, on the root span: the claims checked, and those of each verdict (`laconic.claims.unsupported`, ...). */
+  claims: 'laconic.claims',
+  /** With `verify`, on the root span: supported claims over those citing a source. */
+  supportRate: 'laconic.support_rate',
+  claimIndex: 'laconic.claim.index',
+  claimVerdict: 'laconic.claim.verdict',
+  claimScore: 'laconic.claim.score',
+  claimCitations: 'laconic.claim.citations',
+  /** Only with `captureContent: true`. */
+  claimText: 'laconic.claim.text',
+  /** Only with `captureContent: true`. */
+  claimEvidence: 'laconic.claim.evidence',
 } as const
+
+/** The span event name of a `claim` (one per checked sentence, on the root span). */
+export const CLAIM_EVENT = 'laconic.claim'
 
 /** The span event name of a `warning`. */
 export const WARNING_EVENT = 'laconic.warning'

@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
-import { redactUrl, type EventOf, type ResearchEvent } from '../core/index.js'
-import { ERROR_TYPE, GEN_AI, LACONIC, URL_FULL, WARNING_EVENT } from './attributes.js'
+import { redactUrl, type ClaimVerdict, type EventOf, type ResearchEvent } from '../core/index.js'
+import { CLAIM_EVENT, ERROR_TYPE, GEN_AI, LACONIC, URL_FULL, WARNING_EVENT } from './attributes.js'
 
 export interface RunSpanSettings {
   tracer: Tracer
@@ -28,6 +28,8 @@ export class RunSpans {
   private readonly rootContext: Context
   private readonly searches = new Map<string, OpenSearch>()
   private lastTime: number
+  /** Claims by verdict (`verify`), for the root span's attributes at the end. */
+  private readonly claims = new Map<ClaimVerdict, number>()
 
   constructor(
     start: EventOf<'run-start'>,
@@ -71,6 +73,9 @@ export class RunSpans {
         return false
       case 'warning':
         this.warning(event)
+        return false
+      case 'claim':
+        this.claim(event)
         return false
       case 'run-end':
         this.end(event)
@@ -153,6 +158,29 @@ export class RunSpans {
     this.root.addEvent(WARNING_EVENT, attributes, at(event.time))
   }
 
+  private claim(event: EventOf<'claim'>): void {
+    this.claims.set(event.verdict, (this.claims.get(event.verdict) ?? 0) + 1)
+    const attributes = {
+      [LACONIC.claimIndex]: event.index,
+      [LACONIC.claimVerdict]: event.verdict,
+      [LACONIC.claimScore]: event.score,
+      [LACONIC.claimCitations]: event.citations.length,
+      ...(this.settings.captureContent ? { [LACONIC.claimText]: event.text, ...(event.evidence ? { [LACONIC.claimEvidence]: event.evidence } : {}) } : {}),
+    }
+    this.root.addEvent(CLAIM_EVENT, attributes, at(event.time))
+  }
+
+  /** The claim counts by verdict and the support rate, when the run checked any. */
+  private claimAttributes(): Record<string, number> {
+    if (this.claims.size === 0) return {}
+    const total = [...this.claims.values()].reduce((sum, n) => sum + n, 0)
+    const cited = total - (this.claims.get('uncited') ?? 0)
+    const attributes: Record<string, number> = { [LACONIC.claims]: total }
+    for (const [verdict, n] of this.claims) attributes[`${LACONIC.claims}.${verdict}`] = n
+    if (cited > 0) attributes[LACONIC.supportRate] = (this.claims.get('supported') ?? 0) / cited
+    return attributes
+  }
+
   private end(event: EventOf<'run-end'>): void {
     const { cost } = event
     this.root.setAttributes({
@@ -164,6 +192,7 @@ export class RunSpans {
       [LACONIC.searches]: cost.searches,
       [LACONIC.fetches]: cost.fetches,
       [LACONIC.embeddingTokens]: cost.embeddingTokens ?? 0,
+      ...this.claimAttributes(),
     })
     if (event.reason === 'error') {
       this.root.setAttribute(ERROR_TYPE, event.error?.code ?? '_OTHER')

@@ -1,4 +1,4 @@
-import { zeroCost, type Cost, type ResearchEvent, type RunEndReason } from '../core/index.js'
+import { zeroCost, type ClaimVerdict, type Cost, type ResearchEvent, type RunEndReason } from '../core/index.js'
 import { emptyHistogram, observe, type Histogram } from './histogram.js'
 
 /** What `collectMetrics()` counts over a run's events: cost, counts of events, queries, facts and pages, timings, and latency histograms. */
@@ -20,6 +20,10 @@ export interface RunMetrics {
   /** From each `query` to its `result`. */
   searchLatencyMs: Histogram
   reason: RunEndReason | undefined
+  /** With `verify`: the answer's checked sentences, by verdict. */
+  claims: Record<ClaimVerdict, number>
+  /** With `verify`: supported claims over those citing a source (the result's `supportRate`); undefined when none cites one. */
+  supportRate: number | undefined
 }
 
 /**
@@ -41,6 +45,8 @@ export async function collectMetrics(events: AsyncIterable<ResearchEvent>): Prom
     llmLatencyMs: emptyHistogram(),
     searchLatencyMs: emptyHistogram(),
     reason: undefined,
+    claims: { supported: 0, partial: 0, unsupported: 0, uncited: 0, unverifiable: 0 },
+    supportRate: undefined,
   }
   let startedAt: number | undefined
   const queryTimes = new Map<string, number>()
@@ -79,6 +85,12 @@ export async function collectMetrics(events: AsyncIterable<ResearchEvent>): Prom
       case 'warning':
         metrics.warnings += 1
         break
+      case 'claim': {
+        metrics.claims[event.verdict] += 1
+        const { supported, partial, unsupported, unverifiable } = metrics.claims
+        metrics.supportRate = supported / (supported + partial + unsupported + unverifiable)
+        break
+      }
       case 'run-end':
         metrics.cost = event.cost
         metrics.reason = event.reason

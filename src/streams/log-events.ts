@@ -73,8 +73,15 @@ function describe(event: ResearchEvent, tokens: number): LogLine | undefined {
         inputTokens: event.inputTokens,
         outputTokens: event.outputTokens,
       })
+    case 'claim':
+      return line('info', `claim ${event.index + 1} ${event.verdict}: ${cut(event.text)}`, {
+        claim: event.index,
+        verdict: event.verdict,
+        citations: event.citations.length,
+        score: event.score,
+      })
     case 'answer':
-      return line('info', `answer ready`, {
+      return line('info', event.revised ? 'revised answer ready' : `answer ready`, {
         chars: event.text.length,
         tokens,
         citations: event.citations.length,

@@ -47,6 +47,17 @@ const dataChecks: { readonly [Name in keyof ResearchDataParts]: Check } = {
   warning: object({ message: string, code: string }, { queryId: string }),
   recall: object({ findings: arrayOf(object({ text: string, url: string, question: string }, { title: string })) }),
   report: object({ report }),
+  claim: object(
+    {
+      index: number,
+      text: string,
+      citations: arrayOf(number),
+      verdict: oneOf(['supported', 'partial', 'unsupported', 'uncited', 'unverifiable']),
+      score: number,
+    },
+    { evidence: string },
+  ),
+  revision: object({ text: string }),
   page: object({ url: string, chars: number }, { queryId: string, title: string }),
   knowledge: object({ knowledge: string, iteration: number }),
   'llm-call': object({ role: string, latencyMs: number, inputTokens: number, outputTokens: number }, { model: string }),
@@ -71,5 +82,9 @@ const RUN_END_REASONS = ['answered', 'max-iterations', 'paused', 'aborted', 'err
  */
 export const researchMetadataSchema: ResearchSchema<ResearchMessageMetadata | undefined> = schemaOf((value, path, issues) => {
   if (value === undefined) return
-  object({ runId: string }, { strategy: string, reason: oneOf(RUN_END_REASONS), confidence: number, error: errorInfo })(value, path, issues)
+  object({ runId: string }, { strategy: string, reason: oneOf(RUN_END_REASONS), confidence: number, supportRate: number, error: errorInfo })(
+    value,
+    path,
+    issues,
+  )
 })

@@ -1,4 +1,4 @@
-import type { Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
+import type { Claim, Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
 import { isFailure, isOwnWords, logMaskedError, type MaskedError, maskedText, type OnMaskedError } from './error-masking.js'
 
 /**
@@ -23,6 +23,17 @@ export type ResearchDataParts = {
   recall: { findings: RecalledFinding[] }
   /** The structured report of strategies that write one (`deep`). */
   report: { report: Report }
+  /**
+   * One part per checked sentence of the answer (`verify`; its id is `claim-<index>`): the verdict,
+   * the cited numbers and the passage it was checked against. Find the sentence by `text` in the
+   * answer's text part.
+   */
+  claim: Claim
+  /**
+   * `verify: 'revise'` rewrote the answer (id `revision`): the message's second text part is the
+   * rewrite (this `text`), the first the answer as first written. Show the last.
+   */
+  revision: { text: string }
   /** Progress only (transient): a page read. */
   page: { url: string; queryId?: string; chars: number; title?: string }
   /** Progress only (transient): the knowledge after a step. */
@@ -42,6 +53,8 @@ export interface ResearchMessageMetadata {
    */
   reason?: RunEndReason
   confidence?: number
+  /** With `verify`: the share of the answer's cited sentences their sources support (as the result's `supportRate`). */
+  supportRate?: number
   /** Why the run failed, with `reason: 'error'` (masked by the chat handler: a short message and the code). */
   error?: ErrorInfo
 }
@@ -66,6 +79,8 @@ export type ResearchUIChunk =
   | { type: 'finish'; finishReason: 'stop' | 'length' | 'other' | 'error'; messageMetadata: ResearchMessageMetadata }
 
 const ANSWER_ID = 'answer'
+/** The text part of an answer rewritten without its unsupported claims. */
+const REVISION_ID = 'revision'
 
 /** The AI SDK's finish reason for each way a run ends (an aborted run sends `abort` instead). */
 const FINISH_REASONS = { answered: 'stop', 'max-iterations': 'length', paused: 'other', error: 'error' } as const satisfies Record<
@@ -99,6 +114,10 @@ export class UIChunkMapper {
   private citations = 0
   private started = false
   private textOpen = false
+  /** The id of the text part streaming (the answer, or its revision). */
+  private textId = ANSWER_ID
+  /** Claims by verdict, for the message's `supportRate`. */
+  private readonly claims = new Map<number, Claim['verdict']>()
   private readonly facts = new Map<string, Fact>()
   private readonly queries = new Map<string, ResearchDataParts['query']>()
   private metadata: ResearchMessageMetadata | undefined
@@ -198,10 +217,33 @@ export class UIChunkMapper {
         break
       case 'answer-token':
         if (!event.text) break
+        if (event.revised) this.openRevision(out)
         this.openText(out)
-        out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
+        out.push({ type: 'text-delta', id: this.textId, delta: event.text })
         break
+      case 'claim': {
+        this.claims.set(event.index, event.verdict)
+        const { index, text, citations, verdict, evidence, score } = event
+        out.push({
+          type: 'data-claim',
+          id: `claim-${index}`,
+          data: { index, text, citations, verdict, ...(evidence !== undefined ? { evidence } : {}), score },
+        })
+        const cited = [...this.claims.values()].filter((v) => v !== 'uncited')
+        if (cited.length && this.metadata) this.metadata = { ...this.metadata, supportRate: cited.filter((v) => v === 'supported').length / cited.length }
+        break
+      }
       case 'answer':
+        if (event.revised) {
+          this.openRevision(out)
+          if (!this.textOpen && event.text) {
+            this.openText(out)
+            out.push({ type: 'text-delta', id: this.textId, delta: event.text })
+          }
+          this.closeText(out)
+          out.push({ type: 'data-revision', id: REVISION_ID, data: { text: event.text } })
+          break
+        }
         // A strategy that streamed no tokens still gets its answer shown, as one delta.
         if (!this.textOpen && event.text) {
           this.openText(out)
@@ -274,13 +316,20 @@ export class UIChunkMapper {
   private openText(out: ResearchUIChunk[]): void {
     if (this.textOpen) return
     this.textOpen = true
-    out.push({ type: 'text-start', id: ANSWER_ID })
+    out.push({ type: 'text-start', id: this.textId })
   }
 
   private closeText(out: ResearchUIChunk[]): void {
     if (!this.textOpen) return
     this.textOpen = false
-    out.push({ type: 'text-end', id: ANSWER_ID })
+    out.push({ type: 'text-end', id: this.textId })
+  }
+
+  /** The revision streams as a text part of its own, after the answer's. */
+  private openRevision(out: ResearchUIChunk[]): void {
+    if (this.textId === REVISION_ID) return
+    this.closeText(out)
+    this.textId = REVISION_ID
   }
 }
 

@@ -8,6 +8,7 @@ import type { Strategy } from '../../src/index.js'
 import { createAgent, memorySessions, type Agent } from '../../src/index.js'
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js'
 import { MAX_MCP_QUESTION_CHARS } from '../../src/mcp/server.js'
+import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 async function connected(options: McpServerOptions): Promise<Client> {
@@ -50,6 +51,28 @@ describe('createMcpServer', () => {
       },
     ])
     // No progress token asked for: none sent, and the call still works.
+    await client.close()
+  })
+
+  it('with verify: the reply says how many claims were checked, the support rate, and each unsupported one with what its source says', async () => {
+    const source = 'Rayleigh scattering makes the sky blue. It was explained in 1871.'
+    const strategy: Strategy = {
+      name: 'cited',
+      async *run(_q, ctx) {
+        yield* citedAnswer(ctx, {
+          from: { request: { prompt: 'answer' } },
+          source: () => ({ url: 'https://a.example/sky', title: 'Sky', text: source }),
+          empty: {},
+        })
+      },
+    }
+    const llm = scriptedLLM({ replies: ['Rayleigh scattering makes the sky blue [1]. It was explained in 1899 [1].'] })
+    const client = await connected({ agent: createAgent({ llm, strategy, verify: 'annotate' }) })
+    const result = await client.callTool({ name: 'research', arguments: { question: 'Why is the sky blue?' } })
+    const text = (result.content as Content[])[0]?.text ?? ''
+    expect(text).toContain('Sources:\n[1] Sky https://a.example/sky')
+    expect(text).toContain('Claims checked against their sources: 2 (1 supported, 0 partly, 1 unsupported, support rate 50%)')
+    expect(text).toContain('- unsupported: It was explained in 1899 [1].\n  source says: the source does not give the number 1899: ')
     await client.close()
   })
 

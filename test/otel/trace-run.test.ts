@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, ROOT_CONTEXT, trace } from '@opentelemetry/ap
 import { describe, expect, it } from 'vitest'
 import { createAgent, type EventOf, type ResearchEvent, type Strategy } from '../../src/index.js'
 import { traceRun } from '../../src/otel/index.js'
+import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockFetch, mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
 import { drain, memoryTracing, ms, only, recorded } from './helpers.js'
 
@@ -175,6 +176,32 @@ describe('traceRun on a real run', () => {
     expect(root.events.map((e) => e.attributes?.['laconic.warning.code'])).toEqual(warnings.map((w) => w.code))
     expect(root.events.map((e) => ms(e.time))).toEqual(warnings.map((w) => w.time))
     expect(warnings.map((w) => w.code)).toContain('parse')
+  })
+
+  it('with verify: a laconic.claim event per checked sentence on the root, the counts by verdict and the support rate as its attributes; text only when content is captured', async () => {
+    const source = 'Rayleigh scattering makes the sky blue. It was explained in 1871.'
+    const cited: Strategy = {
+      name: 'cited',
+      async *run(_q, ctx) {
+        yield* citedAnswer(ctx, { from: { request: { prompt: 'answer' } }, source: () => ({ url: 'https://a.example/sky', text: source }), empty: {} })
+      },
+    }
+    for (const captureContent of [false, true]) {
+      const llm = scriptedLLM({ replies: ['Rayleigh scattering makes the sky blue [1]. It was explained in 1899 [1]. Nobody disputes this today at all.'] })
+      const { provider, spans } = memoryTracing()
+      await drain(traceRun(createAgent({ llm, strategy: cited, verify: true }).research(QUESTION), { tracerProvider: provider, captureContent }))
+      const root = only(spans(), 'invoke_agent laconic')
+      expect(root.attributes).toMatchObject({
+        'laconic.claims': 3,
+        'laconic.claims.supported': 1,
+        'laconic.claims.unsupported': 1,
+        'laconic.claims.uncited': 1,
+        'laconic.support_rate': 0.5,
+      })
+      const claims = root.events.filter((e) => e.name === 'laconic.claim')
+      expect(claims.map((e) => e.attributes?.['laconic.claim.verdict'])).toEqual(['supported', 'unsupported', 'uncited'])
+      expect(claims.some((e) => e.attributes?.['laconic.claim.text'] !== undefined)).toBe(captureContent)
+    }
   })
 
   it('gives the root span an error status when the strategy fails', async () => {

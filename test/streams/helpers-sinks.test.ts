@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { zeroCost, type EventOf, type ResearchEvent } from '../../src/core/index.js'
+import { zeroCost, type ClaimVerdict, type EventOf, type ResearchEvent } from '../../src/core/index.js'
 import { coalesceTokens, collectMetrics, filter, logEvents } from '../../src/streams/index.js'
 import { researchRun, stamp } from './arbitraries.js'
 import { collect, gate, scriptedRun } from './helpers.js'
@@ -135,5 +135,28 @@ describe('collectMetrics', () => {
     expect(metrics.llmLatencyMs).toMatchObject({ count: 1, sum: 120 })
     const bucket = (bound: number) => metrics.llmLatencyMs.counts[metrics.llmLatencyMs.bounds.indexOf(bound)]
     expect([bucket(100), bucket(250), bucket(60_000)]).toEqual([0, 1, 1])
+    expect(metrics.supportRate).toBeUndefined()
+  })
+
+  it('counts claims by verdict and their support rate, leaving uncited ones out of it', async () => {
+    const claim = (index: number, verdict: ClaimVerdict, citations: number[] = [1]) => ({
+      type: 'claim' as const,
+      index,
+      text: `S${index} [1].`,
+      citations,
+      verdict,
+      score: 0.5,
+    })
+    const verified = stamp([
+      { type: 'run-start', question: 'q', strategy: 's' },
+      claim(0, 'supported'),
+      claim(1, 'unsupported'),
+      { ...claim(2, 'uncited', []), text: 'S2.' },
+      claim(3, 'supported'),
+      { type: 'run-end', reason: 'answered', cost: zeroCost() },
+    ])
+    const metrics = await collectMetrics(scriptedRun(verified))
+    expect(metrics.claims).toEqual({ supported: 2, partial: 0, unsupported: 1, uncited: 1, unverifiable: 0 })
+    expect(metrics.supportRate).toBeCloseTo(2 / 3)
   })
 })

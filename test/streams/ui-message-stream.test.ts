@@ -3,7 +3,7 @@
  * `useChat` uses) fetches our Response and validates every chunk against the SDK's own schema,
  * then `readUIMessageStream` folds the chunks into the `UIMessage` a chat UI renders.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import { DefaultChatTransport, readUIMessageStream, validateUIMessages, type UIMessage, type UIMessageChunk } from 'ai'
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
@@ -18,7 +18,10 @@ import {
   type ResearchMessageMetadata,
   type ResearchUIChunk,
   type UIMessageStreamResponseInit,
+  researchDataSchemas,
+  researchMetadataSchema,
 } from '../../src/streams/index.js'
+import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { researchRun, trickyText } from './arbitraries.js'
 import { collect, gate } from './helpers.js'
@@ -105,6 +108,37 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
 
     expect(message.metadata).toMatchObject({ strategy: 'graph-reader', reason: 'answered' })
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: expect.objectContaining({ reason: 'answered' }) })
+  })
+
+  it('with verify: a data-claim part per checked sentence, the revision as a second text part marked by data-revision, supportRate in the metadata', async () => {
+    const source = 'The longest chain serves as proof of the sequence of events witnessed. It came from the largest pool of CPU power in 2008.'
+    const answer = 'The longest chain serves as proof of the sequence of events [1]. It came from the largest pool of CPU power in 2009 [1].'
+    const revision = 'The longest chain serves as proof of the sequence of events [1].'
+    const agent = createAgent({
+      llm: scriptedLLM({ replies: [answer, revision] }),
+      verify: 'revise',
+      strategy: {
+        name: 'cited',
+        async *run(_q, ctx) {
+          yield* citedAnswer(ctx, { from: { request: { prompt: 'answer' } }, source: () => ({ url: 'https://bitcoin.example/', text: source }), empty: {} })
+        },
+      },
+    })
+    const { message, errors } = await readAsChat(toUIMessageStreamResponse(agent.research('What is the longest chain?'), { heartbeatMs: 0 }))
+    expect(errors).toEqual([])
+    expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual([answer, revision])
+    const claims = message.parts.filter((p) => p.type === 'data-claim')
+    expect(claims.map((c) => [c.id, c.data.verdict])).toEqual([
+      ['claim-0', 'supported'],
+      ['claim-1', 'unsupported'],
+    ])
+    expect(claims[1]?.data.evidence).toContain('2008')
+    expect(message.parts.find((p) => p.type === 'data-revision')?.data).toEqual({ text: revision })
+    expect(message.metadata).toMatchObject({ reason: 'answered', supportRate: 0.5 })
+    // The kept parts pass the schemas a chat checks stored messages with.
+    await expect(
+      validateUIMessages<ResearchUIMessage>({ messages: [message], dataSchemas: researchDataSchemas, metadataSchema: researchMetadataSchema }),
+    ).resolves.toHaveLength(1)
   })
 
   it("shows each model call's reasoning as a reasoning part, apart from the answer", async () => {

@@ -5,7 +5,7 @@
  */
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, Fact } from '../../src/index.js'
+import type { Agent, ClaimVerdict, Fact } from '../../src/index.js'
 import type { nodeListener, WebHandler } from '../../src/node/index.js'
 import type { createRequestGuard } from '../../src/server/index.js'
 import type {
@@ -85,10 +85,12 @@ describe('ResearchUIMessage', () => {
   it('narrows a data part by its type, and holds no transient part', () => {
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-fact' }>['data']['fact']>().toEqualTypeOf<Fact>()
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-page' | 'data-knowledge' | 'data-llm-call' }>>().toBeNever()
-    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'recall' | 'report'>()
+    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'recall' | 'report' | 'claim' | 'revision'>()
     expectTypeOf<ResearchDataUIPart['type']>().toEqualTypeOf<
-      'data-plan' | 'data-query' | 'data-fact' | 'data-cost' | 'data-warning' | 'data-recall' | 'data-report'
+      'data-plan' | 'data-query' | 'data-fact' | 'data-cost' | 'data-warning' | 'data-recall' | 'data-report' | 'data-claim' | 'data-revision'
     >()
+    expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-claim' }>['data']['verdict']>().toEqualTypeOf<ClaimVerdict>()
+    expectTypeOf<ResearchMessageMetadata['supportRate']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<Extract<ResearchToolUIPart, { state: 'output-available' }>['output']>().toEqualTypeOf<{ summary: string; chars: number }>()
   })
 })
