@@ -6,7 +6,7 @@ describe('agent.session()', () => {
   it('carries knowledge and prior answers into the follow-up question', async () => {
     const planner = scriptedLLM({ replies: ['Action: Search\nQuery: capital of France', 'Action: Answer', 'Action: Answer'] })
     const synthesizer = scriptedLLM({
-      replies: ['Paris is the capital of France [1].', 'Paris [1].', 'About 2.1 million people live in Paris? Unknown from notes.'],
+      replies: ['Paris is the capital of France [1].', 'Paris [1].', 'The notes say Paris is the capital [1], not how many live there.'],
     })
     const search = mockSearch({ corpus: [{ title: 'France', url: 'https://fr.example', snippet: 'capital of France is Paris' }] })
     const session = createAgent({ models: { planner, synthesizer }, search }).session()
@@ -20,9 +20,14 @@ describe('agent.session()', () => {
 
     const run = session.research('How many people live there?')
     for await (const _ of run);
-    // The follow-up planned with the first run's knowledge and needed no search.
-    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France (https://fr.example).')
+    // The follow-up planned with the first run's knowledge, its source numbered again, and needed no search.
+    expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France [1].')
     expect(search.calls).toHaveLength(1)
+    expect(synthesizer.calls[2]?.prompt).toContain('[1] France — https://fr.example\nParis is the capital of France.')
+    // Its answer cites what the first turn learned, under the number the conversation gave it.
+    const second = await run.result
+    expect(second.answer).toBe('The notes say Paris is the capital [1], not how many live there.')
+    expect(second.citations).toEqual([{ index: 1, url: 'https://fr.example', title: 'France' }])
     expect((await session.state()).priorAnswers).toHaveLength(2)
   })
 })
@@ -92,7 +97,7 @@ describe('a session over a store', () => {
     const second = createAgent({ models: { planner, synthesizer: scriptedLLM({ replies: ['About 2 million.'] }) }, search: searchOf() })
     const session = second.session('chat-1', { store })
     expect((await session.answer('How many people live there?')).answer).toBe('About 2 million.')
-    expect(planner.calls[0]?.prompt).toContain('Paris is the capital of France (https://fr.example).')
+    expect(planner.calls[0]?.prompt).toContain('Paris is the capital of France [1].')
     const state = await store.load('chat-1')
     expect(state?.priorAnswers.map((p) => p.answer)).toEqual(['Paris [1].', 'About 2 million.'])
     expect(state?.citations).toEqual([{ index: 1, url: 'https://fr.example', title: 'France' }])

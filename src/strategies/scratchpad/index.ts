@@ -2,6 +2,7 @@ import {
   makeStrategy,
   type RecalledFinding,
   normalizeText,
+  normalizeUrl,
   type Strategy,
   type StrategyContext,
   type StrategyDefinition,
@@ -64,17 +65,19 @@ interface ScratchpadState {
 }
 
 /**
- * The knowledge a fresh run starts from: what long-term memory recalled, each finding cited by
- * its source's number (so the answer can cite it), then the caller's knowledge (its markers
- * dropped: they numbered another run's sources); within the budget.
+ * The knowledge a fresh run starts from: what long-term memory recalled, then the caller's
+ * knowledge (its `[n]` dropped, since they numbered another run's sources; its source URLs made
+ * this run's sources), every fact cited by its source's number so the answer can cite it;
+ * within the budget.
  */
-function startingKnowledge(given: string, recalled: readonly RecalledFinding[], sources: KnowledgeSources, budget: number): string {
-  const prior = rewriteCitations(given, () => undefined)
-  if (!recalled.length) return truncateAtSentence(prior, budget)
+function startingKnowledge(ctx: StrategyContext, recalled: readonly RecalledFinding[], sources: KnowledgeSources, budget: number): string {
   const numbers = sources.add(recalled.map((finding) => ({ url: finding.url, title: finding.title ?? '', snippet: finding.text })))
   const numberOf = new Map(recalled.map((finding, i) => [finding, numbers[i]]))
-  const lines = recalledLines(recalled, (finding) => `[${numberOf.get(finding)}]`)
-  return truncateAtSentence([`Earlier findings:\n${lines}`, prior].filter(Boolean).join('\n\n'), budget)
+  const lines = recalled.length ? `Earlier findings:\n${recalledLines(recalled, (finding) => `[${numberOf.get(finding)}]`)}` : ''
+  const titles = new Map((ctx.input.citations ?? []).map((c) => [normalizeUrl(c.url), c.title]))
+  const given = rewriteCitations(ctx.input.knowledge?.trim() ?? '', () => undefined)
+  const prior = sources.adopt(given, (url) => titles.get(normalizeUrl(url)))
+  return truncateAtSentence([lines, prior].filter(Boolean).join('\n\n'), budget)
 }
 
 async function* runScratchpad(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
@@ -86,7 +89,7 @@ async function* runScratchpad(question: string, ctx: StrategyContext, settings: 
   const searched = new Set(saved?.searched ?? [])
   let queued = [...(saved?.queued ?? [])]
   const sources = new KnowledgeSources(saved?.sources)
-  let knowledge = saved?.knowledge ?? startingKnowledge(ctx.input.knowledge?.trim() ?? '', recalled, sources, budget)
+  let knowledge = saved?.knowledge ?? startingKnowledge(ctx, recalled, sources, budget)
   const afterPause = yield* resumedPlan(ctx, saved?.pendingPlan)
   if (afterPause && 'end' in afterPause) return afterPause.end
   if (afterPause) queued = afterPause.queries

@@ -19,6 +19,10 @@ export interface NumberedSource extends KnowledgeSource {
 const SOURCE_CHARS = 600
 /** The finalizer's list of sources, in characters at most: the prompt stays small however long the run. */
 const LIST_CHARS = 3000
+/** Source URLs in parentheses after a fact, as `withUrls` writes them: ` (https://a, https://b)`. */
+const URL_GROUP = /\s?\((https?:\/\/[^\s(),]+(?:,\s*https?:\/\/[^\s(),]+)*)\)/g
+/** Between sentences (a URL's dots are followed by no space) and lines, kept by `split`. */
+const SENTENCE_BREAK = /((?<=[.!?])[^\S\n]+|\n+)/
 
 /**
  * The sources behind a scratchpad's knowledge, numbered 1, 2, … in the order the run first
@@ -77,6 +81,25 @@ export class KnowledgeSources {
       shown.push({ n, ...source })
     }
     return shown
+  }
+
+  /**
+   * `notes` from outside the run (an earlier turn's knowledge, as `withUrls` wrote it) with each
+   * source URL in parentheses made a source of this run, cited `[n]`; its evidence is the
+   * sentence that named it. So an answer can cite what an earlier turn learned.
+   */
+  adopt(notes: string, titleOf: (url: string) => string | undefined): string {
+    return notes
+      .split(SENTENCE_BREAK)
+      .map((part, i) => {
+        if (i % 2 === 1) return part
+        const said = part.replace(URL_GROUP, '').trim()
+        return part.replace(URL_GROUP, (_match, group: string) => {
+          const numbers = group.split(/,\s*/).map((url) => this.addOne({ url, title: titleOf(url), text: said }))
+          return ` ${[...new Set(numbers)].map((n) => `[${n}]`).join('')}`
+        })
+      })
+      .join('')
   }
 
   /** `notes` with each `[n]` written as its source's URL, for readers outside the run (the next turn, the caller). */

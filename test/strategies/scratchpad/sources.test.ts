@@ -55,4 +55,21 @@ describe('KnowledgeSources', () => {
       }),
     )
   })
+
+  it("adopts an earlier turn's knowledge: its source URLs become this run's numbered sources, and write back as they were", () => {
+    fc.assert(
+      fc.property(searches, fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 8 }), (batches, cited) => {
+        const earlier = new KnowledgeSources()
+        for (const batch of batches) earlier.add(batch)
+        const outside = earlier.withUrls(cited.map((n) => `Fact ${n} [${n}].`).join(' '))
+        const next = new KnowledgeSources()
+        const notes = next.adopt(outside, () => undefined)
+        expect(notes).not.toMatch(/https?:/)
+        expect(next.withUrls(notes)).toBe(outside)
+        // Each adopted source's evidence is the sentence that named it (without its URLs).
+        const said = outside.replace(/ \([^)]*\)/g, '')
+        for (const source of next.list()) expect(said).toContain(source.text!.split('\n')[0]!)
+      }),
+    )
+  })
 })
