@@ -89,7 +89,7 @@ function rowResult(
 ): EvalRowResult {
   const cost: Cost = result.cost
   const graded = extra.grades.model
-  const supportRate = (result as { supportRate?: unknown }).supportRate
+  const supportRate = result.supportRate
   const recall = evidenceRecall(row.evidence, extra.prompts)
   return {
     config,

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type EvalEvent, type EvalRow, evaluate, readResults } from '../../src/eval/index.js'
+import { localCorpus } from '../../src/adapters/index.js'
+import { type EvalEvent, type EvalRow, evaluate, parseDataset, readResults } from '../../src/eval/index.js'
 import type { AgentOptions } from '../../src/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { extractiveModel } from '../support/extractive-model.js'
@@ -163,5 +164,53 @@ describe('evaluate', () => {
         }),
       ),
     ).rejects.toThrow(/two configurations/)
+  })
+})
+
+describe('evaluate: what rows measure', () => {
+  it('reads the support rate of runs with verify', async () => {
+    const out = await tmp()
+    await drain(evaluate({ dataset: ROWS.slice(0, 2), configs: [{ name: 'v', agent: agent({ verify: 'annotate' }) }], out }))
+    const rows = await readResults(out)
+    expect(rows).toHaveLength(2)
+    for (const row of rows) {
+      expect(row.supportRate).toBeGreaterThanOrEqual(0)
+      expect(row.supportRate).toBeLessThanOrEqual(1)
+    }
+  })
+
+  it('runs a HotpotQA eval offline over the documents that come with it', async () => {
+    const dataset = parseDataset(
+      JSON.stringify([
+        {
+          _id: 'h1',
+          question: 'Scott Derrickson lives in which city?',
+          answer: 'Los Angeles',
+          supporting_facts: [['Scott Derrickson', 1]],
+          context: [
+            ['Scott Derrickson', ['Scott Derrickson (born July 16, 1966) is an American director.', ' He lives in Los Angeles, California.']],
+            ['Ed Wood', ['Edward Davis Wood Jr. was an American filmmaker.']],
+          ],
+          type: 'bridge',
+          level: 'easy',
+        },
+      ]),
+      { format: 'hotpotqa' },
+    )
+    const corpus = localCorpus({ documents: dataset.documents ?? [] })
+    const out = await tmp()
+    const events = await drain(evaluate({ dataset, configs: [{ name: 'hotpot', agent: agent({ search: corpus, fetch: corpus }) }], out }))
+    expect(events.at(-1)).toMatchObject({ type: 'eval-end', reason: 'done', done: 1 })
+    const [row] = await readResults(out)
+    expect(row).toMatchObject({ correct: true, evidenceRecall: 1, tags: ['bridge', 'easy'] })
+  })
+
+  it('stops rows in flight when their running cost would pass maxCost, and writes none of them', async () => {
+    const out = await tmp()
+    // Every model call costs $0.01: the first call of the first row already passes $0.005.
+    const costly = scriptedLLM({ model: 'dear', cost: 0.01, replies: (req) => (req.system?.includes('planner') ? 'Action: Search\nQuery: x' : 'notes') })
+    const events = await drain(evaluate({ dataset: ROWS, configs: [{ name: 'dear', agent: agent({ llm: costly }) }], out, maxCost: 0.005 }))
+    expect(events.at(-1)).toMatchObject({ type: 'eval-end', reason: 'max-cost', done: 0 })
+    expect(await readResults(out)).toEqual([])
   })
 })

@@ -2,7 +2,7 @@
  * A loopback "model" for eval tests, the eval bench and the offline sample: it plays scratchpad's
  * three roles by reading its prompts, with no language model. The planner searches the question
  * once, then answers; the synthesizer keeps the result snippet that shares the most words with
- * the question; the finalizer answers with the notes' best sentence. Right or wrong depends on
+ * the question, citing its number; the finalizer answers with the notes' best line and its citation. Right or wrong depends on
  * what the search found, as with a real model, and it prices its calls like a small hosted model.
  */
 import type { LLMRequest } from '../../src/index.js'
@@ -49,17 +49,27 @@ export function extractiveReply(req: LLMRequest): string {
     return req.prompt.includes('(none yet)') ? `Action: Search\nQuery: ${question}` : 'Action: Answer'
   }
   if (/notes/i.test(system) && req.prompt.includes('New results for')) {
-    const results = [...req.prompt.matchAll(/^\[\d+\] (.*)\n(\S+)\n([\s\S]*?)(?=\n\n\[\d+\] |\n\nRewrite the notes|$)/gm)].map((m) => ({
-      url: m[2] ?? '',
-      snippet: (m[3] ?? '').trim(),
+    const results = [...req.prompt.matchAll(/^\[(\d+)\] (.*)\n(\S+)\n([\s\S]*?)(?=\n\n\[\d+\] |\n\nRewrite the notes|$)/gm)].map((m) => ({
+      n: m[1] ?? '',
+      snippet: (m[4] ?? '').trim(),
     }))
     const chosen = best(results, (result) => overlap(result.snippet, question))
-    return chosen ? `${chosen.snippet} (${chosen.url})` : ''
+    // The notes cite their source by number, as the synthesizer is asked to.
+    return chosen ? `${chosen.snippet.replace(/\s*[.!?…]*$/, '')} [${chosen.n}].` : ''
   }
   if (/answer/i.test(system)) {
-    const notes = (/Research notes:\n([\s\S]*?)\n\n?(?:Answer:|$)/.exec(req.prompt)?.[1] ?? '').replace(/\s*\((?:https?|file|local|hotpotqa)[^)]*\)/g, '')
-    const sentences = notes.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('no notes were gathered'))
-    return best(sentences, (sentence) => overlap(sentence, question))?.trim() || 'I could not find the answer.'
+    const notes = (/Research notes:\n([\s\S]*?)(?:\n\nSources:|\n\n?Answer:|$)/.exec(req.prompt)?.[1] ?? '').replace(
+      /\s*\((?:https?|file|local|hotpotqa)[^)]*\)/g,
+      '',
+    )
+    // A line of notes is one source's snippet, ending with the source's number.
+    const sentences = notes
+      .split('\n')
+      .filter((line) => line.trim() && !line.includes('no notes were gathered'))
+      .map((line) => ({ sentence: line.replace(/\s*\[\d+\]\.?\s*$/, '').trim(), cited: /\[(\d+)\]\.?\s*$/.exec(line)?.[1] }))
+    const chosen = best(sentences, (item) => overlap(item.sentence, question))
+    if (!chosen) return 'I could not find the answer.'
+    return chosen.cited ? `${chosen.sentence.replace(/[.!?]$/, '')} [${chosen.cited}].` : chosen.sentence
   }
   return 'Action: Answer'
 }
