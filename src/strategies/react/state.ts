@@ -1,8 +1,11 @@
+import { EVIDENCE_CHARS } from '../shared/cited-answer.js'
 import { count, record, stateSchema, strings } from '../shared/resume.js'
 
 const text = { type: 'string' }
 const toolCall = record({ id: text, name: text, args: text })
-const source = record({ n: { type: 'integer', minimum: 1 }, url: text, title: text, read: { type: 'boolean' }, text }, ['n', 'url', 'read'])
+// A source's evidence is bounded when kept: a checkpoint holding more was not written by a run.
+const evidence = { type: 'string', maxLength: EVIDENCE_CHARS }
+const source = record({ n: { type: 'integer', minimum: 1 }, url: text, title: text, read: { type: 'boolean' }, text: evidence }, ['n', 'url', 'read'])
 const outcome = record({ call: toolCall, ok: { type: 'boolean' }, content: text, note: text, finding: text }, ['call', 'ok', 'content', 'note'])
 const step = record({ text, outcomes: { type: 'array', items: outcome }, followUp: text, compacted: { type: 'boolean' } }, ['text', 'outcomes'])
 const approval = record({ approved: { type: 'boolean' }, arguments: { type: 'object' }, message: text }, ['approved'])

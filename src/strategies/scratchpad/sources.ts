@@ -16,7 +16,7 @@ export interface NumberedSource extends KnowledgeSource {
 }
 
 /** What one source keeps of its snippets, in characters at most. */
-const SOURCE_CHARS = 600
+export const SOURCE_CHARS = 600
 /** The finalizer's list of sources, in characters at most: the prompt stays small however long the run. */
 const LIST_CHARS = 3000
 /** Source URLs in parentheses after a fact, as `withUrls` writes them: ` (https://a, https://b)`. */

@@ -5,6 +5,7 @@ import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type 
 import type { ReactTool } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
 import { heldCalls } from '../held-calls.js'
+import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
 
 async function read(run: ResearchRun): Promise<ResearchEvent[]> {
   const events: ResearchEvent[] = []
@@ -512,6 +513,28 @@ it("a react checkpoint whose state does not fit react's schema ends the resumed 
   })
   expect(seen).toEqual([])
   expect(await checkpoints.load(first.runId)).toEqual(corrupt)
+})
+
+it("a react checkpoint keeps each source's evidence (what the model was shown of it); one past the bound is refused naming the field", async () => {
+  const { tool } = lookup({ needsApproval: true })
+  const llm = scriptedLLM({
+    replies: [
+      { text: '', toolCalls: [{ id: 's1', name: 'search', args: { query: 'Eiffel Tower architect' } }] },
+      { text: '', toolCalls: [{ id: 'c1', name: 'lookup_order', args: { order: 1 } }] },
+      'done [1]',
+    ],
+  })
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm, search, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const first = agent.research('q', { checkpoints })
+  expect((await first.result).reason).toBe('paused')
+  const saved = (await checkpoints.load(first.runId))!
+  const state = saved.state as { sources: { url: string; text?: string }[] }
+  expect(state.sources[0]).toMatchObject({ url: 'https://example.org/eiffel', text: expect.stringContaining('Maurice Koechlin drew the first plans') })
+  const swollen = { ...saved, state: { ...state, sources: [{ ...state.sources[0]!, text: 'x '.repeat(EVIDENCE_CHARS) }, ...state.sources.slice(1)] } }
+  await checkpoints.save(swollen)
+  const resumed = await agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } }).result
+  expect(resumed).toMatchObject({ reason: 'error', error: { code: 'config', message: expect.stringContaining('react state is malformed (/sources/0/text: ') } })
 })
 
 it('read_page gives a PDF by its pages that match the question, each a source cited with #page=N', async () => {
