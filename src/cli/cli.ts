@@ -11,6 +11,7 @@ import { terminalApproval } from './approve-plan.js'
 import { parseCliArgs, type CliOptions } from './args.js'
 import { agentOptions } from './agent-options.js'
 import { checkStrategy, configuredProviders } from './build-agent.js'
+import { errorText, thrownErrorText } from './error-text.js'
 import { EXIT, exitCodeFor } from './exit-codes.js'
 import { helpText } from './help.js'
 import { evalCommand } from './eval.js'
@@ -27,11 +28,6 @@ import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { VERSION } from '../version.js'
 import type { CliIO } from './io.js'
-
-/** Errors are one line on stderr: a provider's multi-line message is folded. */
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, ' ').trim()
-}
 
 function rendererFor(options: CliOptions, io: CliIO): Renderer {
   switch (options.format) {
@@ -106,7 +102,7 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const result = await run.result
   const interrupted = io.interrupt.aborted
   renderer.end(result, { interrupted, ...(checkpoints ? { runId: run.runId } : {}) })
-  if (result.error && !interrupted) io.stderr.write(`laconic: error: ${oneLine(result.error.message)}\n`)
+  if (result.error && !interrupted) io.stderr.write(errorText(result.error, options.debug))
   if (result.reason === 'paused' || (checkpoints && (interrupted || result.reason === 'error'))) {
     const answer = result.reason === 'paused' ? ` ${resumeHint(result.request?.kind)}` : ''
     io.stderr.write(
@@ -175,8 +171,7 @@ export async function runCli(io: CliIO): Promise<number> {
       io.stderr.write(`laconic: ${error.message}\n`)
       return EXIT.usage
     }
-    const message = error instanceof Error ? error.message : String(error)
-    io.stderr.write(`laconic: error: ${oneLine(message)}\n`)
+    io.stderr.write(thrownErrorText(error, debug))
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`)
     return EXIT.error
   }

@@ -35,6 +35,12 @@ export type ErrorCode =
 export interface ErrorInfo {
   message: string
   code: ErrorCode
+  /**
+   * Why, when the error had a cause its message does not say: the messages of its causes,
+   * outermost first, joined by `: ` (e.g. why a folder could not be read). Set on a failed
+   * search's error and a run's `run-end` error; the CLI prints it with `--debug`.
+   */
+  cause?: string
 }
 
 /** The error laconic throws, with a `code` saying what went wrong and, when there is one, a `hint` saying how to fix it. */
@@ -94,6 +100,40 @@ export function abortError(signal?: AbortSignal): LaconicError {
   const reason = signal?.reason
   const detail = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was aborted'
   return new LaconicError(detail, { code: 'aborted', cause: reason })
+}
+
+/**
+ * The messages of `error.cause`, its cause, and so on, that the message before them does not
+ * already say, outermost first, joined by `: `; undefined when there are none. Reads `Error`s,
+ * `ErrorInfo`s (whose `cause` is already text) and strings; at most eight deep, cycles cut.
+ */
+export function causeText(error: unknown): string | undefined {
+  const said = [messageOf(error) ?? '']
+  const parts: string[] = []
+  const seen = new Set<unknown>([error])
+  let current = (error as { cause?: unknown } | null | undefined)?.cause
+  for (let depth = 0; current !== undefined && current !== null && depth < 8 && !seen.has(current); depth++) {
+    seen.add(current)
+    const text = messageOf(current)?.trim()
+    // Node's fetch wraps every failure in "fetch failed": the link says nothing its own cause does not.
+    if (text && text !== 'fetch failed' && !said.some((before) => before.includes(text))) parts.push(text)
+    if (text) said.push(text)
+    current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined
+  }
+  return parts.length > 0 ? parts.join(': ') : undefined
+}
+
+function messageOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (value instanceof Error) return value.message || value.name
+  const message = (value as { message?: unknown } | null)?.message
+  return typeof message === 'string' ? message : undefined
+}
+
+/** `describeError` with the error's `cause` (see `causeText`): for the failures whose reason may lie in a cause. */
+export function describeWithCause(error: unknown): ErrorInfo {
+  const cause = causeText(error)
+  return { ...describeError(error), ...(cause !== undefined ? { cause } : {}) }
 }
 
 /** `{message, code}` of any thrown value, for `warning` and `run-end` events. */

@@ -82,6 +82,7 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
     if (input.knowledge?.trim() || (input.priorAnswers?.length ?? 0) > 0) return
     throw new LaconicError(`every search failed, so there is nothing to answer from; the first: ${failure.message}`, {
       code: 'search',
+      cause: failure,
       hint: 'check the network and the search settings (provider, URL, API key), then try again',
     })
   }

@@ -1,5 +1,5 @@
 import { onAbort as onAbortOf } from './abort-listener.js'
-import { abortError, describeError, LaconicError } from './errors.js'
+import { abortError, describeError, describeWithCause, LaconicError } from './errors.js'
 import type { ErrorInfo, EventPayloads, EventType, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
 import { createContext } from './context.js'
 import { toJson, type Checkpoint, type ReleaseLock } from './checkpoint.js'
@@ -389,7 +389,7 @@ export function createRun(start: RunInit | DeferredRunInit): ResearchRun {
     const onThrow = (run: Prepared, thrown: unknown): IteratorResult<ResearchEvent> | Promise<IteratorResult<ResearchEvent>> => {
       busy = false
       void generator?.return(undefined).catch(() => undefined)
-      return signal.aborted ? end(run, 'aborted') : end(run, 'error', describeError(thrown))
+      return signal.aborted ? end(run, 'aborted') : end(run, 'error', describeWithCause(thrown))
     }
 
     const begin = (run: Prepared): IteratorResult<ResearchEvent> => {

@@ -1,5 +1,5 @@
 import { costDelta } from './cost.js'
-import { describeError, type ErrorInfo, isAbortError } from './errors.js'
+import { describeWithCause, type ErrorInfo, isAbortError } from './errors.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import { usageCollector } from './run-usage.js'
 import type { PageWarning } from './providers.js'
@@ -71,10 +71,11 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         }
         yield* retries.pending.splice(0)
         yield* worked.splice(0)
-        const described = describeError(error)
+        const described = describeWithCause(error)
         const info = searchFailed({
           code: described.code === 'error' ? 'search-failed' : described.code,
           message: `search "${query}" failed: ${described.message}`,
+          ...(described.cause !== undefined ? { cause: described.cause } : {}),
         })
         ledger.dollars += searchDollars
         yield { type: 'warning', ...info, queryId }

@@ -11,7 +11,7 @@ import { arrayOf, boolean, type Check, number, object, oneOf, type ResearchSchem
 import type { ResearchDataParts, ResearchMessageMetadata } from './ui-message-chunks.js'
 
 const strings = arrayOf(string)
-const errorInfo = object({ message: string, code: string })
+const errorInfo = object({ message: string, code: string }, { cause: string })
 const searchResult = object({ title: string, url: string, snippet: string }, { score: number, cached: boolean })
 const fact = object({ id: string, text: string, sources: strings }, { queryId: string })
 const cost = object(
@@ -44,7 +44,7 @@ const dataChecks: { readonly [Name in keyof ResearchDataParts]: Check } = {
   query: object({ queryId: string, query: string }, { parentId: string, depth: number, results: arrayOf(searchResult), cached: boolean, error: errorInfo }),
   fact: object({ fact }, { supersedes: strings, supersededBy: string }),
   cost: object({ total: cost }),
-  warning: object({ message: string, code: string }, { queryId: string }),
+  warning: object({ message: string, code: string }, { queryId: string, cause: string }),
   recall: object({ findings: arrayOf(object({ text: string, url: string, question: string }, { title: string })) }),
   report: object({ report }),
   claim: object(

@@ -182,6 +182,7 @@ describe('codes', () => {
   it('types a warning code and an error code as unions a consumer can switch on, open to user codes', () => {
     expectTypeOf<EventOf<'warning'>['code']>().toEqualTypeOf<WarningCode>()
     expectTypeOf<ErrorInfo['code']>().toEqualTypeOf<ErrorCode>()
+    expectTypeOf<ErrorInfo['cause']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<EventOf<'run-end'>['error']>().toEqualTypeOf<ErrorInfo | undefined>()
     expectTypeOf<EventOf<'run-end'>['request']>().toEqualTypeOf<InterruptRequest | undefined>()
     expectTypeOf<'plan-rejected'>().toExtend<WarningCode>()
