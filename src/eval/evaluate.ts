@@ -73,6 +73,17 @@ function checkOptions(options: EvalOptions): { rows: readonly EvalRow[]; concurr
   return { rows, concurrency }
 }
 
+/** The configuration whose model is the grader (the same object, or a model of the same name), if any. */
+function graderUnderTest(options: EvalOptions): string | undefined {
+  const grader = options.grader
+  if (!grader) return undefined
+  return options.configs.find((config) =>
+    [config.agent.llm, ...Object.values(config.agent.models ?? {})].some(
+      (model) => model && (model === grader || (grader.model !== undefined && model.model === grader.model)),
+    ),
+  )?.name
+}
+
 /** The model and the agent's models, each telling `sink` its prompts. */
 function watched(agent: AgentOptions, sink: string[]): AgentOptions {
   const models = agent.models
@@ -253,6 +264,13 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
   try {
     yield { type: 'eval-start', total, done: finished.length, configs: options.configs.map((config) => config.name), out: options.out }
     for (const line of results.unreadable) yield { type: 'eval-warning', message: `${options.out}/results.jsonl line ${line} is not a result row: ignored` }
+    const graderAlsoUnderTest = graderUnderTest(options)
+    if (graderAlsoUnderTest) {
+      yield {
+        type: 'eval-warning',
+        message: `the grader is also the model of configuration "${graderAlsoUnderTest}": a model grading its own answers may favour them; use another model`,
+      }
+    }
     if (results.repaired) yield { type: 'eval-warning', message: 'the last line of results.jsonl was cut off (a killed eval): removed, its row runs again' }
     all = Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, () => worker())).then(() => {
       running = false

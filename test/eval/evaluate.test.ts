@@ -151,6 +151,28 @@ describe('evaluate', () => {
     expect(await readResults(out)).toEqual([])
   })
 
+  it('warns when the grader is a model under test', async () => {
+    const llm = extractiveModel({ model: 'same' })
+    const events = await drain(
+      evaluate({
+        dataset: ROWS.slice(0, 1),
+        configs: [{ name: 'a', agent: agent({ llm }) }],
+        out: await tmp(),
+        grader: scriptedLLM({ model: 'same', replies: () => 'A' }),
+      }),
+    )
+    expect(events.find((e) => e.type === 'eval-warning')).toMatchObject({ message: expect.stringContaining('configuration "a"') })
+    const apart = await drain(
+      evaluate({
+        dataset: ROWS.slice(0, 1),
+        configs: [{ name: 'a', agent: agent({ llm }) }],
+        out: await tmp(),
+        grader: scriptedLLM({ model: 'judge', replies: () => 'A' }),
+      }),
+    )
+    expect(apart.filter((e) => e.type === 'eval-warning')).toEqual([])
+  })
+
   it('refuses configurations without a unique name', async () => {
     await expect(
       drain(
