@@ -77,6 +77,19 @@ const PAGE = String.raw`<!doctype html>
   #knowledge { white-space: pre-wrap; margin: 0; font: inherit; }
   #answer { font-size: 16px; white-space: pre-wrap; min-height: 1.5em; }
   #answer.streaming::after { content: '▍'; color: var(--accent); }
+  /* Claim verification: each checked sentence marked by its verdict; the passage it was checked
+     against shows on hover or keyboard focus (an attribute's text, never markup). */
+  .claim { position: relative; border-radius: 3px; }
+  .claim:focus { outline: 2px solid var(--accent); }
+  .claim.unsupported { background: #fee2e2; text-decoration: underline wavy #b91c1c; text-decoration-skip-ink: none; }
+  .claim.partial { background: #fef3c7; text-decoration: underline dotted #b45309; }
+  .claim[data-evidence]:hover::after, .claim[data-evidence]:focus::after {
+    content: attr(data-verdict) ': ' attr(data-evidence); position: absolute; left: 0; top: 100%; z-index: 2; width: min(32em, 80vw);
+    padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--ink); font-size: 13px;
+    white-space: normal; box-shadow: 0 2px 8px rgba(0,0,0,.12); }
+  #claims-summary { margin: 6px 0 0; color: var(--muted); font-size: 13px; }
+  #claims-summary:empty, #draft-panel[hidden] { display: none; }
+  #draft { white-space: pre-wrap; color: var(--muted); }
   a { color: var(--accent); }
   .warning { color: #b45309; font-size: 13px; }
   #decision { margin-top: 8px; padding: 8px 10px; border: 1px solid #f59e0b; border-radius: 6px; background: #fffbeb; }
@@ -114,6 +127,8 @@ const PAGE = String.raw`<!doctype html>
     <ol id="earlier" hidden></ol>
     <h3 id="report-title"></h3>
     <div id="answer" data-tokens="0"></div>
+    <p id="claims-summary"></p>
+    <details id="draft-panel" hidden><summary>The first answer, before its unsupported sentences were removed</summary><div id="draft"></div></details>
     <div id="report"></div>
     <ol id="citations" class="sources"></ol>
     <form id="follow-up" hidden>
@@ -157,6 +172,12 @@ let shownQuestion = ''
 const newConversationId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
 let source = null
 let lastSeq = -1
+// Claim verification: the checked sentences by index, the first answer they belong to, and
+// whether a revision of it is streaming into #answer.
+let claims = new Map()
+let firstAnswer = null
+let draft = null
+let revising = false
 let cost = null
 let phase = 'Idle.'
 
@@ -167,6 +188,13 @@ function reset() {
   $('answer').textContent = ''
   $('answer').dataset.tokens = '0'
   $('answer').className = ''
+  $('claims-summary').textContent = ''
+  $('draft').replaceChildren()
+  $('draft-panel').hidden = true
+  claims = new Map()
+  firstAnswer = null
+  draft = null
+  revising = false
   $('decision').hidden = true
   $('follow-up').hidden = true
   lastSeq = -1
@@ -196,16 +224,50 @@ function renderReport(report) {
 }
 
 // Citations arrive with the final answer: [n] becomes a link to source n.
+function cited(text, byIndex) {
+  return text.split(/(\[\d+\])/).map((part) => {
+    const marker = /^\[(\d+)\]$/.exec(part)
+    const citation = marker && byIndex.get(Number(marker[1]))
+    return citation ? link(citation.url, { title: citation.title || citation.url, className: 'citation' }, part) : part
+  })
+}
+
+// The answer's text with each checked sentence in a span marked by its verdict: claims stand in
+// the text in index order, each after the one before.
+function withClaims(text, byIndex) {
+  const nodes = []
+  let from = 0
+  for (const claim of [...claims.values()].sort((a, b) => a.index - b.index)) {
+    const at = text.indexOf(claim.text, from)
+    if (at === -1) continue
+    nodes.push(...cited(text.slice(from, at), byIndex))
+    const props = { className: 'claim ' + claim.verdict, tabIndex: 0 }
+    const span = el('span', props, ...cited(claim.text, byIndex))
+    span.dataset.verdict = claim.verdict
+    if (claim.evidence) span.dataset.evidence = claim.evidence
+    nodes.push(span)
+    from = at + claim.text.length
+  }
+  nodes.push(...cited(text.slice(from), byIndex))
+  return nodes
+}
+
 function renderAnswer(text, citations) {
   const byIndex = new Map(citations.map((c) => [c.index, c]))
-  const parts = text.split(/(\[\d+\])/)
-  $('answer').replaceChildren(...parts.map((part) => {
-    const cited = /^\[(\d+)\]$/.exec(part)
-    const citation = cited && byIndex.get(Number(cited[1]))
-    return citation ? link(citation.url, { title: citation.title || citation.url, className: 'citation' }, part) : part
-  }))
+  $('answer').replaceChildren(...(draft === null ? withClaims(text, byIndex) : cited(text, byIndex)))
   $('citations').replaceChildren(...citations.map((c) =>
     el('li', { value: c.index }, link(c.url, {}, c.title || c.url))))
+}
+
+// Marks the claims in the first answer (in #answer, or in #draft once a revision replaced it),
+// and sums them up.
+function renderClaims() {
+  if (draft) $('draft').replaceChildren(...withClaims(draft.text, new Map(draft.citations.map((c) => [c.index, c]))))
+  const all = [...claims.values()]
+  const count = (verdict) => all.filter((c) => c.verdict === verdict).length
+  const citing = all.length - count('uncited')
+  const parts = ['supported', 'partial', 'unsupported', 'unverifiable', 'uncited'].filter(count).map((v) => count(v) + ' ' + v)
+  $('claims-summary').textContent = all.length ? 'Claims checked: ' + parts.join(' · ') + (citing ? ' (support rate ' + Math.round((100 * count('supported')) / citing) + '%)' : '') : ''
 }
 
 const handlers = {
@@ -244,11 +306,35 @@ const handlers = {
   cost: (e) => { cost = e.total; status() },
   'answer-token': (e) => {
     const answer = $('answer')
+    if (e.revised && !revising) {
+      // The rewrite without the unsupported sentences streams where the answer was; the first
+      // answer, marked, moves below it.
+      revising = true
+      draft = firstAnswer || { text: answer.textContent, citations: [] }
+      $('draft-panel').hidden = false
+      renderClaims()
+      answer.replaceChildren()
+    }
     answer.className = 'streaming'
     answer.append(e.text)
     answer.dataset.tokens = String(Number(answer.dataset.tokens) + 1)
   },
-  answer: (e) => { $('answer').className = ''; renderAnswer(e.text, e.citations); renderReport(e.report) },
+  answer: (e) => {
+    $('answer').className = ''
+    if (e.revised) {
+      renderAnswer(e.text, e.citations)
+      return
+    }
+    firstAnswer = { text: e.text, citations: e.citations }
+    renderAnswer(e.text, e.citations)
+    renderReport(e.report)
+  },
+  claim: (e) => {
+    claims.set(e.index, e)
+    // A claim checked after the answer was shown marks it at once.
+    if (firstAnswer && !revising) renderAnswer(firstAnswer.text, firstAnswer.citations)
+    renderClaims()
+  },
   warning: (e) => $('warnings').append(el('li', { className: 'warning' }, e.code + ': ' + e.message)),
   'run-end': (e) => {
     cost = e.cost
