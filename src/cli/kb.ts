@@ -13,6 +13,7 @@ import { FORMATS, type Format } from './args.js'
 import { recordEmbedder, resolveEmbedder } from './embedder.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { EXIT } from './exit-codes.js'
+import { count } from './plural.js'
 import { loadOptional } from './optional-package.js'
 import type { CliIO } from './io.js'
 import type { Env } from './llm.js'
@@ -46,13 +47,13 @@ export async function existingKnowledgeBase(path: string, flags: EmbedFlags, env
 export function indexProgressLine(progress: IndexProgress, elapsedMs: number): string {
   const embedded = progress.chunks
   const rate = elapsedMs > 0 ? (embedded * 1000) / elapsedMs : 0
-  return `indexing: ${progress.documents}/${progress.total} files · ${progress.unchanged} unchanged · ${embedded} chunks · ${rate.toFixed(rate < 10 ? 1 : 0)} embeddings/s`
+  return `indexing: ${progress.documents}/${count(progress.total, 'file')} · ${progress.unchanged} unchanged · ${count(embedded, 'chunk')} · ${rate.toFixed(rate < 10 ? 1 : 0)} embeddings/s`
 }
 
 export function indexSummary(report: IndexReport, elapsedMs: number): string {
   const parts = [`${report.added} added`, `${report.updated} updated`, `${report.unchanged} unchanged`, `${report.removed} removed`]
   if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`)
-  return `laconic: indexed ${parts.join(', ')}; ${report.chunks} chunks embedded in ${(elapsedMs / 1000).toFixed(1)} s\n`
+  return `laconic: indexed ${parts.join(', ')}; ${count(report.chunks, 'chunk')} embedded in ${(elapsedMs / 1000).toFixed(1)} s\n`
 }
 
 /** Redraws one status line on a terminal at most every 100 ms; elsewhere a line every 5 s. */
@@ -97,7 +98,7 @@ function printDocuments(documents: readonly StoredDocument[], format: Format, st
   const listed = documents.map(listedDocument)
   if (format === 'json') stdout.write(`${JSON.stringify(listed, null, 2)}\n`)
   else if (format === 'ndjson') for (const document of listed) stdout.write(`${JSON.stringify(document)}\n`)
-  else for (const document of listed) stdout.write(`${document.url}\t${document.title}\t${document.chunks} chunks\t${document.indexedAt}\n`)
+  else for (const document of listed) stdout.write(`${document.url}\t${document.title}\t${count(document.chunks, 'chunk')}\t${document.indexedAt}\n`)
 }
 
 /** `--format` of `kb list`: the question's formats; the other commands print no list, and refuse it. */
@@ -164,13 +165,13 @@ async function kbCommand(argv: readonly string[], io: CliIO): Promise<number> {
         format,
         io.stdout,
       )
-      io.stderr.write(`laconic: ${documents.length} document${documents.length === 1 ? '' : 's'}\n`)
+      io.stderr.write(`laconic: ${count(documents.length, 'document')}\n`)
       return EXIT.answered
     }
     const ids = documents.map((document) => document.id)
     const doomed = [...new Set(targets.flatMap((target) => removalTargets(target, ids)))]
     for (const id of doomed) await kb.remove(id)
-    io.stderr.write(`laconic: removed ${doomed.length} document${doomed.length === 1 ? '' : 's'}\n`)
+    io.stderr.write(`laconic: removed ${count(doomed.length, 'document')}\n`)
     return doomed.length > 0 ? EXIT.answered : EXIT.error
   } finally {
     await kb.close()

@@ -8,6 +8,7 @@ import type { CliOptions } from './args.js'
 import { listOllamaModels } from './ollama-models.js'
 import { RECOMMENDED_LOCAL_MODEL } from './recommended-model.js'
 import { UsageError } from './usage-error.js'
+import { count } from './plural.js'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -51,7 +52,7 @@ export async function buildLLM(options: CliOptions, env: Env, fetchFn?: typeof g
       return {
         llm: ollama({ host, model: first }),
         endpoint: host,
-        notice: `no --model given: using ${first}, the first of ${names.length} model${names.length === 1 ? '' : 's'} at ${host}`,
+        notice: `no --model given: using ${first}, the first of ${count(names.length, 'model')} at ${host}`,
       }
     }
     case 'openai': {

@@ -16,6 +16,7 @@ import { parseCliArgs } from './args.js'
 import { strategyAgents } from './build-agent.js'
 import type { CliIO } from './io.js'
 import { EXIT } from './exit-codes.js'
+import { count } from './plural.js'
 import { idleExpiry } from './idle-expiry.js'
 import { loadOptional } from './optional-package.js'
 import { UsageError } from './usage-error.js'
@@ -121,7 +122,7 @@ async function loadMcp() {
 function summary(question: string, result: ResearchResult): string {
   const q = question.length > 80 ? `${question.slice(0, 79)}…` : question
   const error = result.error ? ` (${result.error.message.replace(/\s+/g, ' ')})` : ''
-  return `"${q}" ${result.reason}${error} · $${result.cost.total.toFixed(4)} · ${result.cost.llmCalls} model calls · ${result.cost.searches} searches`
+  return `"${q}" ${result.reason}${error} · $${result.cost.total.toFixed(4)} · ${count(result.cost.llmCalls, 'model call')} · ${count(result.cost.searches, 'search', 'searches')}`
 }
 
 async function serveStdio(mcp: McpModules, serverOptions: McpServerOptions, io: CliIO): Promise<number> {

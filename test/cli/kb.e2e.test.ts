@@ -66,8 +66,8 @@ describe('laconic index, kb and --kb', { timeout: 60_000 }, () => {
     expect(out.code).toBe(0)
     const lines = out.stdout.trimEnd().split('\n')
     expect(lines.map((line) => line.split('\t').slice(0, 3))).toEqual([
-      [pathToFileURL(join(docs, 'food.md')).href, 'Food', '1 chunks'],
-      [pathToFileURL(join(docs, 'shearing.md')).href, 'Shearing', '1 chunks'],
+      [pathToFileURL(join(docs, 'food.md')).href, 'Food', '1 chunk'],
+      [pathToFileURL(join(docs, 'shearing.md')).href, 'Shearing', '1 chunk'],
     ])
   })
 

@@ -9,6 +9,7 @@ import type { Renderer } from './renderer.js'
 import { createStats, statsLine, usageLine, type RunStats } from './stats.js'
 import { createStatusArea } from './status-area.js'
 import { oneLine, printable } from './terminal-text.js'
+import { count } from '../plural.js'
 
 export interface PrettyOptions {
   stdout: Output
@@ -41,19 +42,19 @@ export function progressLine(event: ResearchEvent): string | undefined {
     case 'run-start':
       return `[start] ${event.strategy}: ${flat(event.question)}`
     case 'recall':
-      return `[recall] ${event.findings.length} earlier finding${event.findings.length === 1 ? '' : 's'} from memory`
+      return `[recall] ${count(event.findings.length, 'earlier finding')} from memory`
     case 'plan':
       return `[plan] ${flat(event.text)}`
     case 'query':
       return `[query ${event.queryId}] ${flat(event.query)}`
     case 'result':
-      return `[result ${event.queryId}] ${event.results.length} result${event.results.length === 1 ? '' : 's'}${event.cached ? ' (cached)' : ''}`
+      return `[result ${event.queryId}] ${count(event.results.length, 'result')}${event.cached ? ' (cached)' : ''}`
     case 'page':
-      return `[page] ${printable(event.url)} (${event.chars} chars)`
+      return `[page] ${printable(event.url)} (${count(event.chars, 'char')})`
     case 'fact':
       return `[fact ${event.fact.id}] ${flat(event.fact.text)}${event.fact.sources[0] ? ` (${printable(event.fact.sources[0])})` : ''}`
     case 'knowledge-update':
-      return `[notes] iteration ${event.iteration}: ${event.knowledge.length} chars`
+      return `[notes] iteration ${event.iteration}: ${count(event.knowledge.length, 'char')}`
     case 'warning':
       return `[warning ${event.code}] ${flat(event.message, 300)}`
     case 'tool-call':

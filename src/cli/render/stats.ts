@@ -4,6 +4,7 @@
  */
 import { zeroCost, type Cost, type ResearchEvent } from '../../core/index.js'
 import { oneLine } from './terminal-text.js'
+import { count } from '../plural.js'
 
 export interface RunStats {
   /** What the run is doing now, in a few words. */
@@ -36,7 +37,7 @@ export function createStats(startedAt: number): { readonly stats: RunStats; add(
           stats.step = `searching "${quote(event.query, 50)}"`
           break
         case 'result':
-          stats.step = `reading ${event.results.length} results for "${quote(queries.get(event.queryId) ?? event.queryId, 40)}"`
+          stats.step = `reading ${count(event.results.length, 'result')} for "${quote(queries.get(event.queryId) ?? event.queryId, 40)}"`
           break
         case 'page':
           stats.pages++
@@ -86,10 +87,6 @@ export function formatSeconds(ms: number): string {
   return `${(Math.max(0, ms) / 1000).toFixed(1)}s`
 }
 
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
-}
-
 /** `3 queries · 5 facts · 2 pages · 12.4s · $0.0031` */
 export function statsLine(stats: RunStats, now: number): string {
   const parts = [count(stats.queries, 'query', 'queries')]
@@ -103,5 +100,5 @@ export function statsLine(stats: RunStats, now: number): string {
 /** `5 model calls · 1234 tokens` (`· 56 tokens embedded` when the run embedded any): what the run spent, for the closing summary. */
 export function usageLine(cost: Cost): string {
   const embedded = cost.embeddingTokens ?? 0
-  return `${count(cost.llmCalls, 'model call')} · ${cost.inputTokens + cost.outputTokens} tokens${embedded > 0 ? ` · ${count(embedded, 'token')} embedded` : ''}`
+  return `${count(cost.llmCalls, 'model call')} · ${count(cost.inputTokens + cost.outputTokens, 'token')}${embedded > 0 ? ` · ${count(embedded, 'token')} embedded` : ''}`
 }

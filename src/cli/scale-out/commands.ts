@@ -13,6 +13,7 @@ import type { CliIO } from '../io.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
 import { loadOptional } from '../optional-package.js'
+import { count } from '../plural.js'
 
 export const SCALE_OUT_COMMANDS = ['worker', 'serve'] as const
 const LOOPBACK = '127.0.0.1'
@@ -129,9 +130,9 @@ async function worker(flags: ScaleOutFlags, io: CliIO): Promise<number> {
     },
   })
   await running.ready()
-  io.stderr.write(`laconic: worker on ${shown(flags.redis)}, ${flags.concurrency} run${flags.concurrency === 1 ? '' : 's'} at once (Ctrl-C to stop)\n`)
+  io.stderr.write(`laconic: worker on ${shown(flags.redis)}, ${count(flags.concurrency, 'run')} at once (Ctrl-C to stop)\n`)
   await untilAborted(io.interrupt)
-  io.stderr.write(`laconic: stopping; waiting for ${running.running} run${running.running === 1 ? '' : 's'} to end\n`)
+  io.stderr.write(`laconic: stopping; waiting for ${count(running.running, 'run')} to end\n`)
   await running.close()
   return EXIT.interrupted
 }
