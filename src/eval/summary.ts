@@ -40,7 +40,9 @@ export function summarize(rows: readonly EvalRowResult[]): ConfigSummary[] {
     list.push(row)
     byConfig.set(row.config, list)
   }
-  return [...byConfig].map(([config, list]) => {
+  return [...byConfig].map(([config, unordered]) => {
+    // In id order: rows are appended as they finish, and sums of dollars must not depend on that order.
+    const list = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     const correct = list.filter((row) => row.correct).length
     const dollars = list.reduce((sum, row) => sum + (row.cost ?? 0), 0)
     const latencies = list.map((row) => row.wallMs)

@@ -112,3 +112,17 @@ describe('results.jsonl cut anywhere', () => {
     }
   })
 })
+
+describe('summaries do not depend on the order rows finished in', () => {
+  it('gives the same figures for any order of the same rows', () => {
+    const rows = Array.from({ length: 12 }, (_, n) =>
+      row('a', `q${n}`, n % 3 !== 0, { cost: 0.1 + n * 0.0000137, grades: { exact: false, f1: n / 7, contains: n % 3 !== 0 } }),
+    )
+    const reference = summarize(rows)
+    fc.assert(
+      fc.property(fc.shuffledSubarray(rows, { minLength: rows.length, maxLength: rows.length }), (shuffled) => {
+        expect(summarize(shuffled)).toEqual(reference)
+      }),
+    )
+  })
+})
