@@ -22,8 +22,10 @@
  * - citation accuracy: the answer's citations include the page's URL (a PDF's `#page=n`);
  * - characters shown per read: a read page's text in the prompt (graph-reader's "Page text",
  *   deep's source text, read_page's passages; snippets and title lines left out), max and mean.
- * Context rows: the same questions if a read showed the page from its start, cut to the budget
- * (what graph-reader and deep did for a web page before this change).
+ * Context (no target): the same questions if a read showed the page from its start, cut to the
+ * budget (what graph-reader and deep did for a web page before this change); and the same
+ * sentences asked by their four most common content words in the page instead of the rarest
+ * (such words may single out other sentences too: a harder question for a lexical ranker).
  * Targets: recall ≥ 0.95 in every bucket, citation accuracy ≥ 0.95, shown ≤ the budget.
  */
 import { readFileSync } from 'node:fs'
@@ -64,6 +66,8 @@ export interface Question {
   pdfPage?: number
   words: string[]
   question: string
+  /** A harder asking, for context: the sentence's four most common content words in the page (they may single out other sentences too). */
+  common: { words: string[]; question: string }
 }
 
 /** mulberry32: a small seeded generator, so the questions are the same on every run. */
@@ -130,7 +134,9 @@ function pageQuestions(page: CorpusPage, count: number, random: () => number, wi
       const picked = byRarity.slice(0, size)
       if (all.filter((s) => holds(s.text, picked)).length !== 1) continue
       const order = wordsOf(chosen.text)
-      const words = [...picked].sort((a, b) => order.indexOf(a) - order.indexOf(b))
+      const inOrder = (chosenWords: string[]) => [...chosenWords].sort((a, b) => order.indexOf(a) - order.indexOf(b))
+      const words = inOrder(picked)
+      const common = inOrder(byRarity.slice(-4))
       questions.push({
         page,
         sentence: chosen.text,
@@ -138,6 +144,7 @@ function pageQuestions(page: CorpusPage, count: number, random: () => number, wi
         ...(within ? { pdfPage: within.page } : {}),
         words,
         question: words.join(' '),
+        common: { words: common, question: common.join(' ') },
       })
       break
     }
@@ -232,6 +239,11 @@ export async function run(): Promise<{ name: string; rows: Record<string, unknow
   for (const strategy of Object.keys(BUDGETS) as StrategyName[]) {
     for (const question of questions) outcomes.push(await ask(strategy, question, corpus))
   }
+  // Context, no target: the same sentences asked by their most common content words.
+  const harder: Outcome[] = []
+  for (const strategy of Object.keys(BUDGETS) as StrategyName[]) {
+    for (const question of questions) harder.push(await ask(strategy, { ...question, ...question.common }, corpus))
+  }
   const rows: Record<string, unknown>[] = []
   const pdfGroups = [
     { name: 'PDF page 1', test: (p: number) => p === 1 },
@@ -258,6 +270,15 @@ export async function run(): Promise<{ name: string; rows: Record<string, unknow
         met: recall >= TARGET,
       })
     }
+    const hard = harder.filter((o) => o.strategy === strategy)
+    rows.push({
+      strategy,
+      measure: 'context: evidence recall, asked by the 4 most common content words instead',
+      questions: hard.length,
+      value: round(share(hard.map((o) => ({ ok: o.reached }))), 3),
+      fromStart: '',
+      target: '',
+    })
     const accuracy = share(mine.map((o) => ({ ok: o.cited })))
     rows.push({
       strategy,
