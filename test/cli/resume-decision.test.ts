@@ -94,6 +94,8 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect(out.stderr).not.toContain('error')
     expect(out.code).toBe(4)
     expect(out.stderr).toContain('[plan] Search: why is the sky blue')
+    // The queries that wait, not only the plan's text.
+    expect(out.stderr).toContain("[paused] waiting for approval: the plan's 1 query\n  1. why is the sky blue\n")
     expect(out.stderr).toContain('--checkpoint-dir')
     expect(out.stderr).toContain('[--approve | --plan-file FILE | --query Q ... | --reject [REASON]]')
     expect(backend.searches).toEqual([])
@@ -188,6 +190,7 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     expect(first.stderr).not.toContain('error')
     expect(first.code).toBe(4)
     expect(first.stderr).toContain('--approve [--tool-args JSON] (or --reject [REASON])')
+    expect(first.stderr).toMatch(/\[paused\] waiting for approval: the tool call search \{.*\}\n/)
     expect(backend.searches).toEqual([])
     const runId = runIdIn(first.stderr)
 

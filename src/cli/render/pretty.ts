@@ -2,7 +2,7 @@
  * `--format pretty`: the answer streamed to stdout as it is written, then its sources; progress
  * on stderr, as a live status area on a terminal or as plain lines otherwise (logs, CI, pipes).
  */
-import type { Citation, Claim, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
+import type { Citation, Claim, InterruptRequest, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
 import type { Output } from './output.js'
 import { reportSections } from './markdown.js'
 import type { Renderer } from './renderer.js'
@@ -108,6 +108,18 @@ function defaultEvery(ms: number, fn: () => void): () => void {
   return () => clearInterval(timer)
 }
 
+/**
+ * What a paused run waits for, in full: the plan's queries (its text went by as `[plan]`), or the
+ * tool call and its arguments, so the decision can be made from what the terminal shows.
+ */
+export function waitingFor(request: InterruptRequest): string {
+  if (request.kind === 'plan') {
+    const queries = request.queries.map((query, i) => `  ${i + 1}. ${oneLine(query, 200)}\n`).join('')
+    return `[paused] waiting for approval: the plan's ${count(request.queries.length, 'query', 'queries')}\n${queries}`
+  }
+  return `[paused] waiting for approval: the tool call ${oneLine(request.name, 60)} ${oneLine(JSON.stringify(request.args), 300)}\n`
+}
+
 export function prettyRenderer(options: PrettyOptions): Renderer {
   const { stdout, stderr, now } = options
   const live = stderr.isTTY === true
@@ -192,6 +204,7 @@ export function prettyRenderer(options: PrettyOptions): Renderer {
       if (answered) stdout.write(formatCitations(result.citations) + formatClaims(result))
       else if (interrupted || result.reason === 'error') stdout.write(formatGathered(result))
       for (const line of deferred) stderr.write(`${line}\n`)
+      if (result.reason === 'paused' && result.request) stderr.write(waitingFor(result.request))
       const ending: RunStats = { ...stats, cost: result.cost }
       const confidence = result.confidence !== undefined ? ` · confidence ${result.confidence}` : ''
       const run = runId !== undefined ? ` · run ${runId}` : ''
