@@ -29,6 +29,7 @@ const MODULES = [
   'prefix-reuse',
   'pipelining',
   'documents',
+  'document-bombs',
   'knowledge-base',
   'eval-replay',
   'verification',

@@ -9,7 +9,6 @@ import type { parseHTML as ParseHTML } from 'linkedom'
 import type { DocumentKind, DocumentWarningCode } from '../../core/index.js'
 import { parseDocument } from './extract.js'
 import { htmlToText } from './html-text.js'
-import { zipRefusal } from './zip-bounds.js'
 
 export interface DocumentNotice {
   code: DocumentWarningCode
@@ -95,6 +94,9 @@ async function cMapFolder(): Promise<string> {
   return fileURLToPath(new URL('../../../assets/pdf-cmaps/', import.meta.url)).replace(/[\\/]?$/, sep)
 }
 
+/** What the thread's buffer cap (allocation-cap.ts) says when it stops an allocation. */
+const OVER_BUFFER_CAP = /over the buffer cap/
+
 export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promise<DocumentText> {
   const started = performance.now()
   const { getDocumentProxy } = await import('unpdf')
@@ -137,6 +139,7 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
     const pageStarts: number[] = []
     const empty: number[] = []
     const broken: number[] = []
+    const bombs: number[] = []
     let length = 0
     let glyphs = 0
     let unmapped = 0
@@ -159,10 +162,11 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
         unmapped += counts.unmapped
         text = pageText(raw)
         page.cleanup()
-      } catch {
-        broken.push(number)
+      } catch (error) {
+        if (OVER_BUFFER_CAP.test(errorMessage(error))) bombs.push(number)
+        else broken.push(number)
       }
-      if (!text && !broken.includes(number)) empty.push(number)
+      if (!text && !broken.includes(number) && !bombs.includes(number)) empty.push(number)
       const start = length + (parts.length > 0 ? 2 : 0)
       const kept = text.slice(0, Math.max(0, limits.maxChars - start))
       pageStarts.push(kept ? start : length)
@@ -178,6 +182,12 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
       notices.push({
         code: 'document-unmapped',
         message: `${unmapped} of its ${glyphs} characters have no Unicode mapping in its fonts and were dropped; its text may be garbled or missing`,
+      })
+    }
+    if (bombs.length > 0) {
+      notices.push({
+        code: 'document-unreadable',
+        message: `page(s) ${listPages(bombs)} inflate past the bytes one document may hold (a decompression bomb?) and were skipped`,
       })
     }
     if (broken.length > 0) notices.push({ code: 'document-unreadable', message: `page(s) ${listPages(broken)} could not be read and were skipped` })
@@ -244,6 +254,8 @@ export async function docxText(bytes: Uint8Array, limits: DocumentLimits, parseH
       failure: { code: 'missing-dependency', message: 'reading .docx files needs the optional package mammoth: npm install mammoth' },
     }
   }
+  // node:zlib, loaded with the first DOCX (this module is imported by entries that run anywhere).
+  const { zipRefusal } = await import('./zip-bounds.js')
   const refusal = zipRefusal(bytes, MAX_DOCX_INFLATED_BYTES)
   if (refusal) return { kind: 'docx', text: '', notices: [], failure: { code: 'document-unreadable', message: `the DOCX was not opened: ${refusal}` } }
   let html: string

@@ -113,7 +113,10 @@ export function createExtractPool(size = POOL_SIZE): ExtractPool {
       finish(slot)
       if ('value' in reply) pending.resolve(reply.value)
       else pending.reject(new ExtractFailure('crashed', reply.error))
-      release(slot)
+      // A thread left holding large buffers (a bomb's, garbage its collector may not get to for
+      // long) is ended, which gives them back at once; a fresh one starts on demand.
+      if (reply.retire) kill(slot)
+      else release(slot)
     })
     // A thread that dies (out of memory, a crash) takes its job with it; it is not reused.
     const died = (why: string) => {

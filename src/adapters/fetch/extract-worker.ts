@@ -4,6 +4,7 @@
  * `ready`. A job that runs too long is not interrupted here: the pool terminates the whole thread.
  */
 import { parentPort } from 'node:worker_threads'
+import { capAllocations } from './allocation-cap.js'
 import { readDuckDuckGoPage, type DuckDuckGoPage } from '../search/duckduckgo-page.js'
 import { docxText, pdfText, type DocumentLimits, type DocumentText } from './document-text.js'
 import { documentText, extractReadable, loadExtractModules, type ExtractedPage } from './extract.js'
@@ -34,9 +35,24 @@ export interface ExtractJob {
   limits?: DocumentLimits | undefined
 }
 
-/** `ready` once the parsers are loaded (a job's time budget starts with the job, not the thread). */
-export type ExtractReply = 'ready' | { id: number; value: ExtractResults[ExtractKind] } | { id: number; error: string }
+/**
+ * `ready` once the parsers are loaded (a job's time budget starts with the job, not the thread).
+ * `retire`: the thread holds more buffers than it should keep (see `RETIRE_BYTES`); end it.
+ */
+export type ExtractReply = 'ready' | { id: number; value: ExtractResults[ExtractKind]; retire?: true } | { id: number; error: string; retire?: true }
 
+/**
+ * Bytes of typed arrays a job may make: one buffer at most, and all not yet collected. The
+ * thread's heap limit does not count them; these bound a decompression bomb in bytes, where it
+ * was bounded only by the job's time budget (docs/security.md states the bound).
+ */
+export const WORKER_BUFFER_CAP = { maxBytes: 128 * 1024 * 1024, maxLiveBytes: 256 * 1024 * 1024 }
+
+// Before any parser loads, so that every module makes its buffers through the bounded constructors.
+const buffers = capAllocations(WORKER_BUFFER_CAP)
+
+/** Buffers a thread may still hold after a job (not yet collected) and be kept for the next. */
+const RETIRE_BYTES = 64 * 1024 * 1024
 const modules = await loadExtractModules()
 
 /** Bounds for a document job that came without them (the pool always sends them). */
@@ -58,6 +74,6 @@ parentPort?.on('message', async (job: ExtractJob) => {
   } catch (error) {
     reply = { id: job.id, error: error instanceof Error ? error.message : String(error) }
   }
-  parentPort?.postMessage(reply)
+  parentPort?.postMessage(buffers.liveBytes() > RETIRE_BYTES ? { ...reply, retire: true } : reply)
 })
 parentPort?.postMessage('ready' satisfies ExtractReply)

@@ -91,6 +91,18 @@ describe('hostile documents', () => {
     expect(page.text).toBe('Kelp shelters otters.')
   })
 
+  it("a stream that inflates to 512 MiB is stopped by the thread's buffer cap, not by the clock: the page is skipped as a bomb", {
+    timeout: 180_000,
+  }, async () => {
+    const file = onePage('', stream(await zeroBomb(32), '/Filter /FlateDecode '))
+    // A budget no loaded machine reaches: what ends the read is the cap on buffers.
+    const page = await readDocument('bomb.pdf', 'pdf', file, { ...limits, timeoutMs: 150_000 })
+    expect(page.text).toBe('')
+    expect(page.warnings).toEqual([
+      { code: 'document-unreadable', message: 'page(s) 1 inflate past the bytes one document may hold (a decompression bomb?) and were skipped' },
+    ])
+  })
+
   it('pages not started within the soft budget are left out, and what was read is kept', { timeout: 60_000 }, async () => {
     // The reader itself (as the worker runs it), with no time left: no page is started, yet the
     // document ends with a page. (Through the pool the hard budget would race it.)
