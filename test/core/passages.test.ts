@@ -202,3 +202,28 @@ describe('documentPassages properties', () => {
     )
   })
 })
+
+describe('textWindows', () => {
+  it('gives windows in order, apart, each within the limit and made of trimmed pieces of the text that lie inside it', () => {
+    const line = fc.oneof(fc.string({ maxLength: 160 }), fc.constantFrom('', '# Title', '## Sub', '```', 'word word word. More words here.', '\r', '  '))
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.integer({ min: 50, max: 900 }), (lines, eol, max) => {
+        const text = lines.join(eol)
+        let end = 0
+        for (const window of textWindows(text, max)) {
+          expect(window.start).toBeGreaterThanOrEqual(end)
+          expect(window.end - window.start).toBeLessThanOrEqual(max)
+          expect(window.pieces[0]?.start).toBe(window.start)
+          expect(window.pieces.at(-1)?.end).toBe(window.end)
+          for (const piece of window.pieces) {
+            const own = text.slice(piece.start, piece.end)
+            expect(own.length).toBeGreaterThan(0)
+            expect(own).toBe(own.trim())
+          }
+          if (window.headingLine) expect(text.slice(window.headingLine.start, window.headingLine.end)).toMatch(/^\s{0,3}#{1,6}\s/)
+          end = window.end
+        }
+      }),
+    )
+  })
+})
