@@ -83,3 +83,25 @@ describe('snippetAround', () => {
     )
   })
 })
+
+describe('snippetAround and runs of dots (issue 35, item 9)', () => {
+  it("starts a PDF's dot-leader line with one ellipsis, not …...", () => {
+    const contents = `Contents ${Array.from({ length: 30 }, (_, i) => `Chapter ${i + 1} ........................ ${i * 7 + 1}`).join(' ')} the llama chapter`
+    const snippet = snippetAround(contents, ['llama'], 120)
+    expect(snippet).toContain('llama')
+    expect(snippet).not.toMatch(/…\.|\.…|\.\.\./)
+    const typed = snippetAround(`${'word '.repeat(60)}... the llama ... ${'word '.repeat(60)}`, ['llama'], 40)
+    expect(typed.startsWith('…the llama')).toBe(true)
+    expect(typed).not.toMatch(/…\s?\.|\.\s?…|\.\s?\./)
+  })
+
+  it('never shows an ellipsis beside dots, whatever the text', () => {
+    const piece = fc.constantFrom('word', 'llama', '.', '..', '...', '. . .', '…', ' ', '\n', 'end.')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 200 }), fc.integer({ min: 20, max: 120 }), (pieces, max) => {
+        const snippet = snippetAround(pieces.join(' '), ['llama'], max)
+        return !/…\s?\.|\.\s?…|\.\s?\.\s?\./.test(snippet)
+      }),
+    )
+  })
+})
