@@ -133,7 +133,7 @@ async function readApp(dir: string): Promise<Map<string, { body: string; type: s
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const { agent, demo, label, model, fix, port = Number(process.env.PORT ?? 8789) } = exampleAgent(argv, { demoTokenDelayMs: 40 })
+  const { agent, demo, label, model, fix, port = Number(process.env.PORT ?? 8789) } = exampleAgent(argv, { demoTokenDelayMs: 40, verify: 'annotate' })
   const appDir = fileURLToPath(new URL('./dist', import.meta.url))
   await buildApp(appDir)
   const dataDir = process.env.CHAT_DATA_DIR ?? fileURLToPath(new URL('./.data', import.meta.url))

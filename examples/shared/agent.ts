@@ -7,11 +7,12 @@
  *                                            any OpenAI-compatible server (llama.cpp, LM Studio,
  *                                            vLLM, OpenAI itself; the key from OPENAI_API_KEY)
  *
- * with DuckDuckGo and page reading. `--port N` is left to the servers; every other word is the
- * question.
+ * with DuckDuckGo and page reading. `--verify annotate|revise|off` checks each cited sentence of
+ * the answer against its sources (the default is the caller's: the chat turns it on). `--port N`
+ * is left to the servers; every other word is the question.
  */
 import { parseArgs } from 'node:util'
-import { createAgent, type Agent, type LLMProvider, type ResearchResult } from '../../src/index.js'
+import { createAgent, type Agent, type LLMProvider, type ResearchResult, type VerifyMode } from '../../src/index.js'
 import { duckduckgo, httpFetch, ollama, openai } from '../../src/adapters/index.js'
 import { demoAgent } from '../sse-server/demo.js'
 
@@ -37,7 +38,7 @@ const DEMO_FIX = 'try the scripted demo, which needs no model: add --demo'
 
 export function exampleAgent(
   argv: readonly string[] = process.argv.slice(2),
-  { demoTokenDelayMs = 2, env = process.env }: { demoTokenDelayMs?: number; env?: Env } = {},
+  { demoTokenDelayMs = 2, env = process.env, verify: verifyDefault = false }: { demoTokenDelayMs?: number; env?: Env; verify?: VerifyMode } = {},
 ): ExampleAgent {
   const { values, positionals } = parseArgs({
     args: [...argv],
@@ -49,14 +50,16 @@ export function exampleAgent(
       model: { type: 'string', short: 'm' },
       'api-key': { type: 'string' },
       port: { type: 'string' },
+      verify: { type: 'string' },
     },
   })
+  const verify = verifyFlag(values.verify, verifyDefault)
   const question = positionals.join(' ') || 'Who won the 2024 Nobel Prize in Chemistry, and for what?'
   const port = values.port === undefined ? undefined : Number(values.port)
   if (values.demo) {
     const label = 'scripted demo'
     return {
-      agent: demoAgent({ tokenDelayMs: demoTokenDelayMs }),
+      agent: demoAgent({ tokenDelayMs: demoTokenDelayMs, verify }),
       question,
       demo: true,
       llm: undefined,
@@ -67,8 +70,16 @@ export function exampleAgent(
     }
   }
   const { llm, where, fix } = exampleModel(values, env)
-  const agent = createAgent({ llm, search: duckduckgo(), fetch: httpFetch(), strategy: 'graph-reader' })
+  const agent = createAgent({ llm, search: duckduckgo(), fetch: httpFetch(), strategy: 'graph-reader', verify })
   return { agent, question, demo: false, llm, label: `${where} + DuckDuckGo`, model: where, fix, port }
+}
+
+/** `--verify annotate|revise|off`, or the caller's default. */
+function verifyFlag(value: string | undefined, fallback: VerifyMode): VerifyMode {
+  if (value === undefined) return fallback
+  if (value === 'off') return false
+  if (value === 'annotate' || value === 'revise') return value
+  throw new Error(`--verify must be annotate, revise or off; got "${value}"`)
 }
 
 /** The model of `--backend ollama|openai`, where it is, and what to do when it cannot be reached. */

@@ -5,7 +5,7 @@
  * API key. The replies are canned: every question gets the same research, which is why the
  * page labels it "scripted demo".
  */
-import { createAgent, type Agent } from '../../src/index.js'
+import { createAgent, type Agent, type VerifyMode } from '../../src/index.js'
 import type { LLMRequest } from '../../src/core/index.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
@@ -81,10 +81,12 @@ export interface DemoAgentOptions {
    * @defaultValue 40
    */
   tokenDelayMs?: number
+  /** Claim verification of the answer (the agent's `verify`). @defaultValue false */
+  verify?: VerifyMode
 }
 
 /** The graph-reader on the scripted test kit: plan, queries in parallel, facts (one superseding another), knowledge, a cited answer. */
-export function demoAgent({ tokenDelayMs = 40 }: DemoAgentOptions = {}): Agent {
+export function demoAgent({ tokenDelayMs = 40, verify = false }: DemoAgentOptions = {}): Agent {
   const llm = scriptedLLM({
     model: 'scripted-demo',
     replies: (req) => (REPLIES[req.system ?? ''] ?? (() => ''))(req),
@@ -93,5 +95,5 @@ export function demoAgent({ tokenDelayMs = 40 }: DemoAgentOptions = {}): Agent {
     cost: 0.0004,
   })
   const search = mockSearch({ corpus: CORPUS, delayMs: tokenDelayMs * 8, searchCost: 0.001 })
-  return createAgent({ llm, search, strategy: 'graph-reader', graphReader: { concurrency: 2, maxSteps: 4 } })
+  return createAgent({ llm, search, strategy: 'graph-reader', graphReader: { concurrency: 2, maxSteps: 4 }, verify })
 }

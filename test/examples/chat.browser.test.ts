@@ -14,7 +14,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../examples/chat/build.js'
 import { createChatServer } from '../../examples/chat/server.js'
-import { createAgent, LaconicError, type LLMRequest } from '../../src/index.js'
+import { createAgent, LaconicError, type LLMRequest, type Strategy } from '../../src/index.js'
+import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
@@ -257,5 +258,48 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     expect(await page.locator('.assistant .help b').count()).toBe(0)
     // Not the demo: no banner.
     expect(await page.locator('.demo-banner').count()).toBe(0)
+  })
+
+  it('claims: each checked sentence marked by its verdict, the evidence on focus (as text); a revision shown with the first answer below it', async () => {
+    const source = `The longest chain serves as proof of the sequence of events witnessed. It came from the largest pool of CPU power in 2008. ${HOSTILE}`
+    const supported = 'The longest chain serves as proof of the sequence of events [1].'
+    const unsupported = `It came from the largest pool of CPU power in 2009 ${HOSTILE} [1].`
+    const cited: Strategy = {
+      name: 'cited',
+      async *run(_q, ctx) {
+        yield* citedAnswer(ctx, { from: { request: { prompt: 'answer' } }, source: () => ({ url: 'https://bitcoin.example/paper', text: source }), empty: {} })
+      },
+    }
+    const verified = await createChatServer({
+      agent: createAgent({ llm: scriptedLLM({ replies: [`${supported} ${unsupported}`, supported] }), strategy: cited, verify: 'revise' }),
+      appDir: join(folder, 'app'),
+      dataDir: join(folder, 'verified'),
+    })
+    await new Promise<void>((resolve) => verified.listen(0, '127.0.0.1', resolve))
+    try {
+      const page = await browser.newPage()
+      await page.goto(`http://127.0.0.1:${(verified.address() as AddressInfo).port}/`)
+      await page.waitForSelector('main[data-status=ready]')
+      await ask(page, 'Where did the longest chain come from?')
+      expect(await page.locator('.assistant > .answer').textContent()).toBe(supported)
+      const draft = page.locator('.assistant .draft .answer')
+      expect(await draft.textContent()).toBe(`${supported} ${unsupported}`)
+      expect(await draft.locator('.claim').evaluateAll((spans) => spans.map((s) => [s.className, s.textContent]))).toEqual([
+        ['claim supported', supported],
+        ['claim unsupported', unsupported],
+      ])
+      expect(await page.locator('.claims-summary').textContent()).toBe('Claims checked: 1 supported · 1 unsupported (support rate 50%)')
+      await page.locator('.draft summary').click()
+      const flagged = draft.locator('.claim.unsupported')
+      await flagged.focus()
+      const note = await flagged.evaluate((span) => getComputedStyle(span, '::after').content)
+      expect(note).toContain('the source does not give the number 2009')
+      expect(await flagged.getAttribute('title')).toContain('in 2008')
+      expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0)
+      expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined()
+    } finally {
+      verified.closeAllConnections()
+      await new Promise((resolve) => verified.close(resolve))
+    }
   })
 })

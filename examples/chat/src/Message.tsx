@@ -1,8 +1,11 @@
 /**
  * One message. A user's is its text; an assistant's is the research run: the searches and facts
- * as they arrive, the answer, its sources as links, the cost, and how the run ended. Everything
- * is rendered as text (React escapes it); a source links only when its URL is http(s).
+ * as they arrive, the answer (each sentence checked against its sources marked by its verdict,
+ * the passage it was checked against on hover or focus), its sources as links, the cost, and how
+ * the run ended. Everything is rendered as text (React escapes it); a source links only when its
+ * URL is http(s).
  */
+import type { ReactNode } from 'react'
 import { type ChatMessage, unreachableHelp } from './messages.js'
 
 type Part = ChatMessage['parts'][number]
@@ -19,11 +22,16 @@ const ENDINGS: Record<string, string> = {
 const UNREACHABLE = new Set(['network', 'timeout', 'not-found'])
 
 export function Message({ message }: { message: ChatMessage }) {
-  const text = message.parts
-    .filter((part) => part.type === 'text')
-    .map((part) => part.text)
-    .join('')
-  if (message.role === 'user') return <div className="message user">{text}</div>
+  const texts = message.parts.filter((part) => part.type === 'text').map((part) => part.text)
+  if (message.role === 'user') return <div className="message user">{texts.join('')}</div>
+  // With `verify: 'revise'` a second text part is the answer rewritten without its unsupported
+  // sentences (a `data-revision` part marks it once complete); the first is what was checked.
+  const text = texts.at(-1) ?? ''
+  const first = texts.length > 1 ? texts[0] : undefined
+  const claims = message.parts
+    .filter((part): part is PartOf<'data-claim'> => part.type === 'data-claim')
+    .map((part) => part.data)
+    .sort((a, b) => a.index - b.index)
 
   const queries = message.parts.filter((part): part is PartOf<'data-query'> => part.type === 'data-query')
   const facts = message.parts.filter((part): part is PartOf<'data-fact'> => part.type === 'data-fact')
@@ -55,7 +63,16 @@ export function Message({ message }: { message: ChatMessage }) {
           ))}
         </ul>
       )}
-      {text && <p className="answer">{text}</p>}
+      {text && <p className="answer">{first === undefined ? <Checked text={text} claims={claims} /> : text}</p>}
+      {first !== undefined && (
+        <details className="draft">
+          <summary>The first answer, before its unsupported sentences were removed</summary>
+          <p className="answer">
+            <Checked text={first} claims={claims} />
+          </p>
+        </details>
+      )}
+      {claims.length > 0 && <p className="claims-summary">{claimsSummary(claims, message.metadata?.supportRate)}</p>}
       {sources.length > 0 && (
         <ol className="sources">
           {sources.map((source) => (
@@ -74,6 +91,40 @@ export function Message({ message }: { message: ChatMessage }) {
       {help && <p className="ending help">{help}</p>}
     </div>
   )
+}
+
+type Claim = PartOf<'data-claim'>['data']
+
+/**
+ * The answer's text with each checked sentence in a span marked by its verdict. Claims stand in
+ * the text in index order, each after the one before; the passage a sentence was checked
+ * against is its tooltip and, on keyboard focus, shown below it (from an attribute, as text).
+ */
+function Checked({ text, claims }: { text: string; claims: readonly Claim[] }) {
+  const pieces: ReactNode[] = []
+  let from = 0
+  for (const claim of claims) {
+    const at = text.indexOf(claim.text, from)
+    if (at === -1) continue
+    pieces.push(text.slice(from, at))
+    const note = claim.evidence ? `${claim.verdict}: ${claim.evidence}` : claim.verdict
+    pieces.push(
+      <span key={claim.index} className={`claim ${claim.verdict}`} tabIndex={0} title={note} data-note={note}>
+        {claim.text}
+      </span>,
+    )
+    from = at + claim.text.length
+  }
+  pieces.push(text.slice(from))
+  return <>{pieces}</>
+}
+
+/** `3 supported · 1 unsupported (support rate 75%)` */
+function claimsSummary(claims: readonly Claim[], supportRate: number | undefined): string {
+  const counts = new Map<string, number>()
+  for (const claim of claims) counts.set(claim.verdict, (counts.get(claim.verdict) ?? 0) + 1)
+  const parts = [...counts].map(([verdict, n]) => `${n} ${verdict}`)
+  return `Claims checked: ${parts.join(' · ')}${supportRate !== undefined ? ` (support rate ${Math.round(supportRate * 100)}%)` : ''}`
 }
 
 /** A source as a link when its URL is a web address; any other scheme (javascript:, data:, file:) stays text. */

@@ -148,23 +148,42 @@ interface Passage {
   matched: number
 }
 
-/** The one to three consecutive sentences of any source holding most of `terms`; the shortest on a tie. */
-function bestPassage(terms: ReadonlySet<string>, sources: readonly PreparedSource[]): Passage | undefined {
-  let best: Passage | undefined
-  for (const source of sources) {
-    const all = source.sentences
-    for (let first = 0; first < all.length; first++) {
-      const seen = new Set<string>()
-      for (let last = first; last < Math.min(all.length, first + WINDOW); last++) {
-        for (const term of (all[last] as EvidenceSentence).terms) if (terms.has(term)) seen.add(term)
-        const length = last - first + 1
-        if (!best || seen.size > best.matched || (seen.size === best.matched && length < best.sentences.length)) {
-          best = { sentences: all.slice(first, last + 1), matched: seen.size }
-        }
+/** The one to three consecutive sentences of a source holding most of `terms` (the shortest on a tie), and those terms. */
+function bestWindow(terms: ReadonlySet<string>, source: PreparedSource): { sentences: EvidenceSentence[]; seen: Set<string> } | undefined {
+  let best: { sentences: EvidenceSentence[]; seen: Set<string> } | undefined
+  const all = source.sentences
+  for (let first = 0; first < all.length; first++) {
+    const seen = new Set<string>()
+    for (let last = first; last < Math.min(all.length, first + WINDOW); last++) {
+      for (const term of (all[last] as EvidenceSentence).terms) if (terms.has(term)) seen.add(term)
+      const length = last - first + 1
+      if (!best || seen.size > best.seen.size || (seen.size === best.seen.size && length < best.sentences.length)) {
+        best = { sentences: all.slice(first, last + 1), seen: new Set(seen) }
       }
     }
   }
   return best
+}
+
+/**
+ * The passage a claim is checked against: the best window of the source that holds most of its
+ * terms, joined by the best window of each other cited source that holds terms the ones before
+ * do not (a sentence citing [2][3] may say part from each).
+ */
+function bestPassage(terms: ReadonlySet<string>, sources: readonly PreparedSource[]): Passage | undefined {
+  const windows = sources
+    .map((source) => bestWindow(terms, source))
+    .filter((window) => window !== undefined)
+    .sort((a, b) => b.seen.size - a.seen.size)
+  if (windows.length === 0) return undefined
+  const matched = new Set<string>()
+  const sentences: EvidenceSentence[] = []
+  for (const window of windows) {
+    if (sentences.length > 0 && ![...window.seen].some((term) => !matched.has(term))) continue
+    for (const term of window.seen) matched.add(term)
+    sentences.push(...window.sentences)
+  }
+  return { sentences, matched: matched.size }
 }
 
 /**

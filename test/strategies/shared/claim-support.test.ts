@@ -39,6 +39,17 @@ describe('lexicalSupport', () => {
     expect(check('Electronic payments between parties usually need banks as intermediaries [1].')?.verdict).toBeUndefined()
   })
 
+  it('checks a sentence citing two sources against both: each may hold part of it', () => {
+    const baker = prepareSource('David Baker was honoured for computational protein design.')
+    const alphafold = prepareSource('Demis Hassabis and John Jumper were honoured for protein structure prediction with AlphaFold.')
+    const claim = 'Baker was honoured for computational protein design [1], and Hassabis and Jumper for predicting protein structures with AlphaFold [2].'
+    expect(lexicalSupport(claim, [baker])?.verdict).not.toBe('supported')
+    const both = lexicalSupport(claim, [baker, alphafold])
+    expect(both?.verdict).toBe('supported')
+    expect(both?.evidence).toContain('Baker')
+    expect(both?.evidence).toContain('AlphaFold')
+  })
+
   it('reports the passage it matched as evidence', () => {
     expect(check('Written by Satoshi Nakamoto in 2009 [1].')?.evidence).toContain('Satoshi Nakamoto in 2008')
   })
