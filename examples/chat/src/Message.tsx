@@ -109,6 +109,7 @@ function Checked({ text, claims }: { text: string; claims: readonly Claim[] }) {
     pieces.push(text.slice(from, at))
     const note = claim.evidence ? `${claim.verdict}: ${claim.evidence}` : claim.verdict
     pieces.push(
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the evidence shows on focus, so a keyboard must reach the sentence
       <span key={claim.index} className={`claim ${claim.verdict}`} tabIndex={0} title={note} data-note={note}>
         {claim.text}
       </span>,
