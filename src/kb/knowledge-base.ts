@@ -181,19 +181,24 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
     return vector ? store.searchByVector(vector, limit) : []
   }
 
-  const rerank = async (query: string, candidates: Chunk[], { signal, onUsage }: SearchOptions): Promise<Chunk[]> => {
+  const rerank = async (query: string, candidates: Chunk[], { signal, onUsage, onWarning: tellRun }: SearchOptions): Promise<Chunk[]> => {
     if (!reranker || candidates.length < 2) return candidates
+    // Told to the knowledge base's owner and to the search's caller (a run makes it a `warning`).
+    const warn = (warning: KnowledgeBaseWarning) => {
+      onWarning?.(warning)
+      tellRun?.(warning)
+    }
     try {
       const ranked = await reranker.rerank(
         query,
         candidates.map((chunk) => `${resultTitle(chunk)}\n${chunk.text}`),
         { ...(signal ? { signal } : {}), ...(onUsage ? { onUsage } : {}) },
       )
-      if (ranked.length === 0) onWarning?.({ code: 'rerank-unparsed', message: 'the reranker named no candidate; the fused order is kept' })
+      if (ranked.length === 0) warn({ code: 'rerank-unparsed', message: 'the reranker named no candidate; the fused order is kept' })
       return completeOrder(ranked, candidates.length).map((index) => candidates[index] as Chunk)
     } catch (error) {
       if (isAbortError(error)) throw error
-      onWarning?.({ code: 'rerank-failed', message: `reranking failed, the fused order is kept: ${error instanceof Error ? error.message : String(error)}` })
+      warn({ code: 'rerank-failed', message: `reranking failed, the fused order is kept: ${error instanceof Error ? error.message : String(error)}` })
       return candidates
     }
   }

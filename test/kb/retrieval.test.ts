@@ -5,7 +5,7 @@ import { parseRanking } from '../../src/kb/model-reranker.js'
 import { reciprocalRankFusion } from '../../src/kb/rank-fusion.js'
 import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'
 import { scriptedLLM } from '../../src/testing/index.js'
-import type { ProviderUsage } from '../../src/index.js'
+import type { PageWarning, ProviderUsage } from '../../src/index.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 import { fakeEmbedder, fakeVector } from './fake-embeddings.js'
 
@@ -88,6 +88,17 @@ describe('reranking', () => {
     expect((await (await threeDocuments(silent, (w) => warnings.push(w))).search('llama wool')).map((hit) => hit.url)).toEqual(plain)
     expect(warnings.map((warning) => warning.code)).toEqual(['rerank-failed', 'rerank-unparsed'])
     expect(warnings[0]?.message).toContain('rerank server down')
+  })
+
+  it('tells the search\'s caller too, so a run warns of a failed reranker', async () => {
+    const failing: Reranker = {
+      rerank: async () => {
+        throw new Error('rerank server down')
+      },
+    }
+    const told: PageWarning[] = []
+    await (await threeDocuments(failing)).search('llama wool', { onWarning: (warning) => told.push(warning) })
+    expect(told).toEqual([{ code: 'rerank-failed', message: expect.stringContaining('rerank server down') }])
   })
 
   it('modelReranker asks the model for the passage numbers and reads any reply totally', async () => {
