@@ -90,7 +90,7 @@ describe('reranking', () => {
     expect(warnings[0]?.message).toContain('rerank server down')
   })
 
-  it('tells the search\'s caller too, so a run warns of a failed reranker', async () => {
+  it("tells the search's caller too, so a run warns of a failed reranker", async () => {
     const failing: Reranker = {
       rerank: async () => {
         throw new Error('rerank server down')
