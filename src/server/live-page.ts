@@ -93,9 +93,9 @@ const PAGE = String.raw`<!doctype html>
   a { color: var(--accent); }
   .warning { color: #b45309; font-size: 13px; }
   #decision { margin-top: 8px; padding: 8px 10px; border: 1px solid #f59e0b; border-radius: 6px; background: #fffbeb; }
-  #decision[hidden], #answer-request[hidden], #follow-up[hidden], #earlier[hidden] { display: none; }
+  #decision[hidden], #answer-request[hidden], #follow-up[hidden], #earlier[hidden], #shown-question[hidden] { display: none; }
   #earlier { margin: 0 0 12px; padding: 0 0 8px 20px; border-bottom: 1px solid var(--line); color: var(--muted); }
-  #earlier .earlier-question { font-weight: 600; }
+  #earlier .earlier-question, #shown-question { font-weight: 600; }
   #follow-up { margin-top: 12px; }
   #request { white-space: pre-wrap; margin: 0 0 8px; font: inherit; }
   #decision button.reject { background: #b91c1c; }
@@ -125,6 +125,7 @@ const PAGE = String.raw`<!doctype html>
   <section id="answer-panel">
     <h2>Answer</h2>
     <ol id="earlier" hidden></ol>
+    <div id="shown-question" class="earlier-question" hidden></div>
     <h3 id="report-title"></h3>
     <div id="answer" data-tokens="0"></div>
     <p id="claims-summary"></p>
@@ -416,6 +417,9 @@ async function start(question) {
   if (source) source.close()
   reset()
   shownQuestion = question
+  // Under earlier turns, the answer below says which question it answers.
+  $('shown-question').textContent = question
+  $('shown-question').hidden = $('earlier').hidden
   document.body.dataset.state = 'running'
   status('Connecting…')
   let url
@@ -472,6 +476,8 @@ $('follow-up').addEventListener('submit', (event) => {
   $('earlier').append(el('li', {}, el('div', { className: 'earlier-question' }, shownQuestion), el('div', { className: 'earlier-answer' }, $('answer').textContent)))
   $('earlier').hidden = false
   $('follow-up-question').value = ''
+  // The box at the top shows the question being answered (asking it there starts a new conversation).
+  $('question').value = question
   start(question)
 })
 </script>

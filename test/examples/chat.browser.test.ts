@@ -253,11 +253,16 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     scripted.state.mode = 'unreachable'
     const page = await open()
     await ask(page, 'Who won the 2024 Nobel Prize in Chemistry?')
-    expect(await page.locator('.assistant .ending.error').textContent()).toBe('the research failed (network)')
-    expect(await page.locator('.assistant .help').textContent()).toBe(UNREACHABLE)
-    expect(await page.locator('.assistant .help b').count()).toBe(0)
+    expect(await page.locator('[role=alert]').textContent()).toBe('the research failed (network)')
+    expect(await page.locator('.help').textContent()).toBe(UNREACHABLE)
+    expect(await page.locator('.help b').count()).toBe(0)
     // Not the demo: no banner.
     expect(await page.locator('.demo-banner').count()).toBe(0)
+    // After a reload the saved turn says it too (its metadata keeps the code).
+    await page.reload()
+    await page.waitForSelector('main[data-status=ready]')
+    expect(await page.locator('.assistant .ending.error').textContent()).toBe('the research failed (network)')
+    expect(await page.locator('.assistant .help').textContent()).toBe(UNREACHABLE)
   })
 
   it('claims: each checked sentence marked by its verdict, the evidence on focus (as text); a revision shown with the first answer below it', async () => {

@@ -249,6 +249,8 @@ describe.skipIf(!browserAvailable('the live page browser tests (a follow-up ques
     await page.click('#ask button[type=submit]')
     await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
     expect(await page.locator('#answer').textContent()).toBe('Paris.')
+    // A first question needs no label: the box above says it.
+    expect(await page.locator('#shown-question').isVisible()).toBe(false)
 
     await page.fill('#follow-up-question', 'How many people live there?')
     await page.click('#follow-up button[type=submit]')
@@ -258,6 +260,10 @@ describe.skipIf(!browserAvailable('the live page browser tests (a follow-up ques
     expect(await page.locator('#answer').textContent()).toBe('About 2.1 million people.')
     expect(await page.locator('#earlier .earlier-question').allTextContents()).toEqual(['What is the capital of France?'])
     expect(await page.locator('#earlier .earlier-answer').allTextContents()).toEqual(['Paris.'])
+    // The follow-up's answer says which question it answers, and so does the box at the top.
+    expect(await page.locator('#shown-question').textContent()).toBe('How many people live there?')
+    expect(await page.locator('#shown-question').isVisible()).toBe(true)
+    expect(await page.locator('#question').inputValue()).toBe('How many people live there?')
     // The follow-up's planner was told what the first run found, and searched nothing more.
     expect(planner.calls[2]?.prompt).toContain('Paris is the capital of France.')
     expect(search.calls).toHaveLength(1)

@@ -6,7 +6,7 @@
 import { useChat } from '@ai-sdk/react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { Message } from './Message.js'
-import { type ChatMessage, chatIdFromAddress, savedMessages, transport } from './messages.js'
+import { type ChatMessage, chatIdFromAddress, codeOfMaskedText, savedMessages, transport, unreachableHelp } from './messages.js'
 
 export function App() {
   const [chatId] = useState(chatIdFromAddress)
@@ -46,6 +46,7 @@ function Conversation({ chatId, saved }: { chatId: string; saved: ChatMessage[] 
           {error.message}
         </p>
       )}
+      {error && unreachableHelp(codeOfMaskedText(error.message)) && <p className="help">{unreachableHelp(codeOfMaskedText(error.message))}</p>}
       <form onSubmit={ask}>
         <input aria-label="Question" value={question} onChange={(event) => setQuestion(event.target.value)} placeholder="Ask a question" />
         {busy ? (

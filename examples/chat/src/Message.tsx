@@ -18,9 +18,6 @@ const ENDINGS: Record<string, string> = {
   error: 'The research failed.',
 }
 
-/** Failures that mean the model server did not answer: the page says which server, and what to do. */
-const UNREACHABLE = new Set(['network', 'timeout', 'not-found'])
-
 export function Message({ message }: { message: ChatMessage }) {
   const texts = message.parts.filter((part) => part.type === 'text').map((part) => part.text)
   if (message.role === 'user') return <div className="message user">{texts.join('')}</div>
@@ -41,7 +38,8 @@ export function Message({ message }: { message: ChatMessage }) {
   // A failed run's metadata says why (the handler's short message and code): shown after a reload too.
   const failure = message.metadata?.error
   const ending = reason === 'error' && failure ? failure.message : reason ? ENDINGS[reason] : undefined
-  const help = reason === 'error' && failure && UNREACHABLE.has(failure.code) ? unreachableHelp() : ''
+  // A failure that means the model server did not answer: the page says which server, and what to do.
+  const help = reason === 'error' && failure ? unreachableHelp(failure.code) : ''
 
   return (
     <div className="message assistant">

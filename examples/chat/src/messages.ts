@@ -13,10 +13,20 @@ function pageToken(): string {
   return document.querySelector('meta[name="laconic-token"]')?.getAttribute('content') ?? ''
 }
 
-/** What the server says to do when its model server cannot be reached (it knows which server that is). */
-export function unreachableHelp(): string {
+/** Failure codes that mean the model server did not answer. */
+const UNREACHABLE = new Set(['network', 'timeout', 'not-found'])
+
+/**
+ * What the server says to do when its model server cannot be reached (it knows which server
+ * that is), for a failure of this code; '' for any other failure.
+ */
+export function unreachableHelp(code: string | undefined): string {
+  if (code === undefined || !UNREACHABLE.has(code)) return ''
   return document.querySelector('meta[name="laconic-unreachable"]')?.getAttribute('content') ?? ''
 }
+
+/** The code at the end of the handler's short failure text: `the research failed (network)` → `network`. */
+export const codeOfMaskedText = (text: string): string | undefined => /\(([\w-]+)\)$/.exec(text)?.[1]
 
 /** The chat's id: from the address (`?chat=…`), or a new one put there, so a reload comes back to the same conversation. */
 export function chatIdFromAddress(): string {

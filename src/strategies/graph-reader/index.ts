@@ -126,7 +126,7 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   const facts = notebook.facts()
   if (facts.length) {
     const lines = facts.map((f) => `- ${f.text}${f.sources.length ? ` (${f.sources.join(', ')})` : ''}`)
-    const prior = ctx.input.knowledge?.trim()
+    const prior = priorNotFound(ctx.input.knowledge ?? '', facts)
     yield { type: 'knowledge-update', knowledge: fitLines(prior ? [...lines, prior] : lines, KNOWLEDGE_CHARS), iteration: exploration.explored }
   }
   const shown =
@@ -183,4 +183,21 @@ function fitLines(lines: readonly string[], maxChars: number): string {
     chars += line.length + 1
   }
   return kept.join('\n') || truncateAtSentence(lines[0] ?? '', maxChars)
+}
+
+/**
+ * The knowledge the run was given, without the lines that state a fact the notebook holds: a
+ * follow-up that finds a fact again would otherwise list it twice (a conversation's knowledge
+ * lists the facts of earlier turns as `- text (url)`, or `- text`).
+ */
+function priorNotFound(knowledge: string, facts: readonly { text: string }[]): string {
+  const found = new Set(facts.map((fact) => fact.text.trim()))
+  return knowledge
+    .split('\n')
+    .filter((line) => {
+      const text = line.replace(/^\s*-\s*/, '').trim()
+      return !found.has(text) && !found.has(text.replace(/\s*\([^()]*\)$/, ''))
+    })
+    .join('\n')
+    .trim()
 }
