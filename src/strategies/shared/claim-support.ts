@@ -64,7 +64,11 @@ function wordsOf(text: string): Word[] {
   }))
 }
 
-/** Words around the claim's matched terms that still belong to what it says ("not a test"). */
+/**
+ * Words before the claim's first matched term that still belong to what it says ("not a test").
+ * None after its last: a negation there begins what the source goes on to say ("orbit, a
+ * capability not seen since").
+ */
 const NEGATION_REACH = 2
 /** At or above this share of its terms found in one sentence, the claim is that sentence, and its negations must be as many. */
 const VERBATIM_AT = 0.9
@@ -187,9 +191,9 @@ function bestPassage(terms: ReadonlySet<string>, sources: readonly PreparedSourc
 }
 
 /**
- * The negations in the part of the passage that holds the claim's terms (from the first matched
- * word to the last, and `NEGATION_REACH` words around): a "not" elsewhere in a long sentence
- * is about something else.
+ * The negations in the part of the passage that holds the claim's terms (from `NEGATION_REACH`
+ * words before the first matched word to the last): a "not" elsewhere in a long sentence is
+ * about something else.
  */
 function negationsNear(terms: ReadonlySet<string>, passage: Passage): number {
   const words = passage.sentences.flatMap((s) => s.words)
@@ -202,7 +206,7 @@ function negationsNear(terms: ReadonlySet<string>, passage: Passage): number {
   }
   if (first === -1) return 0
   let count = 0
-  for (let at = Math.max(0, first - NEGATION_REACH); at <= Math.min(words.length - 1, last + NEGATION_REACH); at++) if (words[at]?.negates) count++
+  for (let at = Math.max(0, first - NEGATION_REACH); at <= last; at++) if (words[at]?.negates) count++
   return count
 }
 

@@ -50,6 +50,19 @@ describe('lexicalSupport', () => {
     expect(both?.evidence).toContain('AlphaFold')
   })
 
+  it('looks for a negation where the claim stands in the source, not in what the source goes on to say', () => {
+    // "capability" is a term of the claim too (capable): the "not" right after it is the source's next thought.
+    const source = prepareSource(
+      'The return shows that the systems are capable of supporting missions beyond low Earth orbit, a capability not seen since Apollo.',
+    )
+    expect(lexicalSupport('The return shows that the systems are capable of supporting missions beyond low Earth orbit [1].', [source])?.verdict).toBe(
+      'supported',
+    )
+    expect(lexicalSupport('The return shows that the systems are not capable of supporting missions beyond low Earth orbit [1].', [source])?.verdict).toBe(
+      'unsupported',
+    )
+  })
+
   it('reports the passage it matched as evidence', () => {
     expect(check('Written by Satoshi Nakamoto in 2009 [1].')?.evidence).toContain('Satoshi Nakamoto in 2008')
   })
