@@ -47,6 +47,7 @@ export type EvalEvent =
   | { type: 'row-start'; config: string; id: string }
   | { type: 'row-end'; row: EvalRowResult; done: number; total: number; spent: number }
   | { type: 'eval-warning'; message: string; config?: string; id?: string }
+  /** `spent`: the dollars of every row in `out` (graders' included) and of the rows this run stopped before writing them. */
   | { type: 'eval-end'; reason: EvalEndReason; done: number; total: number; spent: number; summary: ConfigSummary[]; error?: string }
 
 /** Citation markers (`[1]`, `[2, 3]`) are not part of the answer's words. */
@@ -144,6 +145,8 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
   let spent = finished.reduce((sum, row) => sum + dollarsOf(row), 0)
   let reserve = finished.reduce((most, row) => Math.max(most, dollarsOf(row)), 0)
   const live = new Map<string, number>()
+  /** Dollars of rows stopped before they were written (in this process). */
+  let unwritten = 0
   const liveDollars = () => [...live.values()].reduce((sum, dollars) => sum + dollars, 0)
 
   const stop = new AbortController()
@@ -170,7 +173,8 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
 
   const overBudget = (extra: number) => options.maxCost !== undefined && spent + liveDollars() + extra > options.maxCost
 
-  const runRow = async (config: EvalConfig, row: EvalRow): Promise<void> => {
+  /** Runs one row; true when it was written. */
+  const runRow = async (config: EvalConfig, row: EvalRow): Promise<boolean> => {
     const key = rowKey(config.name, row.id)
     let missed: string | undefined
     const onMiss = (description: string) => {
@@ -191,7 +195,7 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
     const wallMs = performance.now() - started
     if (missed !== undefined)
       throw new EvalStop(`the cassette in ${options.cassette?.folder} has no recorded ${missed}: record it with the cassette in 'record-missing' mode`)
-    if (stop.signal.aborted) return
+    if (stop.signal.aborted) return false
     const answer = result.answer.replace(CITATION_MARKS, '').trim()
     const grades: RowGrades = { exact: exactMatch(answer, row.answers), f1: tokenF1(answer, row.answers), contains: containsAnswer(answer, row.answers) }
     let graderCost: number | null | undefined
@@ -207,24 +211,19 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
       } catch (error) {
         if (missed !== undefined)
           throw new EvalStop(`the cassette in ${options.cassette?.folder} has no recorded ${missed}: record it with the cassette in 'record-missing' mode`)
-        if (stop.signal.aborted) return
-        // Not written: a later run grades it again.
-        push({
-          type: 'eval-warning',
-          config: config.name,
-          id: row.id,
-          message: `grading failed (the row will run again): ${error instanceof Error ? error.message : String(error)}`,
-        })
-        return
+        if (stop.signal.aborted) return false
+        // The eval stops rather than pay for rows it cannot grade; this row is not written, so a later run does it again.
+        throw new EvalStop(`grading ${config.name} ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
-    if (stop.signal.aborted) return
+    if (stop.signal.aborted) return false
     const finishedRow = rowResult(config.name, row, result, { wallMs, prompts, grades, ...(options.grader ? { graderCost: graderCost ?? null } : {}) })
     await results.append(finishedRow)
     finished.push(finishedRow)
     spent += dollarsOf(finishedRow)
     reserve = Math.max(reserve, dollarsOf(finishedRow))
     push({ type: 'row-end', row: finishedRow, done: finished.length, total, spent })
+    return true
   }
 
   // Told when a row ends: a worker waiting for the budget to allow another row looks again then.
@@ -246,11 +245,14 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
       const task = tasks[next++]
       if (!task) break
       push({ type: 'row-start', config: task.config.name, id: task.row.id })
+      let written = false
       try {
-        await runRow(task.config, task.row)
+        written = await runRow(task.config, task.row)
       } catch (error) {
         end('error', error instanceof EvalStop || error instanceof LaconicError ? error.message : `row ${task.row.id}: ${String(error)}`)
       } finally {
+        // What a row that was stopped spent is spent all the same: eval-end counts it.
+        if (!written) unwritten += live.get(rowKey(task.config.name, task.row.id)) ?? 0
         live.delete(rowKey(task.config.name, task.row.id))
         const waiting = rowEnded
         rowEnded = []
@@ -294,7 +296,7 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
       reason,
       done: finished.length,
       total,
-      spent,
+      spent: spent + unwritten,
       summary: summarize(finished),
       ...(endError !== undefined ? { error: endError } : {}),
     }

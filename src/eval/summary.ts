@@ -32,7 +32,7 @@ export interface ConfigSummary {
 
 const mean = (values: readonly number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0)
 
-/** The figures of each configuration, in the order configurations first appear in `rows`. */
+/** The figures of each configuration, by configuration name (the same whatever order the rows finished in). */
 export function summarize(rows: readonly EvalRowResult[]): ConfigSummary[] {
   const byConfig = new Map<string, EvalRowResult[]>()
   for (const row of rows) {
@@ -40,43 +40,45 @@ export function summarize(rows: readonly EvalRowResult[]): ConfigSummary[] {
     list.push(row)
     byConfig.set(row.config, list)
   }
-  return [...byConfig].map(([config, unordered]) => {
-    // In id order: rows are appended as they finish, and sums of dollars must not depend on that order.
-    const list = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    const correct = list.filter((row) => row.correct).length
-    const dollars = list.reduce((sum, row) => sum + (row.cost ?? 0), 0)
-    const latencies = list.map((row) => row.wallMs)
-    const recalls = list.flatMap((row) => (row.evidenceRecall !== undefined ? [row.evidenceRecall] : []))
-    const support = list.flatMap((row) => (row.supportRate !== undefined ? [row.supportRate] : []))
-    const byTag: Record<string, { rows: number; correct: number }> = {}
-    for (const row of list) {
-      for (const tag of row.tags ?? []) {
-        const entry = Object.hasOwn(byTag, tag) ? (byTag[tag] as { rows: number; correct: number }) : { rows: 0, correct: 0 }
-        entry.rows++
-        if (row.correct) entry.correct++
-        Object.defineProperty(byTag, tag, { value: entry, enumerable: true, writable: true, configurable: true })
+  return [...byConfig]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([config, unordered]) => {
+      // In id order: rows are appended as they finish, and sums of dollars must not depend on that order.
+      const list = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      const correct = list.filter((row) => row.correct).length
+      const dollars = list.reduce((sum, row) => sum + (row.cost ?? 0), 0)
+      const latencies = list.map((row) => row.wallMs)
+      const recalls = list.flatMap((row) => (row.evidenceRecall !== undefined ? [row.evidenceRecall] : []))
+      const support = list.flatMap((row) => (row.supportRate !== undefined ? [row.supportRate] : []))
+      const byTag: Record<string, { rows: number; correct: number }> = {}
+      for (const row of list) {
+        for (const tag of row.tags ?? []) {
+          const entry = Object.hasOwn(byTag, tag) ? (byTag[tag] as { rows: number; correct: number }) : { rows: 0, correct: 0 }
+          entry.rows++
+          if (row.correct) entry.correct++
+          Object.defineProperty(byTag, tag, { value: entry, enumerable: true, writable: true, configurable: true })
+        }
       }
-    }
-    return {
-      config,
-      rows: list.length,
-      correct,
-      accuracy: list.length ? correct / list.length : 0,
-      interval: wilsonInterval(correct, list.length),
-      f1: mean(list.map((row) => row.grades.f1)),
-      exact: mean(list.map((row) => (row.grades.exact ? 1 : 0))),
-      notAttempted: mean(list.map((row) => (row.notAttempted ? 1 : 0))),
-      dollars,
-      unknownCost: list.filter((row) => row.cost === null).length,
-      dollarsPerCorrect: correct > 0 ? dollars / correct : null,
-      graderDollars: list.reduce((sum, row) => sum + (row.graderCost ?? 0), 0),
-      p50Ms: percentile(latencies, 0.5) ?? 0,
-      p95Ms: percentile(latencies, 0.95) ?? 0,
-      ...(recalls.length ? { evidenceRecall: mean(recalls) } : {}),
-      ...(support.length ? { supportRate: mean(support) } : {}),
-      byTag,
-    }
-  })
+      return {
+        config,
+        rows: list.length,
+        correct,
+        accuracy: list.length ? correct / list.length : 0,
+        interval: wilsonInterval(correct, list.length),
+        f1: mean(list.map((row) => row.grades.f1)),
+        exact: mean(list.map((row) => (row.grades.exact ? 1 : 0))),
+        notAttempted: mean(list.map((row) => (row.notAttempted ? 1 : 0))),
+        dollars,
+        unknownCost: list.filter((row) => row.cost === null).length,
+        dollarsPerCorrect: correct > 0 ? dollars / correct : null,
+        graderDollars: list.reduce((sum, row) => sum + (row.graderCost ?? 0), 0),
+        p50Ms: percentile(latencies, 0.5) ?? 0,
+        p95Ms: percentile(latencies, 0.95) ?? 0,
+        ...(recalls.length ? { evidenceRecall: mean(recalls) } : {}),
+        ...(support.length ? { supportRate: mean(support) } : {}),
+        byTag,
+      }
+    })
 }
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`

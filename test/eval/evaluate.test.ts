@@ -232,7 +232,19 @@ describe('evaluate: what rows measure', () => {
     // Every model call costs $0.01: the first call of the first row already passes $0.005.
     const costly = scriptedLLM({ model: 'dear', cost: 0.01, replies: (req) => (req.system?.includes('planner') ? 'Action: Search\nQuery: x' : 'notes') })
     const events = await drain(evaluate({ dataset: ROWS, configs: [{ name: 'dear', agent: agent({ llm: costly }) }], out, maxCost: 0.005 }))
-    expect(events.at(-1)).toMatchObject({ type: 'eval-end', reason: 'max-cost', done: 0 })
+    const end = events.at(-1) as Extract<EvalEvent, { type: 'eval-end' }>
+    expect(end).toMatchObject({ type: 'eval-end', reason: 'max-cost', done: 0 })
+    // What the stopped rows spent is reported, though they are not written.
+    expect(end.spent).toBeGreaterThanOrEqual(0.01)
+    expect(await readResults(out)).toEqual([])
+  })
+
+  it('stops when the grader fails, without writing the row it could not grade', async () => {
+    const out = await tmp()
+    const grader = scriptedLLM({ model: 'judge', replies: () => ({ text: '', error: new Error('grader down') }) })
+    const events = await drain(evaluate({ dataset: ROWS, configs: [{ name: 'a', agent: agent() }], out, grader, concurrency: 1 }))
+    expect(events.at(-1)).toMatchObject({ type: 'eval-end', reason: 'error', done: 0, error: expect.stringContaining('grading a eiffel failed: grader down') })
+    expect(events.filter((e) => e.type === 'row-start')).toHaveLength(1)
     expect(await readResults(out)).toEqual([])
   })
 })
