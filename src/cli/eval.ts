@@ -27,6 +27,7 @@ import type { CliIO } from './io.js'
 import { buildLLM } from './llm.js'
 import type { Output } from './render/index.js'
 import { UsageError } from './usage-error.js'
+import { count } from './plural.js'
 
 export const EVAL_HELP = `laconic eval: accuracy, evidence and cost of research configurations on a question set
 
@@ -243,7 +244,7 @@ async function runEval(argv: readonly string[], io: CliIO): Promise<number> {
   if (replayOnly && models.length === 0) throw new UsageError('--replay needs the model names the cassette was recorded with: --models M1,M2 or -m NAME')
   const explicitSources = rest.some((token) => /^--(search|corpus|kb)(=|$)/.test(token))
   const corpus = dataset.documents?.length && !explicitSources ? localCorpus({ documents: dataset.documents }) : undefined
-  if (corpus) io.stderr.write(`laconic: searching the ${dataset.documents?.length} documents that come with ${datasetPath}\n`)
+  if (corpus) io.stderr.write(`laconic: searching the ${count(dataset.documents?.length ?? 0, 'document')} that come with ${datasetPath}\n`)
   // The eval's budget is --max-cost; each run's own budget is not set.
   const budget = options.maxCost
   const runOptions: CliOptions = { ...options, maxCost: undefined, words: [] }
@@ -309,7 +310,8 @@ async function runEval(argv: readonly string[], io: CliIO): Promise<number> {
     ...(budget !== undefined ? { maxCost: budget } : {}),
     ...(parallel ? { concurrency: parallel } : {}),
   })) {
-    if (event.type === 'eval-start' && event.done > 0) io.stderr.write(`laconic: resuming: ${event.done} of ${event.total} rows are done in ${flags.out}\n`)
+    if (event.type === 'eval-start' && event.done > 0)
+      io.stderr.write(`laconic: resuming: ${event.done} of ${count(event.total, 'row')} done in ${flags.out}\n`)
     if (event.type === 'eval-start') correct = 0
     if (event.type === 'row-end') {
       if (event.row.correct) correct++
@@ -321,7 +323,9 @@ async function runEval(argv: readonly string[], io: CliIO): Promise<number> {
   bar.done()
   const text = await writeReport(flags.out, `laconic eval: ${datasetPath}`)
   io.stdout.write(text)
-  io.stderr.write(`laconic: ${end?.done ?? 0}/${end?.total ?? 0} rows in ${join(flags.out, 'results.jsonl')}; report: ${join(flags.out, 'report.html')}\n`)
+  io.stderr.write(
+    `laconic: ${end?.done ?? 0}/${count(end?.total ?? 0, 'row')} in ${join(flags.out, 'results.jsonl')}; report: ${join(flags.out, 'report.html')}\n`,
+  )
   switch (end?.reason) {
     case 'max-cost':
       io.stderr.write(`laconic: stopped at the --max-cost budget ($${end.spent.toFixed(4)} spent); run again with a higher one to go on\n`)

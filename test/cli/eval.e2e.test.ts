@@ -54,7 +54,7 @@ describe('laconic eval', () => {
     const calls = backend.turns.length
     const again = await runCli(['eval', dataset, '--out', out, ...cliFlags(backend)])
     expect(again.code).toBe(0)
-    expect(again.stderr).toContain('resuming: 3 of 3 rows are done')
+    expect(again.stderr).toContain('resuming: 3 of 3 rows done')
     expect(backend.turns.length).toBe(calls)
     expect(await lines(join(out, 'results.jsonl'))).toHaveLength(3)
   })
