@@ -48,4 +48,19 @@ describe('the planner parser', () => {
       }),
     )
   })
+
+  it('reads the same decision however many lines without a label word surround the labelled ones', () => {
+    const token = fc.constantFrom('Action:', 'Query:', 'Search:', '**', 'Answer', 'Search', 'query', ' ', 'x', '- ', 'Lyon')
+    const line = fc.array(token, { maxLength: 8 }).map((tokens) => tokens.join(''))
+    // Filler: no label word, no bracket or quote (the JSON fallback reads those).
+    const filler = fc.string({ unit: fc.constantFrom('a', 'b', 'n', ' ', '-', '*', '.', '1', '\r', 'é'), maxLength: 12 })
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, fc.array(filler, { maxLength: 3 })), { maxLength: 8 }), (script) => {
+        const bare = script.map(([labelled]) => labelled).join('\n')
+        const padded = script.flatMap(([labelled, around]) => [...around, labelled, ...around]).join('\n')
+        expect(parsePlannerDecision(padded)).toEqual(parsePlannerDecision(bare))
+      }),
+      { numRuns: 500 },
+    )
+  })
 })

@@ -1,5 +1,5 @@
 import { normalizeUrl, stripThink } from '../../core/index.js'
-import { parseBareList, parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
+import { looseJsonReader, parseBareList, parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
 import { createQueryStream, type QueryStream } from '../shared/query-stream.js'
 import { distinctQueries, readBoolean } from '../shared/read.js'
 
@@ -126,7 +126,8 @@ function factFromLine(line: string): ExtractedFact | undefined {
  */
 export function parseExtraction(reply: unknown): Extraction {
   const text = typeof reply === 'string' ? stripThink(reply) : ''
-  const list = factsField(parseLooseJson(text, 'object')) ?? factItems(parseLooseJson(text, 'array'))
+  const json = looseJsonReader(text)
+  const list = factsField(json('object')) ?? factItems(json('array'))
   if (list) return { facts: list.map(factFromItem).filter((f): f is ExtractedFact => f !== undefined), readable: true }
   const lines = parseBareList(text)
   if (lines.length) return { facts: lines.map(factFromLine).filter((f): f is ExtractedFact => f !== undefined), readable: true }

@@ -1,4 +1,4 @@
-import { parseBareList, parseLooseJson, stringArrayField } from '../shared/json.js'
+import { looseJsonReader, parseBareList, parseLooseJson, stringArrayField } from '../shared/json.js'
 import { cleanQuery, distinctQueries, readBoolean } from '../shared/read.js'
 
 /** A piece of information the answer needs, and the evidence that fills it (if any was found). */
@@ -37,7 +37,8 @@ export const NEW_QUERY_KEYS = ['new_queries', 'newQueries', 'queries']
  * with a `queries` field, or a bare list. Total; [] when there are none.
  */
 export function parseQueries(reply: unknown, limit = 5): string[] {
-  const array = parseLooseJson(reply, 'array')
+  const json = looseJsonReader(reply)
+  const array = json('array')
   if (Array.isArray(array)) {
     const items = array.map((item: unknown) =>
       typeof item === 'string'
@@ -49,7 +50,7 @@ export function parseQueries(reply: unknown, limit = 5): string[] {
     const queries = cleanQueries(items, limit)
     if (queries.length) return queries
   }
-  const object = parseLooseJson(reply, 'object')
+  const object = json('object')
   const fromObject = cleanQueries(stringArrayField(object, ...QUERY_LIST_KEYS), limit)
   if (fromObject.length) return fromObject
   return cleanQueries(parseBareList(reply), limit)

@@ -42,73 +42,85 @@ export class CitationRegistry {
 const PARTIAL_MARKER = /\[[\d,\s]{0,20}$/
 
 /**
- * Calls `found(open, close, numbers)` for each citation marker in `text`: `[n]` or `[n, m, …]`,
- * numbers of 1 to 4 digits, spaces allowed around the commas only; `open` is the index of `[`,
- * `close` the index just past `]`, `numbers` valid only during the call. One pass with no callback per character: a reply that is
- * nothing but markers (a hostile model's) costs a few milliseconds per megabyte.
+ * The citation marker that starts at `open` (a `[`): `[n]` or `[n, m, …]`, numbers of 1 to 4
+ * digits, spaces allowed around the commas only. Returns the index just past its `]`, with its
+ * numbers in `numbers` (overwritten: one list for every marker, no allocation per marker), or -1
+ * when no marker starts there. Callers loop over `[`s with no callback per marker: a reply that is
+ * nothing but markers (a hostile model's) costs a few tens of milliseconds per megabyte.
  */
-function scanMarkers(text: string, found: (open: number, close: number, numbers: number[]) => void): void {
-  // One list for every marker (`found` reads it before the next): no allocation per marker.
-  const numbers: number[] = []
-  for (let open = text.indexOf('['); open !== -1; ) {
-    numbers.length = 0
-    let i = open + 1
-    let close = -1
-    for (;;) {
-      const start = i
-      let n = 0
-      while (i < text.length && i - start < 5 && isDigit(text.charCodeAt(i))) n = n * 10 + text.charCodeAt(i++) - 48
-      if (i === start || i - start > 4) break // no number, or one of 5 digits or more
-      numbers.push(n)
-      if (text.charCodeAt(i) === CLOSE) {
-        close = i + 1
-        break
-      }
-      while (isSpace(text[i])) i++
-      if (text.charCodeAt(i) !== COMMA) break
-      i++
-      while (isSpace(text[i])) i++
+function markerAt(text: string, open: number, numbers: number[]): number {
+  // Most brackets in text start no marker: decided before touching the list.
+  if (!isDigit(text.charCodeAt(open + 1))) return -1
+  numbers.length = 0
+  let i = open + 1
+  for (;;) {
+    const start = i
+    let n = 0
+    for (; i < text.length && i - start < 5; i++) {
+      const c = text.charCodeAt(i)
+      if (!isDigit(c)) break
+      n = n * 10 + c - 48
     }
-    if (close === -1) {
-      open = text.indexOf('[', open + 1)
-      continue
-    }
-    found(open, close, numbers)
-    open = text.indexOf('[', close)
+    if (i === start || i - start > 4) return -1 // no number, or one of 5 digits or more
+    numbers.push(n)
+    if (text.charCodeAt(i) === CLOSE) return i + 1
+    while (isSpaceAt(text, i)) i++
+    if (text.charCodeAt(i) !== COMMA) return -1
+    i++
+    while (isSpaceAt(text, i)) i++
   }
 }
 
 const [CLOSE, COMMA] = [']'.charCodeAt(0), ','.charCodeAt(0)]
 const isDigit = (c: number) => c >= 48 && c <= 57
-/** `\s`, the ASCII ones without a regular expression. */
-const isSpace = (c: string | undefined) => {
-  if (c === undefined) return false
-  const code = c.charCodeAt(0)
-  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(c))
+/** `\s` at `text[i]` (false past the end), the ASCII ones without a regular expression. */
+const isSpaceAt = (text: string, i: number) => {
+  const code = text.charCodeAt(i)
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(text[i]!))
 }
 
 /** Every number cited in `text`, in order of appearance. */
 export function citationNumbers(text: string): number[] {
   const all: number[] = []
-  scanMarkers(text, (_open, _close, numbers) => {
+  const numbers: number[] = []
+  for (let open = text.indexOf('['); open !== -1; ) {
+    const close = markerAt(text, open, numbers)
+    if (close === -1) {
+      open = text.indexOf('[', open + 1)
+      continue
+    }
     for (const n of numbers) all.push(n)
-  })
+    open = text.indexOf('[', close)
+  }
   return all
 }
 
 /**
  * Rewrites citation markers: `map(n)` gives the new number, or undefined to drop it (an
- * invented index). `[1, 3]` becomes `[a][b]`; a marker whose numbers are all dropped disappears
- * together with the space before it.
+ * invented index); it is called once per distinct number. `[1, 3]` becomes `[a][b]`; a marker
+ * whose numbers are all dropped disappears together with the space before it.
  */
 export function rewriteCitations(text: string, map: (n: number) => number | undefined): string {
+  // A marker of one number, as written back, by number (below 10,000: at most 4 digits).
+  const single: Array<string | undefined> = []
+  const mapped = new Map<number, number | undefined>()
+  const mapOnce = (n: number) => {
+    if (!mapped.has(n)) mapped.set(n, map(n))
+    return mapped.get(n)
+  }
   return replaceCitations(text, (numbers) => {
     if (numbers.length === 1) {
-      const n = map(numbers[0]!)
-      return n === undefined ? '' : `[${n}]`
+      const k = numbers[0]!
+      let marks = single[k]
+      if (marks === undefined) {
+        const n = mapOnce(k)
+        marks = n === undefined ? '' : `[${n}]`
+        single[k] = marks
+      }
+      return marks
     }
     let marks = ''
-    for (const n of new Set(numbers.map(map))) if (n !== undefined) marks += `[${n}]`
+    for (const n of new Set(numbers.map(mapOnce))) if (n !== undefined) marks += `[${n}]`
     return marks
   })
 }
@@ -119,14 +131,22 @@ export function rewriteCitations(text: string, map: (n: number) => number | unde
  */
 export function replaceCitations(text: string, replace: (numbers: readonly number[]) => string): string {
   const out: string[] = []
+  const numbers: number[] = []
   let copied = 0
-  scanMarkers(text, (open, close, numbers) => {
-    // The one whitespace character before a marker goes with it when the marker goes.
-    const from = open > copied && isSpace(text[open - 1]) ? open - 1 : open
+  for (let open = text.indexOf('['); open !== -1; ) {
+    const close = markerAt(text, open, numbers)
+    if (close === -1) {
+      open = text.indexOf('[', open + 1)
+      continue
+    }
     const marks = replace(numbers)
-    out.push(text.slice(copied, marks ? open : from), marks)
+    // The one whitespace character before a marker goes with it when the marker goes.
+    const to = marks === '' && open > copied && isSpaceAt(text, open - 1) ? open - 1 : open
+    if (to > copied) out.push(text.slice(copied, to))
+    if (marks !== '') out.push(marks)
     copied = close
-  })
+    open = text.indexOf('[', close)
+  }
   out.push(text.slice(copied))
   return out.join('')
 }

@@ -31,18 +31,36 @@ import { MAX_LIST_ITEMS, trimEdges } from './read.js'
  * (longest match wins, in order) are read up to a budget of a few times the input's length,
  * so no input (`[` × 1 MB, `{"a":` × n, an unterminated string) can make it rescan.
  */
-export function parseLooseJson(text: unknown, expect: 'object' | 'array' | 'any' = 'any'): unknown {
-  if (typeof text !== 'string') return undefined
+export function parseLooseJson(text: unknown, expect: LooseJsonShape = 'any'): unknown {
+  return looseJsonReader(text)(expect)
+}
+
+/** What `parseLooseJson` looks for: an object, an array, or either. */
+export type LooseJsonShape = 'object' | 'array' | 'any'
+
+/**
+ * `parseLooseJson` of one text for several shapes (an object, else an array): the text is
+ * scanned once, however many times it is read.
+ */
+export function looseJsonReader(text: unknown): (expect?: LooseJsonShape) => unknown {
+  if (typeof text !== 'string') return () => undefined
   const source = stripThink(text)
-  const { count, starts, ends, heights, unclosed } = candidatesOf(source)
+  const candidates = candidatesOf(source)
+  return (expect = 'any') => bestCandidate(source, candidates, expect)
+}
+
+function bestCandidate(source: string, { count, starts, ends, heights, unclosed }: Candidates, expect: LooseJsonShape): unknown {
+  // A candidate opened by the other bracket parses to the other shape: not worth a parse.
+  const skipped = expect === 'object' ? OPEN_BRACKET : expect === 'array' ? OPEN_BRACE : -1
   let budget = CANDIDATE_BUDGET_FACTOR * source.length + 4096
   let best: { value: unknown; length: number } | undefined
   let coveredUntil = -1
   for (let k = 0; k < count; k++) {
     const start = starts[k]!
-    const end = ends[k]!
+    const end = ends[k]! - 1
     // Inside one that parsed, too deep to be a model's JSON, or no longer than the best so far.
     if (start < coveredUntil || heights[k]! > MAX_NESTING || (best && end >= 0 && end - start <= best.length)) continue
+    if (source.charCodeAt(start) === skipped) continue
     const body = end >= 0 ? source.slice(start, end) : unclosed!.complete(start, k)
     budget -= body.length
     if (budget < 0) break
@@ -59,6 +77,15 @@ export function parseLooseJson(text: unknown, expect: 'object' | 'array' | 'any'
 const CANDIDATE_BUDGET_FACTOR = 4
 const DOUBLE_QUOTE = 34
 
+interface Candidates {
+  count: number
+  starts: Int32Array
+  ends: Int32Array
+  /** How deep brackets nest inside each candidate (0: no brackets inside). */
+  heights: Int32Array
+  unclosed: { complete(start: number, candidate: number): string } | undefined
+}
+
 /**
  * Every `{` or `[` outside a string (`starts`), with the index just past its matching close
  * (`ends`, -1 when it never closes), in one pass. Quotes (straight or curly, as the grammar
@@ -66,28 +93,24 @@ const DOUBLE_QUOTE = 34
  * string. Brackets still open at the end (output cut off at a token limit) are completed by
  * `unclosed.complete`.
  */
-function candidatesOf(source: string): {
-  count: number
-  starts: Int32Array
-  ends: Int32Array
-  /** How deep brackets nest inside each candidate (0: no brackets inside). */
-  heights: Int32Array
-  unclosed: { complete(start: number, candidate: number): string } | undefined
-} {
-  let brackets = 0
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i)
-    if (c === OPEN_BRACE || c === OPEN_BRACKET) brackets++
-  }
+function candidatesOf(source: string): Candidates {
+  // Typed arrays grown by doubling (a million pushes onto an array cost ten times the scan);
+  // `ends` holds the index past the close + 1, so 0 is "never closed" with no fill.
+  let size = 64
   let count = 0
-  const starts = new Int32Array(brackets)
-  const ends = new Int32Array(brackets).fill(-1)
-  const heights = new Int32Array(brackets)
+  let starts = new Int32Array(size)
+  let ends = new Int32Array(size)
+  let heights = new Int32Array(size)
   // The candidates of the brackets still open, outermost first.
-  const open: number[] = []
-  const raise = (child: number, parent: number | undefined) => {
-    if (parent !== undefined && heights[child]! + 1 > heights[parent]!) heights[parent] = heights[child]! + 1
+  let open = new Int32Array(size)
+  const grow = () => {
+    size *= 2
+    starts = larger(starts, size)
+    ends = larger(ends, size)
+    heights = larger(heights, size)
+    open = larger(open, size)
   }
+  let depth = 0
   let quote = -1
   let quoteStart = -1
   let i = 0
@@ -99,21 +122,22 @@ function candidatesOf(source: string): {
       continue
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      open.push(count)
+      if (count === size) grow()
+      open[depth++] = count
       starts[count++] = i
-    } else if (open.length === 0) {
+    } else if (depth === 0) {
     } else if (isQuote(c)) {
       quote = c
       quoteStart = i
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      const closed = open.pop()!
-      ends[closed] = i + 1
-      raise(closed, open[open.length - 1])
+      const closed = open[--depth]!
+      ends[closed] = i + 2
+      if (depth > 0) raise(heights, closed, open[depth - 1]!)
     }
   }
   // Brackets never closed contain the ones opened after them.
-  for (let d = open.length - 1; d > 0; d--) raise(open[d]!, open[d - 1])
-  if (!open.length) return { count, starts, ends, heights, unclosed: undefined }
+  for (let d = depth - 1; d > 0; d--) raise(heights, open[d]!, open[d - 1]!)
+  if (depth === 0) return { count, starts, ends, heights, unclosed: undefined }
   // Cut off right after a backslash in a string: the escape never came, the backslash goes.
   const tail = completion(source, quote !== -1 ? quoteStart : -1, i > source.length)
   return {
@@ -125,11 +149,22 @@ function candidatesOf(source: string): {
       complete(start, candidate) {
         // Its closers, innermost first: one per bracket still open from it on (at most MAX_NESTING + 1).
         let closers = ''
-        for (let d = open.length - 1; d >= 0 && open[d]! >= candidate; d--) closers += source.charCodeAt(starts[open[d]!]!) === OPEN_BRACE ? '}' : ']'
+        for (let d = depth - 1; d >= 0 && open[d]! >= candidate; d--) closers += source.charCodeAt(starts[open[d]!]!) === OPEN_BRACE ? '}' : ']'
         return source.slice(start, tail.cut) + tail.append + closers
       },
     },
   }
+}
+
+function larger(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(size)
+  grown.set(array)
+  return grown
+}
+
+/** A bracket holding `child` is at least one higher than it. */
+function raise(heights: Int32Array, child: number, parent: number): void {
+  if (heights[child]! + 1 > heights[parent]!) heights[parent] = heights[child]! + 1
 }
 
 /**
@@ -154,7 +189,7 @@ function lastNonSpace(text: string, from: number): number {
   return i
 }
 
-function matches(value: unknown, expect: 'object' | 'array' | 'any'): boolean {
+function matches(value: unknown, expect: LooseJsonShape): boolean {
   if (value === null || typeof value !== 'object') return false
   if (expect === 'array') return Array.isArray(value)
   if (expect === 'object') return !Array.isArray(value)
@@ -167,8 +202,11 @@ function parseRepaired(candidate: string): unknown {
   } catch {
     // repaired below (a RangeError from extreme nesting included)
   }
+  const repaired = repair(candidate)
+  // Nothing to repair: it would fail again.
+  if (repaired === candidate) return undefined
   try {
-    return JSON.parse(repair(candidate))
+    return JSON.parse(repaired)
   } catch {
     return undefined
   }
@@ -237,10 +275,11 @@ function repair(text: string): string {
     if (isWordStart(c)) {
       let end = i + 1
       while (end < n && isWordPart(text.charCodeAt(end))) end++
-      const word = text.slice(i, end)
       const isKey = (lastSignificant === OPEN_BRACE || lastSignificant === COMMA) && text.charCodeAt(skipSpace(end)) === COLON
-      if (isKey) replace(i, end, `"${word}"`)
-      else {
+      if (isKey) replace(i, end, `"${text.slice(i, end)}"`)
+      else if (end - i >= 4 && end - i <= 5) {
+        // Only a word of four or five letters can be a literal: no slice for the rest.
+        const word = text.slice(i, end)
         const literal = LITERALS[word]
         if (literal !== undefined && literal !== word) replace(i, end, literal)
       }
@@ -250,6 +289,7 @@ function repair(text: string): string {
     }
     if (!isSpace(c)) lastSignificant = c
   }
+  if (out.length === 0) return text
   if (plainFrom < n) out.push(text.slice(plainFrom))
   return out.join('')
 }
