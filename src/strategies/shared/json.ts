@@ -31,7 +31,7 @@ import { MAX_LIST_ITEMS, trimEdges } from './read.js'
  * (longest match wins, in order) are read up to a budget of a few times the input's length,
  * so no input (`[` × 1 MB, `{"a":` × n, an unterminated string) can make it rescan.
  */
-export function parseLooseJson(text: unknown, expect: LooseJsonShape = 'any'): unknown {
+export function parseLooseJson(text: unknown, expect: 'object' | 'array' | 'any' = 'any'): unknown {
   return looseJsonReader(text)(expect)
 }
 
