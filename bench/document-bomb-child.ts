@@ -33,14 +33,14 @@ const bytes =
 const before = memory()
 const cpu = process.cpuUsage()
 const started = performance.now()
-const outcome = await readDocument(`bomb.${kind}`, kind, bytes, {
-  timeoutMs: Number(process.env.BOMB_TIMEOUT_MS ?? 20_000),
-  maxPages: 300,
-  maxChars: 1_000_000,
-}).then(
-  (page) => `read (${page.text.length} characters)`,
-  (error: { code?: string; message?: string }) => `${error.code}: ${error.message?.slice(0, 160)}`,
-)
+// BOMBS=n reads n copies at once (the pool reads one per thread, one thread per core up to 4).
+const copies = Number(process.env.BOMBS ?? 1)
+const read = () =>
+  readDocument(`bomb.${kind}`, kind, bytes, { timeoutMs: Number(process.env.BOMB_TIMEOUT_MS ?? 20_000), maxPages: 300, maxChars: 1_000_000 }).then(
+    (page) => `read (${page.text.length} characters)`,
+    (error: { code?: string; message?: string }) => `${error.code}: ${error.message?.slice(0, 160)}`,
+  )
+const outcome = [...new Set(await Promise.all(Array.from({ length: copies }, read)))].join(' | ')
 const seconds = (performance.now() - started) / 1000
 // Every thread's CPU time, the worker's included: what the read cost whatever the machine's load.
 const { user, system } = process.cpuUsage(cpu)
@@ -50,6 +50,7 @@ const after = memory()
 console.log(
   JSON.stringify({
     kind,
+    copies,
     bytes: bytes.length,
     outcome,
     seconds,

@@ -46,7 +46,7 @@ export type ExtractReply = 'ready' | { id: number; value: ExtractResults[Extract
  * thread's heap limit does not count them; these bound a decompression bomb in bytes, where it
  * was bounded only by the job's time budget (docs/security.md states the bound).
  */
-export const WORKER_BUFFER_CAP = { maxBytes: 128 * 1024 * 1024, maxLiveBytes: 256 * 1024 * 1024 }
+export const WORKER_BUFFER_CAP = { maxBytes: 64 * 1024 * 1024, maxLiveBytes: 256 * 1024 * 1024 }
 
 // Before any parser loads, so that every module makes its buffers through the bounded constructors.
 const buffers = capAllocations(WORKER_BUFFER_CAP)
