@@ -110,6 +110,41 @@ describe('laconic eval', () => {
     expect(report.stdout).toContain('accuracy (95% CI)')
   })
 
+  it('a HotpotQA file runs over its own paragraphs (no search engine), and a mapped CSV reads its columns', async () => {
+    const hotpot = join(folder, 'hotpot.json')
+    await writeFile(
+      hotpot,
+      JSON.stringify([
+        {
+          _id: 'h1',
+          question: 'In which year was the Eiffel Tower completed?',
+          answer: '1889',
+          supporting_facts: [['Eiffel Tower', 0]],
+          context: [
+            ['Eiffel Tower', ['The Eiffel Tower was completed in 1889.']],
+            ['Everest', ['Mount Everest is 8849 metres tall.']],
+          ],
+          type: 'bridge',
+          level: 'easy',
+        },
+      ]),
+    )
+    const searchesBefore = backend.searches.length
+    const model = ['--backend', 'openai', '--endpoint', backend.url, '--model', 'fake-model']
+    const run = await runCli(['eval', hotpot, '--out', join(folder, 'hotpot'), ...model])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain('searching the 2 documents that come with')
+    expect(backend.searches.length).toBe(searchesBefore)
+    const [row] = (await lines(join(folder, 'hotpot', 'results.jsonl'))).map((line) => JSON.parse(line))
+    expect(row).toMatchObject({ id: 'h1', correct: true, evidenceRecall: 1, tags: ['bridge', 'easy'] })
+
+    const csv = join(folder, 'mapped.csv')
+    await writeFile(csv, 'q,gold\n"In which year was the Eiffel Tower completed?",1889|MDCCCLXXXIX\n')
+    const mapped = await runCli(['eval', csv, '--map', 'question=q,answers=gold,separator=|', '--out', join(folder, 'mapped'), ...cliFlags(backend)])
+    expect(mapped.code).toBe(0)
+    expect((await lines(join(folder, 'mapped', 'results.jsonl'))).map((line) => JSON.parse(line).answers)).toEqual([['1889', 'MDCCCLXXXIX']])
+  })
+
   it('refuses a run without --out, and --replay without a cassette', async () => {
     expect((await runCli(['eval', dataset, ...cliFlags(backend)])).stderr).toContain('needs --out DIR')
     expect((await runCli(['eval', dataset, '--out', join(folder, 'x'), '--replay', ...cliFlags(backend)])).code).toBe(2)
