@@ -12,6 +12,7 @@ import { type IndexProgress, type IndexReport, type KnowledgeBase, knowledgeBase
 import { FORMATS, type Format } from './args.js'
 import { recordEmbedder, resolveEmbedder } from './embedder.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
+import { didYouMean } from './did-you-mean.js'
 import { EXIT } from './exit-codes.js'
 import { count } from './plural.js'
 import { loadOptional } from './optional-package.js'
@@ -77,11 +78,13 @@ function progressPrinter(stderr: Output, now: () => number): { update(line: stri
 
 /** The command's flags; an unknown one is a usage error naming it. */
 function parseKbArgs(command: string, argv: readonly string[]) {
+  const options = { ...KB_FLAGS, format: { type: 'string', short: 'f' } } as const
   try {
-    return parseArgs({ args: [...argv], options: { ...KB_FLAGS, format: { type: 'string', short: 'f' } }, allowPositionals: true, strict: true })
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
   } catch (error) {
     const flag = /'([^']+)'/.exec(error instanceof Error ? error.message : '')?.[1]
-    throw new UsageError(`laconic ${command} takes --kb and the --embed-* flags${flag ? `, not ${flag}` : ''}; see laconic --help`)
+    const meant = flag ? didYouMean(flag.replace(/^-+/, '').split('=')[0] ?? '', Object.keys(options), '--') : ''
+    throw new UsageError(`laconic ${command} takes --kb and the --embed-* flags${flag ? `, not ${flag}${meant}` : ''}; see laconic --help`)
   }
 }
 

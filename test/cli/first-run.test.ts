@@ -12,7 +12,7 @@ import { checkStrategy } from '../../src/cli/build-agent.js'
 import { closestName, didYouMean } from '../../src/cli/did-you-mean.js'
 import { resolveEmbedder } from '../../src/cli/embedder.js'
 import { helpText } from '../../src/cli/help.js'
-import { KB_COMMANDS } from '../../src/cli/kb.js'
+import { KB_COMMANDS, runKbCommand } from '../../src/cli/kb.js'
 import { OLLAMA_UNREACHABLE_HINT } from '../../src/cli/ollama-models.js'
 import { SCALE_OUT_COMMANDS } from '../../src/cli/scale-out/commands.js'
 import { UsageError } from '../../src/cli/usage-error.js'
@@ -51,6 +51,20 @@ describe('did you mean', () => {
     expect(() => parseCliArgs(['--search', 'bravo', 'q'])).toThrow('(did you mean brave?)')
     expect(() => parseCliArgs(['--kb', 'k', '--embed-backend', 'olama', 'q'])).toThrow('(did you mean ollama?)')
     expect(() => parseCliArgs(['--modle', 'x', 'q'])).toThrow('unknown option --modle (did you mean --model?)')
+  })
+
+  it('suggests the flag meant to laconic index and kb', async () => {
+    const io = {
+      env: {},
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      readStdin: async () => '',
+      interrupt: new AbortController().signal,
+      now: () => 0,
+    }
+    await expect(runKbCommand(['index', './docs', '--kb', 'k', '--embed-modle', 'x'], { ...io, argv: [] })).rejects.toThrow(
+      'laconic index takes --kb and the --embed-* flags, not --embed-modle (did you mean --embed-model?)',
+    )
   })
 
   it('suggests only a candidate, and only one close to what was typed', () => {
