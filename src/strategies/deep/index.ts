@@ -146,7 +146,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   if (!complete && !stopped) {
     yield ctx.warning(`reached deep.maxSteps (${settings.maxSteps}) before the planner called the research complete`, 'max-iterations')
   }
-  yield* synthesize(question, findings, settings.mode, titles, ctx)
+  yield* synthesize(question, findings, settings.mode, titles, ctx, schedule)
   return { reason: complete || stopped ? 'answered' : 'max-iterations' }
 }
 

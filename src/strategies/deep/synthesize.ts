@@ -1,4 +1,4 @@
-import type { Report, StrategyContext, StrategyEvent } from '../../core/index.js'
+import type { Report, Schedule, StrategyContext, StrategyEvent } from '../../core/index.js'
 import { citedAnswer, evidenceText, type AnswerDetails } from '../shared/cited-answer.js'
 import { meanConfidence, numberFindings, type Finding, type SourceTitles } from './findings.js'
 import { parseReport, type ReportBody } from './parse.js'
@@ -16,6 +16,7 @@ export async function* synthesize(
   mode: 'report' | 'conversational',
   titles: SourceTitles,
   ctx: StrategyContext,
+  schedule?: Schedule,
 ): AsyncGenerator<StrategyEvent> {
   const { shown, sources } = numberFindings(findings, titles)
   const prompt = { question, findings: shown, sources }
@@ -27,6 +28,7 @@ export async function* synthesize(
     },
     // Prompt numbers map to the conversation's numbers; numbers not in the list are invented.
     source: (n) => (sources[n - 1] ? { ...sources[n - 1]!, text: evidence(n) } : undefined),
+    ...(schedule && { schedule }),
     empty: {
       warning: 'the finalizer wrote nothing; answering with the findings themselves',
       text: () => (findings.length ? findings.map((f) => f.answer).join(' ') : 'No findings were gathered for this question.'),

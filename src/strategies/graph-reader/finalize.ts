@@ -91,7 +91,7 @@ export async function* condense(
 export async function* answerFromNotebook(
   facts: readonly NoteFact[],
   ctx: StrategyContext,
-  args: { titles: ReadonlyMap<string, string>; bestEffort: boolean },
+  args: { titles: ReadonlyMap<string, string>; bestEffort: boolean; schedule?: Schedule },
 ): AsyncGenerator<StrategyEvent> {
   const knowledge = ctx.input.knowledge?.trim() ?? ''
   if (!facts.length && !knowledge) {
@@ -112,5 +112,6 @@ export async function* answerFromNotebook(
     },
     source: (n) => (sources[n - 1] ? { ...sources[n - 1]!, text: evidence(n) } : undefined),
     empty: { warning: 'the finalizer wrote nothing' },
+    ...(args.schedule && { schedule: args.schedule }),
   })
 }

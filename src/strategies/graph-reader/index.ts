@@ -136,7 +136,7 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   const titles = new Map(exploration.titles)
   for (const finding of recalled) if (finding.title && !titles.has(finding.url)) titles.set(finding.url, finding.title)
   const notes = [...shown, ...recalled.map((finding) => ({ text: finding.text, sources: [finding.url] }))]
-  yield* answerFromNotebook(notes, ctx, { titles, bestEffort: !exploration.answered })
+  yield* answerFromNotebook(notes, ctx, { titles, bestEffort: !exploration.answered, schedule })
   return { reason: budgetSpent ? 'max-iterations' : 'answered' }
 }
 

@@ -284,7 +284,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       yield ctx.warning(`the answer was rejected (${reason}), but no revision is left: it stands as it is`, 'answer-ungrounded')
     }
 
-    yield* answer(draft, ctx, memory, gathered)
+    yield* answer(draft, ctx, memory, gathered, schedule)
     return { reason: forced && state.step >= settings.maxSteps ? 'max-iterations' : 'answered' }
   }
 }
@@ -297,7 +297,7 @@ function gatheredAnswer(memory: Memory): string {
 }
 
 /** The answer, released once the gate took it: its `[n]` renumbered for the conversation. */
-async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warned: boolean): AsyncGenerator<StrategyEvent> {
+async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warned: boolean, schedule: Schedule): AsyncGenerator<StrategyEvent> {
   // What the run found, then what it was given: the next turn of a conversation starts from it.
   const outcomes = memory.steps.flatMap((s) => s.outcomes)
   if (outcomes.some((o) => o.ok)) {
@@ -306,6 +306,7 @@ async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warn
   yield* citedAnswer(ctx, {
     from: { draft },
     source: (n) => memory.find(n),
+    schedule,
     empty: { warning: warned ? undefined : 'the model gave no answer', text: () => 'No answer was found within the step budget.' },
   })
 }

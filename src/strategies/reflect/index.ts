@@ -134,7 +134,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     if (state.done) yield* ctx.checkpoint(state)
   }
 
-  yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
+  yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords, schedule)
   return { reason: state.capped ? 'max-iterations' : 'answered' }
 }
 
@@ -279,6 +279,7 @@ async function* synthesize(
   sources: readonly SearchResult[],
   ctx: StrategyContext,
   maxWords: number,
+  schedule: Schedule,
 ): AsyncGenerator<StrategyEvent> {
   if (!sources.length) {
     yield* nothingToAnswerFrom(
@@ -305,6 +306,7 @@ async function* synthesize(
       return source && { url: source.url, title: source.title, text: evidenceText([source.snippet]) }
     },
     filter: wordLimitFilter(maxWords),
+    schedule,
     empty: {
       warning: 'the synthesizer wrote nothing; answering with the top result',
       text: (cite) => `${wordLimitText(sources[0]!.snippet || sources[0]!.title, maxWords - 1)} [${cite(sources[0]!)}]`,
