@@ -107,7 +107,7 @@ export interface LLMProvider {
   stream(req: LLMRequest): AsyncIterable<LLMChunk>
 }
 
-/** One search hit: title, URL and snippet, with a score when the engine gives one. */
+/** One search hit: title, URL and snippet, with a score when the engine gives one and a work's facts when a scholarly source does. */
 export interface SearchResult {
   title: string
   url: string
@@ -120,6 +120,24 @@ export interface SearchResult {
    * one is marked (an empty list has nothing to carry the mark, so it counts as a search).
    */
   cached?: true
+  /**
+   * What a scholarly or reference source knows about the work behind the result (`arxiv()`,
+   * `openAlex()`, `semanticScholar()`, `pubmed()`, `wikipedia()`): each field only when the
+   * source gives it. `combineSearch()` merges results with the same DOI or arXiv id by it.
+   */
+  meta?: {
+    authors?: string[]
+    /** The year of publication. */
+    year?: number
+    /** The journal, conference or archive section. */
+    venue?: string
+    /** Lower-case, without `https://doi.org/`, e.g. `10.1145/3395363.3397376`. */
+    doi?: string
+    /** Without its version, e.g. `2202.12139` or `cond-mat/0603029`. */
+    arxivId?: string
+    /** An open-access PDF of the work; `httpFetch()` reads it with page citations. */
+    pdfUrl?: string
+  }
 }
 
 /**

@@ -12,7 +12,8 @@ import type { ResearchDataParts, ResearchMessageMetadata } from './ui-message-ch
 
 const strings = arrayOf(string)
 const errorInfo = object({ message: string, code: string }, { cause: string })
-const searchResult = object({ title: string, url: string, snippet: string }, { score: number, cached: boolean })
+const resultMeta = object({}, { authors: strings, year: number, venue: string, doi: string, arxivId: string, pdfUrl: string })
+const searchResult = object({ title: string, url: string, snippet: string }, { score: number, cached: boolean, meta: resultMeta })
 const fact = object({ id: string, text: string, sources: strings }, { queryId: string })
 const cost = object(
   {

@@ -6,17 +6,21 @@
 import { parentPort } from 'node:worker_threads'
 import { capAllocations } from './allocation-cap.js'
 import { readDuckDuckGoPage, type DuckDuckGoPage } from '../search/duckduckgo-page.js'
+import { type ArxivFeed, type EsearchAnswer, type EsummaryAnswer, parseArxivFeed, parseEsearch, parseEsummary } from '../search/scholarly-xml.js'
 import { docxText, pdfText, type DocumentLimits, type DocumentText } from './document-text.js'
 import { documentText, extractReadable, loadExtractModules, type ExtractedPage } from './extract.js'
 
 /**
  * What the pool parses: a web page's readable text, an HTML document's whole text, a DuckDuckGo
- * results page, a PDF's or a DOCX file's text.
+ * results page, arXiv's and NCBI's XML answers, a PDF's or a DOCX file's text.
  */
 export interface ExtractResults {
   readable: ExtractedPage
   document: ExtractedPage
   duckduckgo: DuckDuckGoPage
+  arxiv: ArxivFeed
+  esearch: EsearchAnswer
+  esummary: EsummaryAnswer
   pdf: DocumentText
   docx: DocumentText
 }
@@ -63,6 +67,9 @@ const work: { [K in ExtractKind]: (job: ExtractJob) => ExtractResults[K] | Promi
   readable: (job) => extractReadable(job.html, modules, job.maxElements),
   document: (job) => documentText(job.html, modules),
   duckduckgo: (job) => readDuckDuckGoPage(job.html, modules.parseHTML),
+  arxiv: (job) => parseArxivFeed(job.html, modules.DOMParser),
+  esearch: (job) => parseEsearch(job.html, modules.DOMParser),
+  esummary: (job) => parseEsummary(job.html, modules.DOMParser),
   pdf: (job) => pdfText(fileOf(job), job.limits ?? NO_LIMITS),
   docx: (job) => docxText(fileOf(job), job.limits ?? NO_LIMITS, modules.parseHTML),
 }

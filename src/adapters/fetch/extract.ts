@@ -6,10 +6,13 @@
  */
 import type { Readability as ReadabilityClass } from '@mozilla/readability'
 import type { parseHTML as ParseHTML } from 'linkedom'
+import type { XmlParser } from '../search/xml.js'
 import { htmlToText } from './html-text.js'
 
 export interface ExtractModules {
   parseHTML: typeof ParseHTML
+  /** linkedom's XML parser (arXiv's and NCBI's answers). */
+  DOMParser: XmlParser
   Readability: typeof ReadabilityClass
 }
 
@@ -36,7 +39,7 @@ const MIN_ARTICLE_CHARS = 250
 export async function loadExtractModules(): Promise<ExtractModules> {
   const [linkedom, readability] = await Promise.all([import('linkedom'), import('@mozilla/readability')])
   const Readability = readability.Readability ?? (readability as unknown as { default: typeof readability }).default.Readability
-  return { parseHTML: linkedom.parseHTML, Readability }
+  return { parseHTML: linkedom.parseHTML, DOMParser: linkedom.DOMParser as unknown as XmlParser, Readability }
 }
 
 /**

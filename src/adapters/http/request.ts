@@ -47,6 +47,11 @@ export interface HttpRequestOptions {
   fetch?: typeof globalThis.fetch | undefined
   /** Jitter source for backoff, injectable for tests. */
   random?: (() => number) | undefined
+  /**
+   * Awaited before each attempt (`httpRequest` only), e.g. a pacer's turn for an API that asks
+   * for a gap between requests. The whole-call deadline starts once the first wait is over.
+   */
+  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<void>) | undefined
 }
 
 export const DEFAULT_TIMEOUTS = { firstByteMs: 60_000, idleMs: 60_000, totalMs: 600_000 } as const
@@ -70,8 +75,18 @@ const ERROR_BODY_BYTES = 16_384
  * `timeout` or `http`); an aborted `signal` rejects with a `LaconicError` of code `aborted`.
  */
 export function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> {
-  const deadline = performance.now() + (options.timeouts?.totalMs ?? DEFAULT_TIMEOUTS.totalMs)
-  return withRetries(retryOptionsOf(options), () => attemptRequest(options, deadline))
+  const { beforeAttempt } = options
+  const totalMs = options.timeouts?.totalMs ?? DEFAULT_TIMEOUTS.totalMs
+  if (!beforeAttempt) {
+    const deadline = performance.now() + totalMs
+    return withRetries(retryOptionsOf(options), () => attemptRequest(options, deadline))
+  }
+  let deadline: number | undefined
+  return withRetries(retryOptionsOf(options), async () => {
+    await beforeAttempt(options.signal)
+    deadline ??= performance.now() + totalMs
+    return attemptRequest(options, deadline)
+  })
 }
 
 /**

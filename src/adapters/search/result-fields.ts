@@ -25,7 +25,7 @@ export function stripMarkup(value: string): string {
   })
 }
 
-function isWebUrl(value: string): boolean {
+export function isWebUrl(value: string): boolean {
   try {
     const { protocol } = new URL(value)
     return protocol === 'http:' || protocol === 'https:'
