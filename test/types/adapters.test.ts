@@ -3,9 +3,22 @@
  * model, search and fetch adapter is configured with.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { FetchProvider, LLMProvider, SearchProvider } from '../../src/index.js'
+import type { FetchProvider, LLMProvider, SearchProvider, SearchResult } from '../../src/index.js'
 import type {
   AiSdkLanguageModel,
+  ArxivOptions,
+  CombineSearchOptions,
+  OpenAlexOptions,
+  PubMedOptions,
+  ScholarlyOptions,
+  SemanticScholarOptions,
+  WikipediaOptions,
+  arxiv,
+  combineSearch,
+  openAlex,
+  pubmed,
+  semanticScholar,
+  wikipedia,
   AiSdkModelOptions,
   Backoff,
   BraveOptions,
@@ -89,5 +102,44 @@ describe('search and fetch adapters', () => {
     expectTypeOf<ReturnType<typeof createPacer>>().toEqualTypeOf<Pacer>()
     expectTypeOf<PacerOptions['intervalMs']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<Pacer['wait']>().parameters.toEqualTypeOf<[signal?: AbortSignal]>()
+  })
+})
+
+describe('scholarly search adapters', () => {
+  it('take the HTTP search options, an endpoint and a pacer, and their own', () => {
+    expectTypeOf<ScholarlyOptions>().toExtend<HttpSearchOptions>()
+    expectTypeOf<ScholarlyOptions['baseURL']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<ScholarlyOptions['pacer']>().toEqualTypeOf<Pacer | undefined>()
+    for (const options of [{} as ArxivOptions, {} as OpenAlexOptions, {} as SemanticScholarOptions, {} as PubMedOptions, {} as WikipediaOptions]) {
+      expectTypeOf(options).toExtend<ScholarlyOptions>()
+    }
+    expectTypeOf<ArxivOptions['sortBy']>().toEqualTypeOf<'relevance' | 'lastUpdatedDate' | 'submittedDate' | undefined>()
+    expectTypeOf<OpenAlexOptions['mailto']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<SemanticScholarOptions['apiKey']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<PubMedOptions['email']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<WikipediaOptions['lang']>().toEqualTypeOf<string | undefined>()
+  })
+
+  it('are search providers, made with optional options', () => {
+    expectTypeOf<typeof arxiv>().parameters.toEqualTypeOf<[options?: ArxivOptions]>()
+    expectTypeOf<typeof openAlex>().parameters.toEqualTypeOf<[options?: OpenAlexOptions]>()
+    expectTypeOf<typeof semanticScholar>().parameters.toEqualTypeOf<[options?: SemanticScholarOptions]>()
+    expectTypeOf<typeof pubmed>().parameters.toEqualTypeOf<[options?: PubMedOptions]>()
+    expectTypeOf<typeof wikipedia>().parameters.toEqualTypeOf<[options?: WikipediaOptions]>()
+    expectTypeOf<ReturnType<typeof arxiv>>().toEqualTypeOf<SearchProvider>()
+  })
+
+  it('combineSearch takes providers and a weight for each', () => {
+    expectTypeOf<typeof combineSearch>().parameters.toEqualTypeOf<[providers: readonly SearchProvider[], options?: CombineSearchOptions]>()
+    expectTypeOf<CombineSearchOptions['weights']>().toEqualTypeOf<readonly number[] | undefined>()
+    expectTypeOf<ReturnType<typeof combineSearch>>().toEqualTypeOf<SearchProvider>()
+  })
+
+  it("a result's meta: what a scholarly source knows of the work", () => {
+    type Meta = NonNullable<SearchResult['meta']>
+    expectTypeOf<Meta['authors']>().toEqualTypeOf<string[] | undefined>()
+    expectTypeOf<Meta['year']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<Meta['venue' | 'doi' | 'arxivId' | 'pdfUrl']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<{ title: string; url: string; snippet: string }>().toExtend<SearchResult>()
   })
 })

@@ -15,9 +15,9 @@ import { readXmlAnswer } from './scholarly-parse.js'
 
 /** Options of `arxiv()`: the endpoint, the order of results, and the pacing of requests. */
 export interface ArxivOptions extends ScholarlyOptions {
-  /** @defaultValue 'https://export.arxiv.org/api' */
+  /** The API's address (a mirror, a proxy, a loopback server in tests). @defaultValue 'https://export.arxiv.org/api' */
   readonly baseURL?: string
-  /** @defaultValue 'relevance' */
+  /** The order of the results. @defaultValue 'relevance' */
   readonly sortBy?: 'relevance' | 'lastUpdatedDate' | 'submittedDate'
 }
 

@@ -16,7 +16,7 @@ export interface OpenAlexOptions extends ScholarlyOptions {
   readonly mailto?: string
   /** Sent as `api_key`. @defaultValue the `OPENALEX_API_KEY` environment variable */
   readonly apiKey?: string
-  /** @defaultValue 'https://api.openalex.org' */
+  /** The API's address (a mirror, a proxy, a loopback server in tests). @defaultValue 'https://api.openalex.org' */
   readonly baseURL?: string
   /** An OpenAlex filter, e.g. `'is_oa:true,from_publication_date:2020-01-01'`. */
   readonly filter?: string

@@ -23,7 +23,7 @@ export interface PubMedOptions extends ScholarlyOptions {
   readonly email?: string
   /** Sent as `tool`. @defaultValue 'laconic-research' */
   readonly tool?: string
-  /** @defaultValue 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils' */
+  /** The API's address (a mirror, a proxy, a loopback server in tests). @defaultValue 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils' */
   readonly baseURL?: string
 }
 

@@ -14,7 +14,7 @@ import { arxivIdOf, doiOf, MAX_AUTHORS, metaOf, politeUserAgent, type ScholarlyO
 export interface SemanticScholarOptions extends ScholarlyOptions {
   /** Sent as `x-api-key`. @defaultValue the `SEMANTIC_SCHOLAR_API_KEY` environment variable, else none */
   readonly apiKey?: string
-  /** @defaultValue 'https://api.semanticscholar.org/graph/v1' */
+  /** The API's address (a mirror, a proxy, a loopback server in tests). @defaultValue 'https://api.semanticscholar.org/graph/v1' */
   readonly baseURL?: string
   /** A year or range, e.g. `'2019'`, `'2016-2020'`, `'2010-'`. */
   readonly year?: string

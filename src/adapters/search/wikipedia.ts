@@ -18,7 +18,7 @@ export interface WikipediaOptions extends ScholarlyOptions {
   readonly lang?: string
   /** An address or URL for Wikimedia to reach you, added to the `user-agent` their policy asks for. */
   readonly contact?: string
-  /** @defaultValue `https://${lang}.wikipedia.org` */
+  /** The wiki's address (a mirror, a loopback server in tests). @defaultValue `https://${lang}.wikipedia.org` */
   readonly baseURL?: string
   /** Read each hit's REST page summary for its lead section. @defaultValue true */
   readonly summaries?: boolean
