@@ -47,6 +47,8 @@ Dataset:
 Configurations (every strategy × every model):
   --strategies A,B           strategies to compare (default: --strategy, or scratchpad)
   --models M1,M2             models of --backend to compare (default: --model)
+  --vary FLAG=V1,V2          one configuration per value of any laconic flag, e.g. --vary max-steps=2,5
+                             (repeatable: every combination)
   --grader-model NAME        grade with SimpleQA's three grades on this model (not one under test);
   --grader-backend NAME      its backend (default --backend) and --grader-endpoint URL
   --grader-endpoint URL      without a grader, an answer is correct when it contains an accepted answer
@@ -75,6 +77,8 @@ interface EvalFlags {
   cassette?: string
   mode?: CassetteMode
   recordModels: boolean
+  /** `--vary FLAG=V1,V2`: one configuration per value (repeatable: every combination). */
+  vary: string[]
   parallel?: string
   limit?: string
 }
@@ -96,7 +100,7 @@ const MODES: Record<string, CassetteMode> = { '--replay': 'replay', '--record': 
 
 /** The eval's own flags, taken out so the shared parser sees only laconic's. */
 function takeEvalFlags(argv: readonly string[]): { flags: EvalFlags; rest: string[] } {
-  const flags: EvalFlags = { recordModels: true }
+  const flags: EvalFlags = { recordModels: true, vary: [] }
   const rest: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string
@@ -112,6 +116,13 @@ function takeEvalFlags(argv: readonly string[]): { flags: EvalFlags; rest: strin
     }
     if (token === '--no-record-models') {
       flags.recordModels = false
+      continue
+    }
+    if (token === '--vary' || token.startsWith('--vary=')) {
+      const value = token === '--vary' ? argv[++i] : token.slice('--vary='.length)
+      if (!value || !/^[a-z][a-z-]*=[^,]/.test(value))
+        throw new UsageError('--vary takes FLAG=V1,V2 (a laconic flag without its dashes), e.g. --vary max-steps=2,5')
+      flags.vary.push(value)
       continue
     }
     const name = Object.keys(VALUE_FLAGS).find((flag) => token === flag || token.startsWith(`${flag}=`))
@@ -153,6 +164,25 @@ function mapping(value: string | undefined): ColumnMapping | undefined {
   }
   if (!fields.question || !fields.answers) throw new UsageError('--map needs question=COLUMN and answers=COLUMN')
   return fields as unknown as ColumnMapping
+}
+
+/**
+ * The option sets of `--vary FLAG=V1,V2 ...`: every combination of the values, each parsed as
+ * laconic's flags (`--FLAG V`) after the others, so it is checked as they are. No `--vary`: one set.
+ */
+function variants(vary: readonly string[], rest: readonly string[]): { label: string; options: CliOptions }[] {
+  let combos: { label: string[]; args: string[] }[] = [{ label: [], args: [] }]
+  for (const spec of vary) {
+    const [flag, values = ''] = spec.split(/=(.*)/s)
+    combos = combos.flatMap((combo) =>
+      list(values).map((value) => ({ label: [...combo.label, `${flag}=${value}`], args: [...combo.args, `--${flag}`, value] })),
+    )
+  }
+  return combos.map((combo) => {
+    const parsed = parseCliArgs([...rest, ...combo.args])
+    if (parsed.kind !== 'run') throw new UsageError(`--vary ${combo.label.join(' ')}: not an option of a run`)
+    return { label: combo.label.join(' '), options: parsed.options }
+  })
 }
 
 /** A model that is never called: what replay-only mode gives the agent, so no server is needed. */
@@ -250,24 +280,27 @@ async function runEval(argv: readonly string[], io: CliIO): Promise<number> {
   const runOptions: CliOptions = { ...options, maxCost: undefined, words: [] }
 
   const configs: EvalConfig[] = []
-  for (const model of models.length ? models : [undefined]) {
-    const forModel: CliOptions = { ...runOptions, ...(model ? { model } : {}) }
-    const providers = replayOnly
-      ? {
-          llm: replayOnlyModel(model as string, forModel),
-          search: replayOnlySearch as SearchProvider,
-          fetch: options.fetch ? (replayOnlySearch as FetchProvider) : undefined,
-        }
-      : corpus
+  for (const variant of variants(flags.vary, rest)) {
+    const base: CliOptions = { ...variant.options, maxCost: undefined, words: [] }
+    for (const model of models.length ? models : [undefined]) {
+      const forModel: CliOptions = { ...base, ...(model ? { model } : {}) }
+      const providers = replayOnly
         ? {
-            llm: (await buildLLM(forModel, io.env, io.fetch)).llm,
-            search: corpus as SearchProvider,
-            fetch: options.fetch ? (corpus as FetchProvider) : undefined,
+            llm: replayOnlyModel(model as string, forModel),
+            search: replayOnlySearch as SearchProvider,
+            fetch: forModel.fetch ? (replayOnlySearch as FetchProvider) : undefined,
           }
-        : await configuredProviders(forModel, io)
-    for (const strategy of strategies) {
-      const agent: AgentOptions = agentOptions({ ...forModel, strategy }, providers)
-      configs.push({ name: `${strategy}/${providers.llm.model ?? model ?? 'model'}`, agent })
+        : corpus
+          ? {
+              llm: (await buildLLM(forModel, io.env, io.fetch)).llm,
+              search: corpus as SearchProvider,
+              fetch: forModel.fetch ? (corpus as FetchProvider) : undefined,
+            }
+          : await configuredProviders(forModel, io)
+      for (const strategy of strategies) {
+        const agent: AgentOptions = agentOptions({ ...forModel, strategy }, providers)
+        configs.push({ name: `${strategy}/${providers.llm.model ?? model ?? 'model'}${variant.label ? ` ${variant.label}` : ''}`, agent })
+      }
     }
   }
   let grader: LLMProvider | undefined

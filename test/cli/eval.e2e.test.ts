@@ -145,6 +145,20 @@ describe('laconic eval', () => {
     expect((await lines(join(folder, 'mapped', 'results.jsonl'))).map((line) => JSON.parse(line).answers)).toEqual([['1889', 'MDCCCLXXXIX']])
   })
 
+  it('--vary makes one configuration per value of a flag, each checked as the flag is', async () => {
+    const out = join(folder, 'varied')
+    const run = await runCli(['eval', dataset, '--out', out, '--vary', 'max-steps=1,3', ...cliFlags(backend)])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('scratchpad/fake-model max-steps=1')
+    expect(run.stdout).toContain('scratchpad/fake-model max-steps=3')
+    expect(new Set((await lines(join(out, 'results.jsonl'))).map((line) => JSON.parse(line).config))).toEqual(
+      new Set(['scratchpad/fake-model max-steps=1', 'scratchpad/fake-model max-steps=3']),
+    )
+    const bad = await runCli(['eval', dataset, '--out', join(folder, 'bad'), '--vary', 'max-steps=0', ...cliFlags(backend)])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--max-steps')
+  })
+
   it('refuses a run without --out, and --replay without a cassette', async () => {
     expect((await runCli(['eval', dataset, ...cliFlags(backend)])).stderr).toContain('needs --out DIR')
     expect((await runCli(['eval', dataset, '--out', join(folder, 'x'), '--replay', ...cliFlags(backend)])).code).toBe(2)
