@@ -18,11 +18,15 @@ let embeddings: EmbeddingServer
 let backend: FakeBackend
 let folder: string
 
-// The first question searches once and answers citing the result; a later one answers from what it knows.
+/** The number `turn` shows the llama source under: after the finding in the notes, or above its search result. */
+const llamaNumber = (turn: ChatTurn) => /shorn in spring[^\n]*?\[(\d+)\]/.exec(turn.prompt)?.[1] ?? /^\[(\d+)\] Llama care/m.exec(turn.prompt)?.[1]
+
+// The first question searches once and answers citing the result; a later one answers from what it
+// knows. Each cites the source by the number its prompt shows it under, as the prompts ask.
 const researcher = (turn: ChatTurn): string => {
   if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: llama shearing' : 'Action: Answer'
-  if (turn.system === synthesizerSystem) return `${FINDING}.`
-  if (turn.system === finalizerSystem) return turn.prompt.includes('When are llamas shorn?') ? `${FINDING} [1].` : 'In spring [1].'
+  if (turn.system === synthesizerSystem) return `${FINDING} [${llamaNumber(turn)}].`
+  if (turn.system === finalizerSystem) return `${turn.prompt.includes('When are llamas shorn?') ? FINDING : 'In spring'} [${llamaNumber(turn)}].`
   return 'an unexpected request'
 }
 
