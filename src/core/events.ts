@@ -110,6 +110,7 @@ export type WarningCode =
   | 'approval-missing'
   | 'plan-rejected'
   | 'verifier-failed'
+  | 'verifier-limit'
   | 'revision-failed'
   // documents (PDF, DOCX): a part left out, or the whole document unread
   | DocumentWarningCode

@@ -31,6 +31,12 @@ export interface ClaimChecker {
   settled(): Claim[]
 }
 
+/**
+ * Sentences judged by the model at most, per answer: a long answer that rewords everything costs
+ * no more than this many calls; the rest are left `unverifiable`, with one warning.
+ */
+export const MAX_JUDGED = 24
+
 /** A sentence without a citation counts as an (uncited) claim when it says this much. */
 const UNCITED_MIN_WORDS = 4
 
@@ -57,6 +63,7 @@ export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): 
   const prepared = new Map<number, PreparedSource | undefined>()
   const claims = new Map<number, Claim>()
   let next = 0
+  let judged = 0
 
   const preparedSource = (n: number): PreparedSource | undefined => {
     if (!prepared.has(n)) {
@@ -112,6 +119,18 @@ export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): 
     const support = sources.length ? lexicalSupport(sentence, sources) : undefined
     if (!support) return [settle(claim, 'unverifiable')]
     if (support.verdict) return [settle(claim, support.verdict, support)]
+    if (judged === MAX_JUDGED) {
+      judged++
+      return [
+        ctx.warning(
+          `only ${MAX_JUDGED} sentences of an answer are judged by the model; the rest it could not settle by their words are left unverifiable`,
+          'verifier-limit',
+        ),
+        settle(claim, 'unverifiable', support),
+      ]
+    }
+    if (judged > MAX_JUDGED) return [settle(claim, 'unverifiable', support)]
+    judged++
     const texts = citations.map(options.sourceText).filter((text): text is string => !!text?.trim())
     options.start(judge(claim, support, texts))
     return []

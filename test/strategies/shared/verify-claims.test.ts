@@ -3,6 +3,7 @@ import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMRequest, type ResearchEvent, type ResearchOptions, type StrategyContext, type VerifyMode } from '../../../src/index.js'
 import { citedAnswer, type CitedSource } from '../../../src/strategies/shared/cited-answer.js'
+import { MAX_JUDGED } from '../../../src/strategies/shared/verify-claims.js'
 import { assertEventInvariants, scriptedLLM, type Script } from '../../../src/testing/index.js'
 
 // Real text: the first page of the Bitcoin paper (test/fixtures/documents/pdf/issue13201.pdf).
@@ -131,6 +132,16 @@ describe('claim verification', () => {
     expect(warnings(events)).toContain(code)
     expect(result.reason).toBe('answered')
     expect(result.answer).toBe(ANSWER)
+  })
+
+  it('judges at most MAX_JUDGED sentences of an answer: the rest are unverifiable, with one warning', async () => {
+    const answer = Array.from({ length: MAX_JUDGED + 3 }, () => PARAPHRASE).join(' ')
+    const { events, verifier } = await run({ verify: 'annotate', answer })
+    expect(verifier.calls).toHaveLength(MAX_JUDGED)
+    const claims = claimsOf(events)
+    expect(claims.filter((c) => c.verdict === 'partial')).toHaveLength(MAX_JUDGED)
+    expect(claims.filter((c) => c.verdict === 'unverifiable')).toHaveLength(3)
+    expect(warnings(events).filter((code) => code === 'verifier-limit')).toHaveLength(1)
   })
 
   it('counts a judge call that failed after it streamed', async () => {
