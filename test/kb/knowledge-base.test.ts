@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,6 +105,18 @@ describe('knowledgeBase: indexing', () => {
     expect(report.skipped.find((skip) => skip.url === fileUrl('atlas.pdf'))?.message).toMatch(
       /^it is \d+ bytes, more than the 60 read from one file \(maxFileBytes\)$/,
     )
+  })
+
+  it.skipIf(process.platform === 'win32')('skips a FIFO named like a document instead of waiting for a writer', { timeout: 60_000 }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'laconic-kb-fifo-'))
+    try {
+      const fifo = join(folder, 'pipe.md')
+      execFileSync('mkfifo', [fifo])
+      const report = await knowledgeBase({ store: memoryVectorStore(), embed: fakeEmbedder() }).index([fifo])
+      expect(report.skipped).toEqual([{ url: pathToFileURL(fifo).href, code: 'document-unreadable', message: 'it is not a regular file' }])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
   })
 
   it('skips an encrypted PDF as document-encrypted and a broken one as document-unreadable, saying why once', { timeout: 60_000 }, async () => {

@@ -4,6 +4,7 @@
  * Loaded by `localCorpus({ dir })` only, so `documents` users in other runtimes never import
  * `node:fs`.
  */
+import { constants as fsConstants } from 'node:fs'
 import { open, readdir } from 'node:fs/promises'
 import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -88,13 +89,16 @@ export const DEFAULT_MAX_FILE_BYTES = 50_000_000
 /**
  * A file's bytes, if it has at most `maxBytes` of them: a larger one is skipped before any is
  * read (a 2 GiB file cannot even be held in one buffer), and one gone or unreadable since the
- * folder was listed is skipped too.
+ * folder was listed, or not a regular file, is skipped too.
  */
 export async function readFileCapped(path: string, maxBytes: number): Promise<Uint8Array> {
   let handle: Awaited<ReturnType<typeof open>> | undefined
   try {
-    handle = await open(path, 'r')
-    const { size } = await handle.stat()
+    // Non-blocking, so that a FIFO named like a document does not wait for a writer forever.
+    handle = await open(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0))
+    const info = await handle.stat()
+    if (!info.isFile()) throw new SkippedFile('it is not a regular file', 'document-unreadable')
+    const { size } = info
     if (size > maxBytes) throw new SkippedFile(`it is ${size} bytes, more than the ${maxBytes} read from one file (maxFileBytes)`, 'document-too-large')
     // Read as large as it was when looked at: one that grows meanwhile is cut there.
     const bytes = new Uint8Array(size)
