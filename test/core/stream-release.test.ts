@@ -9,6 +9,7 @@ import { createAgent, type LLMProvider, type LLMRequest, type Strategy } from '.
 import { makeStrategy } from '../../src/core/registry.js'
 import { builtinStrategies } from '../../src/strategies/builtins.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { STRATEGIES, world } from '../checkpoints/world.js'
 
 /** Wraps a model, counting the streams it has open (opened, not yet closed by any path). */
@@ -92,5 +93,52 @@ describe('leaving a run in the middle of a model stream', () => {
     await closed
     expect(answered).toBe(true)
     expect(llm.open()).toBe(0)
+  })
+
+  it("closes a planner's stream read while its queries are searched early (scratchpad), left at its first reasoning token", async () => {
+    const planner = counting(scriptedLLM({ replies: [{ reasoning: 'I should look this up first.', text: 'Action: Search\nQuery: capital of France' }] }))
+    const definition = builtinStrategies.scratchpad
+    if (!definition) throw new Error('no scratchpad')
+    const { strategy, closed } = watched(makeStrategy(definition, {}))
+    const run = createAgent({ models: { planner }, search: mockSearch({ corpus: [] }), strategy }).research('What is the capital of France?')
+    let reasoning = false
+    for await (const event of run) {
+      if (event.type === 'reasoning-token' && event.role === 'planner') {
+        reasoning = true
+        break
+      }
+    }
+    await closed
+    expect(reasoning).toBe(true)
+    expect(planner.open()).toBe(0)
+  })
+
+  it('closes the stream of a revised answer (verify: revise), left at its first token', async () => {
+    // Real text (the Bitcoin paper's first page); the answer's number contradicts it, so the claim is unsupported.
+    const source = {
+      url: 'https://bitcoin.example/paper.pdf',
+      title: 'Bitcoin',
+      text: 'Digital signatures provide part of the solution, but the main benefits are lost if a trusted third party is still required to prevent double-spending.',
+    }
+    const answer = 'Digital signatures provide part of the solution, but the main benefits are lost if 3 trusted third parties are still required [1].'
+    const finalizer = counting(scriptedLLM({ replies: [answer, 'Digital signatures provide part of the solution [1], as the paper says at length.'] }))
+    const { strategy, closed } = watched({
+      name: 'ending',
+      async *run(_question, ctx) {
+        yield* citedAnswer(ctx, { from: { request: { prompt: 'answer' } }, source: (n) => (n === 1 ? source : undefined), empty: {} })
+        return { reason: 'answered' }
+      },
+    })
+    const run = createAgent({ models: { finalizer }, verify: 'revise', strategy }).research('q')
+    let revised = false
+    for await (const event of run) {
+      if (event.type === 'answer-token' && event.revised) {
+        revised = true
+        break
+      }
+    }
+    await closed
+    expect(revised).toBe(true)
+    expect(finalizer.open()).toBe(0)
   })
 })

@@ -155,6 +155,10 @@ export function earlySearches(ctx: StrategyContext, options: EarlySearchOptions)
         // The call failed: its searches have no reply to stand on. Cancelled, their queries still get a result.
         yield* cancel(mine.filter((early) => open.get(normalizeText(early.query)) === early))
         throw error
+      } finally {
+        // Left at a yield (the consumer stopped reading): the call, paused there or one step on,
+        // is returned so its stream closes (done already, this does nothing).
+        await main.return(undefined as never).catch(() => undefined)
       }
     },
     take(query) {

@@ -41,8 +41,8 @@ export async function* revise(
   const cited = new Set(citationNumbers(draft))
   const filter = citationFilter((n) => (cited.has(n) ? n : undefined))
   let text: string
+  const call = ctx.streamAnswer('finalizer', revisionRequest(draft, unsupported), { filter })
   try {
-    const call = ctx.streamAnswer('finalizer', revisionRequest(draft, unsupported), { filter })
     for (;;) {
       const step = await call.next()
       if (step.done) {
@@ -57,6 +57,9 @@ export async function* revise(
     const why = error instanceof Error ? error.message : String(error)
     yield ctx.warning(`the answer could not be revised (${why.slice(0, 200)}); the first answer stands`, 'revision-failed')
     return
+  } finally {
+    // Left at a yield (the consumer stopped reading): the answer's stream is closed, not left paused.
+    await call.return('').catch(() => undefined)
   }
   if (!text.trim()) {
     yield ctx.warning('the revised answer came back empty; the first answer stands', 'revision-failed')
