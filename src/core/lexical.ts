@@ -49,19 +49,28 @@ function stem(word: string): string {
 }
 
 /**
- * The terms BM25 counts in `text`: runs of letters and numbers, lower-cased, English stop words
- * dropped, a possessive "'s" dropped, Porter-stemmed ("Tides" and "tide" are one term). Numbers
- * are terms. In text order, repeats kept.
+ * The words of `text` that carry its topic: runs of letters and numbers, lower-cased, English
+ * stop words and a possessive "'s" dropped, apostrophes removed; not stemmed. For a search engine
+ * that stems by itself but stops fewer words (LanceDB's full-text index), or to find a query's
+ * words in a text.
  */
-export function lexicalTerms(text: string): string[] {
-  const terms: string[] = []
+export function contentWords(text: string): string[] {
+  const words: string[] = []
   for (const [token] of text.toLowerCase().matchAll(TOKEN)) {
     const word = token.includes('’') ? token.replaceAll('’', "'") : token
     if (STOP_WORDS.has(word)) continue
     const bare = word.includes("'") ? word.replace(/'s$/, '').replaceAll("'", '') : word
-    if (bare) terms.push(stem(bare))
+    if (bare) words.push(bare)
   }
-  return terms
+  return words
+}
+
+/**
+ * The terms BM25 counts in `text`: its `contentWords`, Porter-stemmed ("Tides" and "tide" are one
+ * term). Numbers are terms. In text order, repeats kept.
+ */
+export function lexicalTerms(text: string): string[] {
+  return contentWords(text).map(stem)
 }
 
 /** Lucene's BM25 idf: positive even for a term every text holds. */
@@ -199,15 +208,23 @@ export function lexicalIndex(): LexicalIndex {
   }
 }
 
-/** The `limit` best of `rows` by `scores`, best first; a tie keeps the order of `rows`. Sorts only what it keeps. */
+/** The `limit` best of `rows` by `scores`, best first; a tie keeps the order of `rows`. */
 function bestOf(rows: readonly number[], scores: Float64Array, limit: number): LexicalHit[] {
+  const score = (row: number) => scores[row] as number
+  // Many kept: one stable sort. Few: insertion into the kept list, sorting only what it keeps.
+  if (limit > 64 || rows.length <= limit) {
+    return [...rows]
+      .sort((a, b) => score(b) - score(a))
+      .slice(0, limit)
+      .map((row) => ({ row, score: score(row) }))
+  }
   const kept: LexicalHit[] = []
   for (const row of rows) {
-    const score = scores[row] as number
-    if (kept.length >= limit && score <= (kept[kept.length - 1] as LexicalHit).score) continue
+    const value = score(row)
+    if (kept.length >= limit && value <= (kept[kept.length - 1] as LexicalHit).score) continue
     let at = kept.length
-    while (at > 0 && (kept[at - 1] as LexicalHit).score < score) at--
-    kept.splice(at, 0, { row, score })
+    while (at > 0 && (kept[at - 1] as LexicalHit).score < value) at--
+    kept.splice(at, 0, { row, score: value })
     if (kept.length > limit) kept.pop()
   }
   return kept

@@ -1,14 +1,15 @@
 /**
  * `memoryVectorStore()`: the reference `VectorStore`, kept in memory. Vectors are compared by
  * cosine similarity over every chunk (exact, no index: one pass over a matrix of unit vectors),
- * words are scored by BM25 as MiniSearch scores them. Each chunk has a row in both, written and
+ * words by the shared lexical ranker (`core/lexical.ts`: BM25 over English terms, stop words
+ * dropped, Porter stems), the same that ranks `localCorpus`. Each chunk has a row in both, written and
  * cleared as documents come and go, and a search sorts only the hits it returns. Good for tests,
  * short-lived processes and as the model the other stores are checked against; nothing survives
  * the process.
  */
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding, type EmbeddingInfo } from './store-checks.js'
-import type { TextIndex } from './text-index.js'
+import type { LexicalIndex } from '../core/lexical.js'
 import { VectorMatrix } from './vector-matrix.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 
@@ -19,14 +20,13 @@ interface Entry {
   rows: number[]
 }
 
-/** The fields words are searched in, and how much a match in each counts. */
-const textFields = (chunk: Chunk): string[] => [chunk.title, chunk.headings.join(' › '), chunk.text]
-const TEXT_BOOSTS = [2, 1.5, 1]
+/** What words are searched in: title, headings and text as one text, as the other stores index it. */
+const searchText = (chunk: Chunk): string => [chunk.title, ...chunk.headings, chunk.text].join('\n')
 
 /** Copies a chunk so the caller's later changes (to its vector too) never reach the store. */
 const copyChunk = (chunk: Chunk): Chunk => ({ ...chunk, headings: [...chunk.headings], vector: Float32Array.from(chunk.vector) })
 
-/** An in-memory `VectorStore`: cosine similarity over every vector, BM25 full text. */
+/** An in-memory `VectorStore`: cosine similarity over every vector, BM25 over English terms. */
 export function memoryVectorStore(): VectorStore {
   const entries = new Map<string, Entry>()
   let embedding: EmbeddingInfo | undefined
@@ -36,20 +36,20 @@ export function memoryVectorStore(): VectorStore {
   let freeRows: number[] = []
   let matrix: VectorMatrix | undefined
   // Loaded with the first document, so importing the store costs nothing.
-  let text: TextIndex | undefined
+  let text: LexicalIndex | undefined
 
   const open = () => {
     if (closed) throw new LaconicError('memoryVectorStore: the store is closed', { code: 'config', hint: 'create a new store' })
   }
-  const loadText = async (): Promise<TextIndex> => {
+  const loadText = async (): Promise<LexicalIndex> => {
     if (text) return text
-    const { textIndex } = await import('./text-index.js')
-    text ??= textIndex(TEXT_BOOSTS)
+    const { lexicalIndex } = await import('../core/lexical.js')
+    text ??= lexicalIndex()
     return text
   }
   const release = (entry: Entry) => {
     for (const row of entry.rows) {
-      text?.remove(row, textFields(rows[row] as Chunk))
+      text?.remove(row, searchText(rows[row] as Chunk))
       matrix?.clear(row)
       rows[row] = undefined
       freeRows.push(row)
@@ -83,7 +83,7 @@ export function memoryVectorStore(): VectorStore {
         const row = freeRows.pop() ?? rows.length
         rows[row] = chunk
         matrix.set(row, chunk.vector)
-        index.add(row, textFields(chunk))
+        index.add(row, searchText(chunk))
         entry.rows.push(row)
       }
       entries.set(document.id, entry)

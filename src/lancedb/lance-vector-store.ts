@@ -7,6 +7,7 @@
 import * as lancedb from '@lancedb/lancedb'
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
 import { LaconicError } from '../core/index.js'
+import { contentWords } from '../core/lexical.js'
 import { checkEmbedding, type EmbeddingInfo } from '../kb/store-checks.js'
 import { chunkFields, chunkOfRow, type ChunkFields, type DocumentRow, documentRow, storedDocument } from '../kb/store-rows.js'
 import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from '../kb/vector-store.js'
@@ -220,10 +221,13 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
 
     async searchByText(query, limit) {
       const { chunks } = await open()
-      if (!chunks || limit <= 0 || !query.trim()) return []
+      // The shared English stop words go before LanceDB sees the query: its own list is shorter
+      // ("what", "how" stay), and a question's words would outrank its topic.
+      const words = contentWords(query).join(' ')
+      if (!chunks || limit <= 0 || !words) return []
       const rows = (await chunks
         .query()
-        .fullTextSearch(query, { columns: ['search_text'] })
+        .fullTextSearch(words, { columns: ['search_text'] })
         .limit(limit)
         .toArray()) as Array<ChunkRow & { _score: number }>
       return rows.map((row): ScoredChunk => ({ chunk: chunkOf(row), score: row._score }))
@@ -299,7 +303,9 @@ async function chunksTable(opened: Opened, name: string, info: EmbeddingInfo): P
     await opened.db.dropTable(name)
   }
   const table = await opened.db.createEmptyTable(name, chunkSchema(info.dimensions), { existOk: true })
-  await table.createIndex('search_text', { config: lancedb.Index.fts(), replace: true })
+  // English terms as the other stores rank them: stop words dropped, words stemmed (set here, not left to LanceDB's defaults).
+  const fts = lancedb.Index.fts({ language: 'English', stem: true, removeStopWords: true, lowercase: true, asciiFolding: true })
+  await table.createIndex('search_text', { config: fts, replace: true })
   opened.chunks = table
   opened.width = info.dimensions
   opened.indexed = 0

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { lexicalIndex, lexicalTerms, rankTexts } from '../../src/core/lexical.js'
+import { contentWords, lexicalIndex, lexicalTerms, rankTexts } from '../../src/core/lexical.js'
 
 // Stop words, words sharing a stem, a rare word, numbers, case, punctuation and a non-Latin word.
 const WORDS = ['what', 'is', 'the', 'Moon', 'moons', 'tide', 'tides,', 'tidal', 'sea', 'salt', 'salted', 'wabi', '1998', 'río', 'don’t', '—', 'how']
@@ -12,6 +12,16 @@ describe('lexicalTerms', () => {
     expect(lexicalTerms('How does it work, and why?')).toEqual(['work'])
     expect(lexicalTerms('Río 東京 café')).toEqual(['río', '東京', 'café'])
     expect(lexicalTerms(' ;; ')).toEqual([])
+  })
+
+  it('are the content words, stemmed: the words left once stop words go', () => {
+    expect(contentWords("What's the children's Tides, and how?")).toEqual(['children', 'tides'])
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...WORDS), { maxLength: 10 }), (words) => {
+        const text = words.join(' ')
+        expect(lexicalTerms(text)).toEqual(contentWords(text).map((word) => lexicalTerms(word)[0]))
+      }),
+    )
   })
 })
 

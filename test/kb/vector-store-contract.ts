@@ -113,6 +113,22 @@ export function vectorStoreContract(name: string, subject: ContractSubject): voi
       expect(await store.searchByText('zeppelin', 5)).toEqual([])
     })
 
+    withStore('matches any of the words, ranks the rare topic above question words, and matches word forms', async (store) => {
+      await store.putDocument(
+        doc('spec', 1),
+        [chunk('spec', 0, 'What is this spec? What is it for, and what is it not? This is what it is.', [1, 0, 0])],
+        MODEL,
+      )
+      await store.putDocument(doc('wabi', 1), [chunk('wabi', 0, 'Wabi-sabi finds beauty in imperfect, impermanent things.', [0, 1, 0])], MODEL)
+      await store.putDocument(doc('tea', 1), [chunk('tea', 0, 'Tea bowls are often imperfect, and tea is bitter.', [0, 0, 1])], MODEL)
+      expect(ids(await store.searchByText('What is wabi?', 5))[0]).toBe('wabi#0')
+      // One word no chunk has does not hide the chunk that has the other.
+      expect(ids(await store.searchByText('wabi zeppelin', 5))).toEqual(['wabi#0'])
+      expect(ids(await store.searchByText('imperfection', 5)).sort()).toEqual(['tea#0', 'wabi#0'])
+      // The rarer word decides: "wabi" is in one chunk, "imperfect" in two.
+      expect(ids(await store.searchByText('imperfect wabi', 5))).toEqual(['wabi#0', 'tea#0'])
+    })
+
     withStore('replaces a document whole: the old chunks are gone from every search', async (store) => {
       await store.putDocument(
         doc('a', 3),

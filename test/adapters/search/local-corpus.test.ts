@@ -44,6 +44,21 @@ describe('localCorpus({ documents })', () => {
     expect((await corpus.search('selenium'))[0]?.url).toBe('local/guide#feeding-1')
   })
 
+  it('ranks the only document on the topic above pages full of the question words', async () => {
+    const wabi = localCorpus({
+      documents: [
+        { title: 'Spec', text: 'What is this spec? What is it for, and what is it not? This is what it is, and it is here.' },
+        { title: 'Notes', text: 'Wabi is an aesthetic of the simple and the imperfect.' },
+        { title: 'FAQ', text: 'What is the answer? It is what it is.' },
+      ],
+    })
+    const results = await wabi.search('What is wabi?')
+    expect(results.map((result) => result.title)).toEqual(['Notes'])
+    expect(results[0]?.snippet).toContain('Wabi is an aesthetic')
+    // Word forms meet: "imperfection" finds "imperfect".
+    expect((await wabi.search('imperfection'))[0]?.title).toBe('Notes')
+  })
+
   it('uses given URLs, default titles from the first line, and respects limit', async () => {
     const results = await corpus.search('alpacas camels llamas', { limit: 2 })
     expect(results).toHaveLength(2)

@@ -1,12 +1,13 @@
 /**
- * `localCorpus()`: search with no network over a folder or an array of documents,
- * indexed with MiniSearch (loaded on first use) at the granularity of heading/paragraph
- * chunks. The same object is a `FetchProvider` that returns a document's full text, so
+ * `localCorpus()`: search with no network over a folder or an array of documents, ranked by
+ * the shared lexical ranker (BM25 over English terms: stop words dropped, Porter stems, idf) at
+ * the granularity of heading/paragraph chunks, each chunk's title searched with its text. The same object is a `FetchProvider` that returns a document's full text, so
  * an agent can read a local source like a web page.
  */
 import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
 import { documentPages, pageUrl } from '../../../core/index.js'
 import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchResult } from '../../../core/index.js'
+import { contentWords, lexicalIndex, lexicalTerms, type LexicalIndex } from '../../../core/lexical.js'
 import { chunkText } from './chunk.js'
 import type { LocalDocument, SkippedFileReport } from './document.js'
 import { snippetAround } from './snippet.js'
@@ -48,7 +49,8 @@ interface Corpus {
   docs: IndexedDocument[]
   byUrl: Map<string, number>
   chunks: IndexedChunk[]
-  index: import('minisearch').default<{ id: number; title: string; text: string }>
+  /** Row n is chunk n. */
+  index: LexicalIndex
   /** What reading the folder left out, told to the first search given an `onWarning`. */
   unreported: PageWarning[]
 }
@@ -135,16 +137,8 @@ async function build(options: LocalCorpusOptions): Promise<Corpus> {
       }
     }
   }
-  const { default: MiniSearch } = await import('minisearch')
-  const index = new MiniSearch<{ id: number; title: string; text: string }>({
-    fields: ['title', 'text'],
-    searchOptions: {
-      boost: { title: 2 },
-      prefix: (term) => term.length > 3,
-      fuzzy: (term) => (term.length > 5 ? 0.2 : false),
-    },
-  })
-  index.addAll(chunks.map((chunk, id) => ({ id, title: chunk.title, text: chunk.text })))
+  const index = lexicalIndex()
+  for (const [row, chunk] of chunks.entries()) index.add(row, `${chunk.title}\n${chunk.text}`)
   const byUrl = new Map<string, number>()
   for (const [position, doc] of docs.entries()) {
     byUrl.set(withoutFragment(doc.url), position)
@@ -185,19 +179,22 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
       if (opts.onWarning && built.unreported.length > 0) for (const warning of built.unreported.splice(0)) opts.onWarning(warning)
       if (opts.signal?.aborted) throw abortError(opts.signal)
       const limit = opts.limit ?? 10
+      // What a snippet centres on: the query's words that are not stop words, and their stems.
+      const words = [...contentWords(query), ...lexicalTerms(query)]
       const results: SearchResult[] = []
       const seen = new Set<string>()
-      for (const hit of index.search(query)) {
-        if (results.length >= limit) break
-        const chunk = chunks[hit.id as number]
-        if (!chunk || seen.has(chunk.url)) continue
-        seen.add(chunk.url)
-        results.push({
-          title: chunk.title,
-          url: chunk.url,
-          snippet: snippetAround(chunk.text, [...hit.terms, ...hit.queryTerms], snippetChars),
-          score: hit.score,
-        })
+      // Chunks of one URL count once: ask for more rows until `limit` URLs are found or no row is left.
+      for (let wanted = limit * 2, from = 0; results.length < limit; wanted *= 2) {
+        const hits = index.search(query, wanted)
+        for (const hit of hits.slice(from)) {
+          if (results.length >= limit) break
+          const chunk = chunks[hit.row]
+          if (!chunk || seen.has(chunk.url)) continue
+          seen.add(chunk.url)
+          results.push({ title: chunk.title, url: chunk.url, snippet: snippetAround(chunk.text, words, snippetChars), score: hit.score })
+        }
+        if (hits.length < wanted) break
+        from = hits.length
       }
       return results
     },
