@@ -1,8 +1,11 @@
 /**
  * `postgresVectorStore({ pool })`: a knowledge base's `VectorStore` in Postgres, for more than one
  * machine. Vectors live in a pgvector `vector(N)` column searched by cosine distance (`<=>`) under
- * an HNSW index; words in a `tsvector` column under a GIN index, ranked by `ts_rank` for a
- * `websearch_to_tsquery` (quotes, `or`, `-word` work as on a search engine).
+ * an HNSW index; words by BM25 over the lexemes of the text-search configuration (`english`:
+ * stop words dropped, words stemmed), any of the query's words matching. Postgres's own `ts_rank`
+ * knows no idf (a word in every chunk counts as much as a rare one), so each chunk's lexemes and
+ * their counts are kept in a `<table>_terms` table beside its `tsvector`, and a search scores
+ * BM25 from them in one query.
  */
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding } from '../kb/store-checks.js'
@@ -27,6 +30,10 @@ interface ChunkRow extends ChunkFields {
   score?: number
 }
 
+/** BM25's term-frequency saturation and length normalisation, as the shared ranker (`core/lexical.ts`) sets them. */
+const K1 = 1.2
+const B = 0.75
+
 const STORE = 'postgresVectorStore'
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,40}$/
 /** Rows of one INSERT: Postgres takes at most 65,535 parameters a statement. */
@@ -34,7 +41,7 @@ const ROWS_PER_INSERT = 500
 const CHUNK_COLUMNS = 'id, document_id, url, title, headings, position, text, embedding::text AS embedding'
 const CHUNK_TABLE_COLUMNS = (vectorType: string) =>
   `id text PRIMARY KEY, document_id text NOT NULL, url text NOT NULL, title text NOT NULL, headings text NOT NULL,
-   position integer NOT NULL, text text NOT NULL, embedding ${vectorType} NOT NULL, search tsvector NOT NULL`
+   position integer NOT NULL, text text NOT NULL, embedding ${vectorType} NOT NULL, search tsvector NOT NULL, search_length integer NOT NULL`
 
 /**
  * A `VectorStore` in Postgres with pgvector. The tables (and the `vector` extension, where the
@@ -89,15 +96,23 @@ export function postgresVectorStore(options: PostgresVectorStoreOptions): Vector
           [document.id, document.url, document.title, document.hash, document.chunks, document.indexedAt, info.model, info.dimensions],
         )
         await query(`DELETE FROM ${names.chunks} WHERE document_id = $1`, [document.id])
+        await forgetTerms(query, names, document.id)
         for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT)
           await insertChunks(query, names, language, chunks.slice(start, start + ROWS_PER_INSERT))
+        await indexTerms(query, names, document.id)
       })
     },
 
     async removeDocument(documentId) {
       await (await open()).transaction(async (query) => {
         await query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey])
+        await query(
+          `UPDATE ${names.stats} SET chunks = ${names.stats}.chunks - d.search_chunks, length = ${names.stats}.length - d.search_length
+           FROM ${names.documents} d WHERE d.id = $1`,
+          [documentId],
+        )
         await query(`DELETE FROM ${names.chunks} WHERE document_id = $1`, [documentId])
+        await forgetTerms(query, names, documentId)
         await query(`DELETE FROM ${names.documents} WHERE id = $1`, [documentId])
       })
     },
@@ -112,21 +127,22 @@ export function postgresVectorStore(options: PostgresVectorStoreOptions): Vector
       if (limit <= 0 || !vector.some((n) => n !== 0)) return []
       const [current] = await query<DocumentRow>(`SELECT dimensions FROM ${names.documents} LIMIT 1`)
       if (current?.dimensions !== vector.length) return []
-      const rows = await query<ChunkRow>(
-        `SELECT ${CHUNK_COLUMNS}, 1 - (embedding <=> $1::vector) AS score FROM ${names.chunks} ORDER BY embedding <=> $1::vector LIMIT $2`,
-        [vectorLiteral(vector), Math.floor(limit)],
-      )
+      // HNSW keeps `hnsw.ef_search` candidates (40 by default) while it walks the graph: as few
+      // as the rows asked for, and a clear answer can be missed. Twice the rows, for this query only.
+      const rows = await (await open()).transaction(async (inTransaction) => {
+        await inTransaction("SELECT set_config('hnsw.ef_search', $1, true)", [String(efSearch(limit))])
+        return inTransaction<ChunkRow>(
+          `SELECT ${CHUNK_COLUMNS}, 1 - (embedding <=> $1::vector) AS score FROM ${names.chunks} ORDER BY embedding <=> $1::vector LIMIT $2`,
+          [vectorLiteral(vector), Math.floor(limit)],
+        )
+      })
       return rows.map((row) => ({ chunk: chunkOf(row), score: Number(row.score) }))
     },
 
     async searchByText(text, limit) {
       const query = (await open()).query
       if (limit <= 0 || !text.trim()) return []
-      const rows = await query<ChunkRow>(
-        `SELECT ${CHUNK_COLUMNS}, ts_rank(search, q) AS score FROM ${names.chunks}, websearch_to_tsquery($1::regconfig, $2) AS q
-         WHERE search @@ q ORDER BY score DESC, id LIMIT $3`,
-        [language, text, Math.floor(limit)],
-      )
+      const rows = await searchWords(query, names, language, text, Math.floor(limit))
       return rows.map((row) => ({ chunk: chunkOf(row), score: Number(row.score) }))
     },
 
@@ -145,7 +161,7 @@ export function postgresVectorStore(options: PostgresVectorStoreOptions): Vector
   }
 }
 
-type Names = { documents: string; chunks: string; prefix: string }
+type Names = { documents: string; chunks: string; terms: string; lexemes: string; stats: string; prefix: string }
 
 function tableNames(table: string): Names {
   const parts = table.split('.')
@@ -154,7 +170,14 @@ function tableNames(table: string): Names {
       code: 'config',
       hint: "e.g. 'kb' or 'search.kb'",
     })
-  return { documents: `${table}_documents`, chunks: `${table}_chunks`, prefix: parts.at(-1) as string }
+  return {
+    documents: `${table}_documents`,
+    chunks: `${table}_chunks`,
+    terms: `${table}_terms`,
+    lexemes: `${table}_lexemes`,
+    stats: `${table}_stats`,
+    prefix: parts.at(-1) as string,
+  }
 }
 
 async function createTables(db: Connection, names: Names): Promise<void> {
@@ -173,8 +196,21 @@ async function createTables(db: Connection, names: Names): Promise<void> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS ${names.documents} (
        id text PRIMARY KEY, url text NOT NULL, title text NOT NULL, hash text NOT NULL, chunks integer NOT NULL,
-       indexed_at text NOT NULL, model text NOT NULL, dimensions integer NOT NULL)`,
+       indexed_at text NOT NULL, model text NOT NULL, dimensions integer NOT NULL,
+       search_chunks integer NOT NULL DEFAULT 0, search_length bigint NOT NULL DEFAULT 0)`,
   )
+  // A row per lexeme a chunk holds: how often, and the chunk's length in lexemes (BM25's inputs).
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS ${names.terms} (
+       lexeme text NOT NULL, chunk_id text NOT NULL, document_id text NOT NULL, count integer NOT NULL, length integer NOT NULL,
+       PRIMARY KEY (lexeme, chunk_id))`,
+  )
+  await db.query(`CREATE INDEX IF NOT EXISTS ${names.prefix}_terms_document ON ${names.terms} (document_id)`)
+  // Per lexeme, the chunks holding it (its idf's input), kept by every write.
+  await db.query(`CREATE TABLE IF NOT EXISTS ${names.lexemes} (lexeme text PRIMARY KEY, chunks integer NOT NULL)`)
+  // One row: the chunks and their lexemes in all, kept by every write (BM25's collection size and average length).
+  await db.query(`CREATE TABLE IF NOT EXISTS ${names.stats} (one boolean PRIMARY KEY DEFAULT true CHECK (one), chunks bigint NOT NULL, length bigint NOT NULL)`)
+  await db.query(`INSERT INTO ${names.stats} (chunks, length) VALUES (0, 0) ON CONFLICT DO NOTHING`)
   // Until the first document fixes the vectors' width, a chunks table of no width (and no index) answers searches.
   await db.query(`CREATE TABLE IF NOT EXISTS ${names.chunks} (${CHUNK_TABLE_COLUMNS('vector')})`)
 }
@@ -192,7 +228,6 @@ async function fitVectorColumn(query: Connection['query'], names: Names, dimensi
   if (column) await query(`DROP TABLE ${names.chunks}`)
   await query(`CREATE TABLE ${names.chunks} (${CHUNK_TABLE_COLUMNS(`vector(${dimensions})`)})`)
   await query(`CREATE INDEX ${names.prefix}_chunks_document ON ${names.chunks} (document_id, position)`)
-  await query(`CREATE INDEX ${names.prefix}_chunks_search ON ${names.chunks} USING gin (search)`)
   await query(`CREATE INDEX ${names.prefix}_chunks_embedding ON ${names.chunks} USING hnsw (embedding vector_cosine_ops)`)
 }
 
@@ -213,9 +248,123 @@ async function insertChunks(query: Connection['query'], names: Names, language: 
       [chunk.title, ...chunk.headings, chunk.text].join('\n'),
     )
     const p = (n: number) => `$${at + n}`
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::vector, to_tsvector($1::regconfig, ${p(9)}))`
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::integer, ${p(7)}, ${p(8)}::vector, to_tsvector($1::regconfig, ${p(9)}))`
   })
-  await query(`INSERT INTO ${names.chunks} (id, document_id, url, title, headings, position, text, embedding, search) VALUES ${rows.join(', ')}`, values)
+  await query(
+    `INSERT INTO ${names.chunks} (id, document_id, url, title, headings, position, text, embedding, search, search_length)
+     SELECT id, document_id, url, title, headings, position, text, embedding, search, (SELECT coalesce(sum(coalesce(cardinality(positions), 1)), 0) FROM unnest(search))
+     FROM (VALUES ${rows.join(', ')}) AS v (id, document_id, url, title, headings, position, text, embedding, search)`,
+    values,
+  )
+}
+
+/** The document's chunks' lexemes into the terms table, their chunk counts, and its totals (chunks, lexemes) into its record. */
+async function indexTerms(query: Connection['query'], names: Names, documentId: string): Promise<void> {
+  await query(
+    `INSERT INTO ${names.terms} (lexeme, chunk_id, document_id, count, length)
+     SELECT t.lexeme, c.id, c.document_id, coalesce(cardinality(t.positions), 1), c.search_length FROM ${names.chunks} c, unnest(c.search) t WHERE c.document_id = $1`,
+    [documentId],
+  )
+  await query(
+    `INSERT INTO ${names.lexemes} (lexeme, chunks) SELECT lexeme, count(*) FROM ${names.terms} WHERE document_id = $1 GROUP BY lexeme
+     ON CONFLICT (lexeme) DO UPDATE SET chunks = ${names.lexemes}.chunks + excluded.chunks`,
+    [documentId],
+  )
+  // Every sub-statement sees the record as it was: the totals move by the new counts less the old.
+  await query(
+    `WITH now AS (SELECT count(*) AS chunks, coalesce(sum(search_length), 0) AS length FROM ${names.chunks} WHERE document_id = $1),
+       before AS (SELECT search_chunks AS chunks, search_length AS length FROM ${names.documents} WHERE id = $1),
+       record AS (UPDATE ${names.documents} SET search_chunks = now.chunks, search_length = now.length FROM now WHERE id = $1)
+     UPDATE ${names.stats} SET chunks = ${names.stats}.chunks + now.chunks - before.chunks, length = ${names.stats}.length + now.length - before.length
+     FROM now, before`,
+    [documentId],
+  )
+}
+
+interface QueryTerm {
+  lexeme: string
+  /** idf × how often the query says it. */
+  weight: number
+  /** Chunks holding it. */
+  holding: number
+  /** The chunks' average length, in lexemes. */
+  average: number
+}
+
+/**
+ * The `limit` chunks of highest BM25 for the words of `text`, exactly, without reading every row
+ * of a word most chunks hold (MaxScore, Turtle and Flood 1995). A word's share of a chunk's score
+ * is at most its weight × (k1 + 1). The chunks holding the rarest words (enough of them for
+ * `limit` chunks) are scored in full first; the `limit`-th score is a bar. A chunk holding only
+ * words whose bounds together stay under the bar cannot pass it, so only the chunks holding one
+ * of the other ("essential") words are scored; when those are among the first, the first answer
+ * stands. Each word of the query reaches SQL as a value, never as text of the statement.
+ */
+async function searchWords(query: Connection['query'], names: Names, language: string, text: string, limit: number): Promise<ChunkRow[]> {
+  const terms = (
+    await query<QueryTerm>(
+      `WITH q AS (SELECT lexeme, coalesce(cardinality(positions), 1)::float8 AS said FROM unnest(to_tsvector($1::regconfig, $2))),
+         size AS (SELECT chunks::float8 AS chunks, greatest(length::float8 / nullif(chunks, 0), 1) AS average FROM ${names.stats})
+       SELECT q.lexeme, q.said * ln(1 + (size.chunks - l.chunks + 0.5) / (l.chunks + 0.5)) AS weight, l.chunks AS holding, size.average
+       FROM q JOIN ${names.lexemes} l ON l.lexeme = q.lexeme CROSS JOIN size WHERE l.chunks > 0`,
+      [language, text],
+    )
+  )
+    .map((term) => ({ ...term, weight: Number(term.weight), holding: Number(term.holding), average: Number(term.average) }))
+    .sort((a, b) => b.weight - a.weight)
+  if (terms.length === 0) return []
+  const score = (among?: readonly QueryTerm[]) =>
+    query<ChunkRow>(
+      `WITH w AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS w (lexeme, weight)),
+         scored AS (SELECT t.chunk_id, sum(w.weight * t.count * ${K1 + 1} / (t.count + ${K1} * (${1 - B} + ${B} * t.length / $3::float8))) AS score
+                    FROM ${names.terms} t JOIN w ON w.lexeme = t.lexeme
+                    WHERE t.lexeme = ANY ($1::text[])
+                      ${among ? `AND t.chunk_id = ANY (ARRAY(SELECT DISTINCT chunk_id FROM ${names.terms} WHERE lexeme = ANY ($5::text[])))` : ''}
+                    GROUP BY t.chunk_id ORDER BY score DESC, t.chunk_id LIMIT $4)
+       SELECT ${CHUNK_COLUMNS}, scored.score FROM scored JOIN ${names.chunks} c ON c.id = scored.chunk_id ORDER BY scored.score DESC, c.id`,
+      [
+        terms.map((term) => term.lexeme),
+        terms.map((term) => term.weight),
+        (terms[0] as QueryTerm).average,
+        limit,
+        ...(among ? [among.map((term) => term.lexeme)] : []),
+      ],
+    )
+  // The rarest words, until they hold `limit` chunks.
+  let held = 0
+  const rarest = terms.filter((term) => {
+    const take = held < limit
+    held += term.holding
+    return take
+  })
+  if (rarest.length === terms.length) return score()
+  const first = await score(rarest)
+  const bar = first.length < limit ? 0 : Number(first.at(-1)?.score)
+  // From the commonest word up, the words whose bounds together stay under the bar.
+  let bound = 0
+  let essential = terms.length
+  while (essential > 0) {
+    bound += (terms[essential - 1] as QueryTerm).weight * (K1 + 1)
+    if (bound >= bar) break
+    essential--
+  }
+  if (essential <= rarest.length) return first
+  return essential === terms.length ? score() : score(terms.slice(0, essential))
+}
+
+/** Drops the document's rows from the terms table, and their chunks from each lexeme's count. */
+async function forgetTerms(query: Connection['query'], names: Names, documentId: string): Promise<void> {
+  await query(
+    `UPDATE ${names.lexemes} l SET chunks = l.chunks - gone.chunks
+     FROM (SELECT lexeme, count(*) AS chunks FROM ${names.terms} WHERE document_id = $1 GROUP BY lexeme) gone WHERE l.lexeme = gone.lexeme`,
+    [documentId],
+  )
+  await query(`DELETE FROM ${names.terms} WHERE document_id = $1`, [documentId])
+}
+
+/** The HNSW search breadth for `limit` rows: twice the rows, within pgvector's bounds (40 is its default, 1,000 its most). */
+export function efSearch(limit: number): number {
+  return Math.min(1_000, Math.max(40, 2 * Math.ceil(limit)))
 }
 
 /** pgvector's text form, `[1,2.5,-3]`. */

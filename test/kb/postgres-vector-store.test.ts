@@ -4,6 +4,7 @@
  */
 import { PGlite } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite/vector'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postgresVectorStore, type PgPool } from '../../src/postgres/index.js'
 import { chunk, doc, vectorStoreContract } from './vector-store-contract.js'
@@ -41,18 +42,58 @@ vectorStoreContract('postgresVectorStore (a PGlite client)', {
 vectorStoreContract('postgresVectorStore (a pool)', { make: async () => postgresVectorStore({ pool: poolOver(db), table: `pool${++tables}` }) })
 
 describe('postgresVectorStore', () => {
-  it('makes a vector(N) column under an HNSW cosine index and a GIN full-text index', async () => {
+  it("makes a vector(N) column under an HNSW cosine index, and a table of each chunk's lexemes keyed by lexeme", async () => {
     const store = postgresVectorStore({ client: db, table: 'shape' })
     await store.putDocument(doc('a', 1), [chunk('a', 0, 'alpha', [1, 0, 0])], MODEL)
     const indexes = (await db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'shape_chunks' ORDER BY indexname")).rows
-    expect(indexes.map((i) => i.indexdef).join('\n')).toMatch(/USING hnsw \(embedding vector_cosine_ops\)[\s\S]*USING gin \(search\)/)
+    expect(indexes.map((i) => i.indexdef).join('\n')).toMatch(/USING hnsw \(embedding vector_cosine_ops\)/)
     const [column] = (
       await db.query<{ type: string }>(
         "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'shape_chunks'::regclass AND attname = 'embedding'",
       )
     ).rows
     expect(column?.type).toBe('vector(3)')
+    const terms = (await db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'shape_terms' ORDER BY indexname")).rows
+    expect(terms.map((i) => i.indexdef).join('\n')).toMatch(/UNIQUE INDEX shape_terms_pkey ON public.shape_terms USING btree \(lexeme, chunk_id\)/)
   })
+
+  it('keeps the collection totals BM25 reads equal to its chunks through puts, replacements and removals', async () => {
+    const text = fc.array(fc.constantFrom('moon', 'tides', 'the', 'sea', 'salt', 'of', 'rock'), { maxLength: 6 }).map((words) => words.join(' '))
+    const step = fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.option(fc.array(text, { maxLength: 3 }), { nil: undefined }))
+    let run = 0
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        const table = `totals${++run}`
+        const store = postgresVectorStore({ client: db, table })
+        for (const [id, texts] of steps) {
+          if (texts === undefined) await store.removeDocument(id)
+          else
+            await store.putDocument(
+              doc(id, texts.length),
+              texts.map((value, position) => chunk(id, position, value, [1, position, 0])),
+              MODEL,
+            )
+        }
+        const [kept] = (await db.query<{ chunks: string; length: string }>(`SELECT chunks::text, length::text FROM ${table}_stats`)).rows
+        const [actual] = (
+          await db.query<{ chunks: string; length: string }>(
+            `SELECT count(*)::text AS chunks, coalesce(sum(search_length), 0)::text AS length FROM ${table}_chunks`,
+          )
+        ).rows
+        const [terms] = (await db.query<{ length: string }>(`SELECT coalesce(sum(count), 0)::text AS length FROM ${table}_terms`)).rows
+        expect(kept).toEqual(actual)
+        expect(terms?.length).toBe(actual?.length)
+        // Each lexeme's count of chunks is the chunks that hold it (0 once none does).
+        const wrong = await db.query(
+          `SELECT l.lexeme FROM ${table}_lexemes l LEFT JOIN (SELECT lexeme, count(*) AS chunks FROM ${table}_terms GROUP BY lexeme) t ON t.lexeme = l.lexeme
+           WHERE l.chunks <> coalesce(t.chunks, 0)
+           UNION SELECT lexeme FROM ${table}_terms WHERE lexeme NOT IN (SELECT lexeme FROM ${table}_lexemes)`,
+        )
+        expect(wrong.rows).toEqual([])
+      }),
+      { numRuns: 15 },
+    )
+  }, 120_000)
 
   it('rolls a failed write back whole, and a pool discards the client it failed on', async () => {
     const released: unknown[] = []
@@ -67,17 +108,83 @@ describe('postgresVectorStore', () => {
     expect(released.at(-1)).toBeInstanceOf(Error)
   })
 
-  it('stems words and reads web-search syntax in the query', async () => {
+  it('stems words, and ranks by BM25: any word matches, a rare one counts more than a common one', async () => {
     const store = postgresVectorStore({ client: db, table: 'words' })
     await store.putDocument(
-      doc('a', 2),
-      [chunk('a', 0, 'The moons of Jupiter are many.', [1, 0, 0]), chunk('a', 1, 'Saturn has rings and moons.', [0, 1, 0])],
+      doc('a', 3),
+      [
+        chunk('a', 0, 'The moons of Jupiter are many.', [1, 0, 0]),
+        chunk('a', 1, 'Saturn has rings and moons.', [0, 1, 0]),
+        chunk('a', 2, 'Saturn.', [0, 0, 1]),
+      ],
       MODEL,
     )
     expect((await store.searchByText('moon', 5)).map((hit) => hit.chunk.id).sort()).toEqual(['a#0', 'a#1'])
-    expect((await store.searchByText('moon -saturn', 5)).map((hit) => hit.chunk.id)).toEqual(['a#0'])
-    expect((await store.searchByText('"rings and moons"', 5)).map((hit) => hit.chunk.id)).toEqual(['a#1'])
+    // "jupiter" is in one chunk, "saturn" in two: the rarer word ranks first, then the shorter chunk.
+    expect((await store.searchByText('Jupiter Saturn', 5)).map((hit) => hit.chunk.id)).toEqual(['a#0', 'a#2', 'a#1'])
+    // Quotes, `or` and `-` are plain text: no word is required, none excluded.
+    expect((await store.searchByText('"rings -saturn" or', 5)).map((hit) => hit.chunk.id)).toEqual(['a#1', 'a#2'])
+    await store.removeDocument('a')
+    expect(await store.searchByText('moon', 5)).toEqual([])
+    expect((await db.query('SELECT * FROM words_terms')).rows).toEqual([])
   })
+
+  it('searches HNSW with ef_search at twice the rows asked for, for that query only', async () => {
+    // A client that reads the setting in force on its connection just before each vector search runs.
+    const seen: string[] = []
+    const client = {
+      async query(text: string, values?: unknown[]) {
+        if (text.includes('<=>')) seen.push((await db.query<{ ef: string }>("SELECT current_setting('hnsw.ef_search') AS ef")).rows[0]?.ef ?? '')
+        return db.query(text, values)
+      },
+    }
+    const store = postgresVectorStore({ client, table: 'breadth' })
+    await store.putDocument(doc('a', 2), [chunk('a', 0, 'x', [1, 0, 0]), chunk('a', 1, 'y', [0, 1, 0])], MODEL)
+    expect((await store.searchByVector(Float32Array.from([1, 0, 0]), 40)).map((hit) => hit.chunk.id)).toEqual(['a#0', 'a#1'])
+    await store.searchByVector(Float32Array.from([1, 0, 0]), 3)
+    await store.searchByVector(Float32Array.from([1, 0, 0]), 5_000)
+    expect(seen).toEqual(['80', '40', '1000'])
+    // SET LOCAL: the session's own setting is untouched once the search's transaction ends.
+    expect((await db.query<{ ef: string }>("SELECT current_setting('hnsw.ef_search') AS ef")).rows[0]?.ef).toBe('40')
+  })
+
+  it('finds the same best chunks as scoring every chunk, though it skips the chunks of words too common to matter', async () => {
+    // "moon" is in nearly every chunk: its rows are read only for chunks a rarer word brings.
+    const rare = ['tide', 'salt', 'fern', 'basalt', 'llama', 'quartz']
+    const words = fc.array(fc.constantFrom(...rare, 'moon', 'moon', 'moon'), { minLength: 1, maxLength: 6 })
+    let run = 0
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(words, { minLength: 4, maxLength: 30 }),
+        fc.tuple(fc.constantFrom(...rare), fc.array(fc.constantFrom(...rare, 'moon', 'zeppelin'), { maxLength: 3 })),
+        fc.integer({ min: 1, max: 4 }),
+        async (texts, [first, more], limit) => {
+          const queryWords = [first, 'moon', ...more]
+          const table = `maxscore${++run}`
+          const store = postgresVectorStore({ client: db, table })
+          for (const [n, chunkWords] of texts.entries()) {
+            await store.putDocument(doc(`d${n}`, 1), [chunk(`d${n}`, 0, ['moon', ...chunkWords].join(' '), [1, n, 0])], MODEL)
+          }
+          const query = queryWords.join(' ')
+          // Every chunk scored, in one plain statement over the same tables.
+          const all = (
+            await db.query<{ id: string; score: number }>(
+              `WITH q AS (SELECT lexeme, coalesce(cardinality(positions), 1)::float8 AS said FROM unnest(to_tsvector('english', $1))),
+                 size AS (SELECT chunks::float8 AS chunks, length::float8 / chunks AS average FROM ${table}_stats),
+                 w AS (SELECT q.lexeme, q.said * ln(1 + (size.chunks - l.chunks + 0.5) / (l.chunks + 0.5)) AS weight
+                       FROM q JOIN ${table}_lexemes l USING (lexeme) CROSS JOIN size WHERE l.chunks > 0)
+               SELECT t.chunk_id AS id, sum(w.weight * t.count * 2.2 / (t.count + 1.2 * (0.25 + 0.75 * t.length / size.average))) AS score
+               FROM ${table}_terms t JOIN w USING (lexeme) CROSS JOIN size GROUP BY t.chunk_id ORDER BY score DESC, t.chunk_id`,
+              [query],
+            )
+          ).rows
+          const found = await store.searchByText(query, limit)
+          expect(found.map((hit) => hit.score)).toEqual(all.slice(0, limit).map((row) => expect.closeTo(Number(row.score), 9)))
+        },
+      ),
+      { numRuns: 20 },
+    )
+  }, 300_000)
 
   it('refuses a table name or language it would have to quote, and a missing connection', () => {
     expect(() => postgresVectorStore({ client: db, table: 'kb; drop table x' })).toThrow('`table` must be a lower-case name')
