@@ -236,7 +236,7 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
       const wanted = Math.max(limit * 4, rerankCandidates, 20)
       const [byVector, byText] = await Promise.all([vectorHits(query, wanted, opts), store.searchByText(query, wanted)])
       if (signal?.aborted) throw abortError(signal)
-      const fused = byUrl(reciprocalRankFusion([byVector, byText], (hit) => hit.chunk.id).map(({ item }) => item.chunk))
+      const fused = byUrl(reciprocalRankFusion([byVector, byText], (hit) => hit.chunk.id, { score: (hit) => hit.score }).map(({ item }) => item.chunk))
       const firsts = [byVector[0]?.chunk, byText[0]?.chunk].filter((chunk): chunk is Chunk => chunk !== undefined)
       const chosen = reranker
         ? (await rerank(query, fused.slice(0, Math.max(rerankCandidates, limit)), opts)).slice(0, limit)

@@ -27,6 +27,47 @@ describe('hybrid retrieval', () => {
     expect(reciprocalRankFusion([['x'], ['y']], (item) => item).map(({ item }) => item)).toEqual(['x', 'y'])
   })
 
+  it('breaks a tie of fused ranks by how far each item stands out in its own list, not by which list came first', () => {
+    const vector = [
+      { id: 'noise', score: 0.31 },
+      { id: 'other', score: 0.3 },
+      { id: 'more', score: 0.3 },
+    ]
+    const words = [{ id: 'exact', score: 7.2 }]
+    const fuse = (lists: (typeof vector)[]) => reciprocalRankFusion(lists, (hit) => hit.id, { score: (hit) => hit.score }).map(({ item }) => item.id)
+    expect(fuse([vector, words])).toEqual(['exact', 'noise', 'other', 'more'])
+    expect(fuse([words, vector])).toEqual(['exact', 'noise', 'other', 'more'])
+    // A word hit that barely stands out loses the tie to a vector hit that clearly does.
+    const clearVector = [
+      { id: 'near', score: 0.9 },
+      { id: 'far', score: 0.1 },
+      { id: 'farther', score: 0.1 },
+    ]
+    const flatWords = [
+      { id: 'w1', score: 2.01 },
+      { id: 'w2', score: 2 },
+      { id: 'w3', score: 2 },
+    ]
+    expect(fuse([flatWords, clearVector]).slice(0, 2)).toEqual(['near', 'w1'])
+  })
+
+  it('ranks first the one chunk holding a rare token, which only the word side finds', async () => {
+    // The query points the same way as every note (the vector side's first hit is noise), and
+    // only the manual holds "ZX81": the two sides' first hits tie at 1/61.
+    const embed = {
+      model: 'flat',
+      dimensions: 2,
+      async embed(texts: readonly string[]) {
+        return { vectors: texts.map((text) => Float32Array.from(text.includes('ZX81 manual') ? [0, 1] : [1, (text.length % 7) / 1000])) }
+      },
+    }
+    const kb = knowledgeBase({ store: memoryVectorStore(), embed })
+    const notes = Array.from({ length: 30 }, (_, i) => ({ url: `note:${i}`, title: `Note ${i}`, text: `A note about gardening, number ${i}.` }))
+    await kb.index([...notes, { url: 'manual', title: 'Manual', text: 'The ZX81 manual lists every key and what it does.' }])
+    const results = await kb.search('ZX81', { limit: 3 })
+    expect(results[0]?.url).toBe('manual')
+  })
+
   it('returns every document that either retriever alone ranks first', async () => {
     const word = fc.constantFrom(...WORDS)
     const documents = fc.array(fc.array(word, { minLength: 1, maxLength: 10 }), { minLength: 2, maxLength: 8 })
