@@ -9,6 +9,7 @@ import { buildReactPrompt, growthRatio, resultsFor } from '../../bench/flat-prom
 import { floodStrategy } from '../../bench/overhead.js'
 import { commonPrefixLength, prefixReuse, shareBeforeResults } from '../../bench/prefix-reuse.js'
 import { closeTimes, slotBound, streamingBound, tokens } from '../../bench/pipelining.js'
+import { ndcg, parseQrels } from '../../bench/scifact.js'
 import { growth } from '../../bench/soak.js'
 import { labelledSet } from '../../bench/verification.js'
 import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
@@ -257,5 +258,54 @@ describe('evidence bench helpers', () => {
     ])
     expect(findSentences(prompt, ['llama', 'anxious'])).toEqual([{ n: 2, sentence: 'The llama hums softly when anxious.' }])
     expect(holds('Llamas hum.', ['llama'])).toBe(false)
+  })
+})
+
+describe('nDCG@10 (the SciFact benchmark)', () => {
+  const judged = new Map([
+    ['a', 2],
+    ['b', 1],
+  ])
+
+  it('is 1 for the ideal order, 0 with nothing relevant found, and discounts by log2 of the rank', () => {
+    expect(ndcg(['a', 'b', 'x'], judged)).toBeCloseTo(1)
+    expect(ndcg(['x', 'y'], judged)).toBe(0)
+    expect(ndcg([], judged)).toBe(0)
+    const ideal = 2 + 1 / Math.log2(3)
+    expect(ndcg(['b', 'a'], judged)).toBeCloseTo((1 + 2 / Math.log2(3)) / ideal)
+    expect(ndcg(['x', 'a'], judged)).toBeCloseTo(2 / Math.log2(3) / ideal)
+    // Only the first k ranks count; a repeated id counts once.
+    expect(ndcg(['x', 'y', 'a'], judged, 2)).toBe(0)
+    expect(ndcg(['a', 'a', 'b'], judged)).toBeCloseTo(1)
+    expect(ndcg(['a'], new Map([['a', 0]]))).toBe(0)
+  })
+
+  it('stays within 0 and 1, and never falls when a relevant document moves up', () => {
+    const ids = fc.constantFrom<string>('a', 'b', 'c', 'd', 'e')
+    fc.assert(
+      fc.property(fc.array(ids, { maxLength: 8 }), fc.dictionary(ids, fc.integer({ min: 0, max: 3 })), (ranked, relevance) => {
+        const map = new Map(Object.entries(relevance))
+        const value = ndcg(ranked, map)
+        expect(value).toBeGreaterThanOrEqual(0)
+        expect(value).toBeLessThanOrEqual(1 + 1e-12)
+        const at = ranked.findIndex((id, i) => i > 0 && (map.get(id) ?? 0) > (map.get(ranked[i - 1] as string) ?? 0) && !ranked.slice(0, i).includes(id))
+        if (at > 0 && !ranked.slice(0, at - 1).includes(ranked[at - 1] as string)) {
+          const swapped = [...ranked]
+          ;[swapped[at - 1], swapped[at]] = [swapped[at] as string, swapped[at - 1] as string]
+          expect(ndcg(swapped, map)).toBeGreaterThanOrEqual(value - 1e-12)
+        }
+      }),
+    )
+  })
+
+  it('reads BEIR qrels, skipping the header and blank lines', () => {
+    const judgements = parseQrels('query-id\tcorpus-id\tscore\n1\t31715818\t1\n3\t14717500\t1\n3\t99\t2\n\n')
+    expect([...judgements.keys()]).toEqual(['1', '3'])
+    expect(judgements.get('3')).toEqual(
+      new Map([
+        ['14717500', 1],
+        ['99', 2],
+      ]),
+    )
   })
 })
