@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResearchEvent, ResearchResult } from '../../src/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
+import { judgeSystem } from '../../src/strategies/shared/claim-judge.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { closedPort, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
@@ -35,6 +36,7 @@ function researcher(script: Script = {}): (turn: ChatTurn) => string | ScriptedR
     }
     if (turn.system === synthesizerSystem) return NOTES
     if (turn.system === finalizerSystem) return script.stallAnswer ? { text: ANSWER, stallAfterTokens: 4 } : ANSWER
+    if (turn.system === judgeSystem) return '{"verdict": "partial"}'
     return 'an unexpected request'
   }
 }
@@ -115,6 +117,23 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     // Scratchpad lists the source its answer cites: the corpus file its notes came from.
     expect(result.citations).toEqual([expect.objectContaining({ index: 1, url: expect.stringMatching(/^file:.*sky\.md/) })])
     expect(result.cost.llmCalls).toBe(4) // planner, synthesizer, planner, finalizer
+  })
+
+  it('--verify: the answer is checked against the text its source showed; ndjson carries the claim, pretty lists it after the sources', async () => {
+    const out = await runCli([...against(backend), '--verify', '--format', 'ndjson', 'Why is the sky blue?'])
+    expect(out.code).toBe(0)
+    const events = assertEventInvariants(
+      out.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as ResearchEvent),
+    )
+    // Half its words are in the corpus text: the judge (role verifier, the same model) decides.
+    expect(events.filter((e) => e.type === 'claim')).toEqual([expect.objectContaining({ index: 0, text: ANSWER, citations: [1], verdict: 'partial' })])
+    expect(events.filter((e) => e.type === 'llm-call').map((e) => e.role)).toContain('verifier')
+    const pretty = await runCli([...against(backend), '--verify', 'Why is the sky blue?'])
+    expect(pretty.code).toBe(0)
+    expect(pretty.stdout).toContain('\nClaims checked: 1 partial (support rate 0%)\n  ~ The sky looks blue because')
   })
 
   it('--search searxng queries the instance given by --searxng-url', async () => {

@@ -11,7 +11,8 @@ export type JudgeVerdict = 'supported' | 'partial' | 'unsupported'
 
 const judgeSchema: JsonSchema = object('claim_verdict', { verdict: { type: 'string', enum: ['supported', 'partial', 'unsupported'] } })
 
-const SYSTEM =
+/** The judge's system prompt (exported for scripted models in tests and demos). */
+export const judgeSystem =
   'You check a sentence against the source text it cites. Judge only by the source text, not by what you know. ' +
   '"supported": the source says it. "partial": the source says part of it and not the rest. ' +
   '"unsupported": the source does not say it, or says otherwise (another number, name, or the opposite). ' +
@@ -23,7 +24,7 @@ export const JUDGE_SOURCE_CHARS = 1500
 /** The judge's request for one sentence and the source text it is checked against. */
 export function judgeRequest(sentence: string, source: string): Omit<LLMRequest, 'signal' | 'onRetry'> {
   return {
-    system: SYSTEM,
+    system: judgeSystem,
     prompt: `Source text:\n"""\n${source.slice(0, JUDGE_SOURCE_CHARS)}\n"""\n\nSentence: ${sentence}\n\nDoes the source text support the sentence?`,
     json: judgeSchema,
     maxTokens: 40,
