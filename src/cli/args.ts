@@ -8,7 +8,7 @@ import { UsageError } from './usage-error.js'
 import { didYouMean } from './did-you-mean.js'
 
 export const BACKENDS = ['ollama', 'openai', 'anthropic', 'local'] as const
-export const SEARCHES = ['duckduckgo', 'brave', 'tavily', 'searxng', 'local'] as const
+export const SEARCHES = ['duckduckgo', 'brave', 'tavily', 'searxng', 'local', 'arxiv', 'openalex', 'semanticscholar', 'pubmed', 'wikipedia'] as const
 export const FORMATS = ['pretty', 'ndjson', 'json'] as const
 export const VERIFY_MODES = ['annotate', 'revise'] as const
 /**
@@ -19,6 +19,11 @@ export const SUBCOMMANDS = ['mcp', 'index', 'kb', 'worker', 'serve', 'eval'] as 
 
 export type Backend = (typeof BACKENDS)[number]
 export type SearchName = (typeof SEARCHES)[number]
+/** One provider of `--search`: its name, and the language edition of `wikipedia:LANG`. */
+export interface SearchChoice {
+  name: SearchName
+  lang?: string
+}
 export type Format = (typeof FORMATS)[number]
 
 /** The port `--serve` listens on when none follows it. */
@@ -38,7 +43,8 @@ export interface CliOptions {
   strategy?: string
   maxSteps?: number
   concurrency?: number
-  search: SearchName
+  /** `--search NAME[,NAME...]`: one provider, or several searched together (`combineSearch`). */
+  search: readonly SearchChoice[]
   braveKey?: string
   tavilyKey?: string
   searxngUrl?: string
@@ -190,6 +196,37 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}; got "${value}"${didYouMean(value, allowed)}`)
 }
 
+/** A Wikipedia language code as `wikipedia:LANG` takes it (`de`, `simple`, `zh-yue`). */
+const WIKIPEDIA_LANG = /^[a-z][a-z0-9]{1,11}(?:-[a-z0-9]{1,12}){0,2}$/
+
+/**
+ * `--search NAME[,NAME...]`: each name once, `wikipedia:LANG` for another Wikipedia, `local`
+ * alone (it is the corpus, read offline).
+ */
+function searchChoices(value: string | undefined, fallback: SearchName): SearchChoice[] {
+  if (value === undefined) return [{ name: fallback }]
+  const items = value.split(',').map((item) => item.trim())
+  if (items.some((item) => item === '')) throw new UsageError(`--search takes names separated by commas, e.g. arxiv,wikipedia; got "${value}"`)
+  const choices = items.map((item): SearchChoice => {
+    const [name = '', lang, ...rest] = item.split(':')
+    const known = SEARCHES.find((candidate) => candidate === name.toLowerCase())
+    if (!known) throw new UsageError(`--search must name ${SEARCHES.join(', ')}; got "${name}"${didYouMean(name, SEARCHES)}`)
+    if (lang === undefined) return { name: known }
+    if (known !== 'wikipedia') throw new UsageError(`--search ${item}: only wikipedia takes a language (wikipedia:de)`)
+    if (rest.length > 0 || !WIKIPEDIA_LANG.test(lang.toLowerCase())) {
+      throw new UsageError(`--search ${item}: the language must be a Wikipedia language code, e.g. wikipedia:de or wikipedia:zh-yue`)
+    }
+    return { name: known, lang: lang.toLowerCase() }
+  })
+  const keys = choices.map((choice) => `${choice.name}:${choice.lang ?? 'en'}`)
+  const twice = keys.find((key, index) => keys.indexOf(key) !== index)
+  if (twice !== undefined) throw new UsageError(`--search names ${twice.replace(/:en$/, '')} twice`)
+  if (choices.length > 1 && choices.some((choice) => choice.name === 'local')) {
+    throw new UsageError('--search local searches the --corpus folder offline, so it cannot be combined with other providers')
+  }
+  return choices
+}
+
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined
   const n = Number(value)
@@ -245,13 +282,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.version) return { kind: 'version' }
 
   const corpus = nonEmpty('corpus', values.corpus)
-  const search = oneOf('search', values.search, SEARCHES, corpus !== undefined ? 'local' : 'duckduckgo')
-  if (corpus !== undefined && search !== 'local') {
-    throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${search}`)
+  const search = searchChoices(values.search, corpus !== undefined ? 'local' : 'duckduckgo')
+  const local = search.some((choice) => choice.name === 'local')
+  if (corpus !== undefined && !local) {
+    throw new UsageError(`--corpus searches a local folder, so it cannot be combined with --search ${values.search}`)
   }
   const kb = nonEmpty('kb', values.kb)
-  if (kb !== undefined && search === 'local') throw new UsageError('--kb and --corpus both search local documents: give one of them')
-  if (search === 'local' && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt, .html, .pdf or .docx files)')
+  if (kb !== undefined && local) throw new UsageError('--kb and --corpus both search local documents: give one of them')
+  if (local && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt, .html, .pdf or .docx files)')
   if (values.serve !== undefined && (positionals.length > 0 || values.prompt !== undefined)) {
     throw new UsageError('--serve asks its questions on the live page: give no question with it')
   }

@@ -63,7 +63,10 @@ Resuming a paused run (laconic resume RUN_ID):
   --query Q                a query to run instead of the saved plan; repeatable
 
 Search and reading:
-  --search NAME            duckduckgo (default) | brave | tavily | searxng | local
+  --search NAME[,NAME...]  duckduckgo (default) | brave | tavily | searxng | local, or papers and
+                           references: arxiv | openalex | semanticscholar | pubmed | wikipedia
+                           (wikipedia:de for another language); several names are searched
+                           together, their rankings fused and each work kept once
   --brave-key KEY          or $BRAVE_API_KEY
   --tavily-key KEY         or $TAVILY_API_KEY
   --searxng-url URL        or $SEARXNG_URL, e.g. http://localhost:8080

@@ -3,10 +3,23 @@
  * with `--no-fetch`). Keys come from the flags, else the environment variables the adapters document.
  */
 import { stat } from 'node:fs/promises'
-import { brave, duckduckgo, httpFetch, localCorpus, searxng, tavily } from '../adapters/index.js'
+import {
+  arxiv,
+  brave,
+  combineSearch,
+  duckduckgo,
+  httpFetch,
+  localCorpus,
+  openAlex,
+  pubmed,
+  searxng,
+  semanticScholar,
+  tavily,
+  wikipedia,
+} from '../adapters/index.js'
 import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
 import type { FetchProvider, SearchProvider } from '../core/index.js'
-import type { CliOptions } from './args.js'
+import type { CliOptions, SearchChoice } from './args.js'
 import { existingKnowledgeBase } from './kb.js'
 import { kbAndWebSearch, kbOrWebFetch } from './kb-search.js'
 import { type Env, withScheme } from './llm.js'
@@ -37,8 +50,9 @@ async function corpusFolder(dir: string): Promise<string> {
 /** The kinds of file a corpus folder is read for, as `--help` and errors name them. */
 const CORPUS_KINDS = '.md, .txt, .html, .pdf or .docx'
 
-function webSearch(options: CliOptions, env: Env): SearchProvider {
-  switch (options.search) {
+/** One provider of `--search`, its keys from the flags, else the environment. */
+function oneSearch(choice: SearchChoice, options: CliOptions, env: Env): SearchProvider {
+  switch (choice.name) {
     case 'brave': {
       const apiKey = options.braveKey ?? env.BRAVE_API_KEY
       if (!apiKey) throw new UsageError('--search brave needs --brave-key KEY (or BRAVE_API_KEY)')
@@ -54,9 +68,31 @@ function webSearch(options: CliOptions, env: Env): SearchProvider {
       if (!baseURL) throw new UsageError('--search searxng needs --searxng-url URL (or SEARXNG_URL), e.g. http://localhost:8080')
       return searxng({ baseURL: withScheme(baseURL, '--searxng-url') })
     }
+    // Keyless; a key or contact in the environment is used when set (docs/adapters.md).
+    case 'arxiv':
+      return arxiv()
+    case 'openalex':
+      return openAlex({ ...defined({ mailto: env.OPENALEX_MAILTO, apiKey: env.OPENALEX_API_KEY }) })
+    case 'semanticscholar':
+      return semanticScholar({ ...defined({ apiKey: env.SEMANTIC_SCHOLAR_API_KEY }) })
+    case 'pubmed':
+      return pubmed({ ...defined({ apiKey: env.NCBI_API_KEY, email: env.NCBI_EMAIL }) })
+    case 'wikipedia':
+      return wikipedia({ ...defined({ lang: choice.lang }) })
     default:
       return duckduckgo()
   }
+}
+
+/** Only the fields that have a value, so an adapter's own default (or environment) applies to the rest. */
+function defined<T extends Record<string, string | undefined>>(fields: T): Partial<Record<keyof T, string>> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== '')) as Partial<Record<keyof T, string>>
+}
+
+/** `--search NAME`, or several names searched together, their rankings fused (`combineSearch`). */
+function webSearch(options: CliOptions, env: Env): SearchProvider {
+  const providers = options.search.map((choice) => oneSearch(choice, options, env))
+  return providers.length === 1 ? (providers[0] as SearchProvider) : combineSearch(providers)
 }
 
 export async function buildSources(options: CliOptions, env: Env): Promise<Sources> {
@@ -66,7 +102,7 @@ export async function buildSources(options: CliOptions, env: Env): Promise<Sourc
     if (!options.kb.web) return { search: kb, fetch: options.fetch ? kb : undefined, corpus: kb }
     return { search: kbAndWebSearch(kb, webSearch(options, env)), fetch: options.fetch ? kbOrWebFetch(kb, httpFetch()) : undefined, corpus: kb }
   }
-  if (options.search === 'local') {
+  if (options.search.some((choice) => choice.name === 'local')) {
     // args.ts guarantees --corpus with --search local. The corpus reads its own documents
     // in full, so the run stays offline.
     const corpus = localCorpus({ dir: await corpusFolder(options.corpus as string) })

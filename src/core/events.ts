@@ -87,6 +87,8 @@ export type WarningCode =
   | 'checkpoint-failed'
   | 'recall-failed'
   | 'session-failed'
+  // search providers: part of a search failed and the rest stands (a provider of combineSearch, a Wikipedia page summary)
+  | 'search-partial'
   // the built-in strategies
   | 'budget'
   | 'max-iterations'

@@ -44,7 +44,7 @@ describe('parseCliArgs', () => {
     expect(run(['why', 'is', 'the', 'sky', 'blue?'])).toMatchObject({
       words: ['why', 'is', 'the', 'sky', 'blue?'],
       backend: 'ollama',
-      search: 'duckduckgo',
+      search: [{ name: 'duckduckgo' }],
       fetch: true,
       format: 'pretty',
       debug: false,
@@ -93,7 +93,7 @@ describe('parseCliArgs', () => {
       strategy: 'graph-reader',
       maxSteps: 6,
       concurrency: 2,
-      search: 'tavily',
+      search: [{ name: 'tavily' }],
       tavilyKey: 't',
       fetch: false,
       knowledge: 'k.txt',
@@ -105,9 +105,38 @@ describe('parseCliArgs', () => {
   })
 
   it('--corpus implies --search local, and conflicts with another search', () => {
-    expect(run(['--corpus', 'docs', 'q'])).toMatchObject({ search: 'local', corpus: 'docs' })
+    expect(run(['--corpus', 'docs', 'q'])).toMatchObject({ search: [{ name: 'local' }], corpus: 'docs' })
     expect(() => run(['--corpus', 'docs', '--search', 'brave', 'q'])).toThrow('cannot be combined with --search brave')
     expect(() => run(['--search', 'local', 'q'])).toThrow('--search local needs --corpus DIR')
+  })
+
+  it('--search takes one provider or several, and wikipedia:LANG for another Wikipedia', () => {
+    expect(run(['--search', 'arxiv', 'q']).search).toEqual([{ name: 'arxiv' }])
+    expect(run(['--search', 'arxiv, wikipedia:DE ,duckduckgo', 'q']).search).toEqual([
+      { name: 'arxiv' },
+      { name: 'wikipedia', lang: 'de' },
+      { name: 'duckduckgo' },
+    ])
+    expect(run(['--search', 'wikipedia,wikipedia:de', 'q']).search).toEqual([{ name: 'wikipedia' }, { name: 'wikipedia', lang: 'de' }])
+  })
+
+  it.each([
+    [
+      'arxiv,pubmd',
+      '--search must name duckduckgo, brave, tavily, searxng, local, arxiv, openalex, semanticscholar, pubmed, wikipedia; got "pubmd" (did you mean pubmed?)',
+    ],
+    ['semantic-scholar', '(did you mean semanticscholar?)'],
+    ['arxiv,,pubmed', '--search takes names separated by commas'],
+    ['arxiv:en', 'only wikipedia takes a language'],
+    ['wikipedia:evil.example', 'must be a Wikipedia language code'],
+    ['arxiv,arxiv', '--search names arxiv twice'],
+    ['wikipedia,wikipedia:en', '--search names wikipedia twice'],
+  ])('--search %s is a usage error', (value, message) => {
+    expect(() => run(['--search', value, 'q'])).toThrow(message)
+  })
+
+  it('--search local stays alone', () => {
+    expect(() => run(['--corpus', 'docs', '--search', 'local,arxiv', 'q'])).toThrow('cannot be combined with other providers')
   })
 
   it('--serve takes an optional port', () => {

@@ -329,3 +329,26 @@ describe('types', () => {
     expectTypeOf(UI_MESSAGE_STREAM_HEADERS).toEqualTypeOf<Readonly<Record<string, string>>>()
   })
 })
+
+describe("a query part's results keep a scholarly result's meta", () => {
+  const validate = (results: unknown) => researchDataSchemas.query['~standard'].validate({ queryId: 'q1', query: 'turing', results })
+  const paper = { title: 'Computing Machinery and Intelligence', url: 'https://doi.org/10.1093/mind/lix.236.433', snippet: '' }
+
+  it('accepts meta with its documented fields', async () => {
+    const meta = {
+      authors: ['A. M. Turing'],
+      year: 1950,
+      venue: 'Mind',
+      doi: '10.1093/mind/lix.236.433',
+      arxivId: '2202.12139',
+      pdfUrl: 'https://arxiv.org/pdf/2202.12139',
+    }
+    expect(await validate([{ ...paper, meta }])).not.toHaveProperty('issues')
+  })
+
+  it('refuses meta whose fields have the wrong type', async () => {
+    expect(await validate([{ ...paper, meta: { year: '1950', authors: 'A. M. Turing' } }])).toMatchObject({
+      issues: [{ path: ['results', 0, 'meta', 'authors'] }, { path: ['results', 0, 'meta', 'year'] }],
+    })
+  })
+})
