@@ -25,7 +25,8 @@ export interface OpenAlexOptions extends ScholarlyOptions {
 /** OpenAlex's limit: ten requests a second. */
 const openAlexPacer: Pacer = createPacer({ intervalMs: 100 })
 
-const SELECT = 'id,doi,display_name,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index,relevance_score'
+/** The fields a result needs: a work is ~10 kB whole (its references, concepts, counts by year). */
+const SELECT = 'id,doi,display_name,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index'
 
 /** A hostile index could claim a word at position 10^9: positions past this are ignored. */
 const MAX_ABSTRACT_WORDS = 5_000

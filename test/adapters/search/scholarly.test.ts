@@ -119,6 +119,7 @@ const cases: Case[] = [
       expect(sent.get('per-page')).toBe('3')
       expect(sent.get('mailto')).toBe('team@example.org')
       expect(sent.get('api_key')).toBe(KEY)
+      expect(sent.get('select')?.split(',')).toEqual(expect.arrayContaining(['doi', 'authorships', 'best_oa_location', 'abstract_inverted_index']))
     },
   },
   {
