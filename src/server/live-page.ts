@@ -203,9 +203,11 @@ function reset() {
   shownRun = null
 }
 
+const plural = (n, one, many = one + 's') => n + ' ' + (n === 1 ? one : many)
+
 function status(text = phase) {
   phase = text
-  const money = cost ? ' · ' + (cost.unpricedCalls > 0 ? 'cost unknown' : '$' + cost.total.toFixed(4)) + ' · ' + cost.llmCalls + ' model calls · ' + cost.searches + ' searches · ' + (cost.inputTokens + cost.outputTokens) + ' tokens' : ''
+  const money = cost ? ' · ' + (cost.unpricedCalls > 0 ? 'cost unknown' : '$' + cost.total.toFixed(4)) + ' · ' + plural(cost.llmCalls, 'model call') + ' · ' + plural(cost.searches, 'search', 'searches') + ' · ' + plural(cost.inputTokens + cost.outputTokens, 'token') : ''
   $('status').textContent = text + money
 }
 
@@ -285,7 +287,7 @@ const handlers = {
   },
   page: (e) => {
     const list = e.queryId && document.querySelector('#query-' + CSS.escape(e.queryId) + ' .results')
-    if (list) list.append(el('li', { className: 'page' }, el('span', {}, 'read '), link(e.url, {}, e.url), el('span', {}, ' (' + e.chars + ' chars)')))
+    if (list) list.append(el('li', { className: 'page' }, el('span', {}, 'read '), link(e.url, {}, e.url), el('span', {}, ' (' + plural(e.chars, 'char') + ')')))
   },
   fact: (e) => {
     const item = el('li', { className: 'fact', id: 'fact-' + e.fact.id }, e.fact.text, ' ',

@@ -249,6 +249,8 @@ describe.skipIf(!browserAvailable('the live page browser tests (a follow-up ques
     await page.click('#ask button[type=submit]')
     await page.waitForSelector('body[data-state=ended]', { timeout: 15_000 })
     expect(await page.locator('#answer').textContent()).toBe('Paris.')
+    // Counts agree with their numbers: one search.
+    expect(await page.locator('#status').textContent()).toMatch(/ · 1 search · /)
     // A first question needs no label: the box above says it.
     expect(await page.locator('#shown-question').isVisible()).toBe(false)
 
