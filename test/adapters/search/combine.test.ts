@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { combineSearch, createPacer, openAlex, semanticScholar } from '../../../src/adapters/index.js'
 import { normalizeUrl, ProviderError } from '../../../src/core/index.js'
-import type { PageWarning, SearchProvider, SearchResult } from '../../../src/index.js'
+import { createAgent, type PageWarning, type ResearchEvent, type SearchProvider, type SearchResult } from '../../../src/index.js'
+import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
 import { loopbacks } from '../http/loopback.js'
 
 const serve = loopbacks()
@@ -103,6 +104,26 @@ describe('combineSearch', () => {
     // Found by both, so it outranks what only one of them found at the same rank.
     expect(found.indexOf(turing[0] as SearchResult)).toBe(0)
     expect(found).toHaveLength(2 + 4 - 1)
+  })
+})
+
+describe('combineSearch in a run', () => {
+  it("a failing provider is a warning of the search's query, and the run reads the others' results", async () => {
+    const broken = failing(new ProviderError('semanticscholar: HTTP 429', { code: 'rate-limit', provider: 'semanticscholar', status: 429 }))
+    const working = fixed([{ title: 'Llama', url: 'https://en.wikipedia.org/wiki/Llama', snippet: 'Llamas eat grass.' }])
+    const planner = scriptedLLM({ replies: ['Action: Search\nQuery: llama diet', 'Action: Answer'] })
+    const agent = createAgent({
+      models: { planner, synthesizer: scriptedLLM({ replies: ['Llamas eat grass.', 'They eat grass.'] }) },
+      search: combineSearch([broken, working]),
+    })
+    const events: ResearchEvent[] = []
+    for await (const event of agent.research('What do llamas eat?')) events.push(event)
+    assertEventInvariants(events)
+    const query = events.find((event) => event.type === 'query')
+    const partial = events.filter((event) => event.type === 'warning' && event.code === 'search-partial')
+    expect(partial).toMatchObject([{ queryId: query?.type === 'query' ? query.queryId : 'none', message: expect.stringMatching(/^semanticscholar failed/) }])
+    const result = events.find((event) => event.type === 'result')
+    expect(result).toMatchObject({ results: [{ url: 'https://en.wikipedia.org/wiki/Llama' }] })
   })
 })
 
