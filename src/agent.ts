@@ -25,6 +25,7 @@ import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategi
 import type { DeepOptions } from './strategies/deep/options.js'
 import type { GraphReaderOptions } from './strategies/graph-reader/options.js'
 import type { ReactOptions } from './strategies/react/options.js'
+import type { ReportOptions } from './strategies/report/options.js'
 import type { ReflectOptions } from './strategies/reflect/options.js'
 import type { ScratchpadOptions } from './strategies/scratchpad/options.js'
 
@@ -40,6 +41,7 @@ export interface AgentOptions extends SharedOptions {
   reflect?: ReflectOptions
   deep?: DeepOptions
   react?: ReactOptions
+  report?: ReportOptions
 }
 
 const registry = createRegistry(builtinStrategies, DEFAULT_STRATEGY)

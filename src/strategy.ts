@@ -7,6 +7,7 @@ export { graphReader, Notebook, type AddOutcome } from './strategies/graph-reade
 export { reflect } from './strategies/reflect/index.js'
 export { deep } from './strategies/deep/index.js'
 export { react } from './strategies/react/index.js'
+export { report } from './strategies/report/index.js'
 export { createMerge, type Merge } from './core/merge.js'
 export { generate, type Generation } from './core/generate.js'
 export { isAbortError } from './core/errors.js'

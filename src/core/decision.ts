@@ -1,5 +1,5 @@
 import { LaconicError } from './errors.js'
-import { INTERRUPT_KINDS, type InterruptDecision, type InterruptRequest } from './interruption.js'
+import { INTERRUPT_KINDS, isOutline, type InterruptDecision, type InterruptRequest } from './interruption.js'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -21,9 +21,15 @@ export function checkDecision(decision: unknown, request: InterruptRequest | und
         throw fail('`reason` is not a string', 'give the reason as text, or leave it out')
       return { action: 'reject', ...(typeof decision.reason === 'string' && decision.reason.trim() ? { reason: decision.reason.trim() } : {}) }
     case 'edit': {
-      const other = field === 'queries' ? 'args' : 'queries'
-      if (decision[other] !== undefined && decision[field] === undefined) {
+      const other = (['queries', 'args', 'outline'] as const).find((f) => f !== field && decision[f] !== undefined)
+      if (other !== undefined && decision[field] === undefined) {
         throw fail(`it waits for a ${request.kind}, which is edited with \`${field}\`, not \`${other}\``, `pass { action: 'edit', ${field} }`)
+      }
+      if (field === 'outline') {
+        if (!isOutline(decision.outline)) {
+          throw fail('`outline` is not an outline', 'pass { title, sections: [{ title, goal, questions: [...] }] }')
+        }
+        return { action: 'edit', outline: decision.outline }
       }
       if (field === 'queries') {
         const queries = decision.queries

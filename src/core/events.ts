@@ -3,7 +3,7 @@ import type { ErrorCode, ErrorInfo } from './errors.js'
 
 export type { ErrorInfo } from './errors.js'
 import type { Cost } from './cost.js'
-import type { InterruptRequest } from './interruption.js'
+import type { InterruptRequest, ReportOutline } from './interruption.js'
 import type { RecalledFinding } from './memory.js'
 import type { DocumentKind, DocumentWarningCode, SearchResult } from './providers.js'
 
@@ -61,6 +61,18 @@ export interface Report {
   limitations: string[]
   recommendations: string[]
   sourcesSummary: string
+  /**
+   * A long report's sections in order (the `report` strategy), each its Markdown text with the
+   * answer's `[n]` citations; its `executiveSummary` is then the introduction and `conclusions`
+   * holds the conclusion.
+   */
+  sections?: ReportSection[]
+}
+
+/** One section of a long report: its title and its text (Markdown, without its heading). */
+export interface ReportSection {
+  title: string
+  text: string
 }
 
 /**
@@ -143,8 +155,17 @@ export interface EventPayloads {
   'tool-call': { callId: string; name: string; args: Record<string, unknown> }
   /** The result of a `tool-call`: whether it ran, a one-line summary, and the characters the model sees. */
   'tool-result': { callId: string; ok: boolean; summary: string; chars: number }
-  /** `revised`: a piece of the answer rewritten without its unsupported claims (`verify: 'revise'`), after the first `answer`. */
-  'answer-token': { text: string; revised?: true }
+  /**
+   * `revised`: a piece of the answer rewritten without its unsupported claims (`verify: 'revise'`), after the first `answer`.
+   * `section`: the index of the report section this piece belongs to (the `report` strategy), between its `section-start` and `section-end`.
+   */
+  'answer-token': { text: string; revised?: true; section?: number }
+  /** The outline a long report (the `report` strategy) is written to, before any section streams. */
+  outline: { outline: ReportOutline }
+  /** A report section starts streaming; sections stream in outline order, `index` from 0. */
+  'section-start': { index: number; title: string }
+  /** A report section has streamed all its `answer-token`s. */
+  'section-end': { index: number }
   /** `revised`: the rewritten answer (`verify: 'revise'`), which replaces the first one; the first stays in the result as `draft`. */
   answer: { text: string; citations: Citation[]; report?: Report; confidence?: number; revised?: true }
   /** A sentence of the answer checked against its cited sources (`verify`); claims settle in any order. */
@@ -201,6 +222,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'tool-call',
   'tool-result',
   'answer-token',
+  'outline',
+  'section-start',
+  'section-end',
   'answer',
   'claim',
   'warning',

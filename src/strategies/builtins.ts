@@ -3,6 +3,7 @@ import { deepDefinition } from './deep/index.js'
 import { graphReaderDefinition } from './graph-reader/index.js'
 import { reactDefinition } from './react/index.js'
 import { reflectDefinition } from './reflect/index.js'
+import { reportDefinition } from './report/index.js'
 import { scratchpadDefinition } from './scratchpad/index.js'
 
 /** The strategies every agent knows by name. */
@@ -12,6 +13,7 @@ export const builtinStrategies: Readonly<Record<string, StrategyDefinition<unkno
   reflect: reflectDefinition,
   deep: deepDefinition,
   react: reactDefinition,
+  report: reportDefinition,
 }
 
 /** The strategy an agent runs when its options name none. */

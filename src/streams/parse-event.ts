@@ -54,6 +54,12 @@ const REQUIRED: Record<EventType, ReadonlyArray<readonly [string, Kind]>> = {
     ['chars', 'number'],
   ],
   'answer-token': [['text', 'string']],
+  outline: [['outline', 'object']],
+  'section-start': [
+    ['index', 'number'],
+    ['title', 'string'],
+  ],
+  'section-end': [['index', 'number']],
   answer: [
     ['text', 'string'],
     ['citations', 'array'],

@@ -69,6 +69,10 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
   /** `verify`: the claims by index, each checked against the first answer once the stream is read. */
   const claims = new Map<number, EventOf<'claim'>>()
   let lastTotal: Cost | undefined
+  /** A report's sections (docs/events.md): the outline's size, the next section to start, and the one streaming. */
+  let sectionCount: number | undefined
+  let nextSection = 0
+  let openSection: number | undefined
 
   events.forEach((event, index) => {
     const previous = events[index - 1]
@@ -89,7 +93,30 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
           lastTotal = event.resumed.cost
           // The run that continues a paused one announces again the calls it settles.
           for (const [callId, done] of toolCalls) if (!done) toolCalls.delete(callId)
+          // A resumed run streams its answer again from the start (a report: every section, from the first).
+          tokens = ''
+          answerText = undefined
+          sectionCount = undefined
+          nextSection = 0
+          openSection = undefined
         }
+        break
+      case 'outline':
+        if (sectionCount !== undefined) fail(event, 'a second outline')
+        if (!event.outline.sections.length) fail(event, 'an outline without sections')
+        sectionCount = event.outline.sections.length
+        break
+      case 'section-start':
+        if (sectionCount === undefined) fail(event, 'section-start before the outline')
+        if (openSection !== undefined) fail(event, `section ${event.index} starts while section ${openSection} streams`)
+        if (event.index !== nextSection) fail(event, `section ${event.index} starts out of outline order (expected ${nextSection})`)
+        if (sectionCount !== undefined && event.index >= sectionCount) fail(event, `section ${event.index} is not in the outline`)
+        openSection = event.index
+        nextSection = event.index + 1
+        break
+      case 'section-end':
+        if (openSection !== event.index) fail(event, `section ${event.index} ends but ${openSection === undefined ? 'none' : `section ${openSection}`} streams`)
+        openSection = undefined
         break
       case 'recall':
         // Long-term memory is asked once, before the strategy starts; a resumed run asks it no more.
@@ -115,6 +142,9 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
           revisedTokens = ''
           revisedText = undefined
           claims.clear()
+          sectionCount = undefined
+          nextSection = 0
+          openSection = undefined
         }
         if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
         break
@@ -141,6 +171,11 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
           break
         }
         if (answerText !== undefined) fail(event, 'answer-token after the answer event')
+        if (event.section !== openSection)
+          fail(
+            event,
+            `an answer-token of section ${event.section ?? 'none'} while ${openSection === undefined ? 'no section' : `section ${openSection}`} streams`,
+          )
         tokens += event.text
         break
       case 'answer':
@@ -152,6 +187,8 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
           break
         }
         if (answerText !== undefined) fail(event, 'more than one answer event')
+        if (openSection !== undefined) fail(event, `the answer while section ${openSection} streams`)
+        if (sectionCount !== undefined && nextSection !== sectionCount) fail(event, `the answer after ${nextSection} of ${sectionCount} sections`)
         answerText = event.text
         if (tokens !== event.text) fail(event, 'the answer-token texts joined differ from the answer text')
         break

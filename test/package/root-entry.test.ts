@@ -16,6 +16,7 @@ import type {
   LLMProvider,
   LLMRequest,
   ReleaseLock,
+  ReportOutline,
   ResearchEvent,
   ResearchRun,
   ResumeOptions,
@@ -86,9 +87,10 @@ it('react: a user tool, and the decision a paused run resumes with', () => {
   expectTypeOf<ResumeOptions['decision']>().toEqualTypeOf<InterruptDecision | undefined>()
   expectTypeOf<ResearchResult['request']>().toEqualTypeOf<InterruptRequest | undefined>()
   expectTypeOf<EventOf<'run-end'>['request']>().toEqualTypeOf<InterruptRequest | undefined>()
-  expectTypeOf<InterruptRequest['kind']>().toEqualTypeOf<'plan' | 'tool-call'>()
+  expectTypeOf<InterruptRequest['kind']>().toEqualTypeOf<'plan' | 'tool-call' | 'outline'>()
   expectTypeOf<{ action: 'edit'; queries: string[] }>().toMatchTypeOf<InterruptDecision>()
   expectTypeOf<{ action: 'edit'; args: { id: number } }>().toMatchTypeOf<InterruptDecision>()
+  expectTypeOf<{ action: 'edit'; outline: ReportOutline }>().toMatchTypeOf<InterruptDecision>()
   expectTypeOf(kit.react).returns.toHaveProperty('run')
   expectTypeOf<EventOf<'tool-result'>['ok']>().toEqualTypeOf<boolean>()
 })

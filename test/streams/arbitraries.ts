@@ -70,7 +70,15 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
   'reasoning-token': fc.record({ role: trickyText, text: trickyText }),
   'tool-call': fc.record({ callId: id, name: trickyText, args: fc.dictionary(trickyText, fc.oneof(trickyText, fc.nat()), { maxKeys: 3 }) }),
   'tool-result': fc.record({ callId: id, ok: fc.boolean(), summary: trickyText, chars: count }),
-  'answer-token': fc.record({ text: trickyText }),
+  'answer-token': fc.record({ text: trickyText, section: fc.nat({ max: 9 }) }, { requiredKeys: ['text'] }),
+  outline: fc.record({
+    outline: fc.record({
+      title: trickyText,
+      sections: fc.array(fc.record({ title: trickyText, goal: trickyText, questions: fc.array(trickyText, { maxLength: 2 }) }), { maxLength: 3 }),
+    }),
+  }),
+  'section-start': fc.record({ index: fc.nat({ max: 9 }), title: trickyText }),
+  'section-end': fc.record({ index: fc.nat({ max: 9 }) }),
   answer: fc.record(
     {
       text: trickyText,

@@ -21,6 +21,35 @@ describe('assertEventInvariants', () => {
     expect(() => assertEventInvariants(stamp([start, { ...query, extra: { list: [1, 'a', null, { deep: [true] }] } }, end]))).not.toThrow()
   })
 
+  it('report sections: after the outline, started in outline order, tokens only of the section streaming, all ended before the answer', () => {
+    const outline = {
+      type: 'outline',
+      outline: {
+        title: 'T',
+        sections: [
+          { title: 'A', goal: 'a', questions: [] },
+          { title: 'B', goal: 'b', questions: [] },
+        ],
+      },
+    }
+    const section = (index: number, text: string) => [
+      { type: 'section-start', index, title: 'x' },
+      { type: 'answer-token', text, section: index },
+      { type: 'section-end', index },
+    ]
+    const answer = { type: 'answer', text: 'ab', citations: [] }
+    expect(() => assertEventInvariants(stamp([start, outline, ...section(0, 'a'), ...section(1, 'b'), answer, end]))).not.toThrow()
+    expect(() => assertEventInvariants(stamp([start, outline, ...section(1, 'b'), ...section(0, 'a'), answer, end]))).toThrow(/out of outline order/)
+    expect(() => assertEventInvariants(stamp([start, ...section(0, 'a'), { ...answer, text: 'a' }, end]))).toThrow(/before the outline/)
+    expect(() => assertEventInvariants(stamp([start, outline, ...section(0, 'a'), { ...answer, text: 'a' }, end]))).toThrow(/after 1 of 2 sections/)
+    const stray = [
+      { type: 'section-start', index: 0, title: 'x' },
+      { type: 'answer-token', text: 'a', section: 1 },
+      { type: 'section-end', index: 0 },
+    ]
+    expect(() => assertEventInvariants(stamp([start, outline, ...stray, ...section(1, 'b'), answer, end]))).toThrow(/answer-token of section 1 while section 0/)
+  })
+
   it('rejects answer tokens streamed after the answer event', () => {
     const events = stamp([start, { type: 'answer-token', text: 'A' }, { type: 'answer', text: 'A', citations: [] }, { type: 'answer-token', text: 'B' }, end])
     expect(() => assertEventInvariants(events)).toThrow(/answer-token/)

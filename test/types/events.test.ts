@@ -13,6 +13,7 @@ import type {
   FetchedPage,
   InterruptRequest,
   RecalledFinding,
+  ReportOutline,
   ResearchEvent,
   RunEndReason,
   SearchResult,
@@ -108,7 +109,17 @@ describe('ResearchEvent', () => {
           return event.summary
         case 'answer-token':
           expectTypeOf(event.text).toEqualTypeOf<string>()
+          expectTypeOf(event.section).toEqualTypeOf<number | undefined>()
           return event.text
+        case 'outline':
+          expectTypeOf(event.outline).toEqualTypeOf<ReportOutline>()
+          return event.outline.title
+        case 'section-start':
+          expectTypeOf(event.index).toEqualTypeOf<number>()
+          return event.title
+        case 'section-end':
+          expectTypeOf(event.index).toEqualTypeOf<number>()
+          return String(event.index)
         case 'answer':
           expectTypeOf(event.citations).toEqualTypeOf<Citation[]>()
           expectTypeOf(event.confidence).toEqualTypeOf<number | undefined>()

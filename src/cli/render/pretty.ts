@@ -117,6 +117,10 @@ export function waitingFor(request: InterruptRequest): string {
     const queries = request.queries.map((query, i) => `  ${i + 1}. ${oneLine(query, 200)}\n`).join('')
     return `[paused] waiting for approval: the plan's ${count(request.queries.length, 'query', 'queries')}\n${queries}`
   }
+  if (request.kind === 'outline') {
+    const sections = request.outline.sections.map((section, i) => `  ${i + 1}. ${oneLine(section.title, 200)}\n`).join('')
+    return `[paused] waiting for approval: the outline of ${oneLine(request.outline.title, 200)}, ${count(request.outline.sections.length, 'section', 'sections')}\n${sections}`
+  }
   return `[paused] waiting for approval: the tool call ${oneLine(request.name, 60)} ${oneLine(JSON.stringify(request.args), 300)}\n`
 }
 
