@@ -1,0 +1,26 @@
+import { expectTypeOf, it } from 'vitest'
+import type {
+  AgentOptions,
+  InterruptDecision,
+  InterruptRequest,
+  OutlineRequest,
+  OutlineSection,
+  Report,
+  ReportOptions,
+  ReportOutline,
+  ReportSection,
+} from '../../src/index.js'
+import { report } from '../../src/strategy.js'
+
+it('report: its options section, its outline request and decision, and the sections of its result', () => {
+  expectTypeOf<AgentOptions['report']>().toEqualTypeOf<ReportOptions | undefined>()
+  expectTypeOf<ReportOptions['contextTokens']>().toEqualTypeOf<number | undefined>()
+  expectTypeOf<OutlineRequest>().toMatchTypeOf<InterruptRequest>()
+  expectTypeOf<OutlineRequest['outline']>().toEqualTypeOf<ReportOutline>()
+  expectTypeOf<ReportOutline['sections']>().toEqualTypeOf<OutlineSection[]>()
+  expectTypeOf<OutlineSection['questions']>().toEqualTypeOf<string[]>()
+  expectTypeOf<{ action: 'edit'; outline: ReportOutline }>().toMatchTypeOf<InterruptDecision>()
+  expectTypeOf<Report['sections']>().toEqualTypeOf<ReportSection[] | undefined>()
+  expectTypeOf<ReportSection>().toEqualTypeOf<{ title: string; text: string }>()
+  expectTypeOf(report).parameters.toEqualTypeOf<[options?: ReportOptions]>()
+})
