@@ -38,10 +38,11 @@ export interface LiveServerOptions {
   heartbeatMs?: number | undefined
   /**
    * Serve only requests whose `Host` header names this host (any loopback name counts for a
-   * loopback one): set it when listening on loopback, against DNS rebinding. Unset, any
-   * `Host` is served.
+   * loopback one), against DNS rebinding. Set it to the name the server is reached by when it
+   * listens beyond loopback, or `false` behind a proxy that checks the host itself.
+   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
    */
-  host?: string | undefined
+  host?: string | false | undefined
   /** How many runs it takes on and keeps; see `LiveServerLimits` for the defaults. */
   limits?: LiveServerLimits | undefined
   /** Reads a `file:` source a run named for the page's text view, `GET /runs/:id/source?url=URL`; see `InProcessRunsOptions.readSource`. Unset, the view is off. */

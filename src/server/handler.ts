@@ -44,10 +44,11 @@ export interface ResearchHandlerOptions {
   label?: string | undefined
   /**
    * Serve only requests whose `Host` header names this host (any loopback name counts for a
-   * loopback one): set it when listening on loopback, against DNS rebinding. Unset, any `Host`
-   * is served.
+   * loopback one), against DNS rebinding. Set it to the name a deployed server is reached by, or
+   * `false` behind a proxy that checks the host itself.
+   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
    */
-  host?: string | undefined
+  host?: string | false | undefined
   /**
    * The token the page sends to start and cancel runs. Servers behind one load balancer share
    * one (a page from one posts to another).

@@ -17,9 +17,12 @@ export const TOKEN_HEADER = 'x-laconic-token'
 export interface RequestGuardOptions {
   /**
    * Serve only requests whose `Host` header names this host (any loopback name counts for a
-   * loopback one), against DNS rebinding. Unset, any `Host` is served.
+   * loopback one), against DNS rebinding: a page whose name an attacker made resolve to
+   * 127.0.0.1 still says its own name in `Host`. Set it to the name a deployed server is reached
+   * by, or `false` behind a proxy that checks the host itself.
+   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
    */
-  host?: string | undefined
+  host?: string | false | undefined
   /** The token a start must carry. @defaultValue 32 random bytes, base64url, new for each guard */
   token?: string | undefined
 }
@@ -30,6 +33,8 @@ export interface GuardedRequest {
   method?: string | undefined
   /** A Web `Headers`, or Node's `req.headers`. */
   headers: Headers | Record<string, string | string[] | undefined>
+  /** A `Request`'s absolute URL, whose host stands in for a missing `Host` header (a `Request` made by hand has none). */
+  url?: string | undefined
 }
 
 /** Why a request is refused: the status and a line to send back. */
@@ -60,7 +65,7 @@ export interface RequestGuard {
  * site or the address bar. Serve `token` in your page and have it sent in `x-laconic-token`.
  */
 export function createRequestGuard(options: RequestGuardOptions = {}): RequestGuard {
-  const { host } = options
+  const host = options.host === false ? undefined : (options.host ?? DEFAULT_HOST)
   const token = options.token ?? randomToken()
   if (token.length < 16) throw new TypeError('the request guard token must be at least 16 characters')
 
@@ -88,7 +93,7 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
     checkRead(request) {
       const method = request.method?.toUpperCase() ?? 'GET'
       if (method !== 'GET' && method !== 'HEAD') return refuse(405, 'read with GET', { allow: 'GET, HEAD' })
-      return originChecks(headerReader(request.headers), READ_SITES, host)
+      return originChecks(requestHeaders(request), READ_SITES, host)
     },
   }
 }
@@ -100,7 +105,7 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
  * with no browser markers (curl, a server) passes. The chat handler's default guard.
  */
 export function refuseCrossSite(request: GuardedRequest, options: { host?: string | undefined } = {}): RequestRefusal | undefined {
-  return originChecks(headerReader(request.headers), START_SITES, options.host)
+  return originChecks(requestHeaders(request), START_SITES, options.host)
 }
 
 /** The checks every request passes: its `Host`, and no browser saying it comes from another site. */
@@ -113,6 +118,9 @@ function originChecks(headers: (name: string) => string | undefined, allowedSite
   return undefined
 }
 
+/** The host a guard serves when none is given: loopback only, as a server on a developer's machine is. */
+const DEFAULT_HOST = 'localhost'
+
 const CHANGE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** `same-origin` only: a sibling app on another port of localhost is `same-site`, and still not ours. */
@@ -122,6 +130,13 @@ const READ_SITES: ReadonlySet<string> = new Set(['same-origin', 'none'])
 
 function refuse(status: RequestRefusal['status'], message: string, headers: Record<string, string> = {}): RequestRefusal {
   return { status, message, headers }
+}
+
+/** The request's headers, with `host` taken from its absolute URL where no header gives it. */
+function requestHeaders(request: GuardedRequest): (name: string) => string | undefined {
+  const read = headerReader(request.headers)
+  const url = request.url !== undefined && URL.canParse(request.url) ? new URL(request.url) : undefined
+  return (name) => read(name) ?? (name === 'host' ? url?.host : undefined)
 }
 
 function headerReader(headers: GuardedRequest['headers']): (name: string) => string | undefined {

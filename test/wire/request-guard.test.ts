@@ -82,6 +82,19 @@ describe('createRequestGuard', () => {
     )
   })
 
+  it('serves loopback names only when no host is given, and any host with host: false', () => {
+    const loopback = createRequestGuard({ token: 'a-token-of-enough-length' })
+    const anyHost = createRequestGuard({ token: 'a-token-of-enough-length', host: false })
+    for (const name of ['localhost:8787', '127.0.0.1:8787', '[::1]:8787']) {
+      expect(loopback.checkRead({ method: 'GET', headers: { host: name } })).toBeUndefined()
+    }
+    // A page on a name rebound to 127.0.0.1 still says its own name.
+    const rebound = { method: 'GET', headers: { host: 'evil.example:8787' } }
+    expect(loopback.checkRead(rebound)?.status).toBe(403)
+    expect(loopback.checkRead(rebound)?.message).toContain('localhost')
+    expect(anyHost.checkRead(rebound)).toBeUndefined()
+  })
+
   it('makes a fresh random token per guard', () => {
     const tokens = new Set(Array.from({ length: 20 }, () => createRequestGuard().token))
     expect(tokens.size).toBe(20)
@@ -89,7 +102,7 @@ describe('createRequestGuard', () => {
   })
 
   it('has the documented types', () => {
-    expectTypeOf(createRequestGuard).parameter(0).toEqualTypeOf<{ host?: string | undefined; token?: string | undefined } | undefined>()
+    expectTypeOf(createRequestGuard).parameter(0).toEqualTypeOf<{ host?: string | false | undefined; token?: string | undefined } | undefined>()
     expectTypeOf(guard.checkStart).returns.toEqualTypeOf<RequestRefusal | undefined>()
     expectTypeOf<Request>().toMatchTypeOf<GuardedRequest>()
   })
