@@ -11,7 +11,7 @@ import { createPacer, type Pacer } from './pacer.js'
 import { badResponse, requestText } from './request-json.js'
 import { clampCount } from './result-fields.js'
 import { politeUserAgent, type ScholarlyOptions, trimSlash } from './scholarly.js'
-import { readXmlAnswer } from './scholarly-parse.js'
+import { readXmlAnswer, UNREADABLE_HINT } from './scholarly-parse.js'
 
 /** Options of `arxiv()`: the endpoint, the order of results, and the pacing of requests. */
 export interface ArxivOptions extends ScholarlyOptions {
@@ -51,7 +51,7 @@ export function arxiv(options: ArxivOptions = {}): SearchProvider {
       const { text, status } = await requestText(request, MAX_FEED_BYTES)
       const feed = await readXmlAnswer('arxiv', text, opts.signal)
       if (feed.kind === 'not-a-feed') throw badResponse(request, status, text, 'the response is not an Atom feed')
-      if (feed.kind === 'unreadable') throw badResponse(request, status, text, `the feed could not be read (${feed.reason})`)
+      if (feed.kind === 'unreadable') throw badResponse(request, status, text, `the feed could not be read (${feed.reason})`, UNREADABLE_HINT)
       if (feed.kind === 'error') {
         throw new ProviderError(`arxiv: ${feed.message}`, {
           code: 'bad-response',

@@ -13,7 +13,7 @@ import { createPacer, type Pacer } from './pacer.js'
 import { badResponse, requestText } from './request-json.js'
 import { clampCount, keyFrom } from './result-fields.js'
 import { politeUserAgent, type ScholarlyOptions, trimSlash } from './scholarly.js'
-import { readXmlAnswer } from './scholarly-parse.js'
+import { readXmlAnswer, UNREADABLE_HINT } from './scholarly-parse.js'
 
 /** Options of `pubmed()`: NCBI's etiquette (`tool`, `email`, `apiKey`) and the endpoint. */
 export interface PubMedOptions extends ScholarlyOptions {
@@ -87,7 +87,8 @@ export function pubmed(options: PubMedOptions = {}): SearchProvider {
       const found = await requestText(searchRequest, MAX_XML_BYTES)
       const answer = await readXmlAnswer('esearch', found.text, opts.signal)
       if (answer.kind === 'not-xml') throw badResponse(searchRequest, found.status, found.text, 'the esearch response is not E-utilities XML')
-      if (answer.kind === 'unreadable') throw badResponse(searchRequest, found.status, found.text, `the esearch response could not be read (${answer.reason})`)
+      if (answer.kind === 'unreadable')
+        throw badResponse(searchRequest, found.status, found.text, `the esearch response could not be read (${answer.reason})`, UNREADABLE_HINT)
       if (answer.kind === 'error') throw refused(answer.message, found.status)
       if (answer.ids.length === 0) return []
       const ids = answer.ids.slice(0, count)
@@ -96,7 +97,7 @@ export function pubmed(options: PubMedOptions = {}): SearchProvider {
       const summary = await readXmlAnswer('esummary', summaries.text, opts.signal)
       if (summary.kind === 'not-xml') throw badResponse(summaryRequest, summaries.status, summaries.text, 'the esummary response is not E-utilities XML')
       if (summary.kind === 'unreadable')
-        throw badResponse(summaryRequest, summaries.status, summaries.text, `the esummary response could not be read (${summary.reason})`)
+        throw badResponse(summaryRequest, summaries.status, summaries.text, `the esummary response could not be read (${summary.reason})`, UNREADABLE_HINT)
       if (summary.kind === 'error') throw refused(summary.message, summaries.status)
       return inOrderOf(ids, summary.results).slice(0, count)
     },

@@ -8,7 +8,7 @@ import { offThread } from '../fetch/off-thread.js'
 import { type ArxivFeed, type EsearchAnswer, type EsummaryAnswer, parseArxivFeed, parseEsearch, parseEsummary } from './scholarly-xml.js'
 import type { XmlParser } from './xml.js'
 
-/** Time an answer may take to read (a real one takes milliseconds). */
+/** Time an answer may take to read (a real one takes milliseconds; 200,000 nested elements take linkedom tens of seconds). */
 const PARSE_TIMEOUT_MS = 5_000
 
 interface Answers {
@@ -34,13 +34,17 @@ export async function readXmlAnswer<K extends keyof Answers>(
   kind: K,
   text: string,
   signal?: AbortSignal,
+  timeoutMs = PARSE_TIMEOUT_MS,
 ): Promise<Answers[K] | { kind: 'unreadable'; reason: string }> {
   let parsed: Answers[K] | undefined
   try {
-    parsed = (await offThread({ kind, html: text, timeoutMs: PARSE_TIMEOUT_MS, signal })) as Answers[K] | undefined
+    parsed = (await offThread({ kind, html: text, timeoutMs, signal })) as Answers[K] | undefined
   } catch (error) {
     if (isAbortError(error)) throw error
     return { kind: 'unreadable', reason: error instanceof Error ? error.message : String(error) }
   }
   return parsed ?? inPlace[kind](text, await loadParser())
 }
+
+/** The hint of an answer that could not be read. */
+export const UNREADABLE_HINT = "the answer was not the API's usual XML (hostile or broken markup): try again later, or another provider"
