@@ -34,6 +34,7 @@ const MODULES = [
   'eval-replay',
   'verification',
   'evidence',
+  'report',
   'scifact',
 ]
 
