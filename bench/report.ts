@@ -30,19 +30,29 @@ const sectionOf = (req: LLMRequest) => Number(/^Section: Part (\d+)$/m.exec(req.
 
 const outline = JSON.stringify({
   title: 'Ten parts of one question',
-  sections: Array.from({ length: SECTIONS }, (_, k) => ({ title: `Part ${k}`, goal: `what part ${k} establishes`, questions: [`part ${k} evidence`, `part ${k} figures`] })),
+  sections: Array.from({ length: SECTIONS }, (_, k) => ({
+    title: `Part ${k}`,
+    goal: `what part ${k} establishes`,
+    questions: [`part ${k} evidence`, `part ${k} figures`],
+  })),
 })
 
 function providers(options: { latency: boolean; sectionWords: number; pages: boolean }) {
   const timing = options.latency ? { latencyMs: FIRST_TOKEN_MS, tokenDelayMs: TOKEN_MS, chunkSize: 4 } : { chunkSize: 400 }
   const results = (query: string): SearchResult[] => {
     const k = /part (\d+)/.exec(query)?.[1] ?? 'q'
-    return Array.from({ length: 5 }, (_, i) => ({ title: `Source ${k}.${i}`, url: `https://s${k}-${i}.example/${query.replace(/\W+/g, '-')}`, snippet: words(40, `snip${k}${i}`) }))
+    return Array.from({ length: 5 }, (_, i) => ({
+      title: `Source ${k}.${i}`,
+      url: `https://s${k}-${i}.example/${query.replace(/\W+/g, '-')}`,
+      snippet: words(40, `snip${k}${i}`),
+    }))
   }
   const search = mockSearch({ results, delayMs: options.latency ? SEARCH_MS : 0 })
   const pages: Record<string, string> = {}
   if (options.pages) {
-    for (let k = 0; k < SECTIONS; k++) for (const query of [`part ${k} evidence`, `part ${k} figures`]) for (const r of results(query)) pages[r.url] = `# ${r.title}\n\n${words(6000, `page${k}`)}.`
+    for (let k = 0; k < SECTIONS; k++)
+      for (const query of [`part ${k} evidence`, `part ${k} figures`])
+        for (const r of results(query)) pages[r.url] = `# ${r.title}\n\n${words(6000, `page${k}`)}.`
   }
   const fetch = mockFetch({ pages, delayMs: options.latency ? FETCH_MS : 0 })
   const planner = scriptedLLM({ replies: () => outline, ...timing })
@@ -69,7 +79,13 @@ async function runReport(options: { concurrency: number; latency: boolean; secti
     search: p.search,
     ...(options.pages ? { fetch: p.fetch } : {}),
     strategy: 'report',
-    report: { sections: SECTIONS, concurrency: options.concurrency, sectionWords: options.sectionWords, contextTokens: CONTEXT_TOKENS, ...(options.pages ? { readPages: 3, pageChars: 8000 } : { readPages: 0 }) },
+    report: {
+      sections: SECTIONS,
+      concurrency: options.concurrency,
+      sectionWords: options.sectionWords,
+      contextTokens: CONTEXT_TOKENS,
+      ...(options.pages ? { readPages: 3, pageChars: 8000 } : { readPages: 0 }),
+    },
   })
   const started = performance.now()
   const at = (event: ResearchEvent) => ({ event, ms: performance.now() - started })
