@@ -71,6 +71,21 @@ function markerAt(text: string, open: number, numbers: number[]): number {
   }
 }
 
+/**
+ * The number of the one-number marker `[n]` that starts at `open`, or -1: the marker nearly every
+ * citation is, read without a list (a third of the time of `markerAt`).
+ */
+function singleAt(text: string, open: number): number {
+  let n = 0
+  let i = open + 1
+  for (; i < text.length && i - open <= 4; i++) {
+    const c = text.charCodeAt(i)
+    if (!isDigit(c)) break
+    n = n * 10 + c - 48
+  }
+  return i > open + 1 && text.charCodeAt(i) === CLOSE ? n : -1
+}
+
 const [CLOSE, COMMA] = [']'.charCodeAt(0), ','.charCodeAt(0)]
 const isDigit = (c: number) => c >= 48 && c <= 57
 /** `\s` at `text[i]` (false past the end), the ASCII ones without a regular expression. */
@@ -84,6 +99,12 @@ export function citationNumbers(text: string): number[] {
   const all: number[] = []
   const numbers: number[] = []
   for (let open = text.indexOf('['); open !== -1; ) {
+    const single = singleAt(text, open)
+    if (single !== -1) {
+      all.push(single)
+      open = text.indexOf('[', open + 2)
+      continue
+    }
     const close = markerAt(text, open, numbers)
     if (close === -1) {
       open = text.indexOf('[', open + 1)
@@ -134,7 +155,13 @@ export function replaceCitations(text: string, replace: (numbers: readonly numbe
   const numbers: number[] = []
   let copied = 0
   for (let open = text.indexOf('['); open !== -1; ) {
-    const close = markerAt(text, open, numbers)
+    const single = singleAt(text, open)
+    let close: number
+    if (single !== -1) {
+      numbers.length = 1
+      numbers[0] = single
+      close = text.indexOf(']', open) + 1
+    } else close = markerAt(text, open, numbers)
     if (close === -1) {
       open = text.indexOf('[', open + 1)
       continue
