@@ -23,6 +23,7 @@ const NODE_ONLY: Record<string, string> = {
   './node': 'file checkpoints (node:fs) and the node:http server',
   './redis': 'ioredis and BullMQ speak to Redis over node:net',
   './lancedb': 'LanceDB is a native Node addon over the file system',
+  './browser': 'a headless Chromium process driven by playwright-core, its requests served by the DNS-pinned fetch (undici)',
   './eval': 'results folders and cassettes are files (node:fs), cassette keys are node:crypto hashes',
 }
 

@@ -14,6 +14,7 @@ import { readDocument } from './read-document.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from './readable-text.js'
 import { pinnedFetch } from './pinned-fetch.js'
 import { resolveWithNodeDns } from './resolve-host.js'
+import { looksScriptRendered } from './script-rendered.js'
 import { assertPublicUrl, parseWebUrl, shortUrl } from './ssrf.js'
 import type { ResolveHost } from './ssrf.js'
 
@@ -68,6 +69,13 @@ export interface HttpFetchOptions {
    * (no DNS-rebinding gap); a fetch you pass is used as is, after the check.
    */
   readonly fetch?: typeof globalThis.fetch
+  /**
+   * A reader for pages that write their text with scripts (`browserFetch()` from
+   * `laconic-research/browser`): asked only when an HTML page's readable text is empty or tiny
+   * and its markup looks script-rendered. Its page carries `fallback` saying so (an
+   * `extraction-fallback` warning in a run); if it fails, the page as fetched is kept.
+   */
+  readonly fallback?: FetchProvider
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
@@ -210,9 +218,32 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
           current = outcome.redirect
           continue
         }
-        return readPage(outcome.response, url.href, limits, opts.signal)
+        const page = await readPage(outcome.response, url.href, limits, opts.signal)
+        return options.fallback && page.scriptRendered ? readByFallback(options.fallback, page, opts) : withoutMarker(page)
       }
     },
+  }
+}
+
+type ReadPage = FetchedPage & { scriptRendered?: boolean }
+
+function withoutMarker({ scriptRendered: _, ...page }: ReadPage): FetchedPage {
+  return page
+}
+
+/** The fallback's reading of a script-rendered page, or the page as fetched when it fails (not when aborted). */
+async function readByFallback(fallback: FetchProvider, page: ReadPage, opts: FetchOptions): Promise<FetchedPage> {
+  try {
+    const rendered = await fallback.fetch(page.url, opts)
+    const why = 'its text is written by scripts; it was read by the fallback reader of httpFetch'
+    return { ...rendered, fallback: rendered.fallback ? `${why}; ${rendered.fallback}` : why }
+  } catch (error) {
+    if (opts.signal?.aborted || isAbortError(error)) throw error
+    const why = error instanceof Error ? error.message : String(error)
+    return {
+      ...withoutMarker(page),
+      warnings: [...(page.warnings ?? []), { code: 'fallback-failed', message: `the page looks script-rendered, but its fallback reader failed: ${why}` }],
+    }
   }
 }
 
@@ -243,7 +274,7 @@ function tooLarge(url: string, length: number, cap: number): ProviderError {
   })
 }
 
-async function readPage(response: HttpResponse, url: string, limits: ReadLimits, signal: AbortSignal | undefined): Promise<FetchedPage> {
+async function readPage(response: HttpResponse, url: string, limits: ReadLimits, signal: AbortSignal | undefined): Promise<ReadPage> {
   const contentType = response.headers.get('content-type')
   // A declared type is judged before the body is downloaded; a missing one by its first bytes.
   if (!mayBeReadable(contentType)) {
@@ -270,5 +301,6 @@ async function readPage(response: HttpResponse, url: string, limits: ReadLimits,
   }
   const text = decodeBody(bytes, detectCharset(contentType, bytes, kind === 'html'))
   if (kind !== 'html') return { url, text: text.replace(/\r\n?/g, '\n') }
-  return { url, ...(await readableText(text, { timeoutMs: limits.extractTimeoutMs, signal })) }
+  const readable = await readableText(text, { timeoutMs: limits.extractTimeoutMs, signal })
+  return { url, ...readable, ...(looksScriptRendered(text, readable.text) ? { scriptRendered: true } : {}) }
 }

@@ -1,0 +1,329 @@
+/**
+ * `browserFetch()`: reads pages that write their text with JavaScript, in the system's headless
+ * Chromium (through `playwright-core`, an optional peer loaded on first use). One browser is
+ * started on the first fetch and shared; each fetch gets a fresh context and page, closed when
+ * it ends or is aborted; at most `maxPages` are open at once.
+ *
+ * Chromium never touches the network itself: every request a page makes is served from Node
+ * (`guarded-request.ts`) through the SSRF guard and the DNS-pinned fetch; WebSockets and
+ * service workers are refused; and the browser is started with a dead proxy and a resolver that
+ * finds no host, so anything that escaped routing (a preconnect) reaches nothing.
+ */
+import pLimit from 'p-limit'
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
+import { LaconicError, ProviderError, abortError, isAbortError, isAdUrl } from '../core/index.js'
+import type { FetchOptions, FetchProvider, FetchedPage, PageWarning } from '../core/index.js'
+import { pinnedFetch } from '../adapters/fetch/pinned-fetch.js'
+import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from '../adapters/fetch/readable-text.js'
+import { resolveWithNodeDns } from '../adapters/fetch/resolve-host.js'
+import { assertPublicUrl, parseWebUrl, shortUrl } from '../adapters/fetch/ssrf.js'
+import type { ResolveHost } from '../adapters/fetch/ssrf.js'
+import { findSystemBrowser } from './find-browser.js'
+import { checkDestination, serveRequest, type RequestPolicy } from './guarded-request.js'
+
+/** Options of `browserFetch()`: which browser, which destinations, and the limits of each page. */
+export interface BrowserFetchOptions {
+  /** The Chromium or Chrome to run. @defaultValue the first of chromium, chromium-browser, google-chrome, google-chrome-stable on `PATH` */
+  readonly executablePath?: string
+  /** Allow every loopback, private and link-local destination, for the page and all it loads. @defaultValue false */
+  readonly allowPrivateNetwork?: boolean
+  /**
+   * Origins (`http://127.0.0.1:8080`) let through the SSRF guard although private: your own
+   * intranet site, or a test server. Every other private destination stays refused.
+   */
+  readonly allowOrigins?: readonly string[]
+  /** Pages open at once; more fetches wait their turn. @defaultValue 2 */
+  readonly maxPages?: number
+  /**
+   * Time for one page, from the first request to its rendered text. A page still loading then
+   * is read as far as it got (with a `browser-timeout` warning); one with no document yet fails
+   * with `code: 'timeout'`.
+   * @defaultValue 20_000
+   */
+  readonly timeoutMs?: number
+  /** Time waited after `load` for the page's own requests to settle (scripts that fetch their text). @defaultValue 2_000 */
+  readonly settleMs?: number
+  /** Characters of rendered HTML read, and bytes of each response the page loads. @defaultValue 2_000_000 */
+  readonly maxBytes?: number
+  /** Bytes a page may load in all, its scripts and styles included; later requests are refused. @defaultValue 10_000_000 */
+  readonly maxPageBytes?: number
+  /** Redirects followed per request. @defaultValue 5 */
+  readonly maxRedirects?: number
+  /** Time to turn the rendered HTML into readable text (off the main thread). @defaultValue 5_000 */
+  readonly extractTimeoutMs?: number
+  /** Host name to addresses, for the SSRF guard and the connections it allows. @defaultValue `node:dns/promises` lookup */
+  readonly resolveHost?: ResolveHost
+}
+
+/** A `FetchProvider` that renders pages in a headless browser; `close()` stops the browser. */
+export interface BrowserFetchProvider extends FetchProvider {
+  /** Closes every open page and the browser; a later fetch starts it again. */
+  close(): Promise<void>
+}
+
+/** Flags that keep a headless Chromium quiet and off the network (see the module comment). */
+const BROWSER_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--dns-prefetch-disable',
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+]
+
+/** Resource types a reader never needs: refused before they are fetched. */
+const BLOCKED_TYPES = new Set(['image', 'font', 'media'])
+
+type Playwright = typeof import('playwright-core')
+
+async function loadPlaywright(): Promise<Playwright> {
+  try {
+    return await import('playwright-core')
+  } catch (cause) {
+    throw new LaconicError('browserFetch needs the optional package playwright-core: npm install playwright-core', {
+      code: 'config',
+      hint: 'npm install playwright-core (the system Chromium is used; no browser download is needed)',
+      cause,
+    })
+  }
+}
+
+/** A `FetchProvider` that renders each page in headless Chromium and reads its text as `httpFetch` does; guarded against SSRF on every request the page makes. */
+export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchProvider {
+  const {
+    allowPrivateNetwork = false,
+    maxPages = 2,
+    timeoutMs = 20_000,
+    settleMs = 2_000,
+    maxBytes = 2_000_000,
+    maxPageBytes = 10_000_000,
+    maxRedirects = 5,
+    extractTimeoutMs = DEFAULT_EXTRACT_TIMEOUT_MS,
+    resolveHost = resolveWithNodeDns,
+  } = options
+  const allowOrigins = new Set((options.allowOrigins ?? []).map((origin) => parseWebUrl(origin).origin))
+  const pages = pLimit(maxPages)
+  const open = new Set<BrowserContext>()
+  let browser: Promise<Browser> | undefined
+  let policy: Promise<RequestPolicy> | undefined
+
+  const policyFor = (): Promise<RequestPolicy> =>
+    (policy ??= pinnedFetch(resolveHost).then((pinned) => ({
+      guardedFetch: pinned ?? globalThis.fetch,
+      plainFetch: globalThis.fetch,
+      allowPrivateNetwork,
+      allowOrigins,
+      maxRedirects,
+    })))
+
+  const browserFor = (): Promise<Browser> => {
+    browser ??= (async () => {
+      const { chromium } = await loadPlaywright()
+      const executablePath = options.executablePath ?? findSystemBrowser()
+      // Playwright gives each launch a fresh, temporary profile folder (its own --user-data-dir).
+      const launched = await chromium.launch({ executablePath, args: BROWSER_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+      launched.on('disconnected', () => {
+        browser = undefined
+      })
+      return launched
+    })()
+    browser.catch(() => {
+      browser = undefined
+    })
+    return browser
+  }
+
+  async function checkFirst(url: string, signal: AbortSignal | undefined): Promise<void> {
+    if (isAdUrl(url)) {
+      throw new ProviderError(`refused to fetch ${shortUrl(url)}: an ad or tracker URL`, {
+        code: 'blocked-url',
+        provider: 'browser-fetch',
+        url: shortUrl(url, 2000),
+      })
+    }
+    const parsed = parseWebUrl(url)
+    if (allowPrivateNetwork || allowOrigins.has(parsed.origin)) return
+    await assertPublicUrl(url, resolveHost, signal)
+  }
+
+  async function render(url: string, signal: AbortSignal | undefined): Promise<FetchedPage> {
+    if (signal?.aborted) throw abortError(signal)
+    const started = performance.now()
+    const remaining = () => Math.max(1, timeoutMs - (performance.now() - started))
+    const requests = new AbortController()
+    const context = await (await browserFor()).newContext({ acceptDownloads: false, serviceWorkers: 'block' })
+    open.add(context)
+    const onAbort = () => {
+      requests.abort()
+      context.close().catch(() => undefined)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const warnings: PageWarning[] = []
+    let refused = 0
+    let loaded = 0
+    let navigation: { redirect?: string; error?: unknown } = {}
+    let page: Page | undefined
+    try {
+      const rules = await policyFor()
+      await context.routeWebSocket(/.*/, (socket) => {
+        refused++
+        socket.close().catch(() => undefined)
+      })
+      await context.route('**/*', async (route: Route) => {
+        const request = route.request()
+        const isMainDocument = request.isNavigationRequest() && request.frame() === page?.mainFrame()
+        if (BLOCKED_TYPES.has(request.resourceType())) return route.abort('blockedbyclient').catch(() => undefined)
+        const checked = checkDestination(request.url(), rules)
+        if ('refused' in checked || loaded >= maxPageBytes) {
+          if ('refused' in checked) refused++
+          if (isMainDocument && 'refused' in checked) navigation.error = checked.refused
+          return route.abort('blockedbyclient').catch(() => undefined)
+        }
+        try {
+          const served = await serveRequest(
+            request.url(),
+            { method: request.method(), headers: await request.allHeaders(), body: request.postDataBuffer() },
+            rules,
+            Math.min(maxBytes, maxPageBytes - loaded),
+            requests.signal,
+            !isMainDocument,
+          )
+          if ('redirect' in served) {
+            navigation.redirect = served.redirect
+            return await route.abort('aborted')
+          }
+          loaded += served.body.byteLength
+          await route.fulfill({ status: served.status, headers: served.headers, body: served.body })
+        } catch (error) {
+          if (isRefusal(error)) refused++
+          if (isMainDocument) navigation.error = error
+          await route.abort(isRefusal(error) ? 'blockedbyclient' : 'failed').catch(() => undefined)
+        }
+      })
+      page = await context.newPage()
+      let current = url
+      for (let hop = 0; ; hop++) {
+        navigation = {}
+        try {
+          await page.goto(current, { waitUntil: 'load', timeout: remaining() })
+        } catch (error) {
+          if (signal?.aborted) throw abortError(signal)
+          if (navigation.redirect !== undefined && hop < maxRedirects) {
+            const next = navigation.redirect
+            await checkFirst(next, signal)
+            current = next
+            continue
+          }
+          if (navigation.error !== undefined) throw navigation.error
+          if (!isTimeout(error)) throw pageFailed(current, error)
+          if (page.url() === 'about:blank') {
+            throw new ProviderError(`browser-fetch: ${shortUrl(current)} did not answer within ${timeoutMs} ms`, {
+              code: 'timeout',
+              provider: 'browser-fetch',
+              url: shortUrl(current, 2000),
+              retryable: true,
+            })
+          }
+          warnings.push({ code: 'browser-timeout', message: `the page was still loading after ${timeoutMs} ms; it was read as far as it had rendered` })
+        }
+        break
+      }
+      // Playwright reads a timeout of 0 as none at all.
+      const settle = Math.min(settleMs, remaining())
+      if (settle >= 1) await page.waitForLoadState('networkidle', { timeout: settle }).catch(() => undefined)
+      if (signal?.aborted) throw abortError(signal)
+      // A script that never yields (an endless loop) would hold this forever: it gets what is left of the budget.
+      const rendered = await withinBudget(
+        page.evaluate((max: number) => {
+          const html = document.documentElement ? document.documentElement.outerHTML : ''
+          return { html: html.slice(0, max), length: html.length }
+        }, maxBytes),
+        remaining() + 1_000,
+        url,
+        timeoutMs,
+      )
+      if (rendered.length > maxBytes)
+        warnings.push({ code: 'browser-truncated', message: `only the first ${maxBytes} of ${rendered.length} characters of the rendered page were read` })
+      if (refused > 0)
+        warnings.push({
+          code: 'browser-blocked',
+          message: `${refused} request${refused === 1 ? '' : 's'} of the page ${refused === 1 ? 'was' : 'were'} refused (SSRF guard or WebSocket)`,
+        })
+      const finalUrl = page.url()
+      const extracted = await readableText(rendered.html, { timeoutMs: extractTimeoutMs, signal })
+      return { url: finalUrl, ...extracted, ...(warnings.length > 0 ? { warnings } : {}) }
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error)) throw abortError(signal)
+      throw error
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+      requests.abort()
+      open.delete(context)
+      await context.close().catch(() => undefined)
+    }
+  }
+
+  return {
+    async fetch(url: string, opts: FetchOptions = {}): Promise<FetchedPage> {
+      await checkFirst(url, opts.signal)
+      return pages(() => render(url, opts.signal))
+    },
+    async close(): Promise<void> {
+      const running = browser
+      browser = undefined
+      await Promise.all([...open].map((context) => context.close().catch(() => undefined)))
+      if (running) await (await running.catch(() => undefined))?.close()
+    },
+  }
+}
+
+/** `work`, or a `timeout` ProviderError when it is not done in `ms`. */
+async function withinBudget<T>(work: Promise<T>, ms: number, url: string, budget: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new ProviderError(`browser-fetch: ${shortUrl(url)} was not readable within ${budget} ms (its scripts never yield)`, {
+          code: 'timeout',
+          provider: 'browser-fetch',
+          url: shortUrl(url, 2000),
+        }),
+      )
+    }, ms)
+  })
+  work.catch(() => undefined)
+  try {
+    return await Promise.race([work, expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function isRefusal(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ProviderError && cause.code === 'blocked-url') return true
+  }
+  return false
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError'
+}
+
+function pageFailed(url: string, error: unknown): ProviderError {
+  const why = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  return new ProviderError(`browser-fetch: could not load ${shortUrl(url)}: ${why}`, {
+    code: 'network',
+    provider: 'browser-fetch',
+    url: shortUrl(url, 2000),
+    retryable: true,
+    cause: error,
+  })
+}
