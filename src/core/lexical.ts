@@ -31,6 +31,8 @@ const STOP_WORDS = new Set(
 /** Letters and numbers, with apostrophes inside a word kept (so stop words such as "don't" match whole). */
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu
 const ASCII_WORD = /^[a-z]+$/
+/** Longer than any English word: kept as it is, and out of the cache (hostile text has tokens of megabytes). */
+const LONGEST_WORD = 40
 
 /** Stems of words seen, so a large index stems each distinct word once; cleared when it grows large. */
 const stems = new Map<string, string>()
@@ -38,7 +40,7 @@ const STEM_CACHE_LIMIT = 100_000
 
 function stem(word: string): string {
   // Porter's rules are English: other scripts and words with digits are kept as they are.
-  if (!ASCII_WORD.test(word)) return word
+  if (word.length > LONGEST_WORD || !ASCII_WORD.test(word)) return word
   let stemmed = stems.get(word)
   if (stemmed === undefined) {
     if (stems.size >= STEM_CACHE_LIMIT) stems.clear()

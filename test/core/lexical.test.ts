@@ -12,6 +12,8 @@ describe('lexicalTerms', () => {
     expect(lexicalTerms('How does it work, and why?')).toEqual(['work'])
     expect(lexicalTerms('Río 東京 café')).toEqual(['río', '東京', 'café'])
     expect(lexicalTerms(' ;; ')).toEqual([])
+    // A token longer than any word is kept whole, unstemmed.
+    expect(lexicalTerms(`${'ab'.repeat(30)}ing`)).toEqual([`${'ab'.repeat(30)}ing`])
   })
 
   it('are the content words, stemmed: the words left once stop words go', () => {
