@@ -27,5 +27,6 @@ export function agentOptions(
     reflect: defined({ maxSteps, concurrency }),
     deep: defined({ maxSteps, concurrency }),
     react: defined({ maxSteps, concurrency }),
+    report: defined({ sections: maxSteps, concurrency }),
   }
 }

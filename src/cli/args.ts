@@ -62,7 +62,7 @@ export interface CliOptions {
   maxCost?: number
   /** `--verify [annotate|revise]`: check each cited sentence against its sources (and rewrite without the unsupported ones). */
   verify?: (typeof VERIFY_MODES)[number]
-  /** `--output FILE.md`: also write the answer (or report) and its sources there, as markdown. */
+  /** `--output FILE`: also write the answer (or report) and its sources there: `.md`, `.html`, `.docx` or `.pdf` by the extension (Markdown for any other). */
   output?: string
   /** react: ask on the terminal before each tool call. */
   toolApproval?: boolean

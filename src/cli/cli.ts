@@ -2,7 +2,6 @@
  * The `laconic` command as a function of its inputs (argv, env, streams, a Ctrl-C signal),
  * returning the exit code. `main.ts` binds it to the process; tests can call it directly.
  */
-import { writeFile } from 'node:fs/promises'
 import { createAgent, strategyNames } from '../index.js'
 import { type AgentOptions, strategyOptionsKey } from '../agent.js'
 import type { Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
@@ -23,7 +22,7 @@ import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Renderer } from './r
 import { approveOnTerminal, pauseForApproval } from './tool-approval.js'
 import { resumeInputs, resumeHint, waitingFor } from './resume-decision.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
-import { resultMarkdown } from './render/markdown.js'
+import { writeOutput } from './output-file.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { VERSION } from '../version.js'
@@ -112,7 +111,7 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
     )
   }
   if (options.output !== undefined && result.answer.trim()) {
-    await writeFile(options.output, resultMarkdown(question, result))
+    await writeOutput(options.output, question, result)
     if (options.format === 'pretty') io.stderr.write(`laconic: answer written to ${options.output}\n`)
   }
   if (options.knowledge !== undefined && (await writeKnowledge(options.knowledge, result.knowledge)) && options.format === 'pretty') {

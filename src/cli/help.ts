@@ -85,7 +85,8 @@ Search and reading:
 Output:
   -f, --format NAME        pretty (default): the answer on stdout, progress on stderr
                            ndjson: one event per line; json: the final result
-  -o, --output FILE.md     also write the answer (or deep's report) and its sources to FILE.md
+  -o, --output FILE        also write the answer (or the report) and its sources to FILE, as the
+                           extension says: .md, .html, .docx (needs docx) or .pdf (needs Chromium)
   --serve [PORT]           serve the live research page and its runs as SSE (default port ${DEFAULT_SERVE_PORT})
   --debug                  print every prompt and reply to stderr (keys redacted), and stack traces
   -v, --version            print the version
