@@ -4,7 +4,7 @@
  * mapped onto `agent.resume`'s `decision`.
  */
 import { readFile } from 'node:fs/promises'
-import type { Checkpoint, InterruptDecision, InterruptRequest, ResumeOptions } from '../core/index.js'
+import { isOutline, type Checkpoint, type InterruptDecision, type InterruptRequest, type ReportOutline, type ResumeOptions } from '../core/index.js'
 import type { ResumeDecision } from './args.js'
 import { UsageError } from './usage-error.js'
 
@@ -17,6 +17,7 @@ export function waitingFor(checkpoint: Pick<Checkpoint, 'status' | 'request'>): 
 
 /** How to answer what a paused run waits for, as stderr says it after the pause. */
 export function resumeHint(waiting: Waiting | undefined): string {
+  if (waiting === 'outline') return '[--approve | --plan-file OUTLINE.json | --reject [REASON]]'
   return waiting === 'tool-call' ? '--approve [--tool-args JSON] (or --reject [REASON])' : '[--approve | --plan-file FILE | --query Q ... | --reject [REASON]]'
 }
 
@@ -41,12 +42,35 @@ export async function resumeInputs(checkpoint: Checkpoint, decision: ResumeDecis
       throw new UsageError(`${run} waits for approval of a tool call, not of a plan: ${flagOf(decision)} does not fit; give ${resumeHint(waiting)}`)
     return { decision: decision.toolArgs ? { action: 'edit', args: decision.toolArgs } : { action: 'approve' } }
   }
+  if (waiting === 'outline' && decision?.kind === 'plan') return { decision: { action: 'edit', outline: await outlineFile(run, decision) } }
   if (decision?.kind === 'approve' && decision.toolArgs) {
     throw new UsageError(`${run} waits for approval of its plan, and --tool-args answers a tool call: edit the plan with --plan-file FILE or --query Q`)
   }
   if (decision?.kind === 'plan') return { decision: { action: 'edit', queries: await planQueries(decision) } satisfies InterruptDecision }
   // --approve, or nothing: the saved plan runs.
   return decision ? { decision: { action: 'approve' } } : {}
+}
+
+/** A report's edited outline: `--plan-file` as JSON `{title, sections: [{title, goal, questions}]}`; `--query` does not fit an outline. */
+async function outlineFile(run: string, decision: Extract<ResumeDecision, { kind: 'plan' }>): Promise<ReportOutline> {
+  const shape = '{"title": "...", "sections": [{"title": "...", "goal": "...", "questions": ["..."]}]}'
+  if (decision.planFile === undefined || decision.queries.length) {
+    throw new UsageError(`${run} waits for approval of its outline: edit it with --plan-file OUTLINE.json holding ${shape}`)
+  }
+  let text: string
+  try {
+    text = await readFile(decision.planFile, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read --plan-file ${decision.planFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  let outline: unknown
+  try {
+    outline = JSON.parse(text)
+  } catch {
+    outline = undefined
+  }
+  if (!isOutline(outline)) throw new UsageError(`--plan-file ${decision.planFile} is not an outline: give JSON ${shape}`)
+  return outline
 }
 
 /** The queries of an edited plan: the file's lines (blank ones and `#` comments skipped), then each `--query`. */

@@ -379,6 +379,7 @@ async function eventsUrl(question) {
 function requestText(request) {
   if (request.kind === 'plan') return 'The plan waits for approval:\n' + request.text + '\n\nQueries:\n' + request.queries.map((q) => '- ' + q).join('\n')
   if (request.kind === 'tool-call') return 'A tool call waits for approval: ' + request.name + '\n' + JSON.stringify(request.args, null, 2)
+  if (request.kind === 'outline') return 'The outline waits for approval: ' + request.outline.title + '\n\n' + request.outline.sections.map((s, i) => (i + 1) + '. ' + s.title + ': ' + s.goal).join('\n')
   return 'The run waits for a decision: ' + JSON.stringify(request, null, 2)
 }
 

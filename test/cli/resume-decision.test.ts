@@ -255,3 +255,28 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     expect(out.stderr).toContain('--tool-approval asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')
   })
 })
+
+describe('a paused report outline', () => {
+  const outline = { title: 'T', sections: [{ title: 'A', goal: 'a', questions: ['a?'] }] }
+  const paused = { runId: 'r9', status: 'paused', request: { kind: 'outline', outline } } as unknown as Checkpoint
+  let dir = ''
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'laconic-outline-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('--plan-file OUTLINE.json edits it; --query, or a file that is not an outline, is a usage error', async () => {
+    const { resumeInputs, resumeHint } = await import('../../src/cli/resume-decision.js')
+    expect(resumeHint('outline')).toContain('--plan-file OUTLINE.json')
+    const file = join(dir, 'outline.json')
+    const edited = { title: 'U', sections: [{ title: 'B', goal: 'b', questions: [] }] }
+    await writeFile(file, JSON.stringify(edited))
+    expect(await resumeInputs(paused, { kind: 'plan', planFile: file, queries: [] })).toEqual({ decision: { action: 'edit', outline: edited } })
+    await expect(resumeInputs(paused, { kind: 'plan', queries: ['x'] })).rejects.toThrow(UsageError)
+    await writeFile(file, 'a\nb\n')
+    await expect(resumeInputs(paused, { kind: 'plan', planFile: file, queries: [] })).rejects.toThrow(/is not an outline/)
+    expect(await resumeInputs(paused, { kind: 'approve' })).toEqual({ decision: { action: 'approve' } })
+  })
+})
