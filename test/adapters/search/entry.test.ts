@@ -19,7 +19,7 @@ describe('laconic-research/adapters entry', () => {
 
   it('loads heavy and node-only dependencies lazily, so importing the entry stays light and portable', () => {
     // One import statement: no quote before its `from` (so a match cannot run on from an earlier import).
-    const heavy = /^\s*import\s+(?!type\b)[^;'"]*?from\s+'(linkedom|minisearch|@mozilla\/readability|node:[^']+)'/m
+    const heavy = /^\s*import\s+(?!type\b)[^;'"]*?from\s+'(linkedom|@mozilla\/readability|node:[^']+)'/m
     // Node-only by design, and each imported lazily: load-dir by localCorpus, the extraction pool
     // (and the worker it starts) by off-thread.ts, which every parser of untrusted HTML goes through,
     // the ZIP check (node:zlib) by the DOCX reader.
