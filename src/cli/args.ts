@@ -56,6 +56,8 @@ export interface CliOptions {
   /** `--memory PATH`: long-term memory in this LanceDB folder (created on first use). */
   memory?: string
   fetch: boolean
+  /** `--browser`: a page whose text its scripts write is read again in headless Chromium (`browserFetch`). */
+  browser: boolean
   /** `--price IN,OUT`: dollars per million input and output tokens of the model. */
   price?: { inputPerMillion: number; outputPerMillion: number }
   /** `--max-cost DOLLARS`: the run's budget. */
@@ -111,6 +113,7 @@ const OPTIONS = {
   ...KB_FLAGS,
   memory: { type: 'string' },
   'no-fetch': { type: 'boolean' },
+  browser: { type: 'boolean' },
   price: { type: 'string' },
   'max-cost': { type: 'string' },
   verify: { type: 'string' },
@@ -290,6 +293,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   const kb = nonEmpty('kb', values.kb)
   if (kb !== undefined && local) throw new UsageError('--kb and --corpus both search local documents: give one of them')
   if (local && corpus === undefined) throw new UsageError('--search local needs --corpus DIR (a folder of .md, .txt, .html, .pdf or .docx files)')
+  if (values.browser && values['no-fetch']) throw new UsageError('--browser reads pages, and --no-fetch reads none: give one of them')
+  if (values.browser && (local || (kb !== undefined && values.search === undefined))) {
+    throw new UsageError('--browser reads web pages, and this run reads only local documents: drop --browser, or add --search')
+  }
   if (values.serve !== undefined && (positionals.length > 0 || values.prompt !== undefined)) {
     throw new UsageError('--serve asks its questions on the live page: give no question with it')
   }
@@ -323,6 +330,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     embed: { ...embedFlags(values), ...(values.endpoint ? { modelEndpoint: { backend: values.backend ?? 'ollama', endpoint: values.endpoint } } : {}) },
     memory: nonEmpty('memory', values.memory),
     fetch: !values['no-fetch'],
+    browser: values.browser ?? false,
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),
     ...(values.verify !== undefined ? { verify: oneOf('verify', values.verify, VERIFY_MODES, 'annotate') } : {}),

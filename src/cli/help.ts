@@ -81,6 +81,8 @@ Search and reading:
                            when --embed-backend is --backend, else that backend's default)
   --embed-api-key KEY      or $OPENAI_API_KEY
   --no-fetch               read only search snippets, never whole pages or documents
+  --browser                read pages whose text is written by scripts in headless Chromium
+                           (needs playwright-core and a system chromium)
 
 Output:
   -f, --format NAME        pretty (default): the answer on stdout, progress on stderr

@@ -7,6 +7,7 @@ import { UsageError } from './usage-error.js'
 /** What each feature needs, as one install line: versions pinned where only some work together. */
 export const OPTIONAL_PACKAGES = {
   lancedb: { what: 'LanceDB (@lancedb/lancedb and apache-arrow)', install: ['@lancedb/lancedb@0.31.0', 'apache-arrow@18.1.0'] },
+  browser: { what: 'playwright-core', install: ['playwright-core'] },
   mcp: { what: 'the MCP SDK', install: ['@modelcontextprotocol/sdk', 'zod'] },
   redis: { what: 'the packages bullmq and ioredis', install: ['bullmq', 'ioredis'] },
 } as const

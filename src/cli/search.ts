@@ -23,6 +23,7 @@ import type { CliOptions, SearchChoice } from './args.js'
 import { existingKnowledgeBase } from './kb.js'
 import { kbAndWebSearch, kbOrWebFetch } from './kb-search.js'
 import { type Env, withScheme } from './llm.js'
+import { loadOptional } from './optional-package.js'
 import { UsageError } from './usage-error.js'
 
 export interface Sources {
@@ -95,12 +96,20 @@ function webSearch(options: CliOptions, env: Env): SearchProvider {
   return providers.length === 1 ? (providers[0] as SearchProvider) : combineSearch(providers)
 }
 
+/** `httpFetch`, with `--browser` a headless Chromium as its fallback for script-rendered pages. */
+async function webFetch(options: CliOptions): Promise<FetchProvider> {
+  if (!options.browser) return httpFetch()
+  await loadOptional('--browser', 'browser', () => import('playwright-core'))
+  const { browserFetch } = await import('../browser/index.js')
+  return httpFetch({ fallback: browserFetch() })
+}
+
 export async function buildSources(options: CliOptions, env: Env): Promise<Sources> {
   if (options.kb !== undefined) {
     // A knowledge base alone keeps the run offline: it reads its own documents.
     const kb = await existingKnowledgeBase(options.kb.path, options.embed, env)
     if (!options.kb.web) return { search: kb, fetch: options.fetch ? kb : undefined, corpus: kb }
-    return { search: kbAndWebSearch(kb, webSearch(options, env)), fetch: options.fetch ? kbOrWebFetch(kb, httpFetch()) : undefined, corpus: kb }
+    return { search: kbAndWebSearch(kb, webSearch(options, env)), fetch: options.fetch ? kbOrWebFetch(kb, await webFetch(options)) : undefined, corpus: kb }
   }
   if (options.search.some((choice) => choice.name === 'local')) {
     // args.ts guarantees --corpus with --search local. The corpus reads its own documents
@@ -108,5 +117,5 @@ export async function buildSources(options: CliOptions, env: Env): Promise<Sourc
     const corpus = localCorpus({ dir: await corpusFolder(options.corpus as string) })
     return { search: corpus, fetch: options.fetch ? corpus : undefined, corpus }
   }
-  return { search: webSearch(options, env), fetch: options.fetch ? httpFetch() : undefined }
+  return { search: webSearch(options, env), fetch: options.fetch ? await webFetch(options) : undefined }
 }

@@ -104,6 +104,15 @@ describe('parseCliArgs', () => {
     })
   })
 
+  it('--browser turns the browser fallback on, and conflicts with runs that read no web page', () => {
+    expect(run(['q']).browser).toBe(false)
+    expect(run(['--browser', 'q']).browser).toBe(true)
+    expect(() => run(['--browser', '--no-fetch', 'q'])).toThrow('--browser reads pages, and --no-fetch reads none')
+    expect(() => run(['--browser', '--corpus', 'docs', 'q'])).toThrow('this run reads only local documents')
+    expect(() => run(['--browser', '--kb', 'kb', 'q'])).toThrow('this run reads only local documents')
+    expect(run(['--browser', '--kb', 'kb', '--search', 'duckduckgo', 'q']).browser).toBe(true)
+  })
+
   it('--corpus implies --search local, and conflicts with another search', () => {
     expect(run(['--corpus', 'docs', 'q'])).toMatchObject({ search: [{ name: 'local' }], corpus: 'docs' })
     expect(() => run(['--corpus', 'docs', '--search', 'brave', 'q'])).toThrow('cannot be combined with --search brave')
