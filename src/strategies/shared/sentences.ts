@@ -16,7 +16,18 @@ export interface SentenceSpan {
  * An end of sentence: terminators, closers, then citation markers (`[1]`, `[1, 2]`), when what
  * follows is whitespace and a character that starts no marker; or a line break.
  */
-const BOUNDARY = /[.!?…]+["'”’)\]]*(?:[ \t]*\[\d{1,4}(?:\s*,\s*\d{1,4})*\])*(?=\s*\n|\s+[^\s[])|\n/g
+const BOUNDARY = /(?<![.!?…])[.!?…]+["'”’)\]]*(?:[ \t]*\[\d{1,4}(?:\s*,\s*\d{1,4})*\])*(?=\s*\n|\s+[^\s[])|\n/g
+
+/**
+ * The end of a text that may still become a sentence end once more text comes: a terminator run
+ * followed only by closers, citation-marker characters and whitespace.
+ */
+const OPEN_END = /[.!?…]+["'”’)\]\s\d,[]*$/
+/**
+ * The longest open end looked for: end marks, closers and citation markers (some 60 of them).
+ * Streamed and whole text split alike unless a sentence ends in a longer run of those.
+ */
+export const OPEN_TAIL = 256
 
 /** Words a period follows without ending the sentence. */
 const ABBREVIATIONS = new Set([
@@ -77,16 +88,17 @@ function afterAbbreviation(text: string, at: number): boolean {
 /**
  * The ends of the sentences of `text` that are certainly complete (what follows them has begun),
  * and where the text not yet known to be complete starts. `final`: the text is whole, so its
- * last sentence ends where it ends.
+ * last sentence ends where it ends. `from`: where to look for sentence ends (the text before it
+ * holds none that could still complete).
  */
-export function sentenceSpans(text: string, final: boolean): { spans: SentenceSpan[]; rest: number } {
+export function sentenceSpans(text: string, final: boolean, from = 0): { spans: SentenceSpan[]; rest: number } {
   const spans: SentenceSpan[] = []
   let start = 0
   const close = (end: number) => {
     const span = trimmed(text, start, end)
     if (span) spans.push(span)
   }
-  BOUNDARY.lastIndex = 0
+  BOUNDARY.lastIndex = from
   for (let match = BOUNDARY.exec(text); match; match = BOUNDARY.exec(text)) {
     if (match[0] === '\n') {
       close(match.index)
@@ -133,10 +145,17 @@ const LONGEST_SENTENCE = 4000
 
 export function sentenceStream(): SentenceStream {
   let pending = ''
+  /** Where in `pending` a sentence end may still be found: each piece is scanned once, not all that is pending. */
+  let scanFrom = 0
   const take = (final: boolean): string[] => {
-    const { spans, rest } = sentenceSpans(pending, final || pending.length > LONGEST_SENTENCE)
+    const { spans, rest } = sentenceSpans(pending, final || pending.length > LONGEST_SENTENCE, scanFrom)
     const sentences = spans.map(({ start, end }) => pending.slice(start, end))
     pending = pending.slice(rest)
+    // Only the last characters can still begin a sentence end: a longer run of end marks and
+    // markers (a hostile reply's) is no sentence end, and is never scanned again.
+    const tail = Math.max(0, pending.length - OPEN_TAIL)
+    const open = OPEN_END.exec(pending.slice(tail))
+    scanFrom = open ? tail + open.index : pending.length
     return sentences
   }
   return {

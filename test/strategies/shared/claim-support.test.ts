@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseVerdict } from '../../../src/strategies/shared/claim-judge.js'
 import { lexicalSupport, prepareSource } from '../../../src/strategies/shared/claim-support.js'
-import { sentenceStream, splitSentences } from '../../../src/strategies/shared/sentences.js'
+import { OPEN_TAIL, sentenceStream, splitSentences } from '../../../src/strategies/shared/sentences.js'
 
 // Real text: the first page of the Bitcoin paper (test/fixtures/documents/pdf/issue13201.pdf).
 const SOURCE =
@@ -84,6 +84,27 @@ describe('lexicalSupport', () => {
 })
 
 describe('sentences', () => {
+  it('streams a hostile reply in time linear in its length: runs of end marks or markers are not rescanned', () => {
+    // Counted, not timed: the regular expression's scans cover each piece and a bounded tail only.
+    for (const unit of ['.', '. [1]', '...!', '[1]', 'e.g. ']) {
+      const text = unit.repeat(Math.ceil(20_000 / unit.length))
+      const stream = sentenceStream()
+      let scanned = 0
+      const exec = RegExp.prototype.exec
+      RegExp.prototype.exec = function (this: RegExp, input: string) {
+        if (this.global) scanned += Math.max(0, input.length - this.lastIndex)
+        return exec.call(this, input)
+      }
+      try {
+        for (let i = 0; i < text.length; i += 4) stream.push(text.slice(i, i + 4))
+        stream.flush()
+      } finally {
+        RegExp.prototype.exec = exec
+      }
+      expect(scanned, unit).toBeLessThan(text.length * (OPEN_TAIL + 8))
+    }
+  })
+
   it('ends a sentence after its citation markers, not at an abbreviation or a decimal', () => {
     expect(splitSentences('It rose 3.5% [1]. Dr. Smith, e.g. in Fig. 2, disagrees [2][3]. Next line\n- a bullet [4]')).toEqual([
       'It rose 3.5% [1].',
@@ -93,9 +114,10 @@ describe('sentences', () => {
     ])
   })
 
-  it('splits the same whatever the chunks', () => {
+  it('splits the same whatever the chunks (sentence ends shorter than OPEN_TAIL)', () => {
     fc.assert(
       fc.property(
+        // At most 30 pieces of at most 7 characters: no run of end marks and markers reaches OPEN_TAIL.
         fc.array(fc.constantFrom('A claim', ' [1]', '.', ' ', 'Next', '\n', 'e.g.', ' 3.5', '!', '[2, 3]', '”'), { maxLength: 30 }),
         fc.array(fc.nat({ max: 6 }), { maxLength: 10 }),
         (parts, cuts) => {
