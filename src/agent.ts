@@ -20,6 +20,7 @@ import {
   type SharedOptions,
   type StrategyDefinition,
 } from './core/index.js'
+import { sourceRules } from './core/sources.js'
 import { createSession } from './session.js'
 import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategies/builtins.js'
 import type { DeepOptions } from './strategies/deep/options.js'
@@ -115,6 +116,7 @@ export function createAgent(options: AgentOptions): Agent {
     }
     checkRecalled(researchOptions.recalled)
     verifyMode(researchOptions.verify)
+    sourceRules(researchOptions.sources)
     const strategy = registry.resolve(options.strategy, options)
     return { strategy, question: question.trim(), options, input: researchOptions }
   }

@@ -34,6 +34,7 @@ export type {
   ChatTurn,
 } from './core/providers.js'
 export type * from './core/events.js'
+export type { SourceFilter, SourceFilterPart } from './core/sources.js'
 export type { EmbeddingProvider, Embeddings, EmbedOptions } from './core/embeddings.js'
 export type { Cost, ModelPrice, Pricing } from './core/cost.js'
 export type { ProviderUsage, UsageReporter } from './core/provider-usage.js'

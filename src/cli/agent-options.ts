@@ -21,6 +21,7 @@ export function agentOptions(
     ...(options.price && providers.llm.model !== undefined ? { pricing: { [providers.llm.model]: options.price } } : {}),
     ...(options.maxCost !== undefined ? { budget: { usd: options.maxCost } } : {}),
     ...(options.verify !== undefined ? { verify: options.verify } : {}),
+    ...(options.sources !== undefined ? { sources: options.sources } : {}),
     ...(providers.memory ? { memory: providers.memory.options } : {}),
     scratchpad: defined({ maxSteps }),
     graphReader: defined({ maxSteps, concurrency }),

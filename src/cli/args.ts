@@ -3,6 +3,7 @@
  * the flag and what it accepts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { sourceRules, type SourceFilter } from '../core/sources.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'
 import { didYouMean } from './did-you-mean.js'
@@ -64,6 +65,8 @@ export interface CliOptions {
   maxCost?: number
   /** `--verify [annotate|revise]`: check each cited sentence against its sources (and rewrite without the unsupported ones). */
   verify?: (typeof VERIFY_MODES)[number]
+  /** `--allow`, `--deny`, `--after`, `--before`: which sources count. */
+  sources?: SourceFilter
   /** `--output FILE`: also write the answer (or report) and its sources there: `.md`, `.html`, `.docx` or `.pdf` by the extension (Markdown for any other). */
   output?: string
   /** react: ask on the terminal before each tool call. */
@@ -117,6 +120,10 @@ const OPTIONS = {
   price: { type: 'string' },
   'max-cost': { type: 'string' },
   verify: { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  after: { type: 'string' },
+  before: { type: 'string' },
   output: { type: 'string', short: 'o' },
   'tool-approval': { type: 'boolean' },
   knowledge: { type: 'string' },
@@ -334,6 +341,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     price: price(values.price),
     maxCost: dollars('max-cost', values['max-cost']),
     ...(values.verify !== undefined ? { verify: oneOf('verify', values.verify, VERIFY_MODES, 'annotate') } : {}),
+    ...sourceFlags(values),
     output: nonEmpty('output', values.output),
     toolApproval: values['tool-approval'] ?? false,
     knowledge: nonEmpty('knowledge', values.knowledge),
@@ -433,4 +441,31 @@ function servePort(value: string): number {
   const port = wholeNumber('serve', value || String(DEFAULT_SERVE_PORT), 0) as number
   if (port > 65535) throw new UsageError(`--serve port must be at most 65535; got ${port}`)
   return port
+}
+
+/** `--allow`/`--deny` (repeatable, or comma-separated) and `--after`/`--before` as the run's `sources`, checked as the agent checks them. */
+function sourceFlags(values: { allow?: string[] | undefined; deny?: string[] | undefined; after?: string | undefined; before?: string | undefined }): {
+  sources?: SourceFilter
+} {
+  const domains = (list: string[] | undefined) =>
+    list
+      ?.flatMap((item) => item.split(','))
+      .map((item) => item.trim())
+      .filter(Boolean)
+  const allow = domains(values.allow)
+  const deny = domains(values.deny)
+  const sources: SourceFilter = {
+    ...(allow?.length ? { allow } : {}),
+    ...(deny?.length ? { deny } : {}),
+    ...(values.after !== undefined ? { after: values.after } : {}),
+    ...(values.before !== undefined ? { before: values.before } : {}),
+  }
+  if (Object.keys(sources).length === 0) return {}
+  try {
+    sourceRules(sources)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    throw new UsageError(message.replace(/`sources\.(\w+)`/g, '--$1'))
+  }
+  return { sources }
 }

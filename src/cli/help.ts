@@ -67,6 +67,12 @@ Search and reading:
                            references: arxiv | openalex | semanticscholar | pubmed | wikipedia
                            (wikipedia:de for another language); several names are searched
                            together, their rankings fused and each work kept once
+  --allow DOMAIN           use only sources on DOMAIN and its subdomains; repeatable or a,b,c
+  --deny DOMAIN            never use sources on DOMAIN or its subdomains (results dropped, pages
+                           not fetched); repeatable or a,b,c
+  --after DATE             only sources published on or after DATE (2024-01-31, 2024-01 or 2024);
+                           undated ones are kept
+  --before DATE            only sources published on or before DATE
   --brave-key KEY          or $BRAVE_API_KEY
   --tavily-key KEY         or $TAVILY_API_KEY
   --searxng-url URL        or $SEARXNG_URL, e.g. http://localhost:8080

@@ -99,6 +99,7 @@ export type WarningCode =
   | 'checkpoint-failed'
   | 'recall-failed'
   | 'session-failed'
+  | 'source-denied'
   // search providers: part of a search failed and the rest stands (a provider of combineSearch, a Wikipedia page summary)
   | 'search-partial'
   // the built-in strategies
@@ -141,8 +142,11 @@ export interface EventPayloads {
   recall: { findings: RecalledFinding[] }
   plan: { text: string; keyElements?: string[]; queries?: string[] }
   query: { queryId: string; query: string; parentId?: string; depth?: number }
-  /** Every query gets one: the results, or none and the `error` that stopped the search. */
-  result: { queryId: string; results: SearchResult[]; cached?: boolean; error?: ErrorInfo }
+  /**
+   * Every query gets one: the results, or none and the `error` that stopped the search.
+   * `filtered`: how many results the run's `sources` rules removed (the sources-filtered figure), when any.
+   */
+  result: { queryId: string; results: SearchResult[]; cached?: boolean; error?: ErrorInfo; filtered?: number }
   /** A page was read; a document also says its format and page count ("reading paper.pdf, 12 pages"). */
   page: { url: string; queryId?: string; chars: number; title?: string; kind?: DocumentKind; pages?: number }
   fact: { fact: Fact; supersedes?: string[] }

@@ -1,5 +1,6 @@
 import { LaconicError } from './errors.js'
 import type { VerifyMode } from './events.js'
+import { sourceRules } from './sources.js'
 import type { SharedOptions } from './strategy.js'
 
 /**
@@ -74,6 +75,7 @@ export function runVerifyMode(options: Readonly<SharedOptions>, input: { verify?
 export function checkSharedOptions(options: Readonly<SharedOptions>): void {
   verifyMode(options.verify)
   wholeNumberOption(options.searchLimit, 'searchLimit', 5, 1)
+  sourceRules(options.sources)
   if (options.pipelining !== undefined && typeof options.pipelining !== 'boolean') {
     throw new LaconicError('`pipelining` must be true or false', { code: 'config', hint: 'leave it out to search queries as they stream in' })
   }

@@ -1,11 +1,21 @@
 import { costDelta } from './cost.js'
 import { describeError, isAbortError } from './errors.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import { runSourceRules, urlAllowed } from './sources.js'
 import type { StrategyContext } from './strategy.js'
 
 /** A scope's page reads (`readPage`): each request gets `signal`; a failure is a warning and no page. */
 export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'readPage'> {
   const { options } = run
+  const rules = runSourceRules(options.sources, run.input.sources)
+  const denied = function* (url: string, queryId: string | undefined) {
+    yield {
+      type: 'warning' as const,
+      code: 'source-denied' as const,
+      message: `${url} is not read: the run's sources rules leave its domain out`,
+      ...(queryId !== undefined ? { queryId } : {}),
+    }
+  }
   const rethrowIfAborted = (error: unknown): void => {
     if (signal.aborted || isAbortError(error)) throw error
   }
@@ -13,10 +23,21 @@ export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyCon
     async *readPage(url, opts = {}) {
       const fetcher = options.fetch
       if (!fetcher) return undefined
+      // Refused before any request is made.
+      if (rules && !urlAllowed(rules, url)) {
+        yield* denied(url, opts.queryId)
+        return undefined
+      }
       const retries = retryNotices(`fetch ${url}`)
       try {
         const page = await (opts.schedule ?? runNow)(() => fetcher.fetch(url, { signal, onRetry: retries.onRetry }))
         yield* retries.pending.splice(0)
+        // A redirect to a domain the rules leave out: the page is dropped (the request was made, so it counts).
+        if (rules && page.url && !urlAllowed(rules, page.url)) {
+          yield* denied(page.url, opts.queryId)
+          yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
+          return undefined
+        }
         yield {
           type: 'page',
           url: page.url || url,

@@ -121,6 +121,11 @@ export interface SearchResult {
    */
   cached?: true
   /**
+   * When the source was published, as an ISO date (`2024-03-01`, or `2024-03`, `2024`), where the
+   * engine says: a run's `sources.after`/`before` compare it (or else `meta.year`).
+   */
+  published?: string
+  /**
    * What a scholarly or reference source knows about the work behind the result (`arxiv()`,
    * `openAlex()`, `semanticScholar()`, `pubmed()`, `wikipedia()`): each field only when the
    * source gives it. `combineSearch()` merges results with the same DOI or arXiv id by it.
@@ -160,7 +165,32 @@ export interface SearchOptions {
    * search's query. A provider that wraps another passes it on.
    */
   onWarning?: (warning: PageWarning) => void
+  /**
+   * The run's rules for which sources count (`sources`): a provider whose API can filter by
+   * domain or date puts them in its request and calls `onSourcesApplied` with what it applied.
+   * The run filters the results by them either way; a provider that applied the dates spares
+   * its undated results from `strictDates`. A provider that wraps another passes both on.
+   */
+  sources?: SourceFilter
+  onSourcesApplied?: (parts: readonly SourceFilterPart[]) => void
 }
+
+/**
+ * Rules for which sources a run uses. `allow`: only these domains (and their subdomains);
+ * `deny`: never these (deny wins). `after`/`before`: ISO dates (`2024-01-31`, or a year `2024`)
+ * bounding when a source was published, both inclusive. A source whose date is unknown is kept
+ * unless `strictDates`.
+ */
+export interface SourceFilter {
+  allow?: readonly string[]
+  deny?: readonly string[]
+  after?: string
+  before?: string
+  strictDates?: boolean
+}
+
+/** What a search provider applied of a run's `SourceFilter` in its own request. */
+export type SourceFilterPart = 'domains' | 'dates'
 
 /** A web (or corpus) search: `search(query)` returns results. Implement it to plug in any search engine. */
 export interface SearchProvider {

@@ -3,6 +3,7 @@ import { describeWithCause, type ErrorInfo, isAbortError } from './errors.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import { usageCollector } from './run-usage.js'
 import type { PageWarning } from './providers.js'
+import { filterResults, runSourceRules, type SourceFilterPart } from './sources.js'
 import type { StrategyEvent } from './events.js'
 import type { StrategyContext } from './strategy.js'
 
@@ -11,6 +12,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
   const { options, newId, ledger } = run
   const searchProvider = options.search
   const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
+  const rules = runSourceRules(options.sources, run.input.sources)
 
   /** A failed search: remembered for the no-search check (see `modelCalls`). */
   const searchFailed = (info: ErrorInfo): ErrorInfo => {
@@ -28,9 +30,21 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
       // What the search spends on calls of its own (a knowledge base's embedding, its reranker).
       const usage = usageCollector(run)
       const limit = opts.limit ?? options.searchLimit ?? 5
+      // What the provider applied of the source rules in its own request (told by the provider).
+      const applied = new Set<SourceFilterPart>()
+      const sourceOptions = rules
+        ? {
+            sources: rules.filter,
+            onSourcesApplied: (parts: readonly SourceFilterPart[]) => {
+              for (const part of parts) applied.add(part)
+            },
+          }
+        : {}
       // Start the search before announcing it, so it is in flight while consumers see `query`.
       const pending = searchProvider
-        ? (opts.schedule ?? runNow)(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage, onWarning }))
+        ? (opts.schedule ?? runNow)(() =>
+            searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage, onWarning, ...sourceOptions }),
+          )
         : undefined
       pending?.catch(() => undefined)
       yield {
@@ -47,18 +61,23 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         return { queryId, results: [], error }
       }
       try {
-        const served = await pending
+        const returned = await pending
+        // The rules apply to the results whatever the provider did: a provider may filter loosely.
+        const { kept: served, removed: filtered } = rules ? filterResults(rules, returned, applied) : { kept: returned, removed: 0 }
         yield* retries.pending.splice(0)
         yield* worked.splice(0)
-        const cached = served.length > 0 && served.every((result) => result.cached === true)
+        const cached = returned.length > 0 && returned.every((result) => result.cached === true)
         // The mark has done its job: strategies and consumers see plain results, the event says `cached`.
         const results = served.map(({ cached: _mark, ...result }) => result)
         ledger.searchesOk++
         ledger.dollars += cached ? 0 : searchDollars
-        yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}) }
+        yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}), ...(filtered ? { filtered } : {}) }
         yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
         yield* usage.take()
-        if (results.length === 0) yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"`, queryId }
+        if (results.length === 0) {
+          const why = filtered ? `: the sources rules removed all ${filtered}` : ''
+          yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"${why}`, queryId }
+        }
         return { queryId, results }
       } catch (error) {
         if (signal.aborted || isAbortError(error)) {

@@ -7,6 +7,7 @@ import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvide
 import type { InterruptDecision, InterruptRequest } from './interruption.js'
 import type { MemoryOptions, RecalledFinding } from './memory.js'
 import type { TextFilter } from './text.js'
+import type { SourceFilter } from './sources.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
 export type ModelRole = 'planner' | 'synthesizer' | 'finalizer' | 'extractor' | 'neighbor' | 'verifier' | (string & {})
@@ -53,6 +54,12 @@ export interface SharedOptions {
    * A run's own `verify` wins. See docs/strategies.md. @defaultValue false
    */
   verify?: VerifyMode
+  /**
+   * Which sources count: domains allowed or denied (with their subdomains) and a window of
+   * publication dates, applied to every search's results and page read (a provider that can
+   * filter is handed them). A run's own `sources` win. See docs/strategies.md.
+   */
+  sources?: SourceFilter
 }
 
 /** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
@@ -91,6 +98,8 @@ export interface ResearchOptions {
   recalled?: RecalledFinding[]
   /** Claim verification for this run, instead of the agent's `verify`. */
   verify?: VerifyMode
+  /** Which sources count for this run, instead of the agent's `sources`. */
+  sources?: SourceFilter
 }
 
 /** How to continue a run from its checkpoint. */

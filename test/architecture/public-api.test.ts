@@ -43,7 +43,6 @@ const KNOWN_UNTESTED = new Set([
   'index.api.md: ReleaseLock',
   'index.api.md: Schedule',
   'index.api.md: ScopedContext',
-  'index.api.md: SharedOptions',
   'index.api.md: Step',
   'index.api.md: StrategyEvent',
   'index.api.md: ToolCallRequest',

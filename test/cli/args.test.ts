@@ -9,6 +9,24 @@ const run = (argv: string[]): CliOptions => {
   return command.options
 }
 
+describe('--allow, --deny, --after, --before', () => {
+  it("become the run's sources: domains repeatable or comma-separated, dates as given", () => {
+    expect(run(['q']).sources).toBeUndefined()
+    expect(
+      run(['--allow', 'example.com,arxiv.org', '--allow', 'nih.gov', '--deny', 'ads.example.com', '--after', '2024-01', '--before', '2025', 'q']),
+    ).toMatchObject({
+      sources: { allow: ['example.com', 'arxiv.org', 'nih.gov'], deny: ['ads.example.com'], after: '2024-01', before: '2025' },
+      words: ['q'],
+    })
+  })
+  it('refuses a date or domain that is not one, naming the flag', () => {
+    expect(() => run(['--after', 'last week', 'q'])).toThrow(UsageError)
+    expect(() => run(['--after', 'last week', 'q'])).toThrow(/--after must be an ISO date/)
+    expect(() => run(['--deny', 'not a domain', 'q'])).toThrow(/--deny/)
+    expect(() => run(['--after', '2025', '--before', '2024', 'q'])).toThrow(/--after .* is later than --before/)
+  })
+})
+
 describe('--verify', () => {
   it('takes an optional mode: annotate when none follows, a word after it stays the question', () => {
     expect(run(['q']).verify).toBeUndefined()

@@ -25,11 +25,31 @@ import type {
   SearchOptions,
   SearchOutcome,
   SearchResult,
+  SharedOptions,
+  ResearchOptions,
+  SourceFilter,
+  SourceFilterPart,
+  EventOf,
   ToolCall,
   ToolSpec,
   UsageReporter,
   memoryCheckpoints,
 } from '../../src/index.js'
+
+describe('source rules', () => {
+  it('are options of the agent and of a run, handed to search providers, counted on the result event', () => {
+    expectTypeOf<SharedOptions['sources']>().toEqualTypeOf<SourceFilter | undefined>()
+    expectTypeOf<ResearchOptions['sources']>().toEqualTypeOf<SourceFilter | undefined>()
+    expectTypeOf<SourceFilter['allow']>().toEqualTypeOf<readonly string[] | undefined>()
+    expectTypeOf<SourceFilter['after']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<SourceFilter['strictDates']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<SourceFilterPart>().toEqualTypeOf<'domains' | 'dates'>()
+    expectTypeOf<SearchOptions['sources']>().toEqualTypeOf<SourceFilter | undefined>()
+    expectTypeOf<SearchOptions['onSourcesApplied']>().toEqualTypeOf<((parts: readonly SourceFilterPart[]) => void) | undefined>()
+    expectTypeOf<SearchResult['published']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<EventOf<'result'>['filtered']>().toEqualTypeOf<number | undefined>()
+  })
+})
 
 describe('provider contracts', () => {
   it('requests carry a prompt, a signal and a retry callback', () => {

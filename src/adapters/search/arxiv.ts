@@ -6,6 +6,7 @@
  */
 import { ProviderError } from '../../core/index.js'
 import type { SearchProvider } from '../../core/index.js'
+import { callSourceRules, compactDay } from './source-rules.js'
 import { transport } from './options.js'
 import { createPacer, type Pacer } from './pacer.js'
 import { badResponse, requestText } from './request-json.js'
@@ -37,7 +38,13 @@ export function arxiv(options: ArxivOptions = {}): SearchProvider {
       // Nothing to look up: send no request and spend no rate-limit budget.
       if (!query.trim()) return []
       const count = clampCount(opts.limit, 10, 50)
-      const params = new URLSearchParams({ search_query: query, start: '0', max_results: String(count), sortBy, sortOrder: 'descending' })
+      // The run's date window as arXiv's submittedDate range (both ends needed).
+      const rules = callSourceRules(opts)
+      const dated = rules !== undefined && (rules.after !== undefined || rules.before !== undefined)
+      const searchQuery = dated
+        ? `(${query}) AND submittedDate:[${compactDay(rules.after ?? '1991-01-01', '')}0000 TO ${compactDay(rules.before ?? '2999-12-31', '')}2359]`
+        : query
+      const params = new URLSearchParams({ search_query: searchQuery, start: '0', max_results: String(count), sortBy, sortOrder: 'descending' })
       const request = {
         url: `${trimSlash(baseURL)}/query?${params}`,
         method: 'GET',
@@ -61,6 +68,7 @@ export function arxiv(options: ArxivOptions = {}): SearchProvider {
           hint: 'arXiv refused the query: see https://info.arxiv.org/help/api/user-manual.html#query_details for its syntax',
         })
       }
+      if (dated) opts.onSourcesApplied?.(['dates'])
       return feed.results.slice(0, count)
     },
   }

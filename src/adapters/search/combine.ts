@@ -6,6 +6,7 @@
  * warning and the others' results stand; when all fail, the search fails with the first error.
  */
 import { isAbortError, LaconicError, normalizeUrl, ProviderError } from '../../core/index.js'
+import type { SourceFilterPart } from '../../core/sources.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { reciprocalRankFusion } from '../../core/rank-fusion.js'
 
@@ -92,7 +93,27 @@ export function combineSearch(providers: readonly SearchProvider[], options: Com
     ...(costs.length > 0 && { searchCost: costs.reduce((sum, cost) => sum + cost, 0) }),
     async search(query, opts = {}) {
       if (!query.trim()) return []
-      const settled = await Promise.allSettled(providers.map((provider) => provider.search(query, opts)))
+      // What each provider applied of the run's source rules: the run is told only what all of them applied.
+      const applied = providers.map(() => new Set<SourceFilterPart>())
+      const settled = await Promise.allSettled(
+        providers.map((provider, index) =>
+          provider.search(
+            query,
+            opts.sources
+              ? {
+                  ...opts,
+                  onSourcesApplied: (parts) => {
+                    for (const part of parts) applied[index]!.add(part)
+                  },
+                }
+              : opts,
+          ),
+        ),
+      )
+      if (opts.sources && opts.onSourcesApplied) {
+        const common = (['domains', 'dates'] as const).filter((part) => applied.every((parts) => parts.has(part)))
+        if (common.length) opts.onSourcesApplied(common)
+      }
       // Stopped, not failed: the run is ending, nothing to degrade to.
       const aborted = settled.find(isAbortRejection)
       if (aborted) throw aborted.reason

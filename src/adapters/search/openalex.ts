@@ -5,6 +5,7 @@
  */
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { transport } from './options.js'
+import { callSourceRules } from './source-rules.js'
 import { createPacer, type Pacer } from './pacer.js'
 import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, list } from './result-fields.js'
@@ -26,7 +27,7 @@ export interface OpenAlexOptions extends ScholarlyOptions {
 const openAlexPacer: Pacer = createPacer({ intervalMs: 100 })
 
 /** The fields a result needs: a work is ~10 kB whole (its references, concepts, counts by year). */
-const SELECT = 'id,doi,display_name,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index'
+const SELECT = 'id,doi,display_name,publication_year,publication_date,authorships,primary_location,best_oa_location,abstract_inverted_index'
 
 /** A hostile index could claim a word at position 10^9: positions past this are ignored. */
 const MAX_ABSTRACT_WORDS = 5_000
@@ -67,6 +68,8 @@ function workResult(work: unknown): SearchResult | undefined {
     pdfUrl,
   })
   const result: SearchResult = { title: stringOf(title) ?? url, url, snippet: abstractFromIndex(field(work, 'abstract_inverted_index')) }
+  const published = field(work, 'publication_date')
+  if (typeof published === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(published)) result.published = published
   const score = field(work, 'relevance_score')
   if (typeof score === 'number' && Number.isFinite(score)) result.score = score
   return scholarlyResult(result, meta)
@@ -95,7 +98,11 @@ export function openAlex(options: OpenAlexOptions = {}): SearchProvider {
       if (!query.trim()) return []
       const count = clampCount(opts.limit, 10, 50)
       const params = new URLSearchParams({ search: query, 'per-page': String(count), select: SELECT })
-      if (options.filter) params.set('filter', options.filter)
+      // The run's date window as OpenAlex filters, beside the user's own.
+      const rules = callSourceRules(opts)
+      const dates = [...(rules?.after ? [`from_publication_date:${rules.after}`] : []), ...(rules?.before ? [`to_publication_date:${rules.before}`] : [])]
+      const filter = [options.filter, ...dates].filter(Boolean).join(',')
+      if (filter) params.set('filter', filter)
       if (mailto) params.set('mailto', mailto)
       if (apiKey) params.set('api_key', apiKey)
       const body = await requestJson({
@@ -112,6 +119,7 @@ export function openAlex(options: OpenAlexOptions = {}): SearchProvider {
               ? 'OpenAlex refused the request: check `apiKey` (OPENALEX_API_KEY)'
               : undefined,
       })
+      if (dates.length) opts.onSourcesApplied?.(['dates'])
       return parseOpenAlexResponse(body).slice(0, count)
     },
   }

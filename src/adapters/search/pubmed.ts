@@ -8,6 +8,7 @@
 import { ProviderError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import type { HttpRequestOptions } from '../http/index.js'
+import { callSourceRules, compactDay } from './source-rules.js'
 import { transport } from './options.js'
 import { createPacer, type Pacer } from './pacer.js'
 import { badResponse, requestText } from './request-json.js'
@@ -81,15 +82,23 @@ export function pubmed(options: PubMedOptions = {}): SearchProvider {
         beforeAttempt: (signal) => pacer.wait(signal),
         hint: ({ status }) => (status === 429 ? `NCBI allows ${apiKey ? 10 : 3} requests a second${apiKey ? '' : ': set NCBI_API_KEY for 10'}` : undefined),
       })
-      const searchRequest = common(
-        `${trimSlash(baseURL)}/esearch.fcgi?${etiquette(new URLSearchParams({ db: 'pubmed', term: query, retmax: String(count), sort: 'relevance' }))}`,
-      )
+      const searchParams = new URLSearchParams({ db: 'pubmed', term: query, retmax: String(count), sort: 'relevance' })
+      // The run's date window by publication date; E-utilities needs both ends.
+      const rules = callSourceRules(opts)
+      const dated = rules !== undefined && (rules.after !== undefined || rules.before !== undefined)
+      if (dated) {
+        searchParams.set('datetype', 'pdat')
+        searchParams.set('mindate', compactDay(rules.after ?? '1000-01-01', '/'))
+        searchParams.set('maxdate', compactDay(rules.before ?? '3000-12-31', '/'))
+      }
+      const searchRequest = common(`${trimSlash(baseURL)}/esearch.fcgi?${etiquette(searchParams)}`)
       const found = await requestText(searchRequest, MAX_XML_BYTES)
       const answer = await readXmlAnswer('esearch', found.text, opts.signal)
       if (answer.kind === 'not-xml') throw badResponse(searchRequest, found.status, found.text, 'the esearch response is not E-utilities XML')
       if (answer.kind === 'unreadable')
         throw badResponse(searchRequest, found.status, found.text, `the esearch response could not be read (${answer.reason})`, UNREADABLE_HINT)
       if (answer.kind === 'error') throw refused(answer.message, found.status)
+      if (dated) opts.onSourcesApplied?.(['dates'])
       if (answer.ids.length === 0) return []
       const ids = answer.ids.slice(0, count)
       const summaryRequest = common(`${trimSlash(baseURL)}/esummary.fcgi?${etiquette(new URLSearchParams({ db: 'pubmed', id: ids.join(',') }))}`)

@@ -7,6 +7,7 @@ import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 import { transport, type HttpSearchOptions } from './options.js'
+import { callSourceRules } from './source-rules.js'
 
 /** Options of `tavily()`: the API key, endpoint, search depth and Tavily filters. */
 export interface TavilyOptions extends HttpSearchOptions {
@@ -26,7 +27,20 @@ export interface TavilyOptions extends HttpSearchOptions {
 
 /** Tavily's `results` as search results, keeping its relevance `score`. Total. */
 export function parseTavilyResponse(body: unknown): SearchResult[] {
-  return toResults(field(body, 'results'), { title: 'title', url: 'url', snippet: 'content', score: 'score' })
+  const results = toResults(field(body, 'results'), { title: 'title', url: 'url', snippet: 'content', score: 'score' })
+  // `published_date` (news results) dates a result for the run's `sources` window.
+  const raw = field(body, 'results')
+  if (Array.isArray(raw)) {
+    for (const result of results) {
+      const date = field(
+        raw.find((item) => field(item, 'url') === result.url),
+        'published_date',
+      )
+      const day = typeof date === 'string' ? new Date(date) : undefined
+      if (day && !Number.isNaN(day.getTime())) result.published = day.toISOString().slice(0, 10)
+    }
+  }
+  return results
 }
 
 function tavilyHint(status: number | undefined): string | undefined {
@@ -50,15 +64,28 @@ export function tavily(options: TavilyOptions = {}): SearchProvider {
       // Nothing to look up: send no request and spend no rate-limit budget.
       if (!query.trim()) return []
       const maxResults = clampCount(opts.limit, 5, 20)
+      // Tavily filters by domain and by publication date itself.
+      const rules = callSourceRules(opts)
+      const filters = rules && {
+        ...(rules.allow.length && { include_domains: rules.allow }),
+        ...(rules.deny.length && { exclude_domains: rules.deny }),
+        ...(rules.after && { start_date: rules.after }),
+        ...(rules.before && { end_date: rules.before }),
+      }
       const body = await requestJson({
         url: `${baseURL.replace(/\/+$/, '')}/search`,
         method: 'POST',
-        json: { query, search_depth: searchDepth, max_results: maxResults, ...(options.topic && { topic: options.topic }) },
+        json: { query, search_depth: searchDepth, max_results: maxResults, ...(options.topic && { topic: options.topic }), ...filters },
         headers: { ...options.headers, authorization: `Bearer ${apiKey}` },
         provider: 'tavily',
         ...transport(options, opts, apiKey),
         hint: ({ status }) => tavilyHint(status),
       })
+      if (rules)
+        opts.onSourcesApplied?.([
+          ...(rules.allow.length || rules.deny.length ? ['domains' as const] : []),
+          ...(rules.after || rules.before ? ['dates' as const] : []),
+        ])
       return parseTavilyResponse(body).slice(0, maxResults)
     },
   }

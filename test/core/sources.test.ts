@@ -1,0 +1,180 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createAgent, type FetchProvider, type ResearchEvent, type SearchProvider, type SearchResult, type Strategy } from '../../src/index.js'
+import { dateAllowed, hostOf, hostUnder, normalizeDomain, sourceRules, urlAllowed } from '../../src/core/sources.js'
+import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
+
+const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)
+const domain = fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => `${labels.join('.')}.com`)
+
+describe('domain matching', () => {
+  it('matches a domain and every subdomain of it, whatever the case or a trailing dot', () => {
+    fc.assert(
+      fc.property(domain, fc.array(label, { maxLength: 3 }), fc.boolean(), fc.boolean(), (base, sub, upper, dot) => {
+        const rules = sourceRules({ allow: [upper ? base.toUpperCase() : base] })!
+        const host = [...sub, base].join('.')
+        const url = `https://${upper ? host : host.toUpperCase()}${dot ? '.' : ''}/page`
+        expect(urlAllowed(rules, url)).toBe(true)
+        expect(urlAllowed(sourceRules({ deny: [`${base}${dot ? '.' : ''}`] })!, url)).toBe(false)
+      }),
+    )
+  })
+
+  it('never matches a look-alike: a name that only ends with the domain, or contains it', () => {
+    fc.assert(
+      fc.property(domain, label, (base, prefix) => {
+        const rules = sourceRules({ allow: [base] })!
+        expect(urlAllowed(rules, `https://${prefix}-${base}/`)).toBe(false)
+        expect(urlAllowed(rules, `https://${prefix}${base}/`)).toBe(false)
+        expect(urlAllowed(rules, `https://${base}.${prefix}.net/`)).toBe(false)
+        expect(urlAllowed(rules, `https://${prefix}.net/${base}`)).toBe(false)
+        expect(urlAllowed(rules, `https://${base}@${prefix}.net/`)).toBe(false)
+      }),
+    )
+    expect(urlAllowed(sourceRules({ allow: ['example.com'] })!, 'https://evil-example.com/')).toBe(false)
+    expect(urlAllowed(sourceRules({ deny: ['example.com'] })!, 'https://evil-example.com/')).toBe(true)
+  })
+
+  it('compares internationalized names in one form, written either way', () => {
+    expect(normalizeDomain('Bücher.DE.')).toBe('xn--bcher-kva.de')
+    expect(normalizeDomain('*.example.com')).toBe('example.com')
+    expect(normalizeDomain('https://www.Example.com/path')).toBe('www.example.com')
+    expect(urlAllowed(sourceRules({ allow: ['bücher.de'] })!, 'https://shop.xn--bcher-kva.de/')).toBe(true)
+    expect(urlAllowed(sourceRules({ allow: ['xn--bcher-kva.de'] })!, 'https://shop.bücher.de/')).toBe(true)
+    expect(hostOf('not a url')).toBeUndefined()
+  })
+
+  it('lets deny win over allow, and keeps hostless URLs out of an allow list only', () => {
+    const rules = sourceRules({ allow: ['example.com'], deny: ['ads.example.com'] })!
+    expect(urlAllowed(rules, 'https://news.example.com/a')).toBe(true)
+    expect(urlAllowed(rules, 'https://x.ads.example.com/a')).toBe(false)
+    expect(urlAllowed(rules, 'file:///etc/hosts')).toBe(false)
+    expect(urlAllowed(sourceRules({ deny: ['example.com'] })!, 'file:///etc/hosts')).toBe(true)
+  })
+
+  it('hostUnder is exactly "equal or ends with a dot and the domain"', () => {
+    fc.assert(
+      fc.property(domain, domain, (host, base) => {
+        expect(hostUnder(host, base)).toBe(host === base || host.endsWith(`.${base}`))
+      }),
+    )
+  })
+
+  it('refuses what is not a domain or a date, with a config error naming it', () => {
+    expect(() => sourceRules({ allow: ['exa mple.com'] })).toThrow(/sources\.allow/)
+    expect(() => sourceRules({ deny: 'example.com' })).toThrow(/list of domains/)
+    expect(() => sourceRules({ after: '2024-13-01' })).toThrow(/sources\.after/)
+    expect(() => sourceRules({ before: 'yesterday' })).toThrow(/sources\.before/)
+    expect(() => sourceRules({ after: '2025', before: '2024' })).toThrow(/later than/)
+    expect(() => sourceRules({ since: '2024' })).toThrow(/no option `since`/)
+    expect(() => createAgent({ llm: scriptedLLM({ replies: [] }), sources: { after: 'soon' } })).toThrow(/sources\.after/)
+  })
+})
+
+describe('date filtering', () => {
+  const day = fc.date({ min: new Date('1990-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
+
+  it('keeps a dated result exactly when its date is inside the window (both ends inclusive)', () => {
+    fc.assert(
+      fc.property(day, day, day, (a, b, published) => {
+        const [after, before] = a <= b ? [a, b] : [b, a]
+        const rules = sourceRules({ after, before })!
+        expect(dateAllowed(rules, { published })).toBe(published >= after && published <= before)
+      }),
+    )
+  })
+
+  it('counts a work dated by its year for any day of that year', () => {
+    fc.assert(
+      fc.property(day, fc.integer({ min: 1990, max: 2030 }), (after, year) => {
+        const rules = sourceRules({ after })!
+        expect(dateAllowed(rules, { meta: { year } })).toBe(year >= Number(after.slice(0, 4)))
+      }),
+    )
+  })
+
+  it('keeps an undated result unless strictDates, and under strictDates when the provider filtered by date', () => {
+    const loose = sourceRules({ after: '2024' })!
+    const strict = sourceRules({ after: '2024', strictDates: true })!
+    expect(dateAllowed(loose, {})).toBe(true)
+    expect(dateAllowed(strict, {})).toBe(false)
+    expect(dateAllowed(strict, {}, true)).toBe(true)
+    expect(dateAllowed(strict, { published: 'garbage' })).toBe(false)
+    expect(dateAllowed(sourceRules({ before: '2024-02' })!, { published: '2024-02-29' })).toBe(true)
+  })
+})
+
+describe('a run with sources', () => {
+  const results: SearchResult[] = [
+    { title: 'Kept', url: 'https://docs.example.com/a', snippet: 'a', published: '2024-05-01' },
+    { title: 'Denied', url: 'https://ads.example.com/b', snippet: 'b', published: '2024-05-01' },
+    { title: 'Elsewhere', url: 'https://other.org/c', snippet: 'c', published: '2024-05-01' },
+    { title: 'Too old', url: 'https://example.com/d', snippet: 'd', meta: { year: 2019 } },
+    { title: 'Undated', url: 'https://example.com/e', snippet: 'e' },
+  ]
+  /** A search that records what the run handed it, and says it applied the domains. */
+  const recordingSearch = (seen: unknown[]): SearchProvider => ({
+    async search(_query, opts = {}) {
+      seen.push(opts.sources)
+      opts.onSourcesApplied?.(['domains'])
+      return results.map((result) => ({ ...result }))
+    },
+  })
+  const strategy: Strategy = {
+    name: 'search-then-read',
+    async *run(_question, ctx) {
+      yield* ctx.runSearch('q')
+      yield* ctx.readPage('https://ads.example.com/b')
+      yield* ctx.readPage('https://docs.example.com/a')
+      yield* ctx.readPage('https://docs.example.com/moved')
+    },
+  }
+  const collect = async (events: AsyncIterable<ResearchEvent>) => {
+    const all: ResearchEvent[] = []
+    for await (const event of events) all.push(event)
+    return assertEventInvariants(all) as ResearchEvent[]
+  }
+
+  it('hands the rules to the provider, filters the results, counts them, and refuses denied pages before fetching', async () => {
+    const seen: unknown[] = []
+    // A fetcher whose 'moved' page is redirected to a denied domain.
+    const calls: string[] = []
+    const fetch: FetchProvider = {
+      fetch: async (url) => {
+        calls.push(url)
+        return url.endsWith('/moved') ? { url: 'https://ads.example.com/landing', text: 'ad' } : { url, text: 'text' }
+      },
+    }
+    const sources = { allow: ['example.com'], deny: ['ads.example.com'], after: '2024-01-01' }
+    const agent = createAgent({ llm: scriptedLLM({ replies: [] }), search: recordingSearch(seen), fetch, strategy, sources })
+    const events = await collect(agent.research('what?'))
+    expect(seen).toEqual([sources])
+    const result = events.find((event) => event.type === 'result')
+    expect(result?.type === 'result' && result.results.map((r) => r.title)).toEqual(['Kept', 'Undated'])
+    expect(result?.type === 'result' && result.filtered).toBe(3)
+    // Refused before the request: the fetcher never saw the denied URL.
+    expect(calls).toEqual(['https://docs.example.com/a', 'https://docs.example.com/moved'])
+    expect(events.filter((event) => event.type === 'page').map((event) => event.type === 'page' && event.url)).toEqual(['https://docs.example.com/a'])
+    expect(events.filter((event) => event.type === 'warning' && event.code === 'source-denied')).toHaveLength(2)
+  })
+
+  it("lets a run's own sources replace the agent's, and strictDates drop what has no date", async () => {
+    const seen: unknown[] = []
+    const agent = createAgent({ llm: scriptedLLM({ replies: [] }), search: recordingSearch(seen), strategy, sources: { deny: ['example.com'] } })
+    const events = await collect(agent.research('what?', { sources: { after: '2024-01-01', strictDates: true } }))
+    const result = events.find((event) => event.type === 'result')
+    expect(result?.type === 'result' && result.results.map((r) => r.title)).toEqual(['Kept', 'Denied', 'Elsewhere'])
+    expect(result?.type === 'result' && result.filtered).toBe(2)
+    expect(() => agent.research('what?', { sources: { before: 'never' } })).toThrow(/sources\.before/)
+  })
+
+  it('has no filtered figure and hands no rules without sources', async () => {
+    const seen: unknown[] = []
+    const agent = createAgent({ llm: scriptedLLM({ replies: [] }), search: recordingSearch(seen), strategy })
+    const events = await collect(agent.research('what?'))
+    const result = events.find((event) => event.type === 'result')
+    expect(result?.type === 'result' && result.results).toHaveLength(5)
+    expect(result && 'filtered' in result).toBe(false)
+    expect(seen).toEqual([undefined])
+  })
+})
