@@ -20,6 +20,7 @@ import {
   type SharedOptions,
   type StrategyDefinition,
 } from './core/index.js'
+import { languageTag } from './core/language.js'
 import { sourceRules } from './core/sources.js'
 import { createSession } from './session.js'
 import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategies/builtins.js'
@@ -117,6 +118,7 @@ export function createAgent(options: AgentOptions): Agent {
     checkRecalled(researchOptions.recalled)
     verifyMode(researchOptions.verify)
     sourceRules(researchOptions.sources)
+    languageTag(researchOptions.language)
     const strategy = registry.resolve(options.strategy, options)
     return { strategy, question: question.trim(), options, input: researchOptions }
   }

@@ -22,6 +22,7 @@ export function agentOptions(
     ...(options.maxCost !== undefined ? { budget: { usd: options.maxCost } } : {}),
     ...(options.verify !== undefined ? { verify: options.verify } : {}),
     ...(options.sources !== undefined ? { sources: options.sources } : {}),
+    ...(options.language !== undefined ? { language: options.language } : {}),
     ...(providers.memory ? { memory: providers.memory.options } : {}),
     scratchpad: defined({ maxSteps }),
     graphReader: defined({ maxSteps, concurrency }),

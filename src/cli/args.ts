@@ -3,6 +3,7 @@
  * the flag and what it accepts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { languageTag } from '../core/language.js'
 import { sourceRules, type SourceFilter } from '../core/sources.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'
@@ -67,6 +68,8 @@ export interface CliOptions {
   verify?: (typeof VERIFY_MODES)[number]
   /** `--allow`, `--deny`, `--after`, `--before`: which sources count. */
   sources?: SourceFilter
+  /** `--language TAG`: research and answer in this language (BCP 47). */
+  language?: string
   /** `--output FILE`: also write the answer (or report) and its sources there: `.md`, `.html`, `.docx` or `.pdf` by the extension (Markdown for any other). */
   output?: string
   /** react: ask on the terminal before each tool call. */
@@ -120,6 +123,7 @@ const OPTIONS = {
   price: { type: 'string' },
   'max-cost': { type: 'string' },
   verify: { type: 'string' },
+  language: { type: 'string' },
   allow: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
   after: { type: 'string' },
@@ -342,6 +346,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     maxCost: dollars('max-cost', values['max-cost']),
     ...(values.verify !== undefined ? { verify: oneOf('verify', values.verify, VERIFY_MODES, 'annotate') } : {}),
     ...sourceFlags(values),
+    ...(values.language !== undefined ? { language: languageFlag(values.language) } : {}),
     output: nonEmpty('output', values.output),
     toolApproval: values['tool-approval'] ?? false,
     knowledge: nonEmpty('knowledge', values.knowledge),
@@ -468,4 +473,13 @@ function sourceFlags(values: { allow?: string[] | undefined; deny?: string[] | u
     throw new UsageError(message.replace(/`sources\.(\w+)`/g, '--$1'))
   }
   return { sources }
+}
+
+/** `--language TAG` as a canonical BCP 47 tag. */
+function languageFlag(value: string): string {
+  try {
+    return languageTag(value) as string
+  } catch {
+    throw new UsageError(`--language must be a BCP 47 language tag (de, fr, pt-BR), got ${JSON.stringify(value)}`)
+  }
 }

@@ -50,6 +50,8 @@ Research:
   --verify [MODE]          check each sentence of the answer against the sources it cites (lexically,
                            then the model where words cannot settle it): annotate (default) marks
                            each verdict; revise also rewrites the answer without unsupported ones
+  --language TAG           research and answer in this language (BCP 47: de, fr, pt-BR): answers and
+                           reports in it, queries in it and, where useful, in English too
   --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop;
                            without a terminal, with --checkpoint-dir, pause after the plan (exit 4);
                            with --serve and --checkpoint-dir, the page approves or rejects it

@@ -1,6 +1,7 @@
 import { LaconicError } from './errors.js'
 import type { StrategyEvent } from './events.js'
 import { type Generation, modelCall } from './model-call.js'
+import { runLanguage, withLanguage } from './language.js'
 import type { LLMProvider, LLMRequest } from './providers.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import { usageEvents } from './run-usage.js'
@@ -51,6 +52,7 @@ function estimatedGeneration(req: ModelRequest, text: string): Generation {
 /** A scope's model calls (`complete`, `streamAnswer`, `act`): each request gets `signal`. */
 export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'complete' | 'streamAnswer' | 'act'> {
   const { input, model, ledger } = run
+  const language = runLanguage(run.options.language, input.language)
 
   /** The `llm-call` and `cost` events of a finished call. */
   const accounting = (role: ModelRole, llm: LLMProvider, generation: Generation, started: number): StrategyEvent[] =>
@@ -108,7 +110,12 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
     let call: ReturnType<typeof modelCall> | undefined
     try {
       const cachePrefix = req.cachePrefix ?? stablePrefix(role, req.prompt)
-      call = modelCall(llm, { ...req, ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry }, filter)
+      const system = withLanguage(req.system, language, role)
+      call = modelCall(
+        llm,
+        { ...req, ...(system !== undefined && { system }), ...(cachePrefix !== undefined && { cachePrefix }), signal, onRetry: retries.onRetry },
+        filter,
+      )
       for (;;) {
         const step = await call.next()
         yield* retries.pending.splice(0)

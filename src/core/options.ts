@@ -1,5 +1,6 @@
 import { LaconicError } from './errors.js'
 import type { VerifyMode } from './events.js'
+import { languageTag } from './language.js'
 import { sourceRules } from './sources.js'
 import type { SharedOptions } from './strategy.js'
 
@@ -76,6 +77,7 @@ export function checkSharedOptions(options: Readonly<SharedOptions>): void {
   verifyMode(options.verify)
   wholeNumberOption(options.searchLimit, 'searchLimit', 5, 1)
   sourceRules(options.sources)
+  languageTag(options.language)
   if (options.pipelining !== undefined && typeof options.pipelining !== 'boolean') {
     throw new LaconicError('`pipelining` must be true or false', { code: 'config', hint: 'leave it out to search queries as they stream in' })
   }

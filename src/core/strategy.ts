@@ -60,6 +60,13 @@ export interface SharedOptions {
    * filter is handed them). A run's own `sources` win. See docs/strategies.md.
    */
   sources?: SourceFilter
+  /**
+   * The language of the research, a BCP 47 tag (`'de'`, `'pt-BR'`): answers and reports are
+   * written in it, and queries too (with English ones where English sources are likely better).
+   * Every model call but the claim judge's is told so in one line after its system prompt.
+   * A run's own `language` wins. See docs/strategies.md.
+   */
+  language?: string
 }
 
 /** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
@@ -100,6 +107,8 @@ export interface ResearchOptions {
   verify?: VerifyMode
   /** Which sources count for this run, instead of the agent's `sources`. */
   sources?: SourceFilter
+  /** The language of this run, instead of the agent's `language`. */
+  language?: string
 }
 
 /** How to continue a run from its checkpoint. */

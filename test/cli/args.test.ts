@@ -27,6 +27,14 @@ describe('--allow, --deny, --after, --before', () => {
   })
 })
 
+describe('--language', () => {
+  it('takes a BCP 47 tag in its canonical form and refuses anything else', () => {
+    expect(run(['q']).language).toBeUndefined()
+    expect(run(['--language', 'PT-br', 'q'])).toMatchObject({ language: 'pt-BR', words: ['q'] })
+    expect(() => run(['--language', 'en_US', 'q'])).toThrow(/--language must be a BCP 47 language tag/)
+  })
+})
+
 describe('--verify', () => {
   it('takes an optional mode: annotate when none follows, a word after it stays the question', () => {
     expect(run(['q']).verify).toBeUndefined()

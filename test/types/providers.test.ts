@@ -49,6 +49,10 @@ describe('source rules', () => {
     expectTypeOf<SearchResult['published']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<EventOf<'result'>['filtered']>().toEqualTypeOf<number | undefined>()
   })
+  it('language is a BCP 47 tag on the agent and on a run', () => {
+    expectTypeOf<SharedOptions['language']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<ResearchOptions['language']>().toEqualTypeOf<string | undefined>()
+  })
 })
 
 describe('provider contracts', () => {
