@@ -81,6 +81,7 @@ const PAGE = String.raw`<!doctype html>
      against shows on hover or keyboard focus (an attribute's text, never markup). */
   .claim { position: relative; border-radius: 3px; }
   .claim:focus { outline: 2px solid var(--accent); }
+  #toc { font-size: 0.9em; margin: 0.5em 0; } #toc li.pending { opacity: 0.6; } #toc li.streaming { font-weight: bold; } #toc li.done::after { content: " ✓"; }
   .claim.unsupported { background: #fee2e2; text-decoration: underline wavy #b91c1c; text-decoration-skip-ink: none; }
   .claim.partial { background: #fef3c7; text-decoration: underline dotted #b45309; }
   .claim[data-evidence]:hover::after, .claim[data-evidence]:focus::after {
@@ -127,6 +128,7 @@ const PAGE = String.raw`<!doctype html>
     <ol id="earlier" hidden></ol>
     <div id="shown-question" class="earlier-question" hidden></div>
     <h3 id="report-title"></h3>
+    <nav id="toc" hidden><strong>Contents</strong><ol id="toc-list"></ol></nav>
     <div id="answer" data-tokens="0"></div>
     <p id="claims-summary"></p>
     <details id="draft-panel" hidden><summary>The first answer, before its unsupported sentences were removed</summary><div id="draft"></div></details>
@@ -183,7 +185,8 @@ let cost = null
 let phase = 'Idle.'
 
 function reset() {
-  for (const id of ['plan', 'queries', 'facts', 'warnings', 'citations', 'report']) $(id).replaceChildren()
+  for (const id of ['plan', 'queries', 'facts', 'warnings', 'citations', 'report', 'toc-list']) $(id).replaceChildren()
+  $('toc').hidden = true
   $('knowledge').textContent = ''
   $('report-title').textContent = ''
   $('answer').textContent = ''
@@ -216,6 +219,8 @@ function status(text = phase) {
 function renderReport(report) {
   if (!report) return
   $('report-title').textContent = typeof report.title === 'string' ? report.title : ''
+  // A long report (the report strategy) is its answer's text: its summaries would only repeat it.
+  if (Array.isArray(report.sections)) return
   const sections = [['Main findings', report.mainFindings], ['Conclusions', report.conclusions],
     ['Limitations', report.limitations], ['Recommendations', report.recommendations]]
   const lists = sections.filter(([, items]) => Array.isArray(items) && items.length > 0).map(([heading, items]) =>
@@ -306,6 +311,14 @@ const handlers = {
     for (const f of e.findings) $('facts').append(el('li', { className: 'fact recalled' }, 'earlier: ' + f.text, ' ', link(f.url, { className: 'sources' }, '[source]')))
   },
   'knowledge-update': (e) => { $('knowledge').textContent = e.knowledge },
+  // A long report's contents: each section pending, then streaming, then done, as the answer streams.
+  outline: (e) => {
+    $('report-title').textContent = e.outline.title
+    $('toc-list').replaceChildren(...e.outline.sections.map((s, i) => el('li', { id: 'toc-' + i, className: 'pending', textContent: s.title })))
+    $('toc').hidden = false
+  },
+  'section-start': (e) => { const item = $('toc-' + e.index); if (item) item.className = 'streaming' },
+  'section-end': (e) => { const item = $('toc-' + e.index); if (item) item.className = 'done' },
   cost: (e) => { cost = e.total; status() },
   'answer-token': (e) => {
     const answer = $('answer')
