@@ -10,6 +10,8 @@ import * as deepPrompts from '../../src/strategies/deep/prompts.js'
 import * as graphPrompts from '../../src/strategies/graph-reader/prompts.js'
 import * as reactPrompts from '../../src/strategies/react/prompts.js'
 import * as reflectPrompts from '../../src/strategies/reflect/prompts.js'
+import { outlineSystem } from '../../src/strategies/report/outline.js'
+import * as reportPrompts from '../../src/strategies/report/prompts.js'
 import * as scratchpadPrompts from '../../src/strategies/scratchpad/prompts.js'
 import type { CitedAnswerArgs, CitedSource } from '../../src/strategies/shared/cited-answer.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
@@ -117,6 +119,15 @@ function obedientModel() {
           return JSON.stringify({ queries: [search] })
         case reflectPrompts.reflectSystem:
           return JSON.stringify({ slots: { height: knows ? `330 metres [${n}]` : null }, need_more: !knows, new_queries: knows ? [] : [search] })
+        case outlineSystem:
+          return JSON.stringify({ title: 'Height', sections: [{ title: 'The height', goal: 'how tall it is', questions: [search] }] })
+        case reportPrompts.factsSystem:
+          return JSON.stringify({ facts: n ? [{ text: FACT, sources: [Number(n)] }] : [] })
+        case reportPrompts.sectionSystem:
+          return cited(req) ?? 'Nothing is known.'
+        case reportPrompts.introductionSystem:
+        case reportPrompts.conclusionSystem:
+          return 'The tower is tall.'
         case reactPrompts.reactSystem:
           return knows ? (cited(req) ?? '') : { text: '', toolCalls: [{ name: 'search', args: { query: search } }] }
         default:
@@ -152,14 +163,18 @@ function watchedMemory() {
 describe.each(strategyNames())('%s', (strategy) => {
   it('cites [n] and lists only the source its answer cites, which carries the text the model was shown for it', async () => {
     resolved.length = 0
-    const agent = createAgent({ llm: obedientModel(), search: mockSearch({ results: () => corpus }), strategy })
+    // A report streams its sections without `citedAnswer`: the evidence its [n] carries shows as its claims' evidence.
+    const report = strategy === 'report'
+    const agent = createAgent({ llm: obedientModel(), search: mockSearch({ results: () => corpus }), strategy, ...(report ? { verify: true } : {}) })
     const run = agent.research(QUESTION)
     const events = await eventsOf(run)
     const result = await run.result
     expect(result.answer).toContain(`${FACT} [1].`)
     expect(result.citations).toEqual([{ index: 1, url: tower.url, title: tower.title }])
     expect(events.find((e) => e.type === 'answer')).toMatchObject({ citations: result.citations })
-    const evidence = resolved.filter((s) => s.url === tower.url)
+    const evidence = report
+      ? (result.claims ?? []).filter((c) => c.citations.includes(1)).map((c) => ({ url: tower.url, text: c.evidence }))
+      : resolved.filter((s) => s.url === tower.url)
     expect(evidence.length).toBeGreaterThan(0)
     for (const source of evidence) expect(source.text).toContain('330 metres')
   })

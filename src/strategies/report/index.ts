@@ -16,6 +16,7 @@ import {
   type StrategyOutcome,
 } from '../../core/index.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
+import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { restoredState } from '../shared/resume.js'
 import { claimChecker } from '../shared/verify-claims.js'
 import { fitPrompt, shareChars } from './fit.js'
@@ -50,6 +51,8 @@ const FRAME_TOKENS = 500
 const SUMMARY_CHARS = 400
 /** What the planner sees of the first search: results at most, each snippet cut. */
 const FIRST_PASS_RESULTS = 8
+/** Recalled findings (long-term memory) shown to the planner, and offered to each section as sources, at most. */
+const RECALLED_SHOWN = 3
 
 /**
  * A long report: a first search, an outline (approved like a plan), then the sections
@@ -94,6 +97,7 @@ async function* runReport(question: string, ctx: StrategyContext, settings: Repo
 async function* planOutline(question: string, ctx: StrategyContext, settings: ReportSettings, schedule: ReturnType<typeof pLimit>): Step<ReportOutline> {
   const { results } = yield* ctx.runSearch(question, { schedule })
   const found = results.slice(0, FIRST_PASS_RESULTS)
+  const recalled = recalledLines(recalledFindings(ctx).slice(0, RECALLED_SHOWN), (f) => `(${f.title || f.url})`)
   const prompt = fitPrompt({
     system: outlineSystem,
     maxTokens: OUTLINE_TOKENS,
@@ -103,7 +107,12 @@ async function* planOutline(question: string, ctx: StrategyContext, settings: Re
         found.map((r) => r.snippet ?? ''),
         maxChars,
       )
-      return outlinePrompt({ question, sections: settings.sections, notes: found.map((r, i) => `- ${r.title ?? r.url}: ${texts[i]}`).join('\n') })
+      return outlinePrompt({
+        question,
+        sections: settings.sections,
+        recalled: truncateAtSentence(recalled, Math.floor(maxChars / 3)),
+        notes: found.map((r, i) => `- ${r.title ?? r.url}: ${texts[i]}`).join('\n'),
+      })
     },
   })
   const reply = yield* ctx.complete('planner', { system: outlineSystem, prompt, json: outlineSchema, maxTokens: OUTLINE_TOKENS, temperature: 0 })
@@ -203,7 +212,7 @@ async function* writeReport(
       if (ctx.budgetExhausted()) {
         if (!budgetWarned) yield ctx.warning('the budget is nearly spent: the remaining sections are written without research', 'budget')
         budgetWarned = true
-      } else research = yield* researchSection(planned, outline.title, ctx, settings)
+      } else research = yield* researchSection(planned, outline.title, ctx, { ...settings, recalled: recalledFindings(ctx).slice(0, RECALLED_SHOWN) })
       sourcesOf[index] = research.sources
       const words = settings.sectionWords
       const maxTokens = Math.ceil(words * 1.6) + 50

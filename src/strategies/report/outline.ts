@@ -18,9 +18,9 @@ export const outlineSystem = `You plan a long research report. Reply with JSON o
 {"title": "...", "sections": [{"title": "...", "goal": "what the section must establish", "questions": ["a web search query", "..."]}]}
 Sections do not overlap and together answer the question; each has 1-3 short search queries.`
 
-export function outlinePrompt(args: { question: string; sections: number; notes: string }): string {
+export function outlinePrompt(args: { question: string; sections: number; notes: string; recalled?: string }): string {
   return `Question: ${args.question}
-
+${args.recalled ? `\nKnown from earlier research:\n${args.recalled}\n` : ''}
 What a first search found:
 ${args.notes || '(nothing)'}
 

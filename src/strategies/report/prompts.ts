@@ -16,7 +16,7 @@ export const factsSystem = `You extract facts for one section of a report. Reply
 Only facts the numbered sources state that serve the section's goal; each cites the numbers of its sources.`
 
 const sourceLines = (sources: readonly ShownSource[], texts: readonly string[]) =>
-  sources.map((s, i) => `[${i + 1}] ${s.title || s.url}\n${texts[i] || '(no text)'}`).join('\n\n')
+  sources.map((s, i) => `[${i + 1}] ${s.title ? `${s.title} — ` : ''}${s.url}\n${texts[i] || '(no text)'}`).join('\n\n')
 
 function sectionHead(section: OutlineSection, reportTitle: string): string {
   return `Report: ${reportTitle}

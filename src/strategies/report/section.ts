@@ -7,6 +7,7 @@ import {
   passageTitle,
   truncateAtSentence,
   type OutlineSection,
+  type RecalledFinding,
   type Schedule,
   type SearchOutcome,
   type Step,
@@ -36,7 +37,7 @@ export async function* researchSection(
   section: OutlineSection,
   reportTitle: string,
   ctx: StrategyContext,
-  settings: ReportSettings & { schedule: Schedule },
+  settings: ReportSettings & { schedule: Schedule; recalled?: readonly RecalledFinding[] },
 ): Step<SectionResearch> {
   const queries = distinctQueries(section.questions, settings.searchesPerSection)
   const found: SearchOutcome[] = []
@@ -60,7 +61,15 @@ export async function* researchSection(
       sources.push({ url: r.url, title: r.title ?? '', text: truncateAtSentence(r.snippet ?? '', SNIPPET_CHARS), queryId: outcome.queryId })
     }
   }
-  if (!sources.length) {
+  // Earlier findings long-term memory recalled: sources the section may cite, after its own, never its facts.
+  const recalled: (ShownSource & { queryId: string })[] = []
+  for (const f of settings.recalled ?? []) {
+    const key = normalizeUrl(f.url)
+    if (seen.has(key) || sources.length + recalled.length >= SECTION_SOURCES) continue
+    seen.add(key)
+    recalled.push({ url: f.url, title: f.title ?? '', text: f.text, queryId: '' })
+  }
+  if (!sources.length && !recalled.length) {
     yield ctx.warning(`no sources found for the section "${section.title}"`, 'no-sources')
     return { sources: [], facts: [] }
   }
@@ -87,7 +96,7 @@ export async function* researchSection(
     )
   }
   yield* reads
-  sources.push(...extra.slice(0, Math.max(0, SECTION_SOURCES - sources.length)))
+  sources.push(...extra.slice(0, Math.max(0, SECTION_SOURCES - sources.length - recalled.length)), ...recalled)
 
   const prompt = fitPrompt({
     system: factsSystem,
@@ -112,8 +121,10 @@ export async function* researchSection(
   const facts = readFacts(reply, sources.length)
   if (facts === undefined) yield ctx.warning(`could not read the facts of the section "${section.title}"; it is written from its sources`, 'unparseable-output')
   for (const fact of facts ?? []) {
-    const urls = [...new Set(fact.sources.map((n) => sources[n - 1]!.url))]
-    yield { type: 'fact', fact: { id: ctx.newId('f'), text: fact.text, sources: urls, queryId: sources[fact.sources[0]! - 1]!.queryId } }
+    // Only what this run's searches found is its evidence: a fact resting on recalled findings alone stays prior knowledge.
+    const found = fact.sources.map((n) => sources[n - 1]!).filter((s) => s.queryId !== '')
+    if (!found.length) continue
+    yield { type: 'fact', fact: { id: ctx.newId('f'), text: fact.text, sources: [...new Set(found.map((s) => s.url))], queryId: found[0]!.queryId } }
   }
   return { sources: sources.map(({ url, title, text }) => ({ url, title, text })), facts: facts ?? [] }
 }
