@@ -87,9 +87,9 @@ async function loadPlaywright(): Promise<Playwright> {
   try {
     return await import('playwright-core')
   } catch (cause) {
-    throw new LaconicError('browserFetch needs the optional package playwright-core: npm install playwright-core', {
+    throw new LaconicError('browserFetch needs the optional package playwright-core', {
       code: 'config',
-      hint: 'npm install playwright-core (the system Chromium is used; no browser download is needed)',
+      hint: 'npm install playwright-core; it drives the system Chromium, no browser is downloaded',
       cause,
     })
   }

@@ -118,3 +118,24 @@ it('LanceDB and its apache-arrow are optional dependencies, installed by default
   expect(manifest.peerDependencies?.['@lancedb/lancedb']).toBeUndefined()
   expect(manifest.peerDependencies?.['apache-arrow']).toBeUndefined()
 })
+
+it('laconic --browser and browserFetch without playwright-core say what to install', { timeout: 60_000 }, async () => {
+  const node = (...args: string[]) =>
+    run(process.execPath, ['--import', hiding('^playwright-core$'), '--import', 'tsx', ...args], {
+      cwd: new URL('../../', import.meta.url),
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+    }).catch((error: { code: number; stderr: string }) => error)
+  const cli = await node('src/cli/main.ts', '--browser', '--backend', 'openai', '--endpoint', 'http://127.0.0.1:9', '-m', 'x', 'q')
+  expect(cli).toMatchObject({ code: 2, stderr: 'laconic: --browser needs playwright-core: npm install playwright-core\n' })
+  const script = `
+    const { browserFetch } = await import('./src/browser/index.ts')
+    const reader = browserFetch({ allowOrigins: ['http://127.0.0.1:9'] })
+    const error = await reader.fetch('http://127.0.0.1:9/').catch((error) => error)
+    console.log(JSON.stringify({ code: error.code, message: error.message }))
+  `
+  const { stdout } = (await node('--input-type=module', '-e', script)) as { stdout: string }
+  expect(JSON.parse(stdout)).toEqual({
+    code: 'config',
+    message: 'browserFetch needs the optional package playwright-core (npm install playwright-core; it drives the system Chromium, no browser is downloaded)',
+  })
+})
