@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { httpFetch } from '../../../src/adapters/index.js'
 import { ProviderError, type FetchProvider } from '../../../src/index.js'
 
-const ARTICLE = '<article><h1>Kelp</h1><p>' + 'Kelp forests grow in cold, nutrient-rich water along rocky coasts. '.repeat(8) + '</p></article>'
+const ARTICLE = `<article><h1>Kelp</h1><p>${'Kelp forests grow in cold, nutrient-rich water along rocky coasts. '.repeat(8)}</p></article>`
 const PAGES: Record<string, string> = {
   '/app': '<html><head><title>App</title></head><body><div id="root"></div><script src="/bundle.js"></script></body></html>',
   '/article': `<html><head><title>Kelp</title></head><body>${ARTICLE}<script></script><script></script><script></script></body></html>`,
