@@ -57,7 +57,10 @@ export function cleanQuery(raw: string, maxChars = 200): string | undefined {
   const text = trimEdges(raw.length > maxChars * 2 ? raw.slice(0, maxChars * 2) : raw)
     .replace(/[*_`]+/g, '')
     .replace(LABEL, '')
-  const query = trimEdges(text.replace(/,+$/, ''))
+  // Commas and edge characters are trimmed until neither is left at the end ("a, ," is "a", as a
+  // bare list's parse reads it): one pass each would leave "a,".
+  let query = text
+  for (let next = trimEdges(query.replace(/,+$/, '')); next !== query; next = trimEdges(query.replace(/,+$/, ''))) query = next
   if (!query || /[\r\n]/.test(query)) return undefined
   if (TEMPLATE.test(query) || PLACEHOLDER.test(query) || COPIED_INSTRUCTION.test(query)) return undefined
   return query.length > maxChars ? truncateAtSentence(query, maxChars) : query

@@ -118,6 +118,17 @@ describe('createQueryStream', () => {
     )
   })
 
+  it('cleans a query to a fixed point: trailing commas and edges go together ("0, ," is "0", as the bare list parse reads it)', () => {
+    expect(distinctQueries(['0, ,'], 5)).toEqual(['0'])
+    expect(queriesOf(['Queries:\n1. 0, ,\n'], { bareList: true }).flatMap((q) => distinctQueries([q], 5))).toEqual(parseQueries('Queries:\n1. 0, ,\n'))
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'a0 ,."\'*`'), maxLength: 30 }), (raw) => {
+        const once = distinctQueries([raw], 1)
+        expect(distinctQueries(once, 1)).toEqual(once)
+      }),
+    )
+  })
+
   it('reads one query from a top-level string field, not from nested ones', () => {
     const stream = createQueryStream({ fields: ['next_question'] })
     expect(stream.push('{"is_complete": false, "nested": {"next_question": "no"}, "next_question": "What is ')).toEqual([])
