@@ -168,7 +168,7 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
     const warnings: PageWarning[] = []
     let refused = 0
     let loaded = 0
-    let navigation: { redirect?: string; error?: unknown } = {}
+    let navigation: { redirect?: string; error?: unknown; status?: number } = {}
     let page: Page | undefined
     try {
       const rules = await policyFor()
@@ -200,6 +200,7 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
             return await route.abort('aborted')
           }
           loaded += served.body.byteLength
+          if (isMainDocument) navigation.status = served.status
           await route.fulfill({ status: served.status, headers: served.headers, body: served.body })
         } catch (error) {
           if (isRefusal(error)) refused++
@@ -214,6 +215,8 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
         try {
           await page.goto(current, { waitUntil: 'load', timeout: remaining() })
         } catch (error) {
+          // Chromium fails the navigation itself on an error status with an empty body.
+          if (navigation.status !== undefined && navigation.status >= 400) throw statusError(current, navigation.status)
           if (signal?.aborted) throw abortError(signal)
           if (navigation.redirect !== undefined && hop < maxRedirects) {
             const next = navigation.redirect
@@ -233,6 +236,7 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
           }
           warnings.push({ code: 'browser-timeout', message: `the page was still loading after ${timeoutMs} ms; it was read as far as it had rendered` })
         }
+        if (navigation.status !== undefined && navigation.status >= 400) throw statusError(current, navigation.status)
         break
       }
       // Playwright reads a timeout of 0 as none at all.
@@ -304,6 +308,17 @@ async function withinBudget<T>(work: Promise<T>, ms: number, url: string, budget
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** A page the server answered with an error status fails as `httpFetch` fails on it. */
+function statusError(url: string, status: number): ProviderError {
+  return new ProviderError(`browser-fetch: ${shortUrl(url)} answered HTTP ${status}`, {
+    code: status === 404 ? 'not-found' : 'http',
+    provider: 'browser-fetch',
+    status,
+    url: shortUrl(url, 2000),
+    retryable: status === 408 || status === 429 || status >= 500,
+  })
 }
 
 function isRefusal(error: unknown): boolean {

@@ -130,6 +130,10 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     expect(targetHits).toEqual([])
   })
 
+  it('fails on a page the server answers with an error status, as httpFetch does', async () => {
+    await expect(reader.fetch(`${site.origin}/missing`)).rejects.toMatchObject({ code: 'not-found', status: 404 })
+  })
+
   it('cuts a huge rendered page at the byte budget', async () => {
     const small = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], maxBytes: 100_000, settleMs: 0 })
     try {
