@@ -118,6 +118,7 @@ export type WarningCode =
   | 'node-failed'
   | 'repeated-call'
   | 'tools-unsupported'
+  | 'tool-source-failed'
   | 'answer-rejected'
   | 'answer-ungrounded'
   | 'approval-needed'

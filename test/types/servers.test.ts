@@ -3,10 +3,23 @@
  * Imported as types only, so nothing here loads an optional peer dependency.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, ResearchResult, SessionStore } from '../../src/index.js'
-import type { McpServerOptions, createMcpServer } from '../../src/mcp/index.js'
+import type { Agent, OpenToolSource, ReactOptions, ReactTool, ReactToolSource, ResearchResult, SessionStore } from '../../src/index.js'
+import type { McpServerOptions, McpServerSpec, McpToolsOptions, createMcpServer, mcpTools } from '../../src/mcp/index.js'
 import type { LiveServerLimits, LiveServerOptions, createLiveServer } from '../../src/node/index.js'
 import type { ResearchHandlerLimits } from '../../src/server/index.js'
+
+describe('MCP tools for react', () => {
+  it('mcpTools makes a tool source that react.tools takes beside plain tools', () => {
+    expectTypeOf<typeof mcpTools>().parameters.toEqualTypeOf<[server: McpServerSpec, options?: McpToolsOptions]>()
+    expectTypeOf<ReturnType<typeof mcpTools>>().toEqualTypeOf<ReactToolSource>()
+    expectTypeOf<{ command: string; args: string[] }>().toMatchTypeOf<McpServerSpec>()
+    expectTypeOf<{ url: string }>().toMatchTypeOf<McpServerSpec>()
+    expectTypeOf<McpToolsOptions['needsApproval']>().toEqualTypeOf<boolean | readonly string[] | undefined>()
+    expectTypeOf<ReactToolSource['open']>().returns.toEqualTypeOf<Promise<OpenToolSource>>()
+    expectTypeOf<OpenToolSource['tools']>().toEqualTypeOf<readonly ReactTool[]>()
+    expectTypeOf<ReactToolSource>().toMatchTypeOf<NonNullable<ReactOptions['tools']>[number]>()
+  })
+})
 
 describe('servers', () => {
   it('createMcpServer serves an agent, or one per strategy', () => {

@@ -27,7 +27,7 @@ import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, re
 import { coerceTextArgs, hasProtocolLabel, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
 import { type ReactLimits, type ReactOptions, type ReactSettings, reactSettings } from './options.js'
 import { type CallApproval, ERROR_CHARS, toolRunner } from './tool-runner.js'
-import { builtinTools, type RunnableTool } from './tools.js'
+import { builtinTools, openToolSources, READ_PAGE, type ReactToolSource, type RunnableTool, SEARCH } from './tools.js'
 
 export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
 
@@ -78,12 +78,32 @@ export function react(options?: ReactOptions): Strategy {
 export const reactDefinition: StrategyDefinition<ReactSettings> = {
   optionsKey: 'react',
   normalize: reactSettings,
-  create: ({ limits, tools, hooks }) => ({
+  create: ({ limits, tools, sources, hooks }) => ({
     name: 'react',
-    // What shapes the run and is plain data: the limits, and the user's tools as the model sees them.
-    settings: toJson({ ...limits, tools: tools.map((tool) => tool.spec) }),
-    run: (question, ctx) => runReact(question, ctx, { settings: limits, own: tools, hooks }),
+    // What shapes the run and is plain data: the limits, the user's tools as the model sees them, and the tool sources by name.
+    settings: toJson({ ...limits, tools: tools.map((tool) => tool.spec), ...(sources.length ? { toolSources: sources.map((source) => source.name) } : {}) }),
+    run: (question, ctx) =>
+      sources.length
+        ? withToolSources(question, ctx, { settings: limits, own: tools, hooks }, sources)
+        : runReact(question, ctx, { settings: limits, own: tools, hooks }),
   }),
+}
+
+/** The run with its tool sources open: their tools join the user's own, and every source is closed when the run ends, however it ends. */
+async function* withToolSources(
+  question: string,
+  ctx: StrategyContext,
+  setup: Setup,
+  sources: readonly ReactToolSource[],
+): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+  const taken = [SEARCH, READ_PAGE, ...setup.own.map((tool) => tool.spec.name)]
+  const opened = await openToolSources(sources, taken, ctx.signal)
+  try {
+    for (const problem of opened.problems) yield ctx.warning(problem, 'tool-source-failed')
+    return yield* runReact(question, ctx, { ...setup, own: [...setup.own, ...opened.tools] })
+  } finally {
+    await opened.close()
+  }
 }
 
 interface Setup {

@@ -1,7 +1,7 @@
 import { LaconicError, optionsSection, wholeNumberOption } from '../../core/index.js'
-import { type ReactTool, type RunnableTool, userTools } from './tools.js'
+import { type ReactTool, type ReactToolSource, type RunnableTool, toolSources, userTools } from './tools.js'
 
-export type { ReactTool } from './tools.js'
+export type { OpenToolSource, ReactTool, ReactToolSource } from './tools.js'
 
 /** A call the `react` strategy is about to run, as callbacks see it. */
 export interface ReactCall {
@@ -27,8 +27,8 @@ export interface ReactEvidence {
 
 /** The `react` section of the agent's options. */
 export interface ReactOptions {
-  /** Tools of your own, beside the built-in `search` and `read_page`. */
-  tools?: readonly ReactTool[]
+  /** Tools of your own, beside the built-in `search` and `read_page`, and sources of tools each run opens (`mcpTools()`). */
+  tools?: readonly (ReactTool | ReactToolSource)[]
   /** Model calls (think → act steps) at most; the last one must answer. @defaultValue 8 */
   maxSteps?: number
   /** Tool calls of one step run at once at most. @defaultValue 4 */
@@ -78,6 +78,8 @@ export interface ReactLimits {
 export interface ReactSettings {
   limits: ReactLimits
   tools: RunnableTool[]
+  /** Tool sources each run opens, and closes when it ends. */
+  sources: ReactToolSource[]
   hooks: Pick<ReactOptions, (typeof HOOKS)[number]>
 }
 
@@ -126,6 +128,7 @@ export function reactSettings(raw: unknown): ReactSettings {
       needsApproval,
     },
     tools: userTools(options.tools),
+    sources: toolSources(options.tools),
     hooks,
   }
 }

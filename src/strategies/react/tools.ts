@@ -36,6 +36,28 @@ export interface ReactTool {
   sensitive?: readonly string[]
 }
 
+/**
+ * Tools that exist only while a run has them open, such as an MCP server's (`mcpTools()` on
+ * `laconic-research/mcp`): each run opens the source before its first step and closes it when
+ * the run ends, however it ends (an abort too). Give it in `react.tools` beside your own tools.
+ */
+export interface ReactToolSource {
+  /** Named in warnings (a source that cannot open, a tool of it that is not usable). */
+  readonly name: string
+  open(options: { signal: AbortSignal }): Promise<OpenToolSource>
+}
+
+/** An opened `ReactToolSource`: its tools for this run, and how to close it. */
+export interface OpenToolSource {
+  readonly tools: readonly ReactTool[]
+  close(): Promise<void>
+}
+
+/** True for a tool source (it opens; a tool executes). */
+export function isToolSource(item: unknown): item is ReactToolSource {
+  return typeof item === 'object' && item !== null && typeof (item as ReactToolSource).open === 'function' && !('execute' in item)
+}
+
 /** A tool the loop can run: its spec, its checker, and the user's tool behind it (none for built-ins). */
 export interface RunnableTool {
   spec: ToolSpec
@@ -67,19 +89,20 @@ function checker(schema: ToolSpec['parameters'], name: string): RunnableTool['va
 }
 
 /** Checks the user's tools once, when the strategy is made: a bad one is a `config` error then, not mid-run. */
-export function userTools(tools: readonly ReactTool[] | undefined): RunnableTool[] {
-  const seen = new Set<string>([SEARCH, READ_PAGE])
-  return (tools ?? []).map((tool) => {
-    const name = tool?.name
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-      throw new LaconicError(`react tool name ${JSON.stringify(name)} is not usable`, { code: 'config', hint: 'use 1-64 letters, digits, `_` or `-`' })
-    }
-    if (seen.has(name)) throw new LaconicError(`react tool \`${name}\` is defined twice (or shadows a built-in)`, { code: 'config' })
-    seen.add(name)
-    if (typeof tool.execute !== 'function') throw new LaconicError(`react tool \`${name}\` has no execute function`, { code: 'config' })
-    const parameters = tool.parameters ?? { type: 'object' }
-    return { spec: { name, description: String(tool.description ?? ''), parameters }, validate: checker(parameters, name), user: tool }
-  })
+export function userTools(tools: readonly (ReactTool | ReactToolSource)[] | undefined, seen = new Set<string>([SEARCH, READ_PAGE])): RunnableTool[] {
+  return (tools ?? [])
+    .filter((tool): tool is ReactTool => !isToolSource(tool))
+    .map((tool) => {
+      const name = tool?.name
+      if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+        throw new LaconicError(`react tool name ${JSON.stringify(name)} is not usable`, { code: 'config', hint: 'use 1-64 letters, digits, `_` or `-`' })
+      }
+      if (seen.has(name)) throw new LaconicError(`react tool \`${name}\` is defined twice (or shadows a built-in)`, { code: 'config' })
+      seen.add(name)
+      if (typeof tool.execute !== 'function') throw new LaconicError(`react tool \`${name}\` has no execute function`, { code: 'config' })
+      const parameters = tool.parameters ?? { type: 'object' }
+      return { spec: { name, description: String(tool.description ?? ''), parameters }, validate: checker(parameters, name), user: tool }
+    })
 }
 
 /** The built-ins the agent can back (search without a search provider is no tool). */
@@ -111,4 +134,52 @@ export function callKey(name: string, args: Record<string, unknown>): string {
     return value
   }
   return `${name} ${JSON.stringify(canonical(args))}`
+}
+
+/** The tool sources among `react.tools`, checked once when the strategy is made. */
+export function toolSources(tools: readonly (ReactTool | ReactToolSource)[] | undefined): ReactToolSource[] {
+  const sources = (tools ?? []).filter(isToolSource)
+  for (const source of sources) {
+    if (typeof source.name !== 'string' || !source.name) throw new LaconicError('a react tool source has no name', { code: 'config' })
+  }
+  return sources
+}
+
+/**
+ * Opens a run's tool sources, all at once: their tools checked as the user's own are (a tool
+ * that is not usable, or whose name is taken, is left out with a message), a source that
+ * cannot open is a message too. `close` closes every source that opened.
+ */
+export async function openToolSources(
+  sources: readonly ReactToolSource[],
+  taken: Iterable<string>,
+  signal: AbortSignal,
+): Promise<{ tools: RunnableTool[]; problems: string[]; close: () => Promise<void> }> {
+  const settled = await Promise.allSettled(sources.map((source) => source.open({ signal })))
+  const opened = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
+  const close = async () => {
+    await Promise.allSettled(opened.map((source) => source.close()))
+  }
+  if (signal.aborted) {
+    await close()
+    throw signal.reason
+  }
+  const seen = new Set(taken)
+  const tools: RunnableTool[] = []
+  const problems: string[] = []
+  settled.forEach((outcome, index) => {
+    const name = sources[index]!.name
+    if (outcome.status === 'rejected') {
+      problems.push(`tool source ${name} could not open: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`)
+      return
+    }
+    for (const tool of outcome.value.tools) {
+      try {
+        tools.push(...userTools([tool], seen))
+      } catch (error) {
+        problems.push(`tool source ${name}: ${(error as Error).message}; left out`)
+      }
+    }
+  })
+  return { tools, problems, close }
 }

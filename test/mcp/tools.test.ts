@@ -1,0 +1,119 @@
+/**
+ * `mcpTools()` against real MCP server processes: a small stdio server written for this test, and
+ * `laconic mcp` itself (laconic researching with laconic as a tool).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createAgent, type ResearchEvent } from '../../src/index.js'
+import { mcpTools } from '../../src/mcp/index.js'
+import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
+
+const SERVER = fileURLToPath(new URL('./tiny-mcp-server.mjs', import.meta.url))
+let folder: string
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'laconic-mcp-tools-'))
+})
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true })
+})
+
+async function collect(run: AsyncIterable<ResearchEvent>): Promise<ResearchEvent[]> {
+  const events: ResearchEvent[] = []
+  for await (const event of run) events.push(event)
+  return assertEventInvariants(events) as ResearchEvent[]
+}
+
+/** True while a process with this pid exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('mcpTools', () => {
+  it("gives react a stdio server's tools, redacts, bounds and reports their results, and stops the server when the run ends", async () => {
+    const pidFile = join(folder, 'pid-1')
+    const tools = mcpTools({ command: process.execPath, args: [SERVER], env: { TINY_MCP_PID_FILE: pidFile } }, { sensitive: { lookup: ['token'] } })
+    const llm = scriptedLLM({
+      replies: [
+        {
+          text: '',
+          toolCalls: [
+            { name: 'add', args: { a: 2, b: 3 } },
+            { name: 'lookup', args: { key: 'k', token: 'tok-secret-42' } },
+            { name: 'broken', args: {} },
+          ],
+        },
+        'The sum is 5.',
+      ],
+    })
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [tools], toolCalls: 'native', resultChars: 500, finalAnswer: () => true } })
+    const events = await collect(agent.research('What is 2 + 3?'))
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+    // The model was offered the server's tools, with their schemas.
+    expect(llm.calls[0]?.tools?.map((tool) => tool.name)).toEqual(expect.arrayContaining(['add', 'lookup', 'broken']))
+    const calls = events.filter((event) => event.type === 'tool-call')
+    expect(calls.find((call) => call.name === 'lookup')).toMatchObject({ args: { key: 'k', token: '[redacted]' } })
+    const results = events.filter((event) => event.type === 'tool-result')
+    const byName = (name: string) => results.find((result) => result.callId === calls.find((call) => call.name === name)?.callId)
+    expect(byName('add')).toMatchObject({ ok: true })
+    expect(byName('broken')).toMatchObject({ ok: false })
+    // react's bound on what the model sees applies to the server's 10 kB result.
+    expect(byName('lookup')?.chars).toBeLessThanOrEqual(600)
+    const turns = JSON.stringify(llm.calls[1]?.turns)
+    expect(turns).toContain('The sum is 5.')
+    expect(turns).toContain('the disk is on fire')
+    // The run closed the server: its process is gone.
+    const pid = Number(await readFile(pidFile, 'utf8'))
+    expect(pid).toBeGreaterThan(0)
+    expect(alive(pid)).toBe(false)
+  })
+
+  it('stops the server when the consumer leaves the run mid-call', async () => {
+    const pidFile = join(folder, 'pid-2')
+    const tools = mcpTools({ command: process.execPath, args: [SERVER], env: { TINY_MCP_PID_FILE: pidFile } })
+    let asked!: () => void
+    const modelAsked = new Promise<void>((resolve) => (asked = resolve))
+    // The model is asked once the server is open, and never answers: the consumer leaves first.
+    const llm = scriptedLLM({
+      replies: (req) =>
+        new Promise<string>((_resolve, reject) => {
+          req.signal?.addEventListener('abort', () => reject(req.signal?.reason))
+          if (req.tools?.some((tool) => tool.name === 'add')) asked()
+        }),
+    })
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [tools] } })
+    const run = agent.research('q')[Symbol.asyncIterator]()
+    expect((await run.next()).value).toMatchObject({ type: 'run-start' })
+    // Pulling the next event drives the run into the model call, where it waits.
+    const pending = run.next().catch(() => undefined)
+    await modelAsked
+    const pid = Number(await readFile(pidFile, 'utf8'))
+    expect(alive(pid)).toBe(true)
+    await run.return?.(undefined)
+    await pending
+    // The run's end reaches the strategy once its cut call settles; the server then exits (it is not our child to wait on).
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000, interval: 20 })
+  })
+
+  it('a server that cannot start is a warning, and the run goes on without its tools', async () => {
+    const tools = mcpTools({ command: join(folder, 'no-such-server') }, { timeoutMs: 5000 })
+    const llm = scriptedLLM({ replies: ['Nothing to look up.'] })
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [tools], finalAnswer: () => true } })
+    const events = await collect(agent.research('q'))
+    expect(events.find((event) => event.type === 'warning' && event.code === 'tool-source-failed')?.type).toBe('warning')
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+  })
+
+  it('refuses a server it cannot reach as configured', () => {
+    expect(() => mcpTools({ url: 'ftp://example.com/mcp' })).toThrow(/not an http\(s\) URL/)
+    expect(() => mcpTools({ command: ' ' })).toThrow(/command/)
+  })
+})
