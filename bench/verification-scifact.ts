@@ -76,7 +76,10 @@ export function verifyPairs(pairs: readonly ScifactPair[]): { outcomes: Outcome[
   const prepared = new Map<string, ReturnType<typeof prepareSource>>()
   const outcomes = pairs.map((pair): Outcome => {
     let source = prepared.get(pair.abstract)
-    if (!source) prepared.set(pair.abstract, (source = prepareSource(pair.abstract)))
+    if (!source) {
+      source = prepareSource(pair.abstract)
+      prepared.set(pair.abstract, source)
+    }
     const support = lexicalSupport(cited(pair.claim), [source])
     const goldVerdict = pair.gold === 'SUPPORT' ? 'supported' : 'unsupported'
     if (support?.verdict) return { pair, lexical: support.verdict, judged: false, final: support.verdict }
