@@ -310,7 +310,7 @@ export async function run(): Promise<{ name: string; rows: Record<string, unknow
   const recall = share(altered.filter(lexicallyFlagged).length, altered.length)
   const falseAlarms = share(asWritten.filter(lexicallyFlagged).length, asWritten.length)
   const callsPerClaim = share(judgeCalls, outcomes.length)
-  const rows = [
+  const rows: Record<string, unknown>[] = [
     row('altered', altered, 'lexical recall (flagged unsupported, no model)', recall, `≥ ${TARGET_RECALL}`, recall >= TARGET_RECALL),
     ...(['number', 'name', 'negation'] as const).map((kind) => {
       const of = altered.filter((o) => o.claim.kind === kind)
