@@ -155,10 +155,11 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
 
   async function render(url: string, signal: AbortSignal | undefined): Promise<FetchedPage> {
     if (signal?.aborted) throw abortError(signal)
-    const started = performance.now()
-    const remaining = () => Math.max(1, timeoutMs - (performance.now() - started))
     const requests = new AbortController()
     const context = await (await browserFor()).newContext({ acceptDownloads: false, serviceWorkers: 'block' })
+    // The page's budget starts once it has a context: starting the shared browser is not the page's time.
+    const started = performance.now()
+    const remaining = () => Math.max(1, timeoutMs - (performance.now() - started))
     open.add(context)
     const onAbort = () => {
       requests.abort()

@@ -35,6 +35,27 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
   const closed = new Map<string, () => void>()
   const connectionClosed = (path: string) => new Promise<void>((resolve) => closed.set(path, resolve))
 
+  /**
+   * Two pages that each wait for the other: a request held until a second one arrives, when both
+   * are answered (they overlapped), or until it is dropped, after which the next is answered at once.
+   */
+  const pool = { held: [] as ServerResponse[], dropped: 0, overlapped: false }
+  function pooled(res: ServerResponse, page: string) {
+    res.setHeader('content-type', 'text/html')
+    if (pool.held.length > 0) {
+      pool.overlapped = true
+      for (const other of pool.held.splice(0)) other.end(page)
+      return res.end(page)
+    }
+    if (pool.dropped > 0) return res.end(page)
+    pool.held.push(res)
+    res.on('close', () => {
+      if (res.writableEnded) return
+      pool.held = pool.held.filter((other) => other !== res)
+      pool.dropped++
+    })
+  }
+
   beforeAll(async () => {
     target = await listen((req, res) => {
       targetHits.push(`${req.method} ${req.url}`)
@@ -79,6 +100,7 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
         res.writeHead(302, { location: '/script' })
         return res.end()
       }
+      if (path.startsWith('/pool-')) return pooled(res, pages['/static'] as string)
       if (path === '/never' || path === '/hangs') return // never answers
       const page = pages[path]
       if (!page) {
@@ -134,6 +156,26 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     await expect(reader.fetch(`${site.origin}/missing`)).rejects.toMatchObject({ code: 'not-found', status: 404 })
   })
 
+  it('opens at most maxPages pages at once: a second page waits until the first is done', async () => {
+    const one = browserFetch({
+      executablePath: (findChromium() as { path: string }).path,
+      allowOrigins: [site.origin],
+      maxPages: 1,
+      timeoutMs: 3_000,
+      settleMs: 0,
+    })
+    try {
+      await one.fetch(`${site.origin}/static`) // the browser is up before the two pages race
+      const outcomes = await Promise.allSettled([one.fetch(`${site.origin}/pool-a`), one.fetch(`${site.origin}/pool-b`)])
+      // Had both pages been open at once, each would have released the other and both read.
+      expect(pool.overlapped).toBe(false)
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected'])
+      expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { code: 'timeout' } })
+    } finally {
+      await one.close()
+    }
+  })
+
   it('cuts a huge rendered page at the byte budget', async () => {
     const small = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], maxBytes: 100_000, settleMs: 0 })
     try {
@@ -146,7 +188,7 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
   })
 
   it('reads a page that never finishes loading as far as it got, at the time budget', async () => {
-    const quick = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], timeoutMs: 1_500, settleMs: 0 })
+    const quick = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], timeoutMs: 3_000, settleMs: 0 })
     try {
       const page = await quick.fetch(`${site.origin}/stalls`)
       expect(page.text).toContain('Kelp forests grow')
@@ -157,7 +199,7 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
   })
 
   it('a page whose script never yields fails with a timeout at the time budget', async () => {
-    const quick = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], timeoutMs: 1_500, settleMs: 0 })
+    const quick = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], timeoutMs: 3_000, settleMs: 0 })
     try {
       await expect(quick.fetch(`${site.origin}/spins`)).rejects.toMatchObject({ code: 'timeout' })
     } finally {
