@@ -5,6 +5,7 @@
 import type { AgentOptions } from '../agent.js'
 import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions } from './args.js'
+import { mcpTools } from '../mcp/tools.js'
 import type { CliMemory } from './memory.js'
 
 export function agentOptions(
@@ -28,7 +29,7 @@ export function agentOptions(
     graphReader: defined({ maxSteps, concurrency }),
     reflect: defined({ maxSteps, concurrency }),
     deep: defined({ maxSteps, concurrency }),
-    react: defined({ maxSteps, concurrency }),
+    react: defined({ maxSteps, concurrency, tools: options.mcp?.map((server) => mcpTools(server)) }),
     report: defined({ sections: maxSteps, concurrency }),
   }
 }

@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { languageTag } from '../core/language.js'
+import type { McpServerSpec } from '../mcp/tools.js'
 import { sourceRules, type SourceFilter } from '../core/sources.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'
@@ -68,6 +69,8 @@ export interface CliOptions {
   verify?: (typeof VERIFY_MODES)[number]
   /** `--allow`, `--deny`, `--after`, `--before`: which sources count. */
   sources?: SourceFilter
+  /** `--mcp "CMD ARGS"` or `--mcp URL` (repeatable): MCP servers whose tools `react` may call. */
+  mcp?: McpServerSpec[]
   /** `--language TAG`: research and answer in this language (BCP 47). */
   language?: string
   /** `--output FILE`: also write the answer (or report) and its sources there: `.md`, `.html`, `.docx` or `.pdf` by the extension (Markdown for any other). */
@@ -124,6 +127,7 @@ const OPTIONS = {
   'max-cost': { type: 'string' },
   verify: { type: 'string' },
   language: { type: 'string' },
+  mcp: { type: 'string', multiple: true },
   allow: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
   after: { type: 'string' },
@@ -329,7 +333,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     model: nonEmpty('model', values.model),
     endpoint: nonEmpty('endpoint', values.endpoint),
     apiKey: nonEmpty('api-key', values['api-key']),
-    strategy: nonEmpty('strategy', values.strategy),
+    strategy: values.mcp?.length && values.strategy === undefined ? 'react' : nonEmpty('strategy', values.strategy),
     maxSteps: wholeNumber('max-steps', values['max-steps'], 1),
     concurrency: wholeNumber('concurrency', values.concurrency, 1),
     search,
@@ -346,6 +350,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     maxCost: dollars('max-cost', values['max-cost']),
     ...(values.verify !== undefined ? { verify: oneOf('verify', values.verify, VERIFY_MODES, 'annotate') } : {}),
     ...sourceFlags(values),
+    ...(values.mcp?.length ? { mcp: mcpServers(values.mcp, values.strategy) } : {}),
     ...(values.language !== undefined ? { language: languageFlag(values.language) } : {}),
     output: nonEmpty('output', values.output),
     toolApproval: values['tool-approval'] ?? false,
@@ -482,4 +487,47 @@ function languageFlag(value: string): string {
   } catch {
     throw new UsageError(`--language must be a BCP 47 language tag (de, fr, pt-BR), got ${JSON.stringify(value)}`)
   }
+}
+
+/** A command line as words: spaces split, quotes (' or ") group, a backslash escapes the next character. */
+export function commandWords(line: string): string[] {
+  const words: string[] = []
+  let word = ''
+  let quote: string | undefined
+  let started = false
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!
+    if (char === '\\' && i + 1 < line.length && quote !== "'") {
+      word += line[++i]
+      started = true
+    } else if (quote) {
+      if (char === quote) quote = undefined
+      else word += char
+    } else if (char === '"' || char === "'") {
+      quote = char
+      started = true
+    } else if (/\s/.test(char)) {
+      if (started) words.push(word)
+      word = ''
+      started = false
+    } else {
+      word += char
+      started = true
+    }
+  }
+  if (quote) throw new UsageError(`--mcp ${JSON.stringify(line)} has an unclosed quote`)
+  if (started) words.push(word)
+  return words
+}
+
+/** `--mcp` values as servers: a URL is a Streamable HTTP endpoint, anything else a command line (stdio). Only `react` calls tools. */
+function mcpServers(values: readonly string[], strategy: string | undefined): McpServerSpec[] {
+  if (strategy !== undefined && strategy !== 'react')
+    throw new UsageError(`--mcp gives tools to the react strategy: drop --strategy ${strategy} or use -s react`)
+  return values.map((value) => {
+    if (/^https?:\/\//i.test(value.trim())) return { url: value.trim() }
+    const [command, ...args] = commandWords(value)
+    if (!command) throw new UsageError('--mcp needs a command line ("npx -y some-mcp-server") or a URL')
+    return { command, args }
+  })
 }

@@ -50,6 +50,9 @@ Research:
   --verify [MODE]          check each sentence of the answer against the sources it cites (lexically,
                            then the model where words cannot settle it): annotate (default) marks
                            each verdict; revise also rewrites the answer without unsupported ones
+  --mcp "CMD ARGS"|URL     react: the tools of this MCP server (a command started over stdio, or a
+                           Streamable HTTP URL), started for the run and closed after; repeatable;
+                           implies -s react
   --language TAG           research and answer in this language (BCP 47: de, fr, pt-BR): answers and
                            reports in it, queries in it and, where useful, in English too
   --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop;

@@ -1,0 +1,94 @@
+/**
+ * Laconic researching with laconic as a tool: a `react` run whose `mcpTools` start `laconic mcp`
+ * (the CLI as a child process over stdio, on a loopback OpenAI-compatible server and a local
+ * corpus) and call its `research` tool. And `--mcp` parsed into the servers the CLI gives react.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { commandWords, parseCliArgs } from '../../src/cli/args.js'
+import { createAgent, type ResearchEvent } from '../../src/index.js'
+import { mcpTools } from '../../src/mcp/index.js'
+import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
+import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
+import { startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { REPO } from './run-cli.js'
+
+const ANSWER = 'The sky looks blue because air molecules scatter blue sunlight far more than red [1].'
+let backend: FakeBackend
+let folder: string
+
+beforeAll(async () => {
+  // The inner laconic's graph-reader steps: one search, one fact from source [1], the answer citing it.
+  backend = await startFakeBackend({
+    reply: (turn) => {
+      if (turn.system === plannerSystem)
+        return JSON.stringify({ goal: 'explain', steps: ['find'], key_elements: ['scattering'], queries: ['why is the sky blue'] })
+      if (turn.system === extractorSystem) return JSON.stringify({ facts: [{ text: 'Air scatters blue light most', source: 1 }] })
+      if (turn.system === neighborSystem) return '{"answerable": true, "missing": "", "queries": []}'
+      if (turn.system === finalizerSystem) return ANSWER
+      return '{}'
+    },
+  })
+  folder = await mkdtemp(join(tmpdir(), 'laconic-mcp-tools-e2e-'))
+  await writeFile(join(folder, 'sky.md'), '# Why the sky is blue\n\nSunlight is scattered by the molecules of the air, and blue light is scattered most.\n')
+})
+
+afterAll(async () => {
+  await backend.close()
+  await rm(folder, { recursive: true, force: true })
+})
+
+describe('laconic with laconic mcp as a tool', { timeout: 60_000 }, () => {
+  it("calls laconic mcp's research tool and answers from what it returned", async () => {
+    const laconic = mcpTools({
+      command: process.execPath,
+      args: [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'mcp',
+        '--backend',
+        'openai',
+        '--endpoint',
+        backend.url,
+        '--model',
+        'fake-model',
+        '--corpus',
+        folder,
+        '--strategy',
+        'graph-reader',
+      ],
+      cwd: REPO,
+      env: { NO_COLOR: '1' },
+    })
+    const llm = scriptedLLM({
+      replies: [
+        { text: '', toolCalls: [{ name: 'research', args: { question: 'Why is the sky blue?', strategy: 'graph-reader' } }] },
+        'Air scatters blue light most.',
+      ],
+    })
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [laconic], toolCalls: 'native', resultChars: 4000, finalAnswer: () => true } })
+    const events: ResearchEvent[] = []
+    for await (const event of agent.research('Why is the sky blue?')) events.push(event)
+    assertEventInvariants(events)
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ ok: true })
+    // The inner laconic's cited answer reached the outer model.
+    expect(JSON.stringify(llm.calls[1]?.turns)).toContain('air molecules scatter blue sunlight')
+  })
+})
+
+describe('--mcp', () => {
+  it('splits a command line as a shell would (quotes, escapes), and takes a URL as Streamable HTTP', () => {
+    expect(commandWords(`npx -y "server with space" 'it''s' a\\ b`)).toEqual(['npx', '-y', 'server with space', 'its', 'a b'])
+    const command = parseCliArgs(['--mcp', 'node server.mjs --flag', '--mcp', 'http://127.0.0.1:3001/mcp', 'q'])
+    expect(command).toMatchObject({
+      kind: 'run',
+      options: { strategy: 'react', mcp: [{ command: 'node', args: ['server.mjs', '--flag'] }, { url: 'http://127.0.0.1:3001/mcp' }] },
+    })
+    expect(() => parseCliArgs(['--mcp', 'node x', '-s', 'deep', 'q'])).toThrow(/react strategy/)
+    expect(() => parseCliArgs(['--mcp', '"unclosed', 'q'])).toThrow(/unclosed quote/)
+  })
+})
