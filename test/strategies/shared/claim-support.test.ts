@@ -81,6 +81,47 @@ describe('lexicalSupport', () => {
       }),
     )
   })
+
+  // Sentences of real words (the source above), each of its own words so no two hold the same
+  // terms; one number each, a "not" on some, capitals on some (names).
+  const VOCABULARY = [...new Set(SOURCE.toLowerCase().match(/[a-z]{4,}/g))]
+  const sentenceOf = (words: readonly string[], capital: readonly boolean[], number: number, negated: boolean) => {
+    const written = words.map((word, at) => (capital[at] ? word.charAt(0).toUpperCase() + word.slice(1) : word))
+    if (negated) written.splice(1, 0, 'not')
+    return `The ${written.slice(0, 2).join(' ')} ${number} ${written.slice(2).join(' ')}.`
+  }
+  const sourceSentences = fc
+    .array(
+      fc.record({
+        capital: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        number: fc.integer({ min: 0, max: 99_999 }),
+        negated: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 6 },
+    )
+    .map((specs) => specs.map((spec, i) => ({ ...spec, words: VOCABULARY.slice(i * 5, i * 5 + 5) })))
+  const cite = (sentence: string) => sentence.replace(/\.$/, ' [1].')
+
+  it('supports a claim that is a sentence of its source, whatever else the source says', () => {
+    fc.assert(
+      fc.property(sourceSentences, fc.nat(), (specs, pick) => {
+        const sentences = specs.map((spec) => sentenceOf(spec.words, spec.capital, spec.number, spec.negated))
+        const claim = sentences[pick % sentences.length] as string
+        expect(lexicalSupport(cite(claim), [prepareSource(sentences.join(' '))])?.verdict).toBe('supported')
+      }),
+    )
+  })
+
+  it('flags that claim with its number changed, without a judge', () => {
+    fc.assert(
+      fc.property(sourceSentences, fc.nat(), fc.integer({ min: 1, max: 9 }), (specs, pick, step) => {
+        const sentences = specs.map((spec) => sentenceOf(spec.words, spec.capital, spec.number, spec.negated))
+        const spec = specs[pick % specs.length] as (typeof specs)[number]
+        const changed = sentenceOf(spec.words, spec.capital, spec.number + step, spec.negated)
+        expect(lexicalSupport(cite(changed), [prepareSource(sentences.join(' '))])?.verdict).toBe('unsupported')
+      }),
+    )
+  })
 })
 
 describe('sentences', () => {
