@@ -24,6 +24,9 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 
 const html = (body: string, head = '') => `<!doctype html><html><head><title>Test page</title>${head}</head><body>${body}</body></html>`
 
+/** The time budget of the tests that wait it out: long enough that a busy 2-core machine still renders a page within it. */
+const PAGE_BUDGET_MS = 6_000
+
 describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Chromium', () => {
   const targetHits: string[] = []
   let target: { server: Server; origin: string }
@@ -161,7 +164,7 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
       executablePath: (findChromium() as { path: string }).path,
       allowOrigins: [site.origin],
       maxPages: 1,
-      timeoutMs: 3_000,
+      timeoutMs: PAGE_BUDGET_MS,
       settleMs: 0,
     })
     try {
@@ -174,7 +177,7 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     } finally {
       await one.close()
     }
-  })
+  }, 40_000)
 
   it('cuts a huge rendered page at the byte budget', async () => {
     const small = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], maxBytes: 100_000, settleMs: 0 })
@@ -188,7 +191,12 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
   })
 
   it('reads a page that never finishes loading as far as it got, at the time budget', async () => {
-    const quick = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], timeoutMs: 3_000, settleMs: 0 })
+    const quick = browserFetch({
+      executablePath: (findChromium() as { path: string }).path,
+      allowOrigins: [site.origin],
+      timeoutMs: PAGE_BUDGET_MS,
+      settleMs: 0,
+    })
     try {
       const page = await quick.fetch(`${site.origin}/stalls`)
       expect(page.text).toContain('Kelp forests grow')
@@ -196,16 +204,21 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     } finally {
       await quick.close()
     }
-  })
+  }, 40_000)
 
   it('a page whose script never yields fails with a timeout at the time budget', async () => {
-    const quick = browserFetch({ executablePath: (findChromium() as { path: string }).path, allowOrigins: [site.origin], timeoutMs: 3_000, settleMs: 0 })
+    const quick = browserFetch({
+      executablePath: (findChromium() as { path: string }).path,
+      allowOrigins: [site.origin],
+      timeoutMs: PAGE_BUDGET_MS,
+      settleMs: 0,
+    })
     try {
       await expect(quick.fetch(`${site.origin}/spins`)).rejects.toMatchObject({ code: 'timeout' })
     } finally {
       await quick.close()
     }
-  })
+  }, 40_000)
 
   it('an abort rejects at once and closes the page and its requests', async () => {
     const controller = new AbortController()
