@@ -3,6 +3,8 @@
  * `laconic mcp` itself (laconic researching with laconic as a tool).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -110,6 +112,46 @@ describe('mcpTools', () => {
     const events = await collect(agent.research('q'))
     expect(events.find((event) => event.type === 'warning' && event.code === 'tool-source-failed')?.type).toBe('warning')
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+  })
+
+  it('connects to a Streamable HTTP server and sends its headers with every request', async () => {
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js')
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+    const { z } = await import('zod')
+    const tinyServer = () => {
+      const mcp = new McpServer({ name: 'tiny-http', version: '1.0.0' })
+      mcp.registerTool('shout', { description: 'Upper-cases a word.', inputSchema: { word: z.string() } }, async ({ word }) => ({
+        content: [{ type: 'text', text: word.toUpperCase() }],
+      }))
+      return mcp
+    }
+    // Stateless: a server and a transport per request, as the SDK's stateless example does.
+    const seen: { method?: string; auth?: string }[] = []
+    const server = createServer(async (req, res) => {
+      seen.push({ method: req.method ?? '', auth: String(req.headers.authorization ?? '') })
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+      res.on('close', () => void transport.close())
+      await tinyServer().connect(transport)
+      await transport.handleRequest(req, res)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
+      const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ name: 'shout', args: { word: 'lyon' } }] }, 'LYON.'] })
+      const agent = createAgent({
+        llm,
+        strategy: 'react',
+        react: { tools: [mcpTools({ url, headers: { authorization: 'Bearer t0k' } })], toolCalls: 'native', finalAnswer: () => true },
+      })
+      const events = await collect(agent.research('Shout lyon'))
+      expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ ok: true })
+      expect(JSON.stringify(llm.calls[1]?.turns)).toContain('LYON')
+      expect(seen.length).toBeGreaterThan(0)
+      expect(seen.every((request) => request.auth === 'Bearer t0k')).toBe(true)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('refuses a server it cannot reach as configured', () => {
