@@ -6,6 +6,7 @@ import { LaconicError } from '../../core/index.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
+import { callSourceRules } from './source-rules.js'
 import { transport, type HttpSearchOptions } from './options.js'
 
 /** Options of `brave()`: the API key, the endpoint, and Brave Search filters. */
@@ -27,7 +28,20 @@ export interface BraveOptions extends HttpSearchOptions {
 
 /** Brave's `web.results` as search results. Total: any other shape gives `[]`. */
 export function parseBraveResponse(body: unknown): SearchResult[] {
-  return toResults(field(field(body, 'web'), 'results'), { title: 'title', url: 'url', snippet: 'description' }, true)
+  const raw = field(field(body, 'web'), 'results')
+  const results = toResults(raw, { title: 'title', url: 'url', snippet: 'description' }, true)
+  // `page_age` (an ISO timestamp, where Brave knows it) dates a result for the run's `sources` window.
+  if (Array.isArray(raw)) {
+    for (const result of results) {
+      const age = field(
+        raw.find((item) => field(item, 'url') === result.url),
+        'page_age',
+      )
+      const day = typeof age === 'string' && /^\d{4}-\d{2}-\d{2}/.test(age) ? age.slice(0, 10) : undefined
+      if (day) result.published = day
+    }
+  }
+  return results
 }
 
 /** A `SearchProvider` for the Brave Search API; the key comes from `apiKey` or `BRAVE_API_KEY`. */
@@ -51,7 +65,11 @@ export function brave(options: BraveOptions = {}): SearchProvider {
       if (options.country) params.set('country', options.country)
       if (options.searchLang) params.set('search_lang', options.searchLang)
       if (options.safesearch) params.set('safesearch', options.safesearch)
+      // The run's date window as Brave's `freshness` range (`YYYY-MM-DDtoYYYY-MM-DD`), unless set here.
+      const rules = options.freshness ? undefined : callSourceRules(opts)
+      const dated = rules !== undefined && (rules.after !== undefined || rules.before !== undefined)
       if (options.freshness) params.set('freshness', options.freshness)
+      else if (dated) params.set('freshness', `${rules.after ?? '1970-01-01'}to${rules.before ?? new Date().toISOString().slice(0, 10)}`)
       const body = await requestJson({
         url: `${baseURL.replace(/\/+$/, '')}/web/search?${params}`,
         method: 'GET',
@@ -63,6 +81,7 @@ export function brave(options: BraveOptions = {}): SearchProvider {
             ? 'Brave refused the subscription token: check `apiKey` (BRAVE_API_KEY) and that the plan includes web search'
             : undefined,
       })
+      if (dated) opts.onSourcesApplied?.(['dates'])
       return parseBraveResponse(body).slice(0, count)
     },
   }

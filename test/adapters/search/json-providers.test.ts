@@ -31,6 +31,7 @@ const cases: Case[] = [
         title: 'Llama - Wikipedia',
         url: 'https://en.wikipedia.org/wiki/Llama',
         snippet: "The llama (Lama glama) is a domesticated South American camelid & a pack animal. Llamas eat grasses — they're herbivores.",
+        published: '2024-05-01',
       },
       { title: 'Lamas: Ernährung und Pflege', url: 'https://tiere.example.de/lama-ernährung', snippet: 'Was fressen Lamas? Heu, Gras & Mineralien.' },
     ],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { arxiv, combineSearch, createPacer, openAlex, pubmed, tavily } from '../../../src/adapters/index.js'
+import { arxiv, brave, combineSearch, createPacer, openAlex, pubmed, tavily } from '../../../src/adapters/index.js'
 import type { SearchProvider, SourceFilter, SourceFilterPart } from '../../../src/index.js'
 import { loopbacks, type RecordedRequest } from '../http/loopback.js'
 
@@ -63,6 +63,18 @@ describe('providers handed the run’s source rules', () => {
     expect([esearch.get('datetype'), esearch.get('mindate'), esearch.get('maxdate')]).toEqual(['pdat', '2023/02/01', '2024/12/31'])
     // Domains alone are nothing these APIs filter by: not claimed.
     expect(await searchWith(openAlex({ baseURL: works.url, pacer: unpaced(), ...fast }), { deny: ['example.com'] })).toEqual([])
+  })
+
+  it('brave asks for a freshness range unless its own freshness is set, and dates results by page_age', async () => {
+    const body = JSON.stringify({ web: { results: [{ title: 't', url: 'https://example.com/a', description: 'd', page_age: '2024-03-05T10:00:00' }] } })
+    const server = await serve(answer('application/json', body))
+    const provider = brave({ apiKey: 'brave-test', baseURL: server.url, ...fast })
+    expect(await searchWith(provider)).toEqual(['dates'])
+    expect(params(server.requests[0]).get('freshness')).toBe('2023-02-01to2024-12-31')
+    expect((await provider.search('x'))[0]?.published).toBe('2024-03-05')
+    const own = brave({ apiKey: 'brave-test', baseURL: server.url, freshness: 'pw', ...fast })
+    expect(await searchWith(own)).toEqual([])
+    expect(params(server.requests[2]).get('freshness')).toBe('pw')
   })
 
   it('combineSearch tells only what every provider applied', async () => {
