@@ -206,6 +206,9 @@ async function createTables(db: Connection, names: Names): Promise<void> {
        PRIMARY KEY (lexeme, chunk_id))`,
   )
   await db.query(`CREATE INDEX IF NOT EXISTS ${names.prefix}_terms_document ON ${names.terms} (document_id)`)
+  // A lexeme's rows in the order of its BM25 share for each count (shorter chunks first): the best
+  // chunks holding only the commonest word of a query are read off it, not found among all its rows.
+  await db.query(`CREATE INDEX IF NOT EXISTS ${names.prefix}_terms_impact ON ${names.terms} (lexeme, count, length, chunk_id)`)
   // Per lexeme, the chunks holding it (its idf's input), kept by every write.
   await db.query(`CREATE TABLE IF NOT EXISTS ${names.lexemes} (lexeme text PRIMARY KEY, chunks integer NOT NULL)`)
   // One row: the chunks and their lexemes in all, kept by every write (BM25's collection size and average length).
@@ -298,7 +301,9 @@ interface QueryTerm {
  * `limit` chunks) are scored in full first; the `limit`-th score is a bar. A chunk holding only
  * words whose bounds together stay under the bar cannot pass it, so only the chunks holding one
  * of the other ("essential") words are scored; when those are among the first, the first answer
- * stands. Each word of the query reaches SQL as a value, never as text of the statement.
+ * stands. Where every chunk could still pass (the rarer words hold fewer than `limit` chunks, or
+ * the commonest word alone can pass the bar), `scoreAll` answers without reading the commonest
+ * word's rows in full. Each word of the query reaches SQL as a value, never as text of the statement.
  */
 async function searchWords(query: Connection['query'], names: Names, language: string, text: string, limit: number): Promise<ChunkRow[]> {
   const terms = (
@@ -313,22 +318,16 @@ async function searchWords(query: Connection['query'], names: Names, language: s
     .map((term) => ({ ...term, weight: Number(term.weight), holding: Number(term.holding), average: Number(term.average) }))
     .sort((a, b) => b.weight - a.weight)
   if (terms.length === 0) return []
-  const score = (among?: readonly QueryTerm[]) =>
+  const score = (among: readonly QueryTerm[]) =>
     query<ChunkRow>(
       `WITH w AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS w (lexeme, weight)),
          scored AS (SELECT t.chunk_id, sum(w.weight * t.count * ${K1 + 1} / (t.count + ${K1} * (${1 - B} + ${B} * t.length / $3::float8))) AS score
                     FROM ${names.terms} t JOIN w ON w.lexeme = t.lexeme
                     WHERE t.lexeme = ANY ($1::text[])
-                      ${among ? `AND t.chunk_id = ANY (ARRAY(SELECT DISTINCT chunk_id FROM ${names.terms} WHERE lexeme = ANY ($5::text[])))` : ''}
+                      AND t.chunk_id = ANY (ARRAY(SELECT DISTINCT chunk_id FROM ${names.terms} WHERE lexeme = ANY ($5::text[])))
                     GROUP BY t.chunk_id ORDER BY score DESC, t.chunk_id LIMIT $4)
        SELECT ${CHUNK_COLUMNS}, scored.score FROM scored JOIN ${names.chunks} c ON c.id = scored.chunk_id ORDER BY scored.score DESC, c.id`,
-      [
-        terms.map((term) => term.lexeme),
-        terms.map((term) => term.weight),
-        (terms[0] as QueryTerm).average,
-        limit,
-        ...(among ? [among.map((term) => term.lexeme)] : []),
-      ],
+      [terms.map((term) => term.lexeme), terms.map((term) => term.weight), (terms[0] as QueryTerm).average, limit, among.map((term) => term.lexeme)],
     )
   // The rarest words, until they hold `limit` chunks.
   let held = 0
@@ -337,7 +336,7 @@ async function searchWords(query: Connection['query'], names: Names, language: s
     held += term.holding
     return take
   })
-  if (rarest.length === terms.length) return score()
+  if (rarest.length === terms.length) return scoreAll(query, names, terms, limit)
   const first = await score(rarest)
   const bar = first.length < limit ? 0 : Number(first.at(-1)?.score)
   // From the commonest word up, the words whose bounds together stay under the bar.
@@ -349,7 +348,46 @@ async function searchWords(query: Connection['query'], names: Names, language: s
     essential--
   }
   if (essential <= rarest.length) return first
-  return essential === terms.length ? score() : score(terms.slice(0, essential))
+  return essential === terms.length ? scoreAll(query, names, terms, limit) : score(terms.slice(0, essential))
+}
+
+/** A chunk's BM25 share of a lexeme whose rows are `alias`, its weight `weight` (SQL). */
+const share = (alias: string, weight: string) =>
+  `${weight} * ${alias}.count * ${K1 + 1} / (${alias}.count + ${K1} * (${1 - B} + ${B} * ${alias}.length / $3::float8))`
+
+/**
+ * The `limit` chunks of highest BM25 among all, exactly, reading every row of each word but the
+ * commonest. A chunk holding another word is scored in full (its row of the commonest word looked
+ * up by key). A chunk holding only the commonest word scores by its count and length alone: more
+ * counts score higher, and of the same count the shorter chunk; so the best such chunks are the
+ * first `limit` of each count's rows on the `(lexeme, count, length, chunk_id)` index (a handful
+ * of counts, each found by one index step), not all of a word four chunks in five may hold.
+ */
+async function scoreAll(query: Connection['query'], names: Names, terms: readonly QueryTerm[], limit: number): Promise<ChunkRow[]> {
+  const common = terms.at(-1) as QueryTerm
+  const others = terms.slice(0, -1)
+  return query<ChunkRow>(
+    `WITH RECURSIVE w AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS w (lexeme, weight)),
+       held AS (SELECT t.chunk_id, sum(${share('t', 'w.weight')}) AS score
+                FROM ${names.terms} t JOIN w ON w.lexeme = t.lexeme WHERE t.lexeme = ANY ($1::text[]) GROUP BY t.chunk_id),
+       candidates AS (SELECT held.chunk_id, held.score + coalesce((SELECT ${share('c', '$6::float8')} FROM ${names.terms} c
+                                                                   WHERE c.lexeme = $5 AND c.chunk_id = held.chunk_id), 0) AS score
+                      FROM held),
+       counts (count) AS (
+         (SELECT count FROM ${names.terms} WHERE lexeme = $5 ORDER BY count DESC LIMIT 1)
+         UNION ALL
+         SELECT (SELECT t.count FROM ${names.terms} t WHERE t.lexeme = $5 AND t.count < counts.count ORDER BY t.count DESC LIMIT 1)
+         FROM counts WHERE counts.count IS NOT NULL),
+       alone AS (SELECT a.chunk_id, ${share('a', '$6::float8')} AS score
+                 FROM counts CROSS JOIN LATERAL (
+                   SELECT t.chunk_id, t.count, t.length FROM ${names.terms} t
+                   WHERE t.lexeme = $5 AND t.count = counts.count
+                     AND NOT EXISTS (SELECT 1 FROM ${names.terms} o WHERE o.lexeme = ANY ($1::text[]) AND o.chunk_id = t.chunk_id)
+                   ORDER BY t.length, t.chunk_id LIMIT $4) a),
+       scored AS (SELECT chunk_id, score FROM candidates UNION ALL SELECT chunk_id, score FROM alone ORDER BY score DESC, chunk_id LIMIT $4)
+     SELECT ${CHUNK_COLUMNS}, scored.score FROM scored JOIN ${names.chunks} c ON c.id = scored.chunk_id ORDER BY scored.score DESC, c.id`,
+    [others.map((term) => term.lexeme), others.map((term) => term.weight), common.average, limit, common.lexeme, common.weight],
+  )
 }
 
 /** Drops the document's rows from the terms table, and their chunks from each lexeme's count. */

@@ -28,6 +28,21 @@ function poolOver(pglite: PGlite, released: unknown[] = []): PgPool {
   }
 }
 
+/** Every chunk's BM25 for `query`, best first, in one plain statement over the store's tables. */
+async function scoreEveryChunk(table: string, query: string): Promise<{ id: string; score: number }[]> {
+  return (
+    await db.query<{ id: string; score: number }>(
+      `WITH q AS (SELECT lexeme, coalesce(cardinality(positions), 1)::float8 AS said FROM unnest(to_tsvector('english', $1))),
+         size AS (SELECT chunks::float8 AS chunks, length::float8 / chunks AS average FROM ${table}_stats),
+         w AS (SELECT q.lexeme, q.said * ln(1 + (size.chunks - l.chunks + 0.5) / (l.chunks + 0.5)) AS weight
+               FROM q JOIN ${table}_lexemes l USING (lexeme) CROSS JOIN size WHERE l.chunks > 0)
+       SELECT t.chunk_id AS id, sum(w.weight * t.count * 2.2 / (t.count + 1.2 * (0.25 + 0.75 * t.length / size.average))) AS score
+       FROM ${table}_terms t JOIN w USING (lexeme) CROSS JOIN size GROUP BY t.chunk_id ORDER BY score DESC, t.chunk_id`,
+      [query],
+    )
+  ).rows
+}
+
 const prefixes = new WeakMap<object, string>()
 vectorStoreContract('postgresVectorStore (a PGlite client)', {
   make: async () => {
@@ -55,6 +70,7 @@ describe('postgresVectorStore', () => {
     expect(column?.type).toBe('vector(3)')
     const terms = (await db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'shape_terms' ORDER BY indexname")).rows
     expect(terms.map((i) => i.indexdef).join('\n')).toMatch(/UNIQUE INDEX shape_terms_pkey ON public.shape_terms USING btree \(lexeme, chunk_id\)/)
+    expect(terms.map((i) => i.indexdef).join('\n')).toMatch(/INDEX shape_terms_impact ON public.shape_terms USING btree \(lexeme, count, length, chunk_id\)/)
   })
 
   it('keeps the collection totals BM25 reads equal to its chunks through puts, replacements and removals', async () => {
@@ -155,29 +171,55 @@ describe('postgresVectorStore', () => {
     let run = 0
     await fc.assert(
       fc.asyncProperty(
-        fc.array(words, { minLength: 4, maxLength: 30 }),
-        fc.tuple(fc.constantFrom(...rare), fc.array(fc.constantFrom(...rare, 'moon', 'zeppelin'), { maxLength: 3 })),
-        fc.integer({ min: 1, max: 4 }),
+        fc.array(words, { minLength: 4, maxLength: 40 }),
+        // No rare word at all, or rarer words held by fewer chunks than `limit`: the rest of the
+        // answer is the chunks holding only "moon", read off its index in score order.
+        fc.tuple(fc.option(fc.constantFrom(...rare), { nil: undefined }), fc.array(fc.constantFrom(...rare, 'moon', 'zeppelin'), { maxLength: 3 })),
+        // Few rows asked for, so that a count's chunks holding only "moon" outnumber them.
+        fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 4, max: 12 })),
         async (texts, [first, more], limit) => {
-          const queryWords = [first, 'moon', ...more]
+          const queryWords = [...(first ? [first] : []), 'moon', ...more]
           const table = `maxscore${++run}`
           const store = postgresVectorStore({ client: db, table })
           for (const [n, chunkWords] of texts.entries()) {
             await store.putDocument(doc(`d${n}`, 1), [chunk(`d${n}`, 0, ['moon', ...chunkWords].join(' '), [1, n, 0])], MODEL)
           }
           const query = queryWords.join(' ')
-          // Every chunk scored, in one plain statement over the same tables.
-          const all = (
-            await db.query<{ id: string; score: number }>(
-              `WITH q AS (SELECT lexeme, coalesce(cardinality(positions), 1)::float8 AS said FROM unnest(to_tsvector('english', $1))),
-                 size AS (SELECT chunks::float8 AS chunks, length::float8 / chunks AS average FROM ${table}_stats),
-                 w AS (SELECT q.lexeme, q.said * ln(1 + (size.chunks - l.chunks + 0.5) / (l.chunks + 0.5)) AS weight
-                       FROM q JOIN ${table}_lexemes l USING (lexeme) CROSS JOIN size WHERE l.chunks > 0)
-               SELECT t.chunk_id AS id, sum(w.weight * t.count * 2.2 / (t.count + 1.2 * (0.25 + 0.75 * t.length / size.average))) AS score
-               FROM ${table}_terms t JOIN w USING (lexeme) CROSS JOIN size GROUP BY t.chunk_id ORDER BY score DESC, t.chunk_id`,
-              [query],
-            )
-          ).rows
+          const all = await scoreEveryChunk(table, query)
+          const found = await store.searchByText(query, limit)
+          expect(found.map((hit) => hit.score)).toEqual(all.slice(0, limit).map((row) => expect.closeTo(Number(row.score), 9)))
+        },
+      ),
+      { numRuns: 20 },
+    )
+  }, 300_000)
+
+  it('ranks the chunks holding only the common word by BM25 then id, after the chunks a rarer word brings', async () => {
+    const store = postgresVectorStore({ client: db, table: 'alone' })
+    const texts = ['moon fern', 'moon', 'moon moon rock', 'moon rock', 'moon', 'moon moon', 'sea']
+    for (const [n, text] of texts.entries()) await store.putDocument(doc(`d${n}`, 1), [chunk(`d${n}`, 0, text, [1, n, 0])], MODEL)
+    const found = await store.searchByText('fern moon', 5)
+    expect(found.map((hit) => hit.chunk.id)).toEqual(['d0#0', 'd5#0', 'd2#0', 'd1#0', 'd4#0'])
+    expect((await store.searchByText('moon', 1)).map((hit) => hit.chunk.id)).toEqual(['d5#0'])
+    expect((await store.searchByText('moon', 10)).map((hit) => hit.chunk.id)).toEqual(['d5#0', 'd2#0', 'd1#0', 'd4#0', 'd0#0', 'd3#0'])
+  })
+
+  it('finds the best chunks holding only a common word, of every count and length, as scoring every chunk does', async () => {
+    // Many chunks per count of "moon", of many lengths, and few rows asked for: the best of each
+    // count must be its shortest.
+    const text = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.array(fc.constantFrom('sea', 'salt', 'rock', 'fern'), { maxLength: 8 }))
+    let run = 0
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { minLength: 5, maxLength: 40 }),
+        fc.constantFrom('moon', 'moon fern', 'fern moon moon', 'moon zeppelin'),
+        fc.integer({ min: 1, max: 6 }),
+        async (texts, query, limit) => {
+          const table = `alone${++run}`
+          const store = postgresVectorStore({ client: db, table })
+          for (const [n, [moons, rest]] of texts.entries())
+            await store.putDocument(doc(`d${n}`, 1), [chunk(`d${n}`, 0, [...Array<string>(moons).fill('moon'), ...rest].join(' '), [1, n, 0])], MODEL)
+          const all = await scoreEveryChunk(table, query)
           const found = await store.searchByText(query, limit)
           expect(found.map((hit) => hit.score)).toEqual(all.slice(0, limit).map((row) => expect.closeTo(Number(row.score), 9)))
         },
