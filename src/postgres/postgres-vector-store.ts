@@ -319,15 +319,12 @@ async function searchWords(query: Connection['query'], names: Names, language: s
     .sort((a, b) => b.weight - a.weight)
   if (terms.length === 0) return []
   const score = (among: readonly QueryTerm[]) =>
-    query<ChunkRow>(
-      `WITH w AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS w (lexeme, weight)),
-         scored AS (SELECT t.chunk_id, sum(w.weight * t.count * ${K1 + 1} / (t.count + ${K1} * (${1 - B} + ${B} * t.length / $3::float8))) AS score
-                    FROM ${names.terms} t JOIN w ON w.lexeme = t.lexeme
-                    WHERE t.lexeme = ANY ($1::text[])
-                      AND t.chunk_id = ANY (ARRAY(SELECT DISTINCT chunk_id FROM ${names.terms} WHERE lexeme = ANY ($5::text[])))
-                    GROUP BY t.chunk_id ORDER BY score DESC, t.chunk_id LIMIT $4)
-       SELECT ${CHUNK_COLUMNS}, scored.score FROM scored JOIN ${names.chunks} c ON c.id = scored.chunk_id ORDER BY scored.score DESC, c.id`,
-      [terms.map((term) => term.lexeme), terms.map((term) => term.weight), (terms[0] as QueryTerm).average, limit, among.map((term) => term.lexeme)],
+    scoreChunks(
+      query,
+      names,
+      among,
+      terms.filter((term) => !among.includes(term)),
+      limit,
     )
   // The rarest words, until they hold `limit` chunks.
   let held = 0
@@ -356,6 +353,55 @@ const share = (alias: string, weight: string) =>
   `${weight} * ${alias}.count * ${K1 + 1} / (${alias}.count + ${K1} * (${1 - B} + ${B} * ${alias}.length / $3::float8))`
 
 /**
+ * The `limit` chunks of highest BM25 among those holding one of the words `among`: their rows read
+ * in full (off the `(lexeme, count, length, chunk_id)` index, no table row needed), each such
+ * chunk's rows of the `rest` of the words looked up by key, so a common word's rows are read for
+ * these chunks only, not searched through for them.
+ */
+function scoreChunks(
+  query: Connection['query'],
+  names: Names,
+  among: readonly QueryTerm[],
+  rest: readonly QueryTerm[],
+  limit: number,
+  alone?: QueryTerm,
+): Promise<ChunkRow[]> {
+  // The chunks holding only `alone` (the one word of `rest`), best first, for each of its counts.
+  const aloneRows = `,
+       counts (count) AS (
+         (SELECT count FROM ${names.terms} WHERE lexeme = $7 ORDER BY count DESC LIMIT 1)
+         UNION ALL
+         SELECT (SELECT t.count FROM ${names.terms} t WHERE t.lexeme = $7 AND t.count < counts.count ORDER BY t.count DESC LIMIT 1)
+         FROM counts WHERE counts.count IS NOT NULL),
+       alone AS (SELECT a.chunk_id, ${share('a', '$8::float8')} AS score
+                 FROM counts CROSS JOIN LATERAL (
+                   SELECT t.chunk_id, t.count, t.length FROM ${names.terms} t
+                   WHERE t.lexeme = $7 AND t.count = counts.count
+                     AND NOT EXISTS (SELECT 1 FROM ${names.terms} o WHERE o.lexeme = ANY ($1::text[]) AND o.chunk_id = t.chunk_id)
+                   ORDER BY t.length, t.chunk_id LIMIT $4) a)`
+  return query<ChunkRow>(
+    `WITH RECURSIVE w AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS w (lexeme, weight)),
+       r AS (SELECT * FROM unnest($5::text[], $6::float8[]) AS r (lexeme, weight)),
+       held AS (SELECT t.chunk_id, sum(${share('t', 'w.weight')}) AS score
+                FROM ${names.terms} t JOIN w ON w.lexeme = t.lexeme WHERE t.lexeme = ANY ($1::text[]) GROUP BY t.chunk_id),
+       candidates AS (SELECT held.chunk_id, held.score + coalesce((SELECT sum(${share('c', 'r.weight')}) FROM r JOIN ${names.terms} c
+                                                                   ON c.lexeme = r.lexeme AND c.chunk_id = held.chunk_id), 0) AS score
+                      FROM held)${alone ? aloneRows : ''},
+       scored AS (SELECT chunk_id, score FROM candidates ${alone ? 'UNION ALL SELECT chunk_id, score FROM alone' : ''} ORDER BY score DESC, chunk_id LIMIT $4)
+     SELECT ${CHUNK_COLUMNS}, scored.score FROM scored JOIN ${names.chunks} c ON c.id = scored.chunk_id ORDER BY scored.score DESC, c.id`,
+    [
+      among.map((term) => term.lexeme),
+      among.map((term) => term.weight),
+      (rest[0] ?? among[0])?.average,
+      limit,
+      rest.map((term) => term.lexeme),
+      rest.map((term) => term.weight),
+      ...(alone ? [alone.lexeme, alone.weight] : []),
+    ],
+  )
+}
+
+/**
  * The `limit` chunks of highest BM25 among all, exactly, reading every row of each word but the
  * commonest. A chunk holding another word is scored in full (its row of the commonest word looked
  * up by key). A chunk holding only the commonest word scores by its count and length alone: more
@@ -363,31 +409,9 @@ const share = (alias: string, weight: string) =>
  * first `limit` of each count's rows on the `(lexeme, count, length, chunk_id)` index (a handful
  * of counts, each found by one index step), not all of a word four chunks in five may hold.
  */
-async function scoreAll(query: Connection['query'], names: Names, terms: readonly QueryTerm[], limit: number): Promise<ChunkRow[]> {
+function scoreAll(query: Connection['query'], names: Names, terms: readonly QueryTerm[], limit: number): Promise<ChunkRow[]> {
   const common = terms.at(-1) as QueryTerm
-  const others = terms.slice(0, -1)
-  return query<ChunkRow>(
-    `WITH RECURSIVE w AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS w (lexeme, weight)),
-       held AS (SELECT t.chunk_id, sum(${share('t', 'w.weight')}) AS score
-                FROM ${names.terms} t JOIN w ON w.lexeme = t.lexeme WHERE t.lexeme = ANY ($1::text[]) GROUP BY t.chunk_id),
-       candidates AS (SELECT held.chunk_id, held.score + coalesce((SELECT ${share('c', '$6::float8')} FROM ${names.terms} c
-                                                                   WHERE c.lexeme = $5 AND c.chunk_id = held.chunk_id), 0) AS score
-                      FROM held),
-       counts (count) AS (
-         (SELECT count FROM ${names.terms} WHERE lexeme = $5 ORDER BY count DESC LIMIT 1)
-         UNION ALL
-         SELECT (SELECT t.count FROM ${names.terms} t WHERE t.lexeme = $5 AND t.count < counts.count ORDER BY t.count DESC LIMIT 1)
-         FROM counts WHERE counts.count IS NOT NULL),
-       alone AS (SELECT a.chunk_id, ${share('a', '$6::float8')} AS score
-                 FROM counts CROSS JOIN LATERAL (
-                   SELECT t.chunk_id, t.count, t.length FROM ${names.terms} t
-                   WHERE t.lexeme = $5 AND t.count = counts.count
-                     AND NOT EXISTS (SELECT 1 FROM ${names.terms} o WHERE o.lexeme = ANY ($1::text[]) AND o.chunk_id = t.chunk_id)
-                   ORDER BY t.length, t.chunk_id LIMIT $4) a),
-       scored AS (SELECT chunk_id, score FROM candidates UNION ALL SELECT chunk_id, score FROM alone ORDER BY score DESC, chunk_id LIMIT $4)
-     SELECT ${CHUNK_COLUMNS}, scored.score FROM scored JOIN ${names.chunks} c ON c.id = scored.chunk_id ORDER BY scored.score DESC, c.id`,
-    [others.map((term) => term.lexeme), others.map((term) => term.weight), common.average, limit, common.lexeme, common.weight],
-  )
+  return scoreChunks(query, names, terms.slice(0, -1), [common], limit, common)
 }
 
 /** Drops the document's rows from the terms table, and their chunks from each lexeme's count. */
