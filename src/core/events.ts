@@ -116,6 +116,7 @@ export type WarningCode =
   | 'ungrounded-facts'
   | 'invented-source'
   | 'node-failed'
+  | 'section-failed'
   | 'repeated-call'
   | 'tools-unsupported'
   | 'tool-source-failed'

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit'
 import {
   createMerge,
+  isAbortError,
   LaconicError,
   makeStrategy,
   runVerifyMode,
@@ -234,15 +235,22 @@ async function* writeReport(
           }),
       })
       let cut = false
-      for await (const event of ctx.streamAnswer('finalizer', { system: sectionSystem, prompt, maxTokens, temperature: 0 })) {
-        if (event.type !== 'answer-token') {
-          yield event
-          continue
+      try {
+        for await (const event of ctx.streamAnswer('finalizer', { system: sectionSystem, prompt, maxTokens, temperature: 0 })) {
+          if (event.type !== 'answer-token') {
+            yield event
+            continue
+          }
+          const piece = event.text.slice(0, Math.max(0, maxChars - raw.length))
+          cut ||= piece.length < event.text.length
+          raw += piece
+          out.put(order.push(index, piece))
         }
-        const piece = event.text.slice(0, Math.max(0, maxChars - raw.length))
-        cut ||= piece.length < event.text.length
-        raw += piece
-        out.put(order.push(index, piece))
+      } catch (error) {
+        // One section's failed call (after the runtime's retries) costs that section, not the report.
+        if (ctx.signal.aborted || isAbortError(error)) throw error
+        const why = error instanceof Error ? error.message : String(error)
+        yield ctx.warning(`the section "${planned.title}" could not be written (${why.slice(0, 200)}); it keeps what streamed`, 'section-failed')
       }
       if (cut) yield ctx.warning(`the section "${planned.title}" ran past ${maxChars} characters; the rest was dropped`, 'unparseable-output')
       if (!raw.trim()) {

@@ -141,12 +141,18 @@ describe('report', () => {
 
   it('a report resumed after a crash does not write its finished sections again', async () => {
     const checkpoints = memoryCheckpoints()
-    const first = reportRig({ sections: 6, failWriter: (k) => k === 4 })
-    const run = first.agent({ report: { concurrency: 2 } }).research('Tell me about six topics', { checkpoints })
+    // The run stops as section 4's writer is asked (a process killed there): a new run resumes it.
+    const controller = new AbortController()
+    const first = reportRig({
+      sections: 6,
+      onWriter: (k) => k === 4 && controller.abort(),
+      writerGate: (k) => (k === 4 ? new Promise(() => {}) : Promise.resolve()),
+    })
+    const run = first.agent({ report: { concurrency: 2 } }).research('Tell me about six topics', { checkpoints, signal: controller.signal })
     const events: ResearchEvent[] = []
     for await (const e of run) events.push(e)
     const crashedResult = await run.result
-    expect(crashedResult.reason).toBe('error')
+    expect(crashedResult.reason).toBe('aborted')
     const before = [...first.written]
     expect(before.length).toBeGreaterThan(0)
     expect(before).not.toContain(4)

@@ -23,8 +23,10 @@ export interface RigOptions {
   sections: number
   /** Held until it settles: section k's text. */
   writerGate?: (k: number) => Promise<void>
-  /** Section k's writer fails (a crash mid-report). */
+  /** Section k's writer fails. */
   failWriter?: (k: number) => boolean
+  /** Called as section k's writer is asked (before its gate): e.g. to abort the run there. */
+  onWriter?: (k: number) => void
   outline?: string
 }
 
@@ -51,6 +53,7 @@ export function reportRig(options: RigOptions) {
     replies: async (req) => {
       const k = sectionOf(req)
       if (k < 0) return req.system?.includes('introduction') ? 'This report covers every topic.' : 'All topics matter.'
+      options.onWriter?.(k)
       await options.writerGate?.(k)
       if (options.failWriter?.(k)) return { text: '', error: new Error(`writer ${k} crashed`) }
       written.push(k)
