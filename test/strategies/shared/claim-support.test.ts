@@ -34,6 +34,13 @@ describe('lexicalSupport', () => {
     })
   })
 
+  it('leaves a reworded sentence with a name the passage lacks to the judge: only close wording settles a mismatch', () => {
+    // A paraphrase: "Bitcoin" is not in the passage, and the rest is worded loosely too.
+    expect(check('In 2008 the Bitcoin paper appeared under the name of Nakamoto [1].')?.verdict).toBeUndefined()
+    // The source's sentence with its name changed: the rest is the source's, so no judge is asked.
+    expect(check('The paper was written by Hal Finney in 2008 [1].')?.verdict).toBe('unsupported')
+  })
+
   it('calls a sentence the source says nothing of unsupported, and leaves a loose paraphrase to the judge', () => {
     expect(check('Ethereum runs smart contracts on a virtual machine [1].')?.verdict).toBe('unsupported')
     expect(check('Electronic payments between parties usually need banks as intermediaries [1].')?.verdict).toBeUndefined()
