@@ -48,6 +48,8 @@ const dataChecks: { readonly [Name in keyof ResearchDataParts]: Check } = {
   warning: object({ message: string, code: string }, { queryId: string, cause: string }),
   recall: object({ findings: arrayOf(object({ text: string, url: string, question: string }, { title: string })) }),
   report: object({ report }),
+  outline: object({ outline: object({ title: string, sections: arrayOf(object({ title: string, goal: string, questions: strings })) }) }),
+  section: object({ index: number, title: string, start: number }, { end: number }),
   claim: object(
     {
       index: number,

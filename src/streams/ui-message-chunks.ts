@@ -1,4 +1,5 @@
 import type { Claim, Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
+import type { ReportOutline } from '../core/interruption.js'
 import { isFailure, isOwnWords, logMaskedError, type MaskedError, maskedText, type OnMaskedError } from './error-masking.js'
 
 /**
@@ -23,6 +24,14 @@ export type ResearchDataParts = {
   recall: { findings: RecalledFinding[] }
   /** The structured report of strategies that write one (`deep`). */
   report: { report: Report }
+  /** One part (id `outline`): the outline a long report (the `report` strategy) is written to, before any section streams. */
+  outline: { outline: ReportOutline }
+  /**
+   * One part per section of a long report (id `section-<index>`), in outline order: where the
+   * section stands in the answer's text part, as `text.slice(start, end)` (UTF-16 offsets, its
+   * `## title` line first). `end` is missing while the section streams.
+   */
+  section: { index: number; title: string; start: number; end?: number }
   /**
    * One part per checked sentence of the answer (`verify`; its id is `claim-<index>`): the verdict,
    * the cited numbers and the passage it was checked against. Find the sentence by `text` in the
@@ -125,6 +134,10 @@ export class UIChunkMapper {
   private reasoning: { id: string; role: string } | undefined
   private reasoningParts = 0
   private readonly toolCalls = new Set<string>()
+  /** Characters of the answer's text part so far: where a report's sections start and end in it. */
+  private answerChars = 0
+  /** The report's sections streamed so far, by index (their titles and starts, for their end). */
+  private readonly sections = new Map<number, ResearchDataParts['section']>()
 
   constructor(options: UIChunkOptions = {}) {
     this.maskErrors = options.maskErrors ?? false
@@ -220,7 +233,23 @@ export class UIChunkMapper {
         if (event.revised) this.openRevision(out)
         this.openText(out)
         out.push({ type: 'text-delta', id: this.textId, delta: event.text })
+        if (this.textId === ANSWER_ID) this.answerChars += event.text.length
         break
+      case 'outline':
+        out.push({ type: 'data-outline', id: 'outline', data: { outline: event.outline } })
+        break
+      case 'section-start': {
+        const data = { index: event.index, title: event.title, start: this.answerChars }
+        this.sections.set(event.index, data)
+        out.push({ type: 'data-section', id: `section-${event.index}`, data })
+        break
+      }
+      case 'section-end': {
+        const started = this.sections.get(event.index)
+        // A stream joined mid-section has no start to end.
+        if (started) out.push({ type: 'data-section', id: `section-${event.index}`, data: { ...started, end: this.answerChars } })
+        break
+      }
       case 'claim': {
         this.claims.set(event.index, event.verdict)
         const { index, text, citations, verdict, evidence, score } = event
@@ -248,6 +277,7 @@ export class UIChunkMapper {
         if (!this.textOpen && event.text) {
           this.openText(out)
           out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
+          this.answerChars += event.text.length
         }
         this.closeText(out)
         this.citations += event.citations.length

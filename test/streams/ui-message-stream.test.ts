@@ -141,6 +141,45 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
     ).resolves.toHaveLength(1)
   })
 
+  it("a report's outline as data-outline and each section as a data-section part that finds it in the answer's text, in outline order", async () => {
+    const outline = { title: 'Proteins', sections: ['Design <b>', 'Folding'].map((title) => ({ title, goal: 'g', questions: ['q?'] })) }
+    const agent = createAgent({
+      llm: scriptedLLM({ replies: [] }),
+      strategy: {
+        name: 'report',
+        async *run() {
+          yield { type: 'outline', outline }
+          yield { type: 'answer-token', text: '# Proteins\n\n' }
+          for (const [index, { title }] of outline.sections.entries()) {
+            yield { type: 'section-start', index, title }
+            yield { type: 'answer-token', text: `## ${title}\n\n`, section: index }
+            yield { type: 'answer-token', text: `Body ${index} — ünïcode. `, section: index }
+            yield { type: 'answer-token', text: 'More.\n\n', section: index }
+            yield { type: 'section-end', index }
+          }
+          yield { type: 'answer-token', text: '## Summary\n\nDone.' }
+          yield { type: 'answer', text: '', citations: [] }
+        },
+      },
+    })
+    const { message, errors } = await readAsChat(toUIMessageStreamResponse(agent.research('Proteins?'), { heartbeatMs: 0 }))
+    expect(errors).toEqual([])
+    expect(message.parts.find((p) => p.type === 'data-outline')?.data).toEqual({ outline })
+    const text = message.parts.find((p) => p.type === 'text')?.text ?? ''
+    const sections = message.parts.filter((p) => p.type === 'data-section')
+    expect(sections.map((p) => [p.id, p.data.index, p.data.title])).toEqual([
+      ['section-0', 0, 'Design <b>'],
+      ['section-1', 1, 'Folding'],
+    ])
+    expect(sections.map((p) => text.slice(p.data.start, p.data.end))).toEqual([
+      '## Design <b>\n\nBody 0 — ünïcode. More.\n\n',
+      '## Folding\n\nBody 1 — ünïcode. More.\n\n',
+    ])
+    await expect(
+      validateUIMessages<ResearchUIMessage>({ messages: [message], dataSchemas: researchDataSchemas, metadataSchema: researchMetadataSchema }),
+    ).resolves.toHaveLength(1)
+  })
+
   it("shows each model call's reasoning as a reasoning part, apart from the answer", async () => {
     const llm = scriptedLLM({
       replies: [

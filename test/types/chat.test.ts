@@ -85,10 +85,28 @@ describe('ResearchUIMessage', () => {
   it('narrows a data part by its type, and holds no transient part', () => {
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-fact' }>['data']['fact']>().toEqualTypeOf<Fact>()
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-page' | 'data-knowledge' | 'data-llm-call' }>>().toBeNever()
-    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'recall' | 'report' | 'claim' | 'revision'>()
-    expectTypeOf<ResearchDataUIPart['type']>().toEqualTypeOf<
-      'data-plan' | 'data-query' | 'data-fact' | 'data-cost' | 'data-warning' | 'data-recall' | 'data-report' | 'data-claim' | 'data-revision'
+    expectTypeOf<keyof ResearchMessageDataParts>().toEqualTypeOf<
+      'plan' | 'query' | 'fact' | 'cost' | 'warning' | 'recall' | 'report' | 'outline' | 'section' | 'claim' | 'revision'
     >()
+    expectTypeOf<ResearchDataUIPart['type']>().toEqualTypeOf<
+      | 'data-plan'
+      | 'data-query'
+      | 'data-fact'
+      | 'data-cost'
+      | 'data-warning'
+      | 'data-recall'
+      | 'data-report'
+      | 'data-outline'
+      | 'data-section'
+      | 'data-claim'
+      | 'data-revision'
+    >()
+    expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-section' }>['data']>().toEqualTypeOf<{
+      index: number
+      title: string
+      start: number
+      end?: number
+    }>()
     expectTypeOf<Extract<ResearchUIMessagePart, { type: 'data-claim' }>['data']['verdict']>().toEqualTypeOf<ClaimVerdict>()
     expectTypeOf<ResearchMessageMetadata['supportRate']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<Extract<ResearchToolUIPart, { state: 'output-available' }>['output']>().toEqualTypeOf<{ summary: string; chars: number }>()
