@@ -8,6 +8,9 @@
  *   npx tsx examples/chat/server.ts --backend openai --endpoint http://localhost:8080 --model NAME
  *                                               # any OpenAI-compatible server (OPENAI_API_KEY for a hosted one)
  *
+ * With a model (not the demo), the page's Report toggle runs a turn as a long report (the
+ * `report` strategy): the page sends `strategy: 'report'` in the turn's body.
+ *
  * It builds the page first (Vite, into examples/chat/dist) and keeps conversations in
  * examples/chat/.data (or CHAT_DATA_DIR): stop it, start it again, reload the page, and the
  * conversation goes on where it was.
@@ -17,9 +20,11 @@ import type { Server } from 'node:http'
 import { extname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { UIMessage } from 'ai'
-import type { Agent } from '../../src/index.js'
+import { type Agent, createAgent } from '../../src/index.js'
+import { duckduckgo, httpFetch } from '../../src/adapters/index.js'
 import { fileSessions } from '../../src/node/index.js'
 import { createHandlerServer } from '../../src/node/node-listener.js'
+import { readJsonObject } from '../../src/wire/read-body.js'
 import { createRequestGuard, type RequestRefusal } from '../../src/server/index.js'
 import { type ChatHandlerOptions, createChatHandler } from '../../src/streams/index.js'
 import { exampleAgent } from '../shared/agent.js'
@@ -35,6 +40,12 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export interface ChatServerOptions {
   agent: Agent
+  /**
+   * The agent of a turn asked as a report (the page's Report toggle sends `strategy: 'report'`
+   * in the body): one whose strategy is `report`, over the same sessions. Without it the page
+   * has no toggle.
+   */
+  reportAgent?: Agent
   /** The built page (`buildApp(appDir)`). */
   appDir: string
   /** Where conversations are kept: `sessions/` (what the research learned) and `messages/` (what the page showed). */
@@ -68,9 +79,11 @@ export async function createChatServer(options: ChatServerOptions): Promise<Serv
   const page = (files.get('/index.html')?.body ?? '')
     .replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
     .replace('<meta name="laconic-unreachable" content="">', `<meta name="laconic-unreachable" content="${escapeHtml(options.unreachable ?? '')}">`)
+    .replace('<meta name="laconic-report" content="">', `<meta name="laconic-report" content="${options.reportAgent ? 'on' : ''}">`)
     .replace('<!--laconic-banner-->', options.demo ? `<p class="demo-banner" role="note">${escapeHtml(DEMO_BANNER)}</p>` : '')
   const store = fileSessions(join(options.dataDir, 'sessions'))
   const chat = createChatHandler({ agent: options.agent, store, guard, onError: options.onError })
+  const reportChat = options.reportAgent && createChatHandler({ agent: options.reportAgent, store, guard, onError: options.onError })
   const log = fileChatLog(join(options.dataDir, 'messages'))
 
   return createHandlerServer(async (request) => {
@@ -94,7 +107,7 @@ export async function createChatServer(options: ChatServerOptions): Promise<Serv
   // handler has taken the turn, so the copy is the body the handler accepted.
   async function turn(request: Request): Promise<Response> {
     const copy = request.clone()
-    const response = await chat(request)
+    const response = await (reportChat && (await askedForReport(request)) ? reportChat : chat)(request)
     if (!response.ok) {
       await copy.body?.cancel()
       return response
@@ -102,7 +115,17 @@ export async function createChatServer(options: ChatServerOptions): Promise<Serv
     const body = parseTurn(await copy.text())
     return body ? log.record(body.id, body.messages, response) : response
   }
+
+  /** The turn's body (a copy, read within the handler's size limit) asks for a report: `strategy: 'report'`. Only a request the guard lets through is read. */
+  async function askedForReport(request: Request): Promise<boolean> {
+    if (guard.checkStart(request)) return false
+    const body = await readJsonObject(request.clone(), MAX_BODY_BYTES).catch(() => 'invalid' as const)
+    return typeof body === 'object' && body.strategy === 'report'
+  }
 }
+
+/** The largest turn body read (the chat handler's default limit). */
+const MAX_BODY_BYTES = 1_048_576
 
 /** The chat id and messages of a `useChat` body, when it has both (else the turn is not logged). */
 function parseTurn(text: string): { id: string; messages: UIMessage[] } | undefined {
@@ -133,11 +156,20 @@ async function readApp(dir: string): Promise<Map<string, { body: string; type: s
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const { agent, demo, label, model, fix, port = Number(process.env.PORT ?? 8789) } = exampleAgent(argv, { demoTokenDelayMs: 40, verify: 'annotate' })
+  const { agent, llm, demo, label, model, fix, port = Number(process.env.PORT ?? 8789) } = exampleAgent(argv, { demoTokenDelayMs: 40, verify: 'annotate' })
   const appDir = fileURLToPath(new URL('./dist', import.meta.url))
   await buildApp(appDir)
   const dataDir = process.env.CHAT_DATA_DIR ?? fileURLToPath(new URL('./.data', import.meta.url))
-  const server = await createChatServer({ agent, appDir, dataDir, demo, unreachable: `The model server (${model}) could not be reached. To fix: ${fix}` })
+  // A report turn runs on the same model, with the `report` strategy (the demo has no report: its answers are canned).
+  const reportAgent = llm && createAgent({ llm, search: duckduckgo(), fetch: httpFetch(), strategy: 'report' })
+  const server = await createChatServer({
+    agent,
+    reportAgent,
+    appDir,
+    dataDir,
+    demo,
+    unreachable: `The model server (${model}) could not be reached. To fix: ${fix}`,
+  })
   server.listen(port, '127.0.0.1', () => console.log(`laconic chat (${label}) on http://localhost:${port}/ · conversations in ${dataDir}`))
 }
 

@@ -2,8 +2,8 @@
  * examples/chat in a real Chromium: the React `useChat` page, built by Vite once for the file,
  * on the example's server (the library's chat handler over a file session store) with a
  * scripted graph-reader world. Two turns where the second plans with the first's facts, Stop
- * aborting the run's model call, a failing model shown as such, and a reload (and a server
- * restart) that keeps the conversation.
+ * aborting the run's model call, a failing model shown as such, a reload (and a server
+ * restart) that keeps the conversation, and a report turn (the scripted report world).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import type { Server } from 'node:http'
@@ -19,6 +19,7 @@ import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
+import { reportRig, sectionTitle } from '../strategies/report/rig.js'
 
 const NOBEL = 'https://www.nobelprize.org/prizes/chemistry/2024/summary/'
 const BAKER = 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/'
@@ -305,6 +306,64 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     } finally {
       verified.closeAllConnections()
       await new Promise((resolve) => verified.close(resolve))
+    }
+  })
+
+  it('a report turn (the Report toggle): the contents link to the sections, which stream in outline order under their headings, then the summary, conclusion and references', async () => {
+    const held = signal()
+    const rig = reportRig({
+      sections: 3,
+      // Section 0 is written last: sections 1 and 2 wait for it before they are shown.
+      writerGate: (k) => (k === 0 ? held.promise : Promise.resolve()),
+      outline: JSON.stringify({
+        title: `Three topics ${HOSTILE}`,
+        sections: [0, 1, 2].map((k) => ({ title: sectionTitle(k), goal: `explain topic ${k}`, questions: [`topic ${k}`] })),
+      }),
+    })
+    const reporting = await createChatServer({ agent: scripted.agent, reportAgent: rig.agent(), appDir: join(folder, 'app'), dataDir: join(folder, 'report') })
+    await new Promise<void>((resolve) => reporting.listen(0, '127.0.0.1', resolve))
+    try {
+      const page = await browser.newPage()
+      await page.goto(`http://127.0.0.1:${(reporting.address() as AddressInfo).port}/`)
+      await page.waitForSelector('main[data-status=ready]')
+      await page.check('.report-toggle input')
+      await page.fill('input[aria-label=Question]', 'What about the three topics?')
+      await page.click('button[type=submit]')
+
+      // The contents show before any section; sections 1 and 2 are written but wait for section 0.
+      await page.waitForSelector('.report nav a')
+      await expect.poll(() => rig.written.slice().sort()).toEqual([1, 2])
+      expect(await page.locator('.report h2').textContent()).toBe(`Three topics ${HOSTILE}`)
+      expect(await page.locator('.report section').count()).toBe(0)
+      held.resolve()
+      await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'ready', undefined, { timeout: 15_000 })
+
+      expect(await page.locator('.report h3').allTextContents()).toEqual(['Section 0', 'Section 1', 'Section 2', 'Summary', 'Conclusion', 'References'])
+      // Each contents entry links to its section's heading.
+      const links = await page
+        .locator('.report nav a')
+        .evaluateAll((as) => as.map((a) => [a.textContent, document.getElementById((a as HTMLAnchorElement).hash.slice(1))?.textContent]))
+      expect(links).toEqual([0, 1, 2].map((k) => [sectionTitle(k), sectionTitle(k)]))
+      const bodies = await page.locator('.report section[aria-labelledby] .answer').allTextContents()
+      expect(bodies).toHaveLength(3)
+      for (const [k, body] of bodies.entries())
+        expect(body).toMatch(new RegExp(`^Topic ${k} has its own fact \\[\\d+\\]\\. Every topic has a shared fact \\[\\d+\\]\\.$`))
+      const rest = await page.locator('.report section:not([aria-labelledby]) .answer').allTextContents()
+      expect(rest[0]).toBe('This report covers every topic.')
+      expect(rest[1]).toBe('All topics matter.')
+      expect(rest[2]).toContain('https://shared.example/')
+      expect(await page.locator('.assistant .sources a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toContain('https://shared.example/')
+      // The markup in the report's title stayed text.
+      expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0)
+      expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined()
+
+      // After a reload the saved report shows the same.
+      await page.reload()
+      await page.waitForSelector('main[data-status=ready]')
+      expect(await page.locator('.report h3').allTextContents()).toEqual(['Section 0', 'Section 1', 'Section 2', 'Summary', 'Conclusion', 'References'])
+    } finally {
+      reporting.closeAllConnections()
+      await new Promise((resolve) => reporting.close(resolve))
     }
   })
 })

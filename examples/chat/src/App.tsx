@@ -6,7 +6,7 @@
 import { useChat } from '@ai-sdk/react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { Message } from './Message.js'
-import { type ChatMessage, chatIdFromAddress, codeOfMaskedText, savedMessages, transport, unreachableHelp } from './messages.js'
+import { type ChatMessage, chatIdFromAddress, codeOfMaskedText, reportsOffered, savedMessages, transport, unreachableHelp } from './messages.js'
 
 export function App() {
   const [chatId] = useState(chatIdFromAddress)
@@ -22,6 +22,9 @@ export function App() {
 function Conversation({ chatId, saved }: { chatId: string; saved: ChatMessage[] }) {
   const { messages, sendMessage, status, stop, error } = useChat<ChatMessage>({ id: chatId, messages: saved, transport })
   const [question, setQuestion] = useState('')
+  // A report turn: the server runs the `report` strategy (an outline, then its sections), asked in the turn's body.
+  const [report, setReport] = useState(false)
+  const [offersReports] = useState(reportsOffered)
   const busy = status === 'submitted' || status === 'streaming'
 
   const ask = (event: FormEvent) => {
@@ -29,7 +32,7 @@ function Conversation({ chatId, saved }: { chatId: string; saved: ChatMessage[] 
     const text = question.trim()
     if (!text || busy) return
     setQuestion('')
-    void sendMessage({ text })
+    void sendMessage({ text }, report ? { body: { strategy: 'report' } } : undefined)
   }
 
   return (
@@ -49,6 +52,11 @@ function Conversation({ chatId, saved }: { chatId: string; saved: ChatMessage[] 
       {error && unreachableHelp(codeOfMaskedText(error.message)) && <p className="help">{unreachableHelp(codeOfMaskedText(error.message))}</p>}
       <form onSubmit={ask}>
         <input aria-label="Question" value={question} onChange={(event) => setQuestion(event.target.value)} placeholder="Ask a question" />
+        {offersReports && (
+          <label className="report-toggle">
+            <input type="checkbox" checked={report} onChange={(event) => setReport(event.target.checked)} /> Report
+          </label>
+        )}
         {busy ? (
           <button type="button" className="stop" onClick={() => void stop()}>
             Stop

@@ -2,7 +2,8 @@
  * One message. A user's is its text; an assistant's is the research run: the searches and facts
  * as they arrive, the answer (each sentence checked against its sources marked by its verdict,
  * the passage it was checked against on hover or focus), its sources as links, the cost, and how
- * the run ended. Everything is rendered as text (React escapes it); a source links only when its
+ * the run ended. A report turn (a `data-outline` part) shows its contents as links to its
+ * sections, then each section under its heading as it streams. Everything is rendered as text (React escapes it); a source links only when its
  * URL is http(s).
  */
 import type { ReactNode } from 'react'
@@ -30,6 +31,7 @@ export function Message({ message }: { message: ChatMessage }) {
     .map((part) => part.data)
     .sort((a, b) => a.index - b.index)
 
+  const outline = message.parts.find((part): part is PartOf<'data-outline'> => part.type === 'data-outline')
   const queries = message.parts.filter((part): part is PartOf<'data-query'> => part.type === 'data-query')
   const facts = message.parts.filter((part): part is PartOf<'data-fact'> => part.type === 'data-fact')
   const sources = message.parts.filter((part): part is PartOf<'source-url'> => part.type === 'source-url')
@@ -61,7 +63,11 @@ export function Message({ message }: { message: ChatMessage }) {
           ))}
         </ul>
       )}
-      {text && <p className="answer">{first === undefined ? <Checked text={text} claims={claims} /> : text}</p>}
+      {outline ? (
+        <Report id={message.id} outline={outline.data.outline} parts={message.parts} text={texts[0] ?? ''} />
+      ) : (
+        text && <p className="answer">{first === undefined ? <Checked text={text} claims={claims} /> : text}</p>
+      )}
       {first !== undefined && (
         <details className="draft">
           <summary>The first answer, before its unsupported sentences were removed</summary>
@@ -92,6 +98,69 @@ export function Message({ message }: { message: ChatMessage }) {
 }
 
 type Claim = PartOf<'data-claim'>['data']
+type Outline = PartOf<'data-outline'>['data']['outline']
+
+/** A heading the report strategy writes on a line of its own (`## Summary`): the title, or undefined. */
+const headingOf = (line: string): string | undefined => /^#{1,3} (.+)$/.exec(line)?.[1]
+
+/**
+ * A long report: its title, its contents (the outline, each entry a link to its section's
+ * heading), each section that has started under its heading (its text is `text.slice(start,
+ * end)` of the answer, its own `## title` line dropped), then what follows the last section
+ * (summary, conclusion, references), each under its heading.
+ */
+function Report({ id, outline, parts, text }: { id: string; outline: Outline; parts: ChatMessage['parts']; text: string }) {
+  const anchor = (index: number) => `report-${id.replace(/[^\w-]/g, '')}-${index}`
+  const sections = parts
+    .filter((part): part is PartOf<'data-section'> => part.type === 'data-section')
+    .map((part) => part.data)
+    .sort((a, b) => a.index - b.index)
+  const contents = outline.sections.map((section, index) => ({ id: anchor(index), title: section.title }))
+  const done = sections.length === outline.sections.length && sections.every((s) => s.end !== undefined)
+  const rest = done ? text.slice(Math.max(...sections.map((s) => s.end ?? 0))) : ''
+  return (
+    <article className="report">
+      <h2>{outline.title}</h2>
+      <nav className="contents" aria-label="Contents">
+        <ol>
+          {contents.map((entry) => (
+            <li key={entry.id}>
+              <a href={`#${entry.id}`}>{entry.title}</a>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      {sections.map((section) => {
+        const lines = text.slice(section.start, section.end ?? text.length).split('\n')
+        if (headingOf(lines[0] ?? '') !== undefined) lines.shift()
+        return (
+          <section key={section.index} className={section.end === undefined ? 'section streaming' : 'section'} aria-labelledby={anchor(section.index)}>
+            <h3 id={anchor(section.index)}>{section.title}</h3>
+            <p className="answer">{lines.join('\n').trim()}</p>
+          </section>
+        )
+      })}
+      {blocksOf(rest).map((block) => (
+        <section key={block.key} className="section">
+          {block.heading !== undefined && <h3>{block.heading}</h3>}
+          {block.text && <p className="answer">{block.text}</p>}
+        </section>
+      ))}
+    </article>
+  )
+}
+
+/** Text after a report's sections, cut at its heading lines: `## Summary`, `## Conclusion`, `## References`. */
+function blocksOf(text: string): { key: string; heading?: string; text: string }[] {
+  const blocks: { heading?: string; lines: string[] }[] = []
+  for (const line of text.split('\n')) {
+    const heading = headingOf(line)
+    if (heading !== undefined) blocks.push({ heading, lines: [] })
+    else if (blocks.length) blocks.at(-1)?.lines.push(line)
+    else if (line.trim()) blocks.push({ lines: [line] })
+  }
+  return blocks.map(({ heading, lines }, n) => ({ key: `rest-${n}`, ...(heading !== undefined ? { heading } : {}), text: lines.join('\n').trim() }))
+}
 
 /**
  * The answer's text with each checked sentence in a span marked by its verdict. Claims stand in

@@ -25,6 +25,9 @@ export function unreachableHelp(code: string | undefined): string {
   return document.querySelector('meta[name="laconic-unreachable"]')?.getAttribute('content') ?? ''
 }
 
+/** The server can run a turn as a long report (it has a report agent): the page shows its Report toggle. */
+export const reportsOffered = (): boolean => document.querySelector('meta[name="laconic-report"]')?.getAttribute('content') === 'on'
+
 /** The code at the end of the handler's short failure text: `the research failed (network)` → `network`. */
 export const codeOfMaskedText = (text: string): string | undefined => /\(([\w-]+)\)$/.exec(text)?.[1]
 
