@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createAgent, type ResearchEvent } from '../../src/index.js'
+import { createAgent, memoryCheckpoints, type LLMRequest, type ResearchEvent } from '../../src/index.js'
 import { mcpTools } from '../../src/mcp/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
 
@@ -28,6 +28,18 @@ async function collect(run: AsyncIterable<ResearchEvent>): Promise<ResearchEvent
   for await (const event of run) events.push(event)
   return assertEventInvariants(events) as ResearchEvent[]
 }
+
+/** The calls the tiny server ran, from the file it appends one to per call. */
+async function ranCalls(file: string): Promise<{ name: string; args: Record<string, unknown> }[]> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+}
+
+/** Tool results the model has been given so far. */
+const toolTurns = (req: LLMRequest) => req.turns?.filter((turn) => turn.role === 'tool').length ?? 0
 
 /** True while a process with this pid exists. */
 function alive(pid: number): boolean {
@@ -112,6 +124,72 @@ describe('mcpTools', () => {
     const events = await collect(agent.research('q'))
     expect(events.find((event) => event.type === 'warning' && event.code === 'tool-source-failed')?.type).toBe('warning')
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+  })
+
+  it('include: the model is offered only the chosen tools, and a call to another never reaches the server', async () => {
+    const callsFile = join(folder, 'calls-include')
+    const tools = mcpTools({ command: process.execPath, args: [SERVER], env: { TINY_MCP_CALLS_FILE: callsFile } }, { include: ['add', 'broken'] })
+    const llm = scriptedLLM({
+      replies: (req) => {
+        if (toolTurns(req) === 0) return { text: '', toolCalls: [{ id: 'l', name: 'lookup', args: { key: 'k', token: 't' } }] }
+        if (toolTurns(req) === 1) return { text: '', toolCalls: [{ id: 'a', name: 'add', args: { a: 1, b: 1 } }] }
+        return 'Two.'
+      },
+    })
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [tools], toolCalls: 'native', finalAnswer: () => true } })
+    const events = await collect(agent.research('What is 1 + 1?'))
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+    const offered = llm.calls[0]?.tools?.map((tool) => tool.name) ?? []
+    expect(offered).toEqual(expect.arrayContaining(['add', 'broken']))
+    expect(offered).not.toContain('lookup')
+    // The model named a tool it was not given: a failed call, and the server never saw it.
+    expect(events.find((event) => event.type === 'tool-result' && event.callId === 'l')).toMatchObject({ ok: false })
+    expect(events.find((event) => event.type === 'tool-result' && event.callId === 'a')).toMatchObject({ ok: true })
+    expect(await ranCalls(callsFile)).toEqual([{ name: 'add', args: { a: 1, b: 1 } }])
+  })
+
+  it('needsApproval by name: the run pauses with the call as its request before the server runs it, and runs it once approved', async () => {
+    const callsFile = join(folder, 'calls-approval')
+    const pidFile = join(folder, 'pid-approval')
+    const tools = mcpTools(
+      { command: process.execPath, args: [SERVER], env: { TINY_MCP_CALLS_FILE: callsFile, TINY_MCP_PID_FILE: pidFile } },
+      { needsApproval: ['add'] },
+    )
+    const llm = scriptedLLM({
+      replies: (req) => {
+        if (toolTurns(req) === 0) return { text: '', toolCalls: [{ id: 'l', name: 'lookup', args: { key: 'k', token: 't' } }] }
+        if (toolTurns(req) === 1) return { text: '', toolCalls: [{ id: 'a', name: 'add', args: { a: 2, b: 3 } }] }
+        return 'The sum is 5.'
+      },
+    })
+    const checkpoints = memoryCheckpoints()
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [tools], toolCalls: 'native', finalAnswer: () => true } })
+    const first = agent.research('What is 2 + 3?', { checkpoints })
+    const paused = await collect(first)
+    // `lookup` needs no approval and ran; `add` waits, unrun, and the paused run closed the server.
+    expect(paused.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused', request: { kind: 'tool-call', callId: 'a', name: 'add', args: { a: 2, b: 3 } } })
+    expect(await ranCalls(callsFile)).toEqual([{ name: 'lookup', args: { key: 'k' } }])
+    const firstPid = Number(await readFile(pidFile, 'utf8'))
+    await vi.waitFor(() => expect(alive(firstPid)).toBe(false), { timeout: 10_000, interval: 20 })
+
+    const resumed = agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } })
+    await collect(resumed)
+    expect((await resumed.result).answer).toBe('The sum is 5.')
+    expect(await ranCalls(callsFile)).toEqual([
+      { name: 'lookup', args: { key: 'k' } },
+      { name: 'add', args: { a: 2, b: 3 } },
+    ])
+  })
+
+  it('needsApproval: true holds every tool of the server', async () => {
+    const callsFile = join(folder, 'calls-approval-all')
+    const tools = mcpTools({ command: process.execPath, args: [SERVER], env: { TINY_MCP_CALLS_FILE: callsFile } }, { needsApproval: true })
+    const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'l', name: 'lookup', args: { key: 'k', token: 't' } }] }, 'done'] })
+    const agent = createAgent({ llm, strategy: 'react', react: { tools: [tools], toolCalls: 'native', finalAnswer: () => true } })
+    const run = agent.research('q', { checkpoints: memoryCheckpoints() })
+    const events = await collect(run)
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused', request: { kind: 'tool-call', name: 'lookup' } })
+    expect(await ranCalls(callsFile)).toEqual([])
   })
 
   it('connects to a Streamable HTTP server and sends its headers with every request', async () => {
