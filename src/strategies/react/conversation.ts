@@ -4,7 +4,7 @@
  */
 import { truncateAtSentence, type Citation, type PriorAnswer } from '../../core/index.js'
 import { rewriteCitations } from '../shared/citations.js'
-import type { Source, ToolOutcome } from './memory.js'
+import type { Source, ToolOutcome } from './tool-notes.js'
 import { READ_PAGE } from './tools.js'
 
 /** Characters of one earlier answer at most. */

@@ -19,7 +19,7 @@ import {
   type ToolCallRequest,
 } from '../../core/index.js'
 import { pageFinding, searchFindings } from './conversation.js'
-import { bound, type Memory, type ToolOutcome } from './memory.js'
+import { bound, type Memory, type ToolOutcome } from './tool-notes.js'
 import type { ReactCall, ReactOptions } from './options.js'
 import { callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH } from './tools.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { earlierAnswers, runKnowledge } from '../../../src/strategies/react/conversation.js'
-import type { ToolOutcome } from '../../../src/strategies/react/memory.js'
+import type { ToolOutcome } from '../../../src/strategies/react/tool-notes.js'
 
 const citations = [
   { index: 1, url: 'https://a.example/', title: 'A' },

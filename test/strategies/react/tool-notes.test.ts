@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { estimateTokens, requestText } from '../../../src/core/index.js'
-import { Memory } from '../../../src/strategies/react/memory.js'
+import { Memory } from '../../../src/strategies/react/tool-notes.js'
 
 const system = 'You are a research agent.'
 
