@@ -22,7 +22,7 @@ import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { earlierAnswers, runKnowledge } from './conversation.js'
 import { reactState } from './state.js'
 import { groundingGate } from './gate.js'
-import { bound, Memory, type MemoryState } from './tool-notes.js'
+import { bound, ToolNotes, type ToolNotesState } from './tool-notes.js'
 import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
 import { coerceTextArgs, hasProtocolLabel, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
 import { type ReactLimits, type ReactOptions, type ReactSettings, reactSettings } from './options.js'
@@ -45,7 +45,7 @@ interface PendingStep {
 }
 
 /** What a checkpoint holds of a `react` run. */
-interface SavedState extends MemoryState {
+interface SavedState extends ToolNotesState {
   step: number
   protocol: 'native' | 'text'
   rejections: number
@@ -114,10 +114,10 @@ interface Setup {
 
 async function* runReact(question: string, ctx: StrategyContext, { settings, own, hooks }: Setup): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const saved = restoredState<SavedState>(ctx, 'react', reactState)
-  const memory = new Memory(saved)
+  const notes = new ToolNotes(saved)
   const state: SavedState = {
-    sources: memory.sources,
-    steps: memory.steps,
+    sources: notes.sources,
+    steps: notes.steps,
     step: saved?.step ?? 0,
     protocol: saved?.protocol ?? settings.toolCalls,
     rejections: saved?.rejections ?? 0,
@@ -132,8 +132,8 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
   // Findings long-term memory recalled are sources the answer may cite (numbered first, so a
   // resumed run numbers them the same), shown with their numbers before the caller's knowledge.
   const recalled = recalledLines(recalledFindings(ctx), (finding) => {
-    const source = memory.source(finding.url, finding.title, false)
-    memory.saw(source, finding.text)
+    const source = notes.source(finding.url, finding.title, false)
+    notes.saw(source, finding.text)
     return `[${source.n}]`
   })
   const knowledge = [recalled, truncateAtSentence(ctx.input.knowledge?.trim() ?? '', 1500)].filter(Boolean).join('\n')
@@ -142,7 +142,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
   const earlier = earlierAnswers(
     ctx.input.priorAnswers ?? [],
     ctx.input.citations ?? [],
-    (citation) => memory.source(citation.url, citation.title, false).n,
+    (citation) => notes.source(citation.url, citation.title, false).n,
     settings.contextTokens,
   )
   const save = () => ctx.checkpoint({ ...state, made: [...made] } satisfies SavedState)
@@ -160,7 +160,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
 
   const runner = toolRunner({
     ctx,
-    memory,
+    notes,
     tools: byName,
     schedule,
     made,
@@ -206,7 +206,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     let textProtocol = state.protocol === 'text'
     const specs: ToolSpec[] = visibleAt(state.step).map((t) => t.spec)
     const system = textProtocol ? `${reactSystem}\n\n${textProtocolInstructions(specs)}` : reactSystem
-    const { prompt, turns } = memory.request({ system, question, earlier, knowledge, textProtocol, budget: settings.contextTokens })
+    const { prompt, turns } = notes.request({ system, question, earlier, knowledge, textProtocol, budget: settings.contextTokens })
     const offered = !textProtocol && specs.length > 0
     let reply: { text: string; toolCalls: ToolCall[] }
     try {
@@ -250,7 +250,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       } else if (parsed.kind === 'answer') draft = parsed.answer
       else if (!forced) {
         yield ctx.warning('the model replied outside the Thought / Action / Final Answer protocol', 'unparseable-output')
-        memory.steps.push({ text: reply.text, outcomes: [], followUp: protocolNudge })
+        notes.steps.push({ text: reply.text, outcomes: [], followUp: protocolNudge })
         yield* save()
         continue
       }
@@ -265,7 +265,7 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     }
 
     if (!draft && !forced) {
-      memory.steps.push({ text: '', outcomes: [], followUp: emptyNudge })
+      notes.steps.push({ text: '', outcomes: [], followUp: emptyNudge })
       yield* save()
       continue
     }
@@ -278,11 +278,11 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       if (!state.answerAsked) {
         state.answerAsked = true
         yield ctx.warning('the model acted instead of answering on its last step; it is asked once more for the answer', 'unparseable-output')
-        memory.steps.push({ text: parsed ? untilObservation(reply.text) : '', outcomes: [], followUp: answerNowNote(textProtocol) })
+        notes.steps.push({ text: parsed ? untilObservation(reply.text) : '', outcomes: [], followUp: answerNowNote(textProtocol) })
         yield* save()
         continue
       }
-      draft = gatheredAnswer(memory)
+      draft = gatheredAnswer(notes)
       gathered = true
       yield ctx.warning(
         `the model acted again instead of answering: ${draft ? 'the answer lists what the run gathered' : 'nothing was gathered to answer from'}`,
@@ -290,42 +290,42 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
       )
     }
 
-    const evidence = { sources: memory.sources.map(({ n, url, title, read }) => ({ n, url, ...(title ? { title } : {}), read })) }
+    const evidence = { sources: notes.sources.map(({ n, url, title, read }) => ({ n, url, ...(title ? { title } : {}), read })) }
     const verdict = draft && !gathered ? await (hooks.finalAnswer ?? groundingGate)(draft, evidence) : true
     if (verdict !== undefined && typeof verdict === 'object' && 'reject' in verdict) {
       const reason = bound(String(verdict.reject), ERROR_CHARS)
       if (state.rejections < settings.maxRejections && !forced) {
         state.rejections++
         yield ctx.warning(`the answer was rejected: ${reason}`, 'answer-rejected')
-        memory.steps.push({ text: reply.text, outcomes: [], followUp: rejectedNote(reason) })
+        notes.steps.push({ text: reply.text, outcomes: [], followUp: rejectedNote(reason) })
         yield* save()
         continue
       }
       yield ctx.warning(`the answer was rejected (${reason}), but no revision is left: it stands as it is`, 'answer-ungrounded')
     }
 
-    yield* answer(draft, ctx, memory, gathered, schedule)
+    yield* answer(draft, ctx, notes, gathered, schedule)
     return { reason: forced && state.step >= settings.maxSteps ? 'max-iterations' : 'answered' }
   }
 }
 
 /** What the run's tools found, as the answer of a model that would not give one. */
-function gatheredAnswer(memory: Memory): string {
-  const notes = memory.steps.flatMap((s) => s.outcomes.filter((o) => o.ok).map((o) => o.note))
-  if (!notes.length) return ''
-  return `No answer was given within the step budget. What the research found:\n${truncateAtSentence(notes.join('\n'), KNOWLEDGE_CHARS)}`
+function gatheredAnswer(notes: ToolNotes): string {
+  const found = notes.steps.flatMap((s) => s.outcomes.filter((o) => o.ok).map((o) => o.note))
+  if (!found.length) return ''
+  return `No answer was given within the step budget. What the research found:\n${truncateAtSentence(found.join('\n'), KNOWLEDGE_CHARS)}`
 }
 
 /** The answer, released once the gate took it: its `[n]` renumbered for the conversation. */
-async function* answer(draft: string, ctx: StrategyContext, memory: Memory, warned: boolean, schedule: Schedule): AsyncGenerator<StrategyEvent> {
+async function* answer(draft: string, ctx: StrategyContext, notes: ToolNotes, warned: boolean, schedule: Schedule): AsyncGenerator<StrategyEvent> {
   // What the run found, then what it was given: the next turn of a conversation starts from it.
-  const outcomes = memory.steps.flatMap((s) => s.outcomes)
+  const outcomes = notes.steps.flatMap((s) => s.outcomes)
   if (outcomes.some((o) => o.ok)) {
-    yield { type: 'knowledge-update', knowledge: runKnowledge(outcomes, ctx.input.knowledge?.trim() ?? '', KNOWLEDGE_CHARS), iteration: memory.steps.length }
+    yield { type: 'knowledge-update', knowledge: runKnowledge(outcomes, ctx.input.knowledge?.trim() ?? '', KNOWLEDGE_CHARS), iteration: notes.steps.length }
   }
   yield* citedAnswer(ctx, {
     from: { draft },
-    source: (n) => memory.find(n),
+    source: (n) => notes.find(n),
     schedule,
     empty: { warning: warned ? undefined : 'the model gave no answer', text: () => 'No answer was found within the step budget.' },
   })

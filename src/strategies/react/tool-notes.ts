@@ -1,5 +1,5 @@
 /**
- * What a `react` run remembers, kept flat: numbered sources, and its steps. Recent steps go to
+ * React's tool notes, kept flat: the numbered sources its tools found, and its steps. Recent steps go to
  * the model whole, as conversation turns; once the request would pass the token budget, the
  * oldest steps fold into one short note each in the prompt (what was called, which sources it
  * gave), so the prompt stays within a small model's context however many steps run.
@@ -39,7 +39,7 @@ export interface StepRecord {
 }
 
 /** The plain JSON a checkpoint keeps. */
-export interface MemoryState {
+export interface ToolNotesState {
   sources: Source[]
   steps: StepRecord[]
 }
@@ -49,18 +49,18 @@ const NOTES_CHARS = 2400
 /** Source lines in the prompt at most: those cited are the ones read, kept first. */
 const SOURCE_LINES = 40
 
-export class Memory {
+export class ToolNotes {
   readonly sources: Source[]
   readonly steps: StepRecord[]
   private readonly byUrl = new Map<string, Source>()
 
-  constructor(state?: MemoryState) {
+  constructor(state?: ToolNotesState) {
     this.sources = state?.sources.map((s) => ({ ...s })) ?? []
     this.steps = state?.steps.map((s) => ({ ...s, outcomes: [...s.outcomes] })) ?? []
     for (const source of this.sources) this.byUrl.set(normalizeUrl(source.url), source)
   }
 
-  state(): MemoryState {
+  state(): ToolNotesState {
     return { sources: this.sources, steps: this.steps }
   }
 

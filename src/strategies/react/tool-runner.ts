@@ -1,7 +1,7 @@
 /**
  * Runs the tool calls of one `react` step: each call is announced, checked (its tool, its
  * arguments, repeats, the caller's `beforeTool`, approval), and the allowed ones run at once
- * under the run's limiter; their results go into the memory as the step's outcomes. A call that
+ * under the run's limiter; their results go into the notes as the step's outcomes. A call that
  * waits for approval stops the step before anything runs, so the whole step is replayed on resume.
  */
 import {
@@ -19,7 +19,7 @@ import {
   type ToolCallRequest,
 } from '../../core/index.js'
 import { pageFinding, searchFindings } from './conversation.js'
-import { bound, type Memory, type ToolOutcome } from './tool-notes.js'
+import { bound, type ToolNotes, type ToolOutcome } from './tool-notes.js'
 import type { ReactCall, ReactOptions } from './options.js'
 import { callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH } from './tools.js'
 
@@ -34,7 +34,7 @@ export interface CallApproval {
 
 export interface ToolRunnerInit {
   ctx: StrategyContext
-  memory: Memory
+  notes: ToolNotes
   /** Every tool the run has, by name (a step may show the model fewer). */
   tools: ReadonlyMap<string, RunnableTool>
   /** The run's limiter: tool calls of a step run at once within it. */
@@ -73,7 +73,7 @@ export const ERROR_CHARS = 400
 type Verdict = { run: { tool: RunnableTool; args: Record<string, unknown> } } | { error: string } | { suspend: Record<string, unknown> }
 
 export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncGenerator<StrategyEvent, StepRun> } {
-  const { ctx, memory, tools, schedule, made, resultChars, hooks } = init
+  const { ctx, notes, tools, schedule, made, resultChars, hooks } = init
 
   /** Whether a call may run: its tool, its arguments, repeats, the caller's `beforeTool`, approval. */
   async function* decide(
@@ -138,9 +138,9 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
     if (outcome.error) return failed(call, `search failed: ${outcome.error.message}`)
     if (!outcome.results.length) return { call, ok: true, content: 'No results.', note: `- search "${query}": no results` }
     const lines = outcome.results.map((r) => {
-      const source = memory.source(r.url, r.title, false)
+      const source = notes.source(r.url, r.title, false)
       const snippet = bound(r.snippet, 400)
-      memory.saw(source, snippet)
+      notes.saw(source, snippet)
       return { source, snippet: r.snippet, text: `[${source.n}] ${r.title}\n${r.url}\n${snippet}` }
     })
     const content = bound(lines.map((l) => l.text).join('\n\n'), resultChars)
@@ -156,7 +156,7 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
   async function* readPage(call: ToolCall, ref: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
     // The model may name a source by its number instead of its URL.
     const number = /^\[?(\d{1,4})\]?$/.exec(ref.trim())
-    const url = number ? memory.find(Number(number[1]))?.url : ref.trim()
+    const url = number ? notes.find(Number(number[1]))?.url : ref.trim()
     if (!url || !/^https?:\/\//i.test(url)) return failed(call, `\`${bound(ref, 100)}\` is not the URL of a source; pass a URL from the search results`)
     const page = yield* ctx.readPage(url, { schedule })
     if (!page) return failed(call, `could not read ${url}`)
@@ -165,8 +165,8 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
     if (passages.length === 0) passages.push({ url: page.url || url, text: '' })
     const shown = passages.map((passage) => {
       const title = page.title ? passageTitle(page.title, passage) : undefined
-      const source = memory.source(passage.url, title, true)
-      memory.saw(source, passage.text)
+      const source = notes.source(passage.url, title, true)
+      notes.saw(source, passage.text)
       return { source, title, text: passage.text }
     })
     const text = shown.map((s) => s.text).join(' ')
@@ -221,7 +221,7 @@ export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncG
         )
       }
       yield* merge
-      memory.steps.push({ text, outcomes })
+      notes.steps.push({ text, outcomes })
       return { ran: true }
     },
   }

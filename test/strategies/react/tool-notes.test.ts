@@ -1,14 +1,14 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { estimateTokens, requestText } from '../../../src/core/index.js'
-import { Memory } from '../../../src/strategies/react/tool-notes.js'
+import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 
 const system = 'You are a research agent.'
 
-function addStep(memory: Memory, i: number, chars: number): void {
-  const source = memory.source(`https://example.org/${i}`, `Page ${i}`, true)
+function addStep(notes: ToolNotes, i: number, chars: number): void {
+  const source = notes.source(`https://example.org/${i}`, `Page ${i}`, true)
   const content = `[${source.n}] Page ${i}\n${'x'.repeat(chars)}`
-  memory.steps.push({
+  notes.steps.push({
     text: `step ${i}`,
     outcomes: [
       { call: { id: `c${i}`, name: 'read_page', args: `{"url":"https://example.org/${i}"}` }, ok: true, content, note: `- read [${source.n}]: page ${i}` },
@@ -19,15 +19,15 @@ function addStep(memory: Memory, i: number, chars: number): void {
 it('past the budget, old steps fold into notes: the request stays within budget plus the last step', () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 100, max: 4000 }), fc.integer({ min: 600, max: 8000 }), (steps, chars, budget) => {
-      const memory = new Memory()
-      for (let i = 0; i < steps; i++) addStep(memory, i, chars)
-      const request = memory.request({ system, question: 'q', knowledge: '', textProtocol: false, budget })
+      const notes = new ToolNotes()
+      for (let i = 0; i < steps; i++) addStep(notes, i, chars)
+      const request = notes.request({ system, question: 'q', knowledge: '', textProtocol: false, budget })
       const tokens = estimateTokens(requestText({ system, ...request }))
-      const lastStep = estimateTokens(memory.steps.at(-1)!.outcomes[0]!.content) + 200
+      const lastStep = estimateTokens(notes.steps.at(-1)!.outcomes[0]!.content) + 200
       expect(tokens).toBeLessThanOrEqual(Math.max(budget, 0) + lastStep + estimateTokens(request.prompt))
       // The last step is always whole; every compacted step left its note (while the notes fit).
       expect(request.turns.some((t) => t.role === 'tool' && t.callId === `c${steps - 1}`)).toBe(true)
-      const compacted = memory.steps.filter((s) => s.compacted).length
+      const compacted = notes.steps.filter((s) => s.compacted).length
       if (compacted > 0) expect(request.prompt).toContain(`- read [${compacted}]`)
       // Sources keep their numbers whatever was folded.
       expect(request.prompt).toContain(`[${steps}] Page ${steps - 1}`)
@@ -36,11 +36,11 @@ it('past the budget, old steps fold into notes: the request stays within budget 
 })
 
 it('20 steps of 3,000-character pages fit an 8k model with the default budget', () => {
-  const memory = new Memory()
+  const notes = new ToolNotes()
   const sizes: number[] = []
   for (let i = 0; i < 20; i++) {
-    addStep(memory, i, 3000)
-    const request = memory.request({ system, question: 'q', knowledge: '', textProtocol: false, budget: 6000 })
+    addStep(notes, i, 3000)
+    const request = notes.request({ system, question: 'q', knowledge: '', textProtocol: false, budget: 6000 })
     sizes.push(estimateTokens(requestText({ system, ...request })))
   }
   expect(Math.max(...sizes)).toBeLessThanOrEqual(8192 - 1024)

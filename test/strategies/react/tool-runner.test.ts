@@ -3,7 +3,7 @@ import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { createContext, memoryCheckpoints, type StrategyEvent, type ToolCall } from '../../../src/core/index.js'
 import type { ReactOptions, ReactTool } from '../../../src/index.js'
-import { Memory } from '../../../src/strategies/react/tool-notes.js'
+import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'
 import { mockFetch, mockSearch } from '../../../src/testing/index.js'
@@ -31,13 +31,13 @@ function setup(
     options: { search, ...(options.fetch ? { fetch: options.fetch } : {}) },
     input: options.store === false ? {} : { checkpoints: memoryCheckpoints() },
   })
-  const memory = new Memory()
+  const notes = new ToolNotes()
   const made = new Set<string>()
   let repeats = 0
   const all = [...builtinTools({ search: true, fetch: options.fetch !== undefined }), ...userTools(tools)]
   const runner = toolRunner({
     ctx,
-    memory,
+    notes,
     tools: new Map(all.map((t) => [t.spec.name, t])),
     schedule: pLimit(options.concurrency ?? 4),
     made,
@@ -49,7 +49,7 @@ function setup(
   const visible = new Set(all.map((t) => t.spec.name))
   const run = (calls: ToolCall[], approvals?: Record<string, CallApproval>) =>
     drain(runner.run({ step: 1, text: 'thinking', calls, visible, ...(approvals ? { approvals } : {}) }))
-  return { run, memory, made, repeats: () => repeats }
+  return { run, notes, made, repeats: () => repeats }
 }
 
 const echo = (overrides: Partial<ReactTool> = {}) => {
@@ -72,7 +72,7 @@ const results = (events: StrategyEvent[]) => events.flatMap((e) => (e.type === '
 describe('toolRunner', () => {
   it('refuses an unknown tool, bad arguments and a repeat with a message to the model, and runs the rest', async () => {
     const { tool, seen } = echo()
-    const { run, memory, repeats } = setup([tool])
+    const { run, notes, repeats } = setup([tool])
     const first = await run([{ id: 'c1', name: 'echo', args: '{"text":"hi"}' }])
     expect(first.value).toEqual({ ran: true })
     const second = await run([
@@ -90,30 +90,30 @@ describe('toolRunner', () => {
     ])
     expect(second.events.filter((e) => e.type === 'warning').map((e) => e.type === 'warning' && e.code)).toEqual(['repeated-call'])
     expect(repeats()).toBe(1)
-    expect(memory.steps.map((s) => s.outcomes.length)).toEqual([1, 4])
+    expect(notes.steps.map((s) => s.outcomes.length)).toEqual([1, 4])
   })
 
-  it('the built-in search numbers its sources in the memory', async () => {
-    const { run, memory } = setup([])
+  it('the built-in search numbers its sources in the notes', async () => {
+    const { run, notes } = setup([])
     const { events } = await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['tool-call', 'query', 'result', 'tool-result']))
     // The snippet the model was shown is the source's evidence.
-    expect(memory.sources).toEqual([{ n: 1, url: 'https://example.org/tides', title: 'Tides', read: false, text: 'The moon pulls the sea.' }])
-    expect(memory.steps[0]!.outcomes[0]!.content).toContain('[1] Tides')
+    expect(notes.sources).toEqual([{ n: 1, url: 'https://example.org/tides', title: 'Tides', read: false, text: 'The moon pulls the sea.' }])
+    expect(notes.steps[0]!.outcomes[0]!.content).toContain('[1] Tides')
   })
 
   it("a page read adds the text the model was shown to its source's evidence, bounded", async () => {
     const long = `${'The sun pulls the sea as well. '.repeat(400)}The last sentence.`
     const fetch = mockFetch({ pages: { 'https://example.org/tides': { title: 'Tides', text: `Spring tides follow the new moon. ${long}` } } })
-    const { run, memory } = setup([], { fetch })
+    const { run, notes } = setup([], { fetch })
     await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
     await run([{ id: 'c2', name: 'read_page', args: '{"url":"https://example.org/tides"}' }])
-    const [source] = memory.sources
+    const [source] = notes.sources
     expect(source).toMatchObject({ n: 1, read: true })
     // The snippet, then what the model was shown of the page: nothing it was not shown.
     const [snippet, ...page] = source!.text!.split('\n')
     expect(snippet).toBe('The moon pulls the sea.')
-    const shown = memory.steps.at(-1)!.outcomes[0]!.content
+    const shown = notes.steps.at(-1)!.outcomes[0]!.content
     expect(page.join('\n').length).toBeGreaterThan(1000)
     expect(shown).toContain(page.join('\n'))
     expect(source!.text!.length).toBeLessThanOrEqual(EVIDENCE_CHARS)
@@ -121,7 +121,7 @@ describe('toolRunner', () => {
 
   it('stops at a call that needs approval before anything runs, and redacts its sensitive fields in the event', async () => {
     const { tool, seen } = echo({ needsApproval: true, sensitive: ['secret'] })
-    const { run, memory } = setup([tool])
+    const { run, notes } = setup([tool])
     const calls = [
       { id: 'c1', name: 'search', args: '{"query":"tides"}' },
       { id: 'c2', name: 'echo', args: '{"text":"hi","secret":"s3cret"}' },
@@ -130,7 +130,7 @@ describe('toolRunner', () => {
     expect(paused.value).toMatchObject({ ran: false, waiting: { id: 'c2' } })
     expect(paused.events.find((e) => e.type === 'tool-call' && e.callId === 'c2')).toMatchObject({ args: { text: 'hi', secret: '[redacted]' } })
     expect(paused.events.some((e) => e.type === 'query')).toBe(false)
-    expect(memory.steps).toEqual([])
+    expect(notes.steps).toEqual([])
 
     const approved = await run(calls, { c2: { approved: true, arguments: { text: 'edited' } } })
     expect(approved.value).toEqual({ ran: true })
