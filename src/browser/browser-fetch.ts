@@ -109,6 +109,7 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
     resolveHost = resolveWithNodeDns,
   } = options
   const allowOrigins = new Set((options.allowOrigins ?? []).map((origin) => parseWebUrl(origin).origin))
+  const limits = { maxBytes, maxPageBytes }
   const pages = pLimit(maxPages)
   const open = new Set<BrowserContext>()
   let browser: Promise<Browser> | undefined
@@ -159,111 +160,19 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
     const context = await (await browserFor()).newContext({ acceptDownloads: false, serviceWorkers: 'block' })
     // The page's budget starts once it has a context: starting the shared browser is not the page's time.
     const started = performance.now()
-    const remaining = () => Math.max(1, timeoutMs - (performance.now() - started))
+    const budget = { timeoutMs, remaining: () => Math.max(1, timeoutMs - (performance.now() - started)) }
     open.add(context)
     const onAbort = () => {
       requests.abort()
       context.close().catch(() => undefined)
     }
     signal?.addEventListener('abort', onAbort, { once: true })
-    const warnings: PageWarning[] = []
-    let refused = 0
-    let loaded = 0
-    let navigation: { redirect?: string; error?: unknown; status?: number } = {}
-    let page: Page | undefined
+    const traffic: PageTraffic = { refused: 0, loaded: 0, navigation: {}, warnings: [] }
     try {
-      const rules = await policyFor()
-      await context.routeWebSocket(/.*/, (socket) => {
-        refused++
-        socket.close().catch(() => undefined)
-      })
-      await context.route('**/*', async (route: Route) => {
-        const request = route.request()
-        const isMainDocument = request.isNavigationRequest() && request.frame() === page?.mainFrame()
-        if (BLOCKED_TYPES.has(request.resourceType())) return route.abort('blockedbyclient').catch(() => undefined)
-        const checked = checkDestination(request.url(), rules)
-        if ('refused' in checked || loaded >= maxPageBytes) {
-          if ('refused' in checked) refused++
-          if (isMainDocument && 'refused' in checked) navigation.error = checked.refused
-          return route.abort('blockedbyclient').catch(() => undefined)
-        }
-        try {
-          const served = await serveRequest(
-            request.url(),
-            { method: request.method(), headers: await request.allHeaders(), body: request.postDataBuffer() },
-            rules,
-            Math.min(maxBytes, maxPageBytes - loaded),
-            requests.signal,
-            !isMainDocument,
-          )
-          if ('redirect' in served) {
-            navigation.redirect = served.redirect
-            return await route.abort('aborted')
-          }
-          loaded += served.body.byteLength
-          if (isMainDocument) navigation.status = served.status
-          await route.fulfill({ status: served.status, headers: served.headers, body: served.body })
-        } catch (error) {
-          if (isRefusal(error)) refused++
-          if (isMainDocument) navigation.error = error
-          await route.abort(isRefusal(error) ? 'blockedbyclient' : 'failed').catch(() => undefined)
-        }
-      })
-      page = await context.newPage()
-      let current = url
-      for (let hop = 0; ; hop++) {
-        navigation = {}
-        try {
-          await page.goto(current, { waitUntil: 'load', timeout: remaining() })
-        } catch (error) {
-          // Chromium fails the navigation itself on an error status with an empty body.
-          if (navigation.status !== undefined && navigation.status >= 400) throw statusError(current, navigation.status)
-          if (signal?.aborted) throw abortError(signal)
-          if (navigation.redirect !== undefined && hop < maxRedirects) {
-            const next = navigation.redirect
-            await checkFirst(next, signal)
-            current = next
-            continue
-          }
-          if (navigation.error !== undefined) throw navigation.error
-          if (!isTimeout(error)) throw pageFailed(current, error)
-          if (page.url() === 'about:blank') {
-            throw new ProviderError(`browser-fetch: ${shortUrl(current)} did not answer within ${timeoutMs} ms`, {
-              code: 'timeout',
-              provider: 'browser-fetch',
-              url: shortUrl(current, 2000),
-              retryable: true,
-            })
-          }
-          warnings.push({ code: 'browser-timeout', message: `the page was still loading after ${timeoutMs} ms; it was read as far as it had rendered` })
-        }
-        if (navigation.status !== undefined && navigation.status >= 400) throw statusError(current, navigation.status)
-        break
-      }
-      // Playwright reads a timeout of 0 as none at all.
-      const settle = Math.min(settleMs, remaining())
-      if (settle >= 1) await page.waitForLoadState('networkidle', { timeout: settle }).catch(() => undefined)
-      if (signal?.aborted) throw abortError(signal)
-      // A script that never yields (an endless loop) would hold this forever: it gets what is left of the budget.
-      const rendered = await withinBudget(
-        page.evaluate((max: number) => {
-          const html = document.documentElement ? document.documentElement.outerHTML : ''
-          return { html: html.slice(0, max), length: html.length }
-        }, maxBytes),
-        remaining() + 1_000,
-        url,
-        timeoutMs,
-      )
-      if (rendered.length > maxBytes)
-        warnings.push({ code: 'browser-truncated', message: `only the first ${maxBytes} of ${rendered.length} characters of the rendered page were read` })
-      if (refused > 0)
-        warnings.push({
-          code: 'browser-blocked',
-          message: `${refused} request${refused === 1 ? '' : 's'} of the page ${refused === 1 ? 'was' : 'were'} refused (SSRF guard or WebSocket)`,
-        })
-      const finalUrl = page.url()
-      const extracted = await readableText(rendered.html, { timeoutMs: extractTimeoutMs, signal })
-      return { url: finalUrl, ...extracted, ...(warnings.length > 0 ? { warnings } : {}) }
+      await guardRequests(context, traffic, await policyFor(), limits, requests.signal)
+      traffic.page = await context.newPage()
+      await navigate(traffic.page, url, traffic, budget, maxRedirects, (next) => checkFirst(next, signal), signal)
+      return await readRendered(traffic.page, url, traffic, budget, { settleMs, maxBytes, extractTimeoutMs }, signal)
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) throw abortError(signal)
       throw error
@@ -287,6 +196,166 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
       if (running) await (await running.catch(() => undefined))?.close()
     },
   }
+}
+
+/** How the main document's last navigation went, as its routed request saw it. */
+interface Navigation {
+  redirect?: string
+  error?: unknown
+  status?: number
+}
+
+/** What one page's requests did: refusals and bytes counted, its main document's navigation, and the warnings for its reader. */
+interface PageTraffic {
+  refused: number
+  loaded: number
+  navigation: Navigation
+  warnings: PageWarning[]
+  page?: Page
+}
+
+/** A page's time: the whole budget, and what is left of it. */
+interface PageBudget {
+  timeoutMs: number
+  remaining(): number
+}
+
+/**
+ * Routes every request of the context through Node: blocked types and refused destinations are
+ * aborted, the rest served by `serveRequest` within the page's byte budget; WebSockets are refused.
+ */
+async function guardRequests(
+  context: BrowserContext,
+  traffic: PageTraffic,
+  rules: RequestPolicy,
+  limits: { maxBytes: number; maxPageBytes: number },
+  signal: AbortSignal,
+): Promise<void> {
+  await context.routeWebSocket(/.*/, (socket) => {
+    traffic.refused++
+    socket.close().catch(() => undefined)
+  })
+  await context.route('**/*', async (route: Route) => {
+    const request = route.request()
+    const isMainDocument = request.isNavigationRequest() && request.frame() === traffic.page?.mainFrame()
+    if (BLOCKED_TYPES.has(request.resourceType())) return route.abort('blockedbyclient').catch(() => undefined)
+    const checked = checkDestination(request.url(), rules)
+    if ('refused' in checked || traffic.loaded >= limits.maxPageBytes) {
+      if ('refused' in checked) traffic.refused++
+      if (isMainDocument && 'refused' in checked) traffic.navigation.error = checked.refused
+      return route.abort('blockedbyclient').catch(() => undefined)
+    }
+    try {
+      const served = await serveRequest(
+        request.url(),
+        { method: request.method(), headers: await request.allHeaders(), body: request.postDataBuffer() },
+        rules,
+        Math.min(limits.maxBytes, limits.maxPageBytes - traffic.loaded),
+        signal,
+        !isMainDocument,
+      )
+      if ('redirect' in served) {
+        traffic.navigation.redirect = served.redirect
+        return await route.abort('aborted')
+      }
+      traffic.loaded += served.body.byteLength
+      if (isMainDocument) traffic.navigation.status = served.status
+      await route.fulfill({ status: served.status, headers: served.headers, body: served.body })
+    } catch (error) {
+      if (isRefusal(error)) traffic.refused++
+      if (isMainDocument) traffic.navigation.error = error
+      await route.abort(isRefusal(error) ? 'blockedbyclient' : 'failed').catch(() => undefined)
+    }
+  })
+}
+
+/**
+ * Loads `url` in the page, following redirects (each checked by `checkNext`) up to `maxRedirects`.
+ * A page still loading when the budget ends is kept with a `browser-timeout` warning; one with no
+ * document yet, an error status or a refused destination fails.
+ */
+async function navigate(
+  page: Page,
+  url: string,
+  traffic: PageTraffic,
+  budget: PageBudget,
+  maxRedirects: number,
+  checkNext: (url: string) => Promise<void>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  let current = url
+  for (let hop = 0; ; hop++) {
+    traffic.navigation = {}
+    try {
+      await page.goto(current, { waitUntil: 'load', timeout: budget.remaining() })
+    } catch (error) {
+      const navigation = traffic.navigation
+      // Chromium fails the navigation itself on an error status with an empty body.
+      if (navigation.status !== undefined && navigation.status >= 400) throw statusError(current, navigation.status)
+      if (signal?.aborted) throw abortError(signal)
+      if (navigation.redirect !== undefined && hop < maxRedirects) {
+        const next = navigation.redirect
+        await checkNext(next)
+        current = next
+        continue
+      }
+      if (navigation.error !== undefined) throw navigation.error
+      if (!isTimeout(error)) throw pageFailed(current, error)
+      if (page.url() === 'about:blank') {
+        throw new ProviderError(`browser-fetch: ${shortUrl(current)} did not answer within ${budget.timeoutMs} ms`, {
+          code: 'timeout',
+          provider: 'browser-fetch',
+          url: shortUrl(current, 2000),
+          retryable: true,
+        })
+      }
+      traffic.warnings.push({
+        code: 'browser-timeout',
+        message: `the page was still loading after ${budget.timeoutMs} ms; it was read as far as it had rendered`,
+      })
+    }
+    const status = traffic.navigation.status
+    if (status !== undefined && status >= 400) throw statusError(current, status)
+    return
+  }
+}
+
+/** Waits for the page's own requests to settle (within the budget), then reads its rendered HTML as readable text. */
+async function readRendered(
+  page: Page,
+  url: string,
+  traffic: PageTraffic,
+  budget: PageBudget,
+  settings: { settleMs: number; maxBytes: number; extractTimeoutMs: number },
+  signal: AbortSignal | undefined,
+): Promise<FetchedPage> {
+  const { maxBytes } = settings
+  // Playwright reads a timeout of 0 as none at all.
+  const settle = Math.min(settings.settleMs, budget.remaining())
+  if (settle >= 1) await page.waitForLoadState('networkidle', { timeout: settle }).catch(() => undefined)
+  if (signal?.aborted) throw abortError(signal)
+  // A script that never yields (an endless loop) would hold this forever: it gets what is left of the budget.
+  const rendered = await withinBudget(
+    page.evaluate((max: number) => {
+      const html = document.documentElement ? document.documentElement.outerHTML : ''
+      return { html: html.slice(0, max), length: html.length }
+    }, maxBytes),
+    budget.remaining() + 1_000,
+    url,
+    budget.timeoutMs,
+  )
+  const warnings = traffic.warnings
+  if (rendered.length > maxBytes)
+    warnings.push({ code: 'browser-truncated', message: `only the first ${maxBytes} of ${rendered.length} characters of the rendered page were read` })
+  const refused = traffic.refused
+  if (refused > 0)
+    warnings.push({
+      code: 'browser-blocked',
+      message: `${refused} request${refused === 1 ? '' : 's'} of the page ${refused === 1 ? 'was' : 'were'} refused (SSRF guard or WebSocket)`,
+    })
+  const finalUrl = page.url()
+  const extracted = await readableText(rendered.html, { timeoutMs: settings.extractTimeoutMs, signal })
+  return { url: finalUrl, ...extracted, ...(warnings.length > 0 ? { warnings } : {}) }
 }
 
 /** `work`, or a `timeout` ProviderError when it is not done in `ms`. */
