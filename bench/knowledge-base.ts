@@ -12,7 +12,7 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { EmbeddingProvider } from '../src/core/embeddings.js'
+import type { EmbeddingProvider } from '../src/core/contracts/embeddings.js'
 import { knowledgeBase, memoryVectorStore, type VectorStore } from '../src/kb/index.js'
 import { fakeVector } from '../test/kb/fake-vector.js'
 import { percentile, round } from './stats.js'

@@ -8,7 +8,7 @@ import { parseQueries, parseReflection } from '../src/strategies/reflect/parse.j
 import { parsePlannerDecision } from '../src/strategies/scratchpad/parse.js'
 import { citationNumbers, rewriteCitations } from '../src/strategies/shared/citations.js'
 import { parseBareList, parseLooseJson } from '../src/strategies/shared/json.js'
-import { stripThink } from '../src/core/text.js'
+import { stripThink } from '../src/core/util/text.js'
 
 export const modelOutputParsers: Readonly<Record<string, (text: string) => unknown>> = {
   parseLooseJson: (text) => parseLooseJson(text),

@@ -20,8 +20,8 @@ import {
   type SharedOptions,
   type StrategyDefinition,
 } from './core/index.js'
-import { languageTag } from './core/language.js'
-import { sourceRules } from './core/sources.js'
+import { languageTag } from './core/run/language.js'
+import { sourceRules } from './core/run/allowed-sources.js'
 import { createSession } from './session.js'
 import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategies/builtins.js'
 import type { DeepOptions } from './strategies/deep/options.js'

@@ -11,8 +11,8 @@ export {
   type SessionState,
   type SessionStore,
 } from './core/session.js'
-export { fromGenerate, type GenerateFunction } from './core/generate.js'
-export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/errors.js'
+export { fromGenerate, type GenerateFunction } from './core/run/generate.js'
+export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/contracts/laconic-error.js'
 export type {
   JsonSchema,
   RetryInfo,
@@ -32,12 +32,12 @@ export type {
   ToolChoice,
   ToolCall,
   ChatTurn,
-} from './core/providers.js'
-export type * from './core/events.js'
-export type { SourceFilter, SourceFilterPart } from './core/sources.js'
-export type { EmbeddingProvider, Embeddings, EmbedOptions } from './core/embeddings.js'
-export type { Cost, ModelPrice, Pricing } from './core/cost.js'
-export type { ProviderUsage, UsageReporter } from './core/provider-usage.js'
+} from './core/contracts/providers.js'
+export type * from './core/contracts/events.js'
+export type { SourceFilter, SourceFilterPart } from './core/run/allowed-sources.js'
+export type { EmbeddingProvider, Embeddings, EmbedOptions } from './core/contracts/embeddings.js'
+export type { Cost, ModelPrice, Pricing } from './core/contracts/run-cost.js'
+export type { ProviderUsage, UsageReporter } from './core/contracts/provider-usage.js'
 export type {
   ModelRole,
   SharedOptions,
@@ -54,18 +54,26 @@ export type {
   ScopedContext,
   Strategy,
   StrategyDefinition,
-} from './core/strategy.js'
+} from './core/contracts/strategy-types.js'
 export type { ScratchpadOptions } from './strategies/scratchpad/options.js'
 export type { GraphReaderOptions } from './strategies/graph-reader/options.js'
 export type { ReflectOptions } from './strategies/reflect/options.js'
 export type { DeepOptions } from './strategies/deep/options.js'
 export type { ReportOptions } from './strategies/report/options.js'
 export type { ReactOptions, ReactTool, ReactToolSource, OpenToolSource, ReactCall, ReactEvidence, BeforeToolDecision } from './strategies/react/options.js'
-export type { ResearchRun } from './core/run.js'
-export type { InterruptRequest, InterruptDecision, PlanRequest, ToolCallRequest, OutlineRequest, ReportOutline, OutlineSection } from './core/interruption.js'
-export type { PriorAnswer, ResearchResult } from './core/result.js'
-export type { MemoryEntry, MemoryOptions, MemoryStore, MemoryWritePolicy, RecalledFinding, SessionFact } from './core/memory.js'
+export type { ResearchRun } from './core/run/run.js'
+export type {
+  InterruptRequest,
+  InterruptDecision,
+  PlanRequest,
+  ToolCallRequest,
+  OutlineRequest,
+  ReportOutline,
+  OutlineSection,
+} from './core/contracts/interruption.js'
+export type { PriorAnswer, ResearchResult } from './core/contracts/result.js'
+export type { MemoryEntry, MemoryOptions, MemoryStore, MemoryWritePolicy, RecalledFinding, SessionFact } from './core/contracts/long-term-memory.js'
 // Checkpoints: the store interface users implement, and the in-memory store (the file store
 // needs node:fs, so it lives on laconic-research/node).
-export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type ReleaseLock } from './core/checkpoint.js'
-export type { JsonValue } from './core/json-value.js'
+export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type ReleaseLock } from './core/contracts/checkpoint.js'
+export type { JsonValue } from './core/util/json-value.js'

@@ -3,9 +3,9 @@
  * the flag and what it accepts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { languageTag } from '../core/language.js'
+import { languageTag } from '../core/run/language.js'
 import type { McpServerSpec } from '../mcp/tools.js'
-import { sourceRules, type SourceFilter } from '../core/sources.js'
+import { sourceRules, type SourceFilter } from '../core/run/allowed-sources.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'
 import { didYouMean } from './did-you-mean.js'

@@ -9,7 +9,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { localEmbeddings, ollamaEmbeddings, openAIEmbeddings } from '../adapters/index.js'
-import type { EmbeddingProvider } from '../core/embeddings.js'
+import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import type { Env } from './llm.js'
 import { openaiBaseURL, withScheme } from './llm.js'
 import { EMBED_BACKENDS, type EmbedBackend, type EmbedFlags } from './kb-flags.js'

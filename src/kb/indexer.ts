@@ -6,7 +6,7 @@
  * next documents are read, so a slow embedding backend and slow parsing overlap.
  */
 import { LaconicError, ProviderError, abortError, isAbortError } from '../core/index.js'
-import type { EmbeddingProvider } from '../core/embeddings.js'
+import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { contentHash } from './content-hash.js'
 import { type ChunkDraft, documentChunks, embeddedText, type ReadDocument } from './document-chunks.js'
 import { SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'

@@ -10,8 +10,8 @@
  */
 import { chooseWindows, LaconicError, OMITTED, ProviderError, abortError, isAbortError, pageOfUrl } from '../core/index.js'
 import { rankTexts } from '../core/lexical.js'
-import type { EmbeddingProvider } from '../core/embeddings.js'
-import { embeddingUsage } from '../core/provider-usage.js'
+import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
+import { embeddingUsage } from '../core/contracts/provider-usage.js'
 import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/index.js'
 import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
 import { type IndexOptions, type IndexReport, indexSources } from './indexer.js'

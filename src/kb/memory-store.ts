@@ -3,8 +3,8 @@
  * one document (`memory:<runId>`) whose chunks are its findings, embedded one by one; recall
  * embeds the new question and gives back the nearest findings, each fact once.
  */
-import type { EmbeddingProvider } from '../core/embeddings.js'
-import { embeddingUsage, type UsageReporter } from '../core/provider-usage.js'
+import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
+import { embeddingUsage, type UsageReporter } from '../core/contracts/provider-usage.js'
 import { LaconicError, normalizeText, normalizeUrl, type MemoryStore, type RecalledFinding, type SessionFact } from '../core/index.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 

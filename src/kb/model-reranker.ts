@@ -3,9 +3,9 @@
  * their numbers, best first. The reply is read by a total parser: any numbers in it, in order,
  * those out of range or repeated dropped; a reply with none leaves the order as it was.
  */
-import { type Generation, type ModelPiece, modelCall } from '../core/model-call.js'
-import { estimateTokens } from '../core/text.js'
-import { requestText } from '../core/tools.js'
+import { type Generation, type ModelPiece, modelCall } from '../core/run/model-call.js'
+import { estimateTokens } from '../core/util/text.js'
+import { requestText } from '../core/contracts/tool-args.js'
 import type { LLMProvider } from '../core/index.js'
 import type { RerankedPassage, Reranker } from './reranker.js'
 

@@ -10,7 +10,7 @@
  *   tokens after it (and the `answer` event, if the dead attempt got that far, is replaced).
  */
 import { addCost, zeroCost, type Cost, type ResearchEvent } from '../core/index.js'
-import { RESUMED_CODE } from '../core/result-fold.js'
+import { RESUMED_CODE } from '../core/run/result-fold.js'
 
 export interface LogJoin {
   /** The events to append for one event of the new attempt (stamped with the log's run id). */

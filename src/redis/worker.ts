@@ -25,7 +25,7 @@ import { createEventLog, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
 import { joinLog } from './log-join.js'
 import { DEFAULT_QUEUE_NAME, type ResearchJobData } from './queue.js'
-import { resultOfEvents } from '../core/result-fold.js'
+import { resultOfEvents } from '../core/run/result-fold.js'
 
 /** What the worker needs of an agent: `createAgent(...)` fits. Without `resume`, a run whose worker died starts again. */
 export interface WorkerAgent {

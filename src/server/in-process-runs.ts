@@ -4,7 +4,7 @@
  * run nobody comes to read is aborted after a grace period, as is one whose readers all left;
  * finished runs are kept for replay within a count and a byte budget; `close()` aborts them all.
  */
-import { resultOfEvents } from '../core/result-fold.js'
+import { resultOfEvents } from '../core/run/result-fold.js'
 import {
   type CheckpointStore,
   checkDecision,

@@ -1,5 +1,5 @@
 import type { Claim, Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
-import type { ReportOutline } from '../core/interruption.js'
+import type { ReportOutline } from '../core/contracts/interruption.js'
 import { isFailure, isOwnWords, logMaskedError, type MaskedError, maskedText, type OnMaskedError } from './error-masking.js'
 
 /**

@@ -4,7 +4,7 @@
  */
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { onAbort } from '../../src/core/abort-listener.js'
+import { onAbort } from '../../src/core/util/abort-listener.js'
 import { createAgent } from '../../src/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 

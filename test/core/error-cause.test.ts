@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { errorText, thrownErrorText } from '../../src/cli/error-text.js'
-import { causeText } from '../../src/core/errors.js'
+import { causeText } from '../../src/core/contracts/laconic-error.js'
 import { createAgent, LaconicError } from '../../src/index.js'
 import { parseResearchEvent } from '../../src/streams/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { callDollars, knownDollars, modelPrice, PRICE_TABLE } from '../../src/core/cost.js'
-import { PRICE_TABLE as TABLE } from '../../src/core/price-table.js'
+import { callDollars, knownDollars, modelPrice, PRICE_TABLE } from '../../src/core/contracts/run-cost.js'
+import { PRICE_TABLE as TABLE } from '../../src/core/contracts/price-table.js'
 import { createAgent, fromGenerate } from '../../src/index.js'
 import { mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { resultOfEvents } from '../../src/core/result-fold.js'
-import { addCost, zeroCost } from '../../src/core/cost.js'
+import { resultOfEvents } from '../../src/core/run/result-fold.js'
+import { addCost, zeroCost } from '../../src/core/contracts/run-cost.js'
 import { createAgent, type ResearchEvent, type ResearchRun, type Strategy, type StrategyEvent } from '../../src/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 

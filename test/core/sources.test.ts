@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type FetchProvider, type ResearchEvent, type SearchProvider, type SearchResult, type Strategy } from '../../src/index.js'
-import { dateAllowed, hostOf, hostUnder, normalizeDomain, sourceRules, urlAllowed } from '../../src/core/sources.js'
+import { dateAllowed, hostOf, hostUnder, normalizeDomain, sourceRules, urlAllowed } from '../../src/core/run/allowed-sources.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
 
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)

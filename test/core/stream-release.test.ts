@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMProvider, type LLMRequest, type Strategy } from '../../src/index.js'
-import { makeStrategy } from '../../src/core/registry.js'
+import { makeStrategy } from '../../src/core/run/registry.js'
 import { builtinStrategies } from '../../src/strategies/builtins.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'

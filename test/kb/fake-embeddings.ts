@@ -3,7 +3,7 @@
  * `dimensions` axes, so texts sharing words point the same way. Served as OpenAI's
  * `POST /v1/embeddings` on a loopback server, or called in process.
  */
-import type { EmbeddingProvider, Embeddings } from '../../src/core/embeddings.js'
+import type { EmbeddingProvider, Embeddings } from '../../src/core/contracts/embeddings.js'
 import { type Loopback, startLoopback } from '../adapters/http/loopback.js'
 import { fakeVector } from './fake-vector.js'
 

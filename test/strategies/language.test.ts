@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, strategyNames, type LLMRequest, type ResearchEvent } from '../../src/index.js'
-import { languageLine, languageTag, withLanguage } from '../../src/core/language.js'
+import { languageLine, languageTag, withLanguage } from '../../src/core/run/language.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 const corpus = [

@@ -3,7 +3,7 @@
  * object that is both. Hits and shared in-flight results carry `cached: true` (on each
  * search result, on a page), so the runtime reports `cached: true` and charges nothing for them.
  */
-import { onAbort } from '../../core/abort-listener.js'
+import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError, isAbortError } from '../../core/index.js'
 import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/index.js'
 import { createSingleFlight } from './single-flight.js'

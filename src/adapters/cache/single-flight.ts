@@ -3,7 +3,7 @@
  * signal that aborts only when every caller waiting on it has aborted, so one caller
  * giving up never fails the others.
  */
-import { onAbort } from '../../core/abort-listener.js'
+import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError } from '../../core/index.js'
 
 interface Flight {

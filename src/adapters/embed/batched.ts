@@ -4,7 +4,7 @@
  * priced. An adapter only says how one batch is embedded.
  */
 import pLimit from 'p-limit'
-import { onAbort } from '../../core/abort-listener.js'
+import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError, LaconicError, type EmbeddingProvider, type EmbedOptions, type Embeddings, type RetryInfo } from '../../core/index.js'
 import { Dimensions } from './vectors.js'
 

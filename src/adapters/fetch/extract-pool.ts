@@ -9,7 +9,7 @@
  * The worker script is the compiled `extract-worker.js` next to this module. Run from the
  * TypeScript sources (tests, `tsx`), it is `extract-worker.ts`, loaded through tsx.
  */
-import { onAbort as onAbortOf } from '../../core/abort-listener.js'
+import { onAbort as onAbortOf } from '../../core/util/abort-listener.js'
 import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'

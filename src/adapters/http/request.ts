@@ -2,7 +2,7 @@
  * One HTTP call with timeouts, retries and typed errors, on global `fetch` (or an injected one).
  * The response body stays a stream: callers read it chunk by chunk under an idle timeout.
  */
-import { onAbort } from '../../core/abort-listener.js'
+import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError, LaconicError, type RetryInfo } from '../../core/index.js'
 import { networkError, statusError, timeoutError, type FailureContext, type HintFor } from './failure.js'
 import { withRetries, withRetryHint, type RetryOptions } from './retry.js'

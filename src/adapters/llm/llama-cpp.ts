@@ -4,7 +4,7 @@
  * tokens stream as llama.cpp samples them, and a schema-carrying call is constrained by a grammar
  * built from that schema, so even a tiny model writes JSON the parsers accept.
  */
-import { onAbort } from '../../core/abort-listener.js'
+import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError, isAbortError, LaconicError, ProviderError, type JsonSchema, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
 import { describe, loadLlamaModel } from './llama-load.js'
 

@@ -6,7 +6,7 @@
  * warning and the others' results stand; when all fail, the search fails with the first error.
  */
 import { isAbortError, LaconicError, normalizeUrl, ProviderError } from '../../core/index.js'
-import type { SourceFilterPart } from '../../core/sources.js'
+import type { SourceFilterPart } from '../../core/run/allowed-sources.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
 import { reciprocalRankFusion } from '../../core/rank-fusion.js'
 

@@ -3,7 +3,7 @@
  * normalized, dates as the first and last day allowed (`YYYY-MM-DD`).
  */
 import type { SearchOptions } from '../../core/index.js'
-import { type SourceRules, sourceRules } from '../../core/sources.js'
+import { type SourceRules, sourceRules } from '../../core/run/allowed-sources.js'
 
 /** The call's rules, or undefined when it has none (or ones the run would have refused). */
 export function callSourceRules(call: SearchOptions): SourceRules | undefined {

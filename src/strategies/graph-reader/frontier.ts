@@ -1,5 +1,5 @@
 import { abortError, createMerge, normalizeText } from '../../core/index.js'
-import { onAbort } from '../../core/abort-listener.js'
+import { onAbort } from '../../core/util/abort-listener.js'
 
 /** A query to explore, and where it sits in the graph. */
 export interface Node {

@@ -4,7 +4,7 @@
  * caller dropped are cancelled) → on a pause, a checkpoint with the plan pending → on resume,
  * the queries the caller decided on.
  */
-import { editedPlanEvent, editedQueries } from '../../core/plan-review.js'
+import { editedPlanEvent, editedQueries } from '../../core/run/plan-review.js'
 import type { PlanProposal, PlanRequest, Step, StrategyContext, StrategyOutcome } from '../../core/index.js'
 
 /** What passed the gate: the queries to search, or the outcome the run ends with now. */

@@ -1,5 +1,5 @@
-import { LaconicError } from './errors.js'
-import type { Strategy, StrategyDefinition } from './strategy.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import type { Strategy, StrategyDefinition } from '../contracts/strategy-types.js'
 
 /** The agent's options as the registry sees them: an object holding each strategy's section under its `optionsKey`, unread. */
 type AnyOptions = object

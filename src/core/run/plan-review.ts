@@ -1,5 +1,5 @@
-import { LaconicError } from './errors.js'
-import type { PlanProposal, ResearchOptions, Step } from './strategy.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import type { PlanProposal, ResearchOptions, Step } from '../contracts/strategy-types.js'
 
 /**
  * `ctx.reviewPlan`: yields the plan, then asks the caller once per run (the `reviewed` flag) and

@@ -1,13 +1,13 @@
-import { LaconicError } from './errors.js'
-import type { StrategyEvent } from './events.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import type { StrategyEvent } from '../contracts/events.js'
 import { type Generation, modelCall } from './model-call.js'
 import { runLanguage, withLanguage } from './language.js'
-import type { LLMProvider, LLMRequest } from './providers.js'
+import type { LLMProvider, LLMRequest } from '../contracts/providers.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import { usageEvents } from './run-usage.js'
-import type { ModelRole, Schedule, Step, StrategyContext } from './strategy.js'
-import { estimateTokens, type TextFilter } from './text.js'
-import { requestText } from './tools.js'
+import type { ModelRole, Schedule, Step, StrategyContext } from '../contracts/strategy-types.js'
+import { estimateTokens, type TextFilter } from '../util/text.js'
+import { requestText } from '../contracts/tool-args.js'
 
 type ModelRequest = Omit<LLMRequest, 'signal' | 'onRetry'>
 

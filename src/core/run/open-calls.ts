@@ -1,4 +1,4 @@
-import type { StrategyEvent } from './events.js'
+import type { StrategyEvent } from '../contracts/events.js'
 
 /** A model call that has streamed output and not yet been counted, or usage a provider reported and the run not yet yielded. */
 interface OpenCall {

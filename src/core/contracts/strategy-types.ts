@@ -1,13 +1,12 @@
 import type { CheckpointStore } from './checkpoint.js'
-import type { JsonValue } from './json-value.js'
-import type { Cost, Pricing } from './cost.js'
+import type { JsonValue } from '../util/json-value.js'
+import type { Cost, Pricing } from './run-cost.js'
 import type { Citation, ErrorInfo, Fact, RunEndReason, StrategyEvent, VerifyMode, WarningCode } from './events.js'
 import type { PriorAnswer } from './result.js'
-import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, ToolCall } from './providers.js'
+import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, SourceFilter, ToolCall } from './providers.js'
 import type { InterruptDecision, InterruptRequest } from './interruption.js'
-import type { MemoryOptions, RecalledFinding } from './memory.js'
-import type { TextFilter } from './text.js'
-import type { SourceFilter } from './sources.js'
+import type { MemoryOptions, RecalledFinding } from './long-term-memory.js'
+import type { TextFilter } from '../util/text.js'
 
 /** Model roles of the built-in strategies; custom strategies may use their own names. */
 export type ModelRole = 'planner' | 'synthesizer' | 'finalizer' | 'extractor' | 'neighbor' | 'verifier' | (string & {})

@@ -2,7 +2,7 @@
  * Helpers shared by the adapters (which put tool calls on the wire) and the strategies (which
  * run them): reading a call's argument text, and telling a server that cannot call tools.
  */
-import { ProviderError } from './errors.js'
+import { ProviderError } from './laconic-error.js'
 import type { LLMRequest } from './providers.js'
 
 /** A tool call's arguments as parsed by `parseToolArgs()`: the object, or why the text is not one. */

@@ -1,5 +1,5 @@
-import type { Cost } from './cost.js'
-import type { ErrorInfo } from './errors.js'
+import type { Cost } from './run-cost.js'
+import type { ErrorInfo } from './laconic-error.js'
 import type { Citation, Claim, Fact, Report, RunEndReason } from './events.js'
 import type { InterruptRequest } from './interruption.js'
 

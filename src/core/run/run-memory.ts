@@ -3,15 +3,15 @@
  * checked, the recall before a run plans (bounded, deduplicated, never trusted raw), and the
  * write after it ends (a policy, then a write nobody waits for).
  */
-import { addCost, type Cost, type Pricing, zeroCost } from './cost.js'
-import { abortError, describeError, LaconicError } from './errors.js'
-import type { Citation } from './events.js'
-import type { MemoryEntry, MemoryOptions, MemoryStore, RecalledFinding, SessionFact } from './memory.js'
-import { optionsSection, wholeNumberOption } from './options.js'
-import { type UsageReporter, usageCost } from './provider-usage.js'
-import type { ResearchResult } from './result.js'
-import { normalizeText, truncateAtSentence } from './text.js'
-import { normalizeUrl } from './urls.js'
+import { addCost, type Cost, type Pricing, zeroCost } from '../contracts/run-cost.js'
+import { abortError, describeError, LaconicError } from '../contracts/laconic-error.js'
+import type { Citation } from '../contracts/events.js'
+import type { MemoryEntry, MemoryOptions, MemoryStore, RecalledFinding, SessionFact } from '../contracts/long-term-memory.js'
+import { optionsSection, wholeNumberOption } from './shared-options.js'
+import { type UsageReporter, usageCost } from '../contracts/provider-usage.js'
+import type { ResearchResult } from '../contracts/result.js'
+import { normalizeText, truncateAtSentence } from '../util/text.js'
+import { normalizeUrl } from '../util/urls.js'
 
 /** Findings one recall may give a run, at most: `memory.recall` above it is a config error. */
 export const MAX_RECALL = 50

@@ -1,5 +1,5 @@
-import type { StrategyEvent } from './events.js'
-import { type ProviderUsage, type UsageReporter, usageCost } from './provider-usage.js'
+import type { StrategyEvent } from '../contracts/events.js'
+import { type ProviderUsage, type UsageReporter, usageCost } from '../contracts/provider-usage.js'
 import type { RunShared } from './run-scope.js'
 
 type Accounts = Pick<RunShared, 'options' | 'ledger' | 'openCalls'>

@@ -1,7 +1,7 @@
-import { toJson } from './checkpoint.js'
+import { toJson } from '../contracts/checkpoint.js'
 import { reviewPlan } from './plan-review.js'
 import type { RunShared } from './run-scope.js'
-import type { StrategyContext } from './strategy.js'
+import type { StrategyContext } from '../contracts/strategy-types.js'
 
 /** What gates or ends a strategy's step: `checkpoint`, the budget check, the plan review, and `warning`. */
 export function stepCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'checkpoint' | 'budgetExhausted' | 'reviewPlan' | 'warning'> {

@@ -3,10 +3,10 @@
  * subdomains) and a window of publication dates. Applied by the run to every search's results and
  * before every page read; a provider whose API can filter is handed the rules too.
  */
-import { LaconicError } from './errors.js'
-import type { SearchResult, SourceFilter, SourceFilterPart } from './providers.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import type { SearchResult, SourceFilter, SourceFilterPart } from '../contracts/providers.js'
 
-export type { SourceFilter, SourceFilterPart } from './providers.js'
+export type { SourceFilter, SourceFilterPart } from '../contracts/providers.js'
 
 /** A domain as written by a user (`Example.COM.`, `*.example.com`, `https://example.com/x`, `bücher.de`), in the form hosts are compared in, or undefined. */
 export function normalizeDomain(written: string): string | undefined {

@@ -1,8 +1,8 @@
-import type { Checkpoint } from './checkpoint.js'
-import { addCost, zeroCost } from './cost.js'
-import type { Citation, Claim, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from './events.js'
-import type { InterruptRequest } from './interruption.js'
-import type { ResearchResult } from './result.js'
+import type { Checkpoint } from '../contracts/checkpoint.js'
+import { addCost, zeroCost } from '../contracts/run-cost.js'
+import type { Citation, Claim, ErrorInfo, Fact, ResearchEvent, RunEndReason, StrategyEvent } from '../contracts/events.js'
+import type { InterruptRequest } from '../contracts/interruption.js'
+import type { ResearchResult } from '../contracts/result.js'
 
 /**
  * The warning code that marks where a later attempt at a run joined its log (a worker died and

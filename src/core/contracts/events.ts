@@ -1,10 +1,10 @@
-import type { JsonValue } from './json-value.js'
-import type { ErrorCode, ErrorInfo } from './errors.js'
+import type { JsonValue } from '../util/json-value.js'
+import type { ErrorCode, ErrorInfo } from './laconic-error.js'
 
-export type { ErrorInfo } from './errors.js'
-import type { Cost } from './cost.js'
+export type { ErrorInfo } from './laconic-error.js'
+import type { Cost } from './run-cost.js'
 import type { InterruptRequest, ReportOutline } from './interruption.js'
-import type { RecalledFinding } from './memory.js'
+import type { RecalledFinding } from './long-term-memory.js'
 import type { DocumentKind, DocumentWarningCode, SearchResult } from './providers.js'
 
 /** An atomic fact in a notebook, tied to the sources it came from. */

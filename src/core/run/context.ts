@@ -1,14 +1,14 @@
-import { onAbort } from './abort-listener.js'
-import { LaconicError } from './errors.js'
-import { createIdSource, type IdSource } from './ids.js'
+import { onAbort } from '../util/abort-listener.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import { createIdSource, type IdSource } from '../util/ids.js'
 import { modelCalls } from './model-calls.js'
 import { OpenCalls } from './open-calls.js'
 import { pageReads } from './page-reads.js'
-import type { LLMProvider } from './providers.js'
+import type { LLMProvider } from '../contracts/providers.js'
 import { createLedger, type Ledger, type RunShared } from './run-scope.js'
 import { searchCalls } from './search-calls.js'
 import { stepCalls } from './step-calls.js'
-import type { ModelRole, ResearchOptions, Resumption, SharedOptions, StrategyContext } from './strategy.js'
+import type { ModelRole, ResearchOptions, Resumption, SharedOptions, StrategyContext } from '../contracts/strategy-types.js'
 
 /** Which role a role falls back to when the agent sets no model for it. */
 const ROLE_FALLBACK: Readonly<Record<string, ModelRole>> = {

@@ -1,5 +1,5 @@
-import { LaconicError } from './errors.js'
-import { INTERRUPT_KINDS, isOutline, type InterruptDecision, type InterruptRequest } from './interruption.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import { INTERRUPT_KINDS, isOutline, type InterruptDecision, type InterruptRequest } from '../contracts/interruption.js'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 

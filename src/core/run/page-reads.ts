@@ -1,8 +1,8 @@
-import { costDelta } from './cost.js'
-import { describeError, isAbortError } from './errors.js'
+import { costDelta } from '../contracts/run-cost.js'
+import { describeError, isAbortError } from '../contracts/laconic-error.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
-import { runSourceRules, urlAllowed } from './sources.js'
-import type { StrategyContext } from './strategy.js'
+import { runSourceRules, urlAllowed } from './allowed-sources.js'
+import type { StrategyContext } from '../contracts/strategy-types.js'
 
 /** A scope's page reads (`readPage`): each request gets `signal`; a failure is a warning and no page. */
 export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'readPage'> {

@@ -1,11 +1,11 @@
-import { costDelta } from './cost.js'
-import { describeWithCause, type ErrorInfo, isAbortError } from './errors.js'
+import { costDelta } from '../contracts/run-cost.js'
+import { describeWithCause, type ErrorInfo, isAbortError } from '../contracts/laconic-error.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
 import { usageCollector } from './run-usage.js'
-import type { PageWarning } from './providers.js'
-import { filterResults, runSourceRules, type SourceFilterPart } from './sources.js'
-import type { StrategyEvent } from './events.js'
-import type { StrategyContext } from './strategy.js'
+import type { PageWarning } from '../contracts/providers.js'
+import { filterResults, runSourceRules, type SourceFilterPart } from './allowed-sources.js'
+import type { StrategyEvent } from '../contracts/events.js'
+import type { StrategyContext } from '../contracts/strategy-types.js'
 
 /** A scope's searches (`runSearch`): each request gets `signal`; a failure is a warning and a result with its error. */
 export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'runSearch'> {

@@ -1,6 +1,6 @@
-import type { LLMChunk, LLMProvider, LLMRequest, ToolCall } from './providers.js'
-import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from './text.js'
-import { requestText } from './tools.js'
+import type { LLMChunk, LLMProvider, LLMRequest, ToolCall } from '../contracts/providers.js'
+import { chainFilters, createThinkFilter, estimateTokens, type TextFilter } from '../util/text.js'
+import { requestText } from '../contracts/tool-args.js'
 
 /** A piece of a model's reply as it streams: visible text, or reasoning (never part of the answer). */
 export type ModelPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string }

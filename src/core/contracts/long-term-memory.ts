@@ -1,4 +1,4 @@
-import type { Cost } from './cost.js'
+import type { Cost } from './run-cost.js'
 import type { UsageReporter } from './provider-usage.js'
 
 /**

@@ -1,5 +1,5 @@
-import { onAbort } from './abort-listener.js'
-import { abortError } from './errors.js'
+import { onAbort } from '../util/abort-listener.js'
+import { abortError } from '../contracts/laconic-error.js'
 
 /** Waits `ms`, or rejects with the `aborted` error as soon as the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

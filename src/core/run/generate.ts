@@ -1,5 +1,5 @@
 import { modelCall, type Generation } from './model-call.js'
-import type { LLMProvider, LLMRequest } from './providers.js'
+import type { LLMProvider, LLMRequest } from '../contracts/providers.js'
 
 export type { Generation } from './model-call.js'
 

@@ -1,9 +1,9 @@
-import type { Cost } from './cost.js'
-import type { ErrorInfo, StrategyEvent } from './events.js'
-import type { IdSource } from './ids.js'
+import type { Cost } from '../contracts/run-cost.js'
+import type { ErrorInfo, StrategyEvent } from '../contracts/events.js'
+import type { IdSource } from '../util/ids.js'
 import type { OpenCalls } from './open-calls.js'
-import type { LLMProvider, RetryInfo } from './providers.js'
-import type { ModelRole, ResearchOptions, Resumption, Schedule, SharedOptions } from './strategy.js'
+import type { LLMProvider, RetryInfo } from '../contracts/providers.js'
+import type { ModelRole, ResearchOptions, Resumption, Schedule, SharedOptions } from '../contracts/strategy-types.js'
 
 /** What every scope of one run shares: its identity, options, model lookup and id counters. */
 export interface RunShared {

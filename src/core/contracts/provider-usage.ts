@@ -1,4 +1,4 @@
-import { type Cost, callDollars, costDelta, embeddingPrice, type Pricing } from './cost.js'
+import { type Cost, callDollars, costDelta, embeddingPrice, type Pricing } from './run-cost.js'
 
 /**
  * What a provider spent inside one of its calls, on calls of its own: a knowledge base's query

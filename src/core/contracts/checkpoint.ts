@@ -1,11 +1,11 @@
-import type { Cost } from './cost.js'
-import { LaconicError } from './errors.js'
+import type { Cost } from './run-cost.js'
+import { LaconicError } from './laconic-error.js'
 import type { Citation, Fact, VerifyMode } from './events.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
-import type { JsonValue } from './json-value.js'
-import type { RecalledFinding } from './memory.js'
+import type { JsonValue } from '../util/json-value.js'
+import type { RecalledFinding } from './long-term-memory.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
-import { isObject, readStoredJson } from './stored-json.js'
+import { isObject, readStoredJson } from '../util/stored-json.js'
 
 /** The format of checkpoints this version writes and reads. */
 export const CHECKPOINT_VERSION = 2

@@ -4,8 +4,8 @@
  * strategy, built in or not, answers and writes its queries in that language without a copy of
  * the instruction in each.
  */
-import { LaconicError } from './errors.js'
-import type { ModelRole } from './strategy.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import type { ModelRole } from '../contracts/strategy-types.js'
 
 /** `value` as a canonical BCP 47 tag (`de`, `pt-BR`), or undefined when unset; anything else is a `config` error naming `name`. */
 export function languageTag(value: unknown, name = 'language'): string | undefined {

@@ -1,11 +1,11 @@
-import { CHECKPOINT_VERSION, toJson, type Checkpoint, type CheckpointStore, type ReleaseLock } from './checkpoint.js'
-import type { JsonValue } from './json-value.js'
-import type { Cost } from './cost.js'
-import { describeError, LaconicError } from './errors.js'
-import type { Fact, RunEndReason, StrategyEvent } from './events.js'
-import type { IdSource } from './ids.js'
-import type { ResearchResult } from './result.js'
-import type { ResearchOptions, SharedOptions, Strategy } from './strategy.js'
+import { CHECKPOINT_VERSION, toJson, type Checkpoint, type CheckpointStore, type ReleaseLock } from '../contracts/checkpoint.js'
+import type { JsonValue } from '../util/json-value.js'
+import type { Cost } from '../contracts/run-cost.js'
+import { describeError, LaconicError } from '../contracts/laconic-error.js'
+import type { Fact, RunEndReason, StrategyEvent } from '../contracts/events.js'
+import type { IdSource } from '../util/ids.js'
+import type { ResearchResult } from '../contracts/result.js'
+import type { ResearchOptions, SharedOptions, Strategy } from '../contracts/strategy-types.js'
 
 /**
  * What shapes a run's strategy, saved in its checkpoint and checked again on resume: the

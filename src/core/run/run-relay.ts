@@ -1,4 +1,4 @@
-import type { ResearchEvent } from './events.js'
+import type { ResearchEvent } from '../contracts/events.js'
 
 /** The run's events, as the runtime serves them; `return()` stops the run. */
 export interface RunIterator extends AsyncIterableIterator<ResearchEvent> {

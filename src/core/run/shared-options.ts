@@ -1,8 +1,8 @@
-import { LaconicError } from './errors.js'
-import type { VerifyMode } from './events.js'
+import { LaconicError } from '../contracts/laconic-error.js'
+import type { VerifyMode } from '../contracts/events.js'
 import { languageTag } from './language.js'
-import { sourceRules } from './sources.js'
-import type { SharedOptions } from './strategy.js'
+import { sourceRules } from './allowed-sources.js'
+import type { SharedOptions } from '../contracts/strategy-types.js'
 
 /**
  * A whole-number option, or its default: anything else (a fraction, NaN, a string, below `min`)
