@@ -17,7 +17,7 @@ import {
   tavily,
   wikipedia,
 } from '../adapters/index.js'
-import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
+import { DEFAULT_EXTENSIONS } from '../documents/local-document.js'
 import type { FetchProvider, SearchProvider } from '../core/index.js'
 import type { CliOptions, SearchChoice } from './args.js'
 import { existingKnowledgeBase } from './kb.js'

@@ -8,7 +8,7 @@
 import { LaconicError, ProviderError, abortError, isAbortError } from '../core/index.js'
 import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { contentHash } from './content-hash.js'
-import { type ChunkDraft, documentChunks, embeddedText, type ReadDocument } from './document-chunks.js'
+import { type ChunkDraft, documentChunks, embeddedText, type ReadDocument } from '../documents/document-chunks.js'
 import { SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 import { expandSource, type KnowledgeSource } from './sources.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'

@@ -8,15 +8,17 @@
  * says (a document only one retriever can find is still found), optionally reranks, and joins
  * neighbouring chunks into each hit's snippet when asked to.
  */
-import { chooseWindows, LaconicError, OMITTED, ProviderError, abortError, isAbortError, pageOfUrl } from '../core/index.js'
-import { rankTexts } from '../core/lexical.js'
+import { LaconicError, ProviderError, abortError, isAbortError } from '../core/index.js'
+import { chooseWindows, OMITTED } from '../documents/passages.js'
+import { pageOfUrl } from '../documents/document-pages.js'
+import { rankTexts } from '../documents/lexical.js'
 import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { embeddingUsage } from '../core/contracts/provider-usage.js'
 import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/index.js'
-import { DEFAULT_EXTENSIONS } from '../adapters/search/local/document.js'
+import { DEFAULT_EXTENSIONS } from '../documents/local-document.js'
 import { type IndexOptions, type IndexReport, indexSources } from './indexer.js'
-import { reciprocalRankFusion } from '../core/rank-fusion.js'
-import { reassemble } from './reassemble.js'
+import { reciprocalRankFusion } from '../documents/rank-fusion.js'
+import { reassemble } from '../documents/reassemble.js'
 import { completeOrder, type Reranker } from './reranker.js'
 import type { KnowledgeSource } from './sources.js'
 import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from './vector-store.js'

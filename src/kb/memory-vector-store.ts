@@ -9,7 +9,7 @@
  */
 import { LaconicError } from '../core/index.js'
 import { checkEmbedding, type EmbeddingInfo } from './store-checks.js'
-import type { LexicalIndex } from '../core/lexical.js'
+import type { LexicalIndex } from '../documents/lexical.js'
 import { VectorMatrix } from './vector-matrix.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 
@@ -43,7 +43,7 @@ export function memoryVectorStore(): VectorStore {
   }
   const loadText = async (): Promise<LexicalIndex> => {
     if (text) return text
-    const { lexicalIndex } = await import('../core/lexical.js')
+    const { lexicalIndex } = await import('../documents/lexical.js')
     text ??= lexicalIndex()
     return text
   }

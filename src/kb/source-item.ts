@@ -1,6 +1,6 @@
 /** What every kind of source becomes: items, each loading its content before it is read. */
 import type { FetchProvider } from '../core/index.js'
-import type { ReadDocument } from './document-chunks.js'
+import type { ReadDocument } from '../documents/document-chunks.js'
 
 /** What an item's content hash covers, and how to read it into a document once that hash is new. */
 export interface LoadedItem {

@@ -7,7 +7,7 @@
 import * as lancedb from '@lancedb/lancedb'
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
 import { LaconicError } from '../core/index.js'
-import { contentWords } from '../core/lexical.js'
+import { contentWords } from '../documents/lexical.js'
 import { checkEmbedding, type EmbeddingInfo } from '../kb/store-checks.js'
 import { chunkFields, chunkOfRow, type ChunkFields, type DocumentRow, documentRow, storedDocument } from '../kb/store-rows.js'
 import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from '../kb/vector-store.js'

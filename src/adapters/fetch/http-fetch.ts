@@ -9,7 +9,7 @@ import type { FetchOptions, FetchProvider, FetchedPage } from '../../core/index.
 import { httpRequest } from '../http/index.js'
 import type { HttpResponse } from '../http/index.js'
 import { decodeBody, detectCharset } from './charset.js'
-import { contentKind, mayBeDocument, mayBeReadable } from './content-kind.js'
+import { contentKind, mayBeDocument, mayBeReadable } from '../../documents/content-kind.js'
 import { readDocument } from './read-document.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from './readable-text.js'
 import { pinnedFetch } from './pinned-fetch.js'

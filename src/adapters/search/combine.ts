@@ -8,7 +8,7 @@
 import { isAbortError, LaconicError, normalizeUrl, ProviderError } from '../../core/index.js'
 import type { SourceFilterPart } from '../../core/run/allowed-sources.js'
 import type { SearchProvider, SearchResult } from '../../core/index.js'
-import { reciprocalRankFusion } from '../../core/rank-fusion.js'
+import { reciprocalRankFusion } from '../../documents/rank-fusion.js'
 
 /** Options of `combineSearch()`: how much each provider's ranking counts. */
 export interface CombineSearchOptions {

@@ -1,17 +1,15 @@
 import {
   createMerge,
-  documentPassages,
   isAdUrl,
   normalizeText,
   normalizeUrl,
-  passageTitle,
   truncateAtSentence,
-  type Passage,
   type Schedule,
   type SearchResult,
   type StrategyContext,
   type StrategyEvent,
 } from '../../core/index.js'
+import { documentPassages, passageTitle, type Passage } from '../../documents/passages.js'
 import { citationNumbers, rewriteCitations } from '../shared/citations.js'
 import type { Finding, SourceTitles } from './findings.js'
 import { earlySearches, type EarlySearches } from '../shared/early-searches.js'

@@ -1,20 +1,18 @@
 import {
   createMerge,
-  documentPassages,
   estimateTokens,
-  passageTitle,
   isAdUrl,
   normalizeUrl,
   requestText,
   ProviderError,
   truncateAtSentence,
-  type Passage,
   type Schedule,
   type ScopedContext,
   type SearchResult,
   type StrategyContext,
   type StrategyEvent,
 } from '../../core/index.js'
+import { documentPassages, passageTitle, type Passage } from '../../documents/passages.js'
 import type { QueryStream } from '../shared/query-stream.js'
 import { cleanQuery } from '../shared/read.js'
 import type { EarlyNodes, Frontier, Node, NodeTicket } from './frontier.js'

@@ -7,17 +7,16 @@
 import {
   createMerge,
   describeError,
-  documentPassages,
   isAbortError,
   LaconicError,
   parseToolArgs,
-  passageTitle,
   type Schedule,
   type StrategyContext,
   type StrategyEvent,
   type ToolCall,
   type ToolCallRequest,
 } from '../../core/index.js'
+import { documentPassages, passageTitle } from '../../documents/passages.js'
 import { pageFinding, searchFindings } from './conversation.js'
 import { bound, type ToolNotes, type ToolOutcome } from './tool-notes.js'
 import type { ReactCall, ReactOptions } from './options.js'

@@ -1,10 +1,8 @@
 /** One section's research: its questions searched, its best pages read, its facts extracted, all within the context budget. */
 import {
   createMerge,
-  documentPassages,
   isAdUrl,
   normalizeUrl,
-  passageTitle,
   truncateAtSentence,
   type OutlineSection,
   type RecalledFinding,
@@ -14,6 +12,7 @@ import {
   type StrategyContext,
   type StrategyEvent,
 } from '../../core/index.js'
+import { documentPassages, passageTitle } from '../../documents/passages.js'
 import { parseLooseJson, stringField } from '../shared/json.js'
 import { distinctQueries } from '../shared/read.js'
 import { fitPrompt, shareChars } from './fit.js'

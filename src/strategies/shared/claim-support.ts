@@ -6,7 +6,7 @@
  * there, and a negation in one but not the other is a mismatch. What this cannot settle (a
  * paraphrase that shares only part of its words) goes to the model judge.
  */
-import { lexicalTerms } from '../../core/lexical.js'
+import { lexicalTerms } from '../../documents/lexical.js'
 import { splitSentences } from './sentences.js'
 
 /** What the lexical check found: a verdict, or `undefined` when a judge must decide. */

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createContext, documentPages } from '../../../src/core/index.js'
+import { createContext } from '../../../src/core/index.js'
+import { documentPages } from '../../../src/documents/document-pages.js'
 import type { FetchProvider, FetchedPage, StrategyEvent } from '../../../src/index.js'
 import { httpFetch } from '../../../src/adapters/index.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'

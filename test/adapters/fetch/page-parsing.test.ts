@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { decodeBody, detectCharset } from '../../../src/adapters/fetch/charset.js'
-import { contentKind } from '../../../src/adapters/fetch/content-kind.js'
+import { contentKind } from '../../../src/documents/content-kind.js'
 import { parseHtml } from '../../../src/adapters/fetch/dom.js'
 import { htmlToText } from '../../../src/adapters/fetch/html-text.js'
 import { readableText } from '../../../src/adapters/fetch/readable-text.js'

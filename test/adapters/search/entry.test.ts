@@ -39,11 +39,14 @@ describe('laconic-research/adapters entry', () => {
     expect(readable).not.toMatch(/^import\s+(?!type\b)[^\n]*extract-pool/m)
   })
 
-  it('imports only src/core from outside the adapters folder', () => {
+  it('imports only src/core and src/documents from outside the adapters folder', () => {
     for (const [file, text] of [...sources('search'), ...sources('fetch'), ...sources('cache')]) {
       for (const [, path] of text.matchAll(/from '(\.\.\/[^']+)'/g)) {
         const resolved = join('src/adapters', file, '..', path as string)
-        expect(resolved.startsWith('src/core') || resolved.startsWith('src/adapters'), `${file} imports ${path}`).toBe(true)
+        expect(
+          ['src/core', 'src/documents', 'src/adapters'].some((layer) => resolved.startsWith(layer)),
+          `${file} imports ${path}`,
+        ).toBe(true)
       }
     }
   })

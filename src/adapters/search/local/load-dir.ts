@@ -15,7 +15,7 @@ import { loadParser } from '../../fetch/dom.js'
 import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
 import { offThread } from '../../fetch/off-thread.js'
 import { documentReason, readDocument } from '../../fetch/read-document.js'
-import { DEFAULT_EXTENSIONS, type LocalDocument, type SkippedFileReport } from './document.js'
+import { DEFAULT_EXTENSIONS, type LocalDocument, type SkippedFileReport } from '../../../documents/local-document.js'
 
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
 export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000

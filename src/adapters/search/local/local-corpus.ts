@@ -5,11 +5,11 @@
  * an agent can read a local source like a web page.
  */
 import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
-import { documentPages, pageUrl } from '../../../core/index.js'
+import { documentPages, pageUrl } from '../../../documents/document-pages.js'
 import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchResult } from '../../../core/index.js'
-import { contentWords, lexicalIndex, lexicalTerms, type LexicalIndex } from '../../../core/lexical.js'
-import { chunkText } from './chunk.js'
-import type { LocalDocument, SkippedFileReport } from './document.js'
+import { contentWords, lexicalIndex, lexicalTerms, type LexicalIndex } from '../../../documents/lexical.js'
+import { chunkText } from '../../../documents/chunk.js'
+import type { LocalDocument, SkippedFileReport } from '../../../documents/local-document.js'
 import { snippetAround } from './snippet.js'
 
 /** The options every local corpus takes, whether it reads a folder or in-memory documents. */

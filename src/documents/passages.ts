@@ -13,9 +13,9 @@
  * says where in the page it sits instead.
  */
 import { documentPages, pageUrl } from './document-pages.js'
-import type { FetchedPage } from './contracts/providers.js'
+import type { FetchedPage } from '../core/contracts/providers.js'
 import { rankTexts } from './lexical.js'
-import { truncateAtSentence } from './util/text.js'
+import { truncateAtSentence } from '../core/util/text.js'
 import { type TextWindow, textWindows } from './text-windows.js'
 
 /** Text a strategy shows a model from a read page, with the URL (and page number) a fact from it cites. */

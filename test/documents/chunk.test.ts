@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { chunkText } from '../../../src/adapters/search/local/chunk.js'
-import { slugify } from '../../../src/core/index.js'
-import { snippetAround } from '../../../src/adapters/search/local/snippet.js'
+import { chunkText } from '../../src/documents/chunk.js'
+import { slugify } from '../../src/documents/text-windows.js'
+import { snippetAround } from '../../src/adapters/search/local/snippet.js'
 
 /** The non-space characters, in order: what must survive chunking (an over-long word may be cut). */
 const ink = (text: string) => text.replace(/\s+/g, '')

@@ -2,8 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { documentPages, pageOfUrl, pageUrl, normalizeUrl } from '../../src/strategy.js'
 import { documentPassages, type Passage } from '../../src/strategy.js'
-import { chooseWindows, OMITTED, textWindows, WINDOW_CHARS } from '../../src/core/index.js'
-import { rankTexts } from '../../src/core/lexical.js'
+import { chooseWindows, OMITTED, WINDOW_CHARS } from '../../src/documents/passages.js'
+import { textWindows } from '../../src/documents/text-windows.js'
+import { rankTexts } from '../../src/documents/lexical.js'
 
 const doc = (pages: string[], url = 'https://example.org/paper.pdf') => {
   const pageStarts: number[] = []

@@ -1,4 +1,4 @@
-import type { DocumentKind, DocumentWarningCode } from '../../../core/index.js'
+import type { DocumentKind, DocumentWarningCode } from '../core/contracts/providers.js'
 
 /** One document of a local corpus: given in memory, or read from a file of `dir`. */
 export interface LocalDocument {

@@ -3,10 +3,16 @@
  * order, a heading line where the heading path changes, and for a paged document (chunks citing
  * `#page=n`) where each page starts, so strategies read it page by page as a fetched PDF.
  */
-import { pageOfUrl } from '../core/index.js'
-import type { Chunk } from './vector-store.js'
+import { pageOfUrl } from './document-pages.js'
 
-export function reassemble(chunks: readonly Chunk[]): { text: string; pageStarts?: number[] } {
+/** What reassembly reads of a stored chunk (the knowledge base's `Chunk` is one), in document order. */
+export interface ChunkInOrder {
+  url: string
+  headings: readonly string[]
+  text: string
+}
+
+export function reassemble(chunks: readonly ChunkInOrder[]): { text: string; pageStarts?: number[] } {
   let text = ''
   let headings: readonly string[] = []
   const pageStarts: number[] = []

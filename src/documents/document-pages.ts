@@ -2,7 +2,7 @@
  * Pages of a paged document (a PDF a fetch provider read): the passage a fact comes from is a
  * page, cited as `url#page=n`, the fragment browsers and PDF viewers open at that page.
  */
-import type { FetchedPage } from './contracts/providers.js'
+import type { FetchedPage } from '../core/contracts/providers.js'
 
 /** `url` at page `page`: any fragment it had is replaced by `#page=n`. */
 export function pageUrl(url: string, page: number): string {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { contentWords, lexicalIndex, lexicalTerms, rankTexts } from '../../src/core/lexical.js'
+import { contentWords, lexicalIndex, lexicalTerms, rankTexts } from '../../src/documents/lexical.js'
 
 // Stop words, words sharing a stem, a rare word, numbers, case, punctuation and a non-Latin word.
 const WORDS = ['what', 'is', 'the', 'Moon', 'moons', 'tide', 'tides,', 'tidal', 'sea', 'salt', 'salted', 'wabi', '1998', 'río', 'don’t', '—', 'how']

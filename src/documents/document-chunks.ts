@@ -4,8 +4,8 @@
  * by page with each chunk citing its page as `url#page=n`. Each chunk keeps its document's
  * title and heading path; what is embedded is that path and the text together.
  */
-import { documentPages, pageUrl } from '../core/index.js'
-import { chunkText } from '../adapters/search/local/chunk.js'
+import { documentPages, pageUrl } from './document-pages.js'
+import { chunkText } from './chunk.js'
 
 /** A document as ingestion read it, before it is cut. */
 export interface ReadDocument {

@@ -3,7 +3,7 @@
  * windows `textWindows` cuts along its structure, each given as its paragraphs joined by blank
  * lines with its heading path. Total: any string gives a (possibly empty) list.
  */
-import { textWindows } from '../../../core/index.js'
+import { textWindows } from './text-windows.js'
 
 export interface Chunk {
   /** The nearest heading above the chunk, without its `#` marks. */
