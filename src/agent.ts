@@ -159,6 +159,9 @@ export function createAgent(options: AgentOptions): Agent {
           resumeOptions.decision === undefined
             ? undefined
             : checkDecision(resumeOptions.decision, checkpoint.status === 'paused' ? checkpoint.request : undefined, runId)
+        // The run's own language and sources, saved with it, are checked like a new run's before anything runs.
+        sourceRules(checkpoint.input.sources, `the checkpoint of run ${runId}: sources`)
+        languageTag(checkpoint.input.language, `the checkpoint of run ${runId}: language`)
         const lock = await store.acquire(runId)
         if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
         const input: ResearchOptions = { ...checkpoint.input, checkpoints: store, ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}) }

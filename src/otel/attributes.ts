@@ -40,6 +40,8 @@ export const LACONIC = {
   query: 'laconic.query',
   resultCount: 'laconic.search.results',
   cached: 'laconic.search.cached',
+  /** Results the run's `sources` rules removed (the `result` event's `sourcesFiltered`), when any. */
+  sourcesFiltered: 'laconic.search.sources_filtered',
   pageChars: 'laconic.page.chars',
   warningCode: 'laconic.warning.code',
   warningMessage: 'laconic.warning.message',

@@ -135,6 +135,7 @@ export class RunSpans {
       open.span.setAttribute(LACONIC.resultCount, event.results.length)
     }
     if (event.cached) open.span.setAttribute(LACONIC.cached, true)
+    if (event.sourcesFiltered) open.span.setAttribute(LACONIC.sourcesFiltered, event.sourcesFiltered)
     open.span.end(at(event.time))
     this.searches.delete(event.queryId)
   }

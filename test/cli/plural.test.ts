@@ -28,6 +28,10 @@ describe('counts in the CLI', () => {
     expect(usageLine(cost(1, 1))).toBe('1 model call · 1 token')
     expect(usageLine(cost(2, 30))).toBe('2 model calls · 30 tokens')
     expect(progressLine({ ...stamp, type: 'page', url: 'https://a.example/', chars: 1 } as ResearchEvent)).toBe('[page] https://a.example/ (1 char)')
+    expect(progressLine({ ...stamp, type: 'result', queryId: 'q1', results: [], sourcesFiltered: 3 } as ResearchEvent)).toBe(
+      '[result q1] 0 results (3 left out by the sources rules)',
+    )
+    expect(progressLine({ ...stamp, type: 'result', queryId: 'q1', results: [] } as ResearchEvent)).toBe('[result q1] 0 results')
     expect(progressLine({ ...stamp, type: 'knowledge-update', iteration: 1, knowledge: 'k' } as ResearchEvent)).toBe('[notes] iteration 1: 1 char')
   })
 })

@@ -151,7 +151,7 @@ describe('a run with sources', () => {
     expect(seen).toEqual([sources])
     const result = events.find((event) => event.type === 'result')
     expect(result?.type === 'result' && result.results.map((r) => r.title)).toEqual(['Kept', 'Undated'])
-    expect(result?.type === 'result' && result.filtered).toBe(3)
+    expect(result?.type === 'result' && result.sourcesFiltered).toBe(3)
     // Refused before the request: the fetcher never saw the denied URL.
     expect(calls).toEqual(['https://docs.example.com/a', 'https://docs.example.com/moved'])
     expect(events.filter((event) => event.type === 'page').map((event) => event.type === 'page' && event.url)).toEqual(['https://docs.example.com/a'])
@@ -164,17 +164,17 @@ describe('a run with sources', () => {
     const events = await collect(agent.research('what?', { sources: { after: '2024-01-01', strictDates: true } }))
     const result = events.find((event) => event.type === 'result')
     expect(result?.type === 'result' && result.results.map((r) => r.title)).toEqual(['Kept', 'Denied', 'Elsewhere'])
-    expect(result?.type === 'result' && result.filtered).toBe(2)
+    expect(result?.type === 'result' && result.sourcesFiltered).toBe(2)
     expect(() => agent.research('what?', { sources: { before: 'never' } })).toThrow(/sources\.before/)
   })
 
-  it('has no filtered figure and hands no rules without sources', async () => {
+  it('has no sources-filtered figure and hands no rules without sources', async () => {
     const seen: unknown[] = []
     const agent = createAgent({ llm: scriptedLLM({ replies: [] }), search: recordingSearch(seen), strategy })
     const events = await collect(agent.research('what?'))
     const result = events.find((event) => event.type === 'result')
     expect(result?.type === 'result' && result.results).toHaveLength(5)
-    expect(result && 'filtered' in result).toBe(false)
+    expect(result && 'sourcesFiltered' in result).toBe(false)
     expect(seen).toEqual([undefined])
   })
 })

@@ -155,6 +155,16 @@ describe('traceRun on a real run', () => {
     expect(bad.attributes['laconic.search.results']).toBeUndefined()
     expect(ms(bad.startTime)).toBe(queries[1]!.time)
     expect(ms(bad.endTime)).toBe(failure.time)
+    expect(good.attributes['laconic.search.sources_filtered']).toBeUndefined()
+  })
+
+  it("counts on a search's span the results the run's sources rules removed", async () => {
+    const { provider, spans } = memoryTracing()
+    const events = await drain(traceRun(probeAgent().agent.research(QUESTION, { sources: { deny: ['a.example'] } }), { tracerProvider: provider }))
+    const query = events.find((e): e is EventOf<'query'> => e.type === 'query')!
+    expect(events.find((e) => e.type === 'result')).toMatchObject({ results: [], sourcesFiltered: 1 })
+    const span = spans().find((s) => s.name === 'execute_tool search' && s.attributes['laconic.query_id'] === query.queryId)!
+    expect(span.attributes).toMatchObject({ 'laconic.search.results': 0, 'laconic.search.sources_filtered': 1 })
   })
 
   it('records page reads without URL credentials, and warnings as events on the root', async () => {

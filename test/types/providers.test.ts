@@ -47,7 +47,7 @@ describe('source rules', () => {
     expectTypeOf<SearchOptions['sources']>().toEqualTypeOf<SourceFilter | undefined>()
     expectTypeOf<SearchOptions['onSourcesApplied']>().toEqualTypeOf<((parts: readonly SourceFilterPart[]) => void) | undefined>()
     expectTypeOf<SearchResult['published']>().toEqualTypeOf<string | undefined>()
-    expectTypeOf<EventOf<'result'>['filtered']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<EventOf<'result'>['sourcesFiltered']>().toEqualTypeOf<number | undefined>()
   })
   it('language is a BCP 47 tag on the agent and on a run', () => {
     expectTypeOf<SharedOptions['language']>().toEqualTypeOf<string | undefined>()

@@ -48,7 +48,7 @@ export function progressLine(event: ResearchEvent): string | undefined {
     case 'query':
       return `[query ${event.queryId}] ${flat(event.query)}`
     case 'result':
-      return `[result ${event.queryId}] ${count(event.results.length, 'result')}${event.cached ? ' (cached)' : ''}`
+      return `[result ${event.queryId}] ${count(event.results.length, 'result')}${event.cached ? ' (cached)' : ''}${event.sourcesFiltered ? ` (${event.sourcesFiltered} left out by the sources rules)` : ''}`
     case 'page':
       return `[page] ${printable(event.url)} (${count(event.chars, 'char')})`
     case 'fact':

@@ -4,6 +4,7 @@ import type { Citation, Fact, VerifyMode } from './events.js'
 import { type InterruptRequest, isInterruptRequest } from './interruption.js'
 import type { JsonValue } from '../util/json-value.js'
 import type { RecalledFinding } from './long-term-memory.js'
+import type { SourceFilter } from './providers.js'
 import type { PriorAnswer, ResearchResult } from './result.js'
 import { isObject, readStoredJson } from '../util/stored-json.js'
 
@@ -24,8 +25,20 @@ export interface Checkpoint {
   /** The strategy's name, and the options that shape it: `searchLimit` when set, and the strategy's normalised `settings`. */
   strategy: string
   options: { [key: string]: JsonValue }
-  /** The run's inputs a resume needs again: the caller's knowledge, prior answers and citations, and the findings long-term memory recalled. */
-  input: { knowledge?: string; priorAnswers?: PriorAnswer[]; citations?: Citation[]; recalled?: RecalledFinding[]; verify?: VerifyMode }
+  /**
+   * The run's inputs a resume needs again: the caller's knowledge, prior answers and citations,
+   * the findings long-term memory recalled, and the run's own `language` and `sources` (a resumed
+   * run keeps them, whatever the resuming agent sets).
+   */
+  input: {
+    knowledge?: string
+    priorAnswers?: PriorAnswer[]
+    citations?: Citation[]
+    recalled?: RecalledFinding[]
+    verify?: VerifyMode
+    language?: string
+    sources?: SourceFilter
+  }
   status: 'running' | 'paused' | 'final'
   /** What the strategy saved with `ctx.checkpoint(state)` at its last step. */
   state: JsonValue

@@ -146,9 +146,9 @@ export interface EventPayloads {
   query: { queryId: string; query: string; parentId?: string; depth?: number }
   /**
    * Every query gets one: the results, or none and the `error` that stopped the search.
-   * `filtered`: how many results the run's `sources` rules removed (the sources-filtered figure), when any.
+   * `sourcesFiltered`: how many results the run's `sources` rules removed (the sources-filtered figure), when any.
    */
-  result: { queryId: string; results: SearchResult[]; cached?: boolean; error?: ErrorInfo; filtered?: number }
+  result: { queryId: string; results: SearchResult[]; cached?: boolean; error?: ErrorInfo; sourcesFiltered?: number }
   /** A page was read; a document also says its format and page count ("reading paper.pdf, 12 pages"). */
   page: { url: string; queryId?: string; chars: number; title?: string; kind?: DocumentKind; pages?: number }
   fact: { fact: Fact; supersedes?: string[] }

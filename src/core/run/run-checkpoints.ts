@@ -18,7 +18,7 @@ export function strategyOptionsOf(strategy: Strategy, options: Readonly<SharedOp
   return toJson(picked) as Checkpoint['options']
 }
 
-/** The inputs a resumed run needs again (not the store, signal or approval hooks). */
+/** The inputs a resumed run needs again (not the store, signal or approval hooks); its own `language` and `sources` too, which a resume keeps. */
 export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'] {
   const kept: Record<string, unknown> = {}
   if (input.knowledge !== undefined) kept.knowledge = input.knowledge
@@ -26,6 +26,8 @@ export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'
   if (input.citations !== undefined) kept.citations = input.citations
   if (input.recalled !== undefined) kept.recalled = input.recalled
   if (input.verify !== undefined) kept.verify = input.verify
+  if (input.language !== undefined) kept.language = input.language
+  if (input.sources !== undefined) kept.sources = input.sources
   return toJson(kept) as Checkpoint['input']
 }
 

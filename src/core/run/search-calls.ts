@@ -63,7 +63,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
       try {
         const returned = await pending
         // The rules apply to the results whatever the provider did: a provider may filter loosely.
-        const { kept: served, removed: filtered } = rules ? filterResults(rules, returned, applied) : { kept: returned, removed: 0 }
+        const { kept: served, removed: sourcesFiltered } = rules ? filterResults(rules, returned, applied) : { kept: returned, removed: 0 }
         yield* retries.pending.splice(0)
         yield* worked.splice(0)
         const cached = returned.length > 0 && returned.every((result) => result.cached === true)
@@ -71,11 +71,17 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         const results = served.map(({ cached: _mark, ...result }) => result)
         ledger.searchesOk++
         ledger.dollars += cached ? 0 : searchDollars
-        yield { type: 'result', queryId, results: results.map((r) => ({ ...r })), ...(cached ? { cached } : {}), ...(filtered ? { filtered } : {}) }
+        yield {
+          type: 'result',
+          queryId,
+          results: results.map((r) => ({ ...r })),
+          ...(cached ? { cached } : {}),
+          ...(sourcesFiltered ? { sourcesFiltered } : {}),
+        }
         yield { type: 'cost', delta: costDelta({ search: cached ? 0 : searchDollars, searches: cached ? 0 : 1 }) }
         yield* usage.take()
         if (results.length === 0) {
-          const why = filtered ? `: the sources rules removed all ${filtered}` : ''
+          const why = sourcesFiltered ? `: the sources rules removed all ${sourcesFiltered}` : ''
           yield { type: 'warning', code: 'search-empty', message: `no results for "${query}"${why}`, queryId }
         }
         return { queryId, results }
