@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
-import { languageLine } from '../../src/core/language.js'
+import { languageLine } from '../../src/core/run/language.js'
 import { plannerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
