@@ -17,6 +17,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
+import { JUDGE_BATCH } from '../src/strategies/shared/claim-judge.js'
 import { lexicalSupport, prepareSource } from '../src/strategies/shared/claim-support.js'
 import { round } from './stats.js'
 
@@ -70,9 +71,15 @@ interface Outcome {
   final: 'supported' | 'unsupported'
 }
 
+/**
+ * Claims per answer when judge calls are counted: the verifier sends the sentences of one answer
+ * that the words cannot settle `JUDGE_BATCH` to a call, so calls depend on how many claims an
+ * answer makes. Five is a short answer (the strategies' answers run to 5–10 cited sentences).
+ */
+export const CLAIMS_PER_ANSWER = 5
+
 /** Each pair through the lexical check, and a judge that answers the gold label where it cannot settle. */
 export function verifyPairs(pairs: readonly ScifactPair[]): { outcomes: Outcome[]; judgeCalls: number } {
-  let judgeCalls = 0
   const prepared = new Map<string, ReturnType<typeof prepareSource>>()
   const outcomes = pairs.map((pair): Outcome => {
     let source = prepared.get(pair.abstract)
@@ -83,9 +90,12 @@ export function verifyPairs(pairs: readonly ScifactPair[]): { outcomes: Outcome[
     const support = lexicalSupport(cited(pair.claim), [source])
     const goldVerdict = pair.gold === 'SUPPORT' ? 'supported' : 'unsupported'
     if (support?.verdict) return { pair, lexical: support.verdict, judged: false, final: support.verdict }
-    judgeCalls++
     return { pair, lexical: undefined, judged: true, final: goldVerdict }
   })
+  let judgeCalls = 0
+  for (let from = 0; from < outcomes.length; from += CLAIMS_PER_ANSWER) {
+    judgeCalls += Math.ceil(outcomes.slice(from, from + CLAIMS_PER_ANSWER).filter((o) => o.judged).length / JUDGE_BATCH)
+  }
   return { outcomes, judgeCalls }
 }
 
@@ -95,6 +105,7 @@ const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole)
 export function scifactRows(split: 'train' | 'dev'): { rows: Record<string, unknown>[]; details: unknown } {
   const pairs = scifactPairs(split)
   const { outcomes, judgeCalls } = verifyPairs(pairs)
+  const callsPerClaim = share(judgeCalls, outcomes.length)
   const set = (gold: Gold) => outcomes.filter((o) => o.pair.gold === gold)
   const labelled = outcomes.filter((o) => o.pair.gold !== 'NEI')
   const row = (name: string, of: readonly Outcome[], metric: string, value: number, target?: string, met?: boolean) => ({
@@ -106,16 +117,23 @@ export function scifactRows(split: 'train' | 'dev'): { rows: Record<string, unkn
   })
   const calls = (of: readonly Outcome[]) => share(of.filter((o) => o.judged).length, of.length)
   const wrongly = (of: readonly Outcome[], verdict: string) => share(of.filter((o) => !o.judged && o.lexical === verdict).length, of.length)
-  const callsLabelled = calls(labelled)
   const rows = [
-    row('SUPPORT + CONTRADICT', labelled, 'judge calls per claim', callsLabelled, '≤ 0.333', callsLabelled <= 1 / 3),
-    row('SUPPORT', set('SUPPORT'), 'judge calls per claim', calls(set('SUPPORT'))),
+    row(
+      'all pairs',
+      outcomes,
+      `judge calls per claim (answers of ${CLAIMS_PER_ANSWER} claims, ${JUDGE_BATCH} sentences to a call)`,
+      callsPerClaim,
+      '≤ 0.333',
+      callsPerClaim <= 1 / 3,
+    ),
+    row('all pairs', outcomes, 'sentences sent to the judge per claim', calls(outcomes)),
+    row('SUPPORT', set('SUPPORT'), 'sentences sent to the judge per claim', calls(set('SUPPORT'))),
     row('SUPPORT', set('SUPPORT'), 'settled supported (right)', wrongly(set('SUPPORT'), 'supported')),
     row('SUPPORT', set('SUPPORT'), 'settled unsupported (wrong: a false alarm)', wrongly(set('SUPPORT'), 'unsupported')),
-    row('CONTRADICT', set('CONTRADICT'), 'judge calls per claim', calls(set('CONTRADICT'))),
+    row('CONTRADICT', set('CONTRADICT'), 'sentences sent to the judge per claim', calls(set('CONTRADICT'))),
     row('CONTRADICT', set('CONTRADICT'), 'settled unsupported (right)', wrongly(set('CONTRADICT'), 'unsupported')),
     row('CONTRADICT', set('CONTRADICT'), 'settled supported (wrong: a miss)', wrongly(set('CONTRADICT'), 'supported')),
-    row('not enough info', set('NEI'), 'judge calls per claim', calls(set('NEI'))),
+    row('not enough info', set('NEI'), 'sentences sent to the judge per claim', calls(set('NEI'))),
     row('not enough info', set('NEI'), 'settled supported (wrong)', wrongly(set('NEI'), 'supported')),
     row(
       'SUPPORT + CONTRADICT',

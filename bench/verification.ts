@@ -249,11 +249,13 @@ async function verifyAll(claims: readonly LabelledClaim[]): Promise<{ outcomes: 
     const answer = batch.map((claim, i) => cited(claim.sentence, i + 1)).join(' ')
     const judged = new Set<string>()
     const verifier = scriptedLLM({
+      // An oracle: each sentence of the prompt is supported when its source text holds its words.
       replies: (req: LLMRequest) => {
-        const sentence = /\nSentence: (.*)\n/.exec(req.prompt)?.[1] ?? ''
-        const shown = /"""\n([\s\S]*)\n"""/.exec(req.prompt)?.[1] ?? ''
-        judged.add(words(sentence))
-        return `{"verdict": "${words(shown).includes(words(sentence)) ? 'supported' : 'unsupported'}"}`
+        const verdicts = [...req.prompt.matchAll(/^Sentence \d+: (.*)\nSource text \d+:\n"""\n([\s\S]*?)\n"""/gm)].map(([, sentence = '', shown = '']) => {
+          judged.add(words(sentence))
+          return words(shown).includes(words(sentence)) ? 'supported' : 'unsupported'
+        })
+        return JSON.stringify({ verdicts })
       },
     })
     const agent = createAgent({

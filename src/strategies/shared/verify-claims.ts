@@ -2,12 +2,14 @@
  * Claim verification as the answer streams: each sentence, once complete, is checked against the
  * text of the sources it cites, first lexically (`claim-support.ts`), then, where that cannot
  * settle it, by the `verifier` model (`claim-judge.ts`) under the run's concurrency limit. A
- * sentence settled lexically is reported at once; a judged one when its judge answers, while the
- * answer and other checks go on. Verification never fails a run: a judge that fails or replies
- * garbage leaves its claim `unverifiable`, with a warning.
+ * sentence settled lexically is reported at once. Sentences for the judge wait until
+ * `JUDGE_BATCH` of them are ready (or the answer ends) and go in one call, whose verdicts are
+ * reported when it answers, while the answer and other checks go on: the batches depend only on
+ * the answer's text, so a replayed run asks the same calls. Verification never fails a run: a
+ * judge that fails or replies garbage leaves its claims `unverifiable`, with a warning.
  */
 import { type Claim, type ClaimVerdict, isAbortError, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
-import { JUDGE_SOURCE_CHARS, judgeRequest, parseVerdict } from './claim-judge.js'
+import { JUDGE_BATCH, JUDGE_SOURCE_CHARS, judgeRequest, parseVerdicts } from './claim-judge.js'
 import { claimBody, type LexicalSupport, lexicalSupport, type PreparedSource, prepareSource } from './claim-support.js'
 import { citationNumbers } from './citations.js'
 import { sentenceStream } from './sentences.js'
@@ -17,7 +19,7 @@ export interface ClaimCheckOptions {
   sourceText: (n: number) => string | undefined
   /** The run's concurrency limit for the judge's calls. */
   schedule: Schedule
-  /** Starts a judged check: its events (the judge's `llm-call`/`cost`, then the `claim`) join the run's stream. */
+  /** Starts a judged check: its events (the judge's `llm-call`/`cost`, then its `claim`s) join the run's stream. */
   start: (check: AsyncIterable<StrategyEvent>) => void
 }
 
@@ -80,32 +82,46 @@ export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): 
     return { type: 'claim', ...done }
   }
 
-  async function* judge(
-    claim: Omit<Claim, 'verdict' | 'score' | 'evidence'>,
-    support: LexicalSupport,
-    texts: readonly string[],
-  ): AsyncGenerator<StrategyEvent> {
+  /** A claim the words could not settle, with what the judge is shown. */
+  interface Pending {
+    claim: Omit<Claim, 'verdict' | 'score' | 'evidence'>
+    support: LexicalSupport
+    source: string
+  }
+  let waiting: Pending[] = []
+
+  async function* judge(batch: readonly Pending[]): AsyncGenerator<StrategyEvent> {
     if (ctx.budgetExhausted()) {
-      yield settle(claim, 'unverifiable', support)
+      for (const { claim, support } of batch) yield settle(claim, 'unverifiable', support)
       return
     }
+    const which = batch.length === 1 ? `claim ${batch[0]?.claim.index + 1}` : `claims ${batch.map((p) => p.claim.index + 1).join(', ')}`
     let reply: string
     try {
-      reply = yield* ctx.complete('verifier', judgeRequest(claimBody(claim.text), judgeSource(texts, support.evidence)), { schedule: options.schedule })
+      const request = judgeRequest(batch.map(({ claim, source }) => ({ sentence: claimBody(claim.text), source })))
+      reply = yield* ctx.complete('verifier', request, { schedule: options.schedule })
     } catch (error) {
       if (ctx.signal.aborted || isAbortError(error)) throw error
       const why = error instanceof Error ? error.message : String(error)
-      yield ctx.warning(`claim ${claim.index + 1} could not be checked (the verifier failed: ${why.slice(0, 200)}); it is left unverifiable`, 'verifier-failed')
-      yield settle(claim, 'unverifiable', support)
+      yield ctx.warning(`${which} could not be checked (the verifier failed: ${why.slice(0, 200)}); left unverifiable`, 'verifier-failed')
+      for (const { claim, support } of batch) yield settle(claim, 'unverifiable', support)
       return
     }
-    const verdict = parseVerdict(reply)
-    if (!verdict) {
-      yield ctx.warning(`the verifier's reply for claim ${claim.index + 1} holds no verdict; it is left unverifiable`, 'unparseable-output')
-      yield settle(claim, 'unverifiable', support)
-      return
+    const verdicts = parseVerdicts(reply, batch.length)
+    const missing = batch.filter((_, i) => !verdicts[i])
+    if (missing.length) {
+      const whose = missing.length === batch.length ? which : `claim${missing.length === 1 ? '' : 's'} ${missing.map((p) => p.claim.index + 1).join(', ')}`
+      yield ctx.warning(`the verifier's reply holds no verdict for ${whose}; left unverifiable`, 'unparseable-output')
     }
-    yield settle(claim, verdict, support)
+    for (const [i, { claim, support }] of batch.entries()) yield settle(claim, verdicts[i] ?? 'unverifiable', support)
+  }
+
+  /** Sends the waiting claims to the judge, `JUDGE_BATCH` to a call; with `all`, a last smaller batch too. */
+  const sendWaiting = (all: boolean): void => {
+    while (waiting.length >= JUDGE_BATCH || (all && waiting.length > 0)) {
+      options.start(judge(waiting.slice(0, JUDGE_BATCH)))
+      waiting = waiting.slice(JUDGE_BATCH)
+    }
   }
 
   const check = (sentence: string): StrategyEvent[] => {
@@ -132,13 +148,18 @@ export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): 
     if (judged > MAX_JUDGED) return [settle(claim, 'unverifiable', support)]
     judged++
     const texts = citations.map(options.sourceText).filter((text): text is string => !!text?.trim())
-    options.start(judge(claim, support, texts))
+    waiting.push({ claim, support, source: judgeSource(texts, support.evidence) })
+    sendWaiting(false)
     return []
   }
 
   return {
     push: (text) => sentences.push(text).flatMap(check),
-    flush: () => sentences.flush().flatMap(check),
+    flush: () => {
+      const last = sentences.flush().flatMap(check)
+      sendWaiting(true)
+      return last
+    },
     settled: () => [...claims.values()].sort((a, b) => a.index - b.index),
   }
 }

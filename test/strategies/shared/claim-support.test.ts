@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseVerdict } from '../../../src/strategies/shared/claim-judge.js'
+import { JUDGE_BATCH, judgeRequest, parseVerdicts } from '../../../src/strategies/shared/claim-judge.js'
 import { lexicalSupport, prepareSource } from '../../../src/strategies/shared/claim-support.js'
 import { OPEN_TAIL, sentenceStream, splitSentences } from '../../../src/strategies/shared/sentences.js'
 
@@ -124,6 +124,8 @@ describe('lexicalSupport', () => {
       fc.property(sourceSentences, fc.nat(), fc.integer({ min: 1, max: 9 }), (specs, pick, step) => {
         const sentences = specs.map((spec) => sentenceOf(spec.words, spec.capital, spec.number, spec.negated))
         const spec = specs[pick % specs.length] as (typeof specs)[number]
+        // A changed number that another sentence of the source gives is not a change the words can see.
+        fc.pre(specs.every((other) => other.number !== spec.number + step))
         const changed = sentenceOf(spec.words, spec.capital, spec.number + step, spec.negated)
         expect(lexicalSupport(cite(changed), [prepareSource(sentences.join(' '))])?.verdict).toBe('unsupported')
       }),
@@ -185,11 +187,11 @@ describe('sentences', () => {
   })
 })
 
-describe('parseVerdict', () => {
+describe('parseVerdicts', () => {
   it.each([
     ['{"verdict": "supported"}', 'supported'],
-    ['{"verdict":"partial"}', 'partial'],
-    ['```json\n{"verdict": "unsupported"}\n```', 'unsupported'],
+    ['{"verdicts": ["partial"]}', 'partial'],
+    ['```json\n{"verdicts": ["unsupported"]}\n```', 'unsupported'],
     ['Not supported: the source says 2008.', 'unsupported'],
     ['The claim is partially supported.', 'partial'],
     ['Yes.', 'supported'],
@@ -197,16 +199,41 @@ describe('parseVerdict', () => {
     ['I have no idea what you mean', undefined],
     ['{"verdict": "maybe"}', undefined],
     ['', undefined],
-  ])('%j → %s', (reply, verdict) => {
-    expect(parseVerdict(reply)).toBe(verdict)
+  ])('one sentence: %j → %s', (reply, verdict) => {
+    expect(parseVerdicts(reply, 1)).toEqual([verdict])
   })
 
-  it('is total: any input gives a verdict or undefined', () => {
+  it.each([
+    ['{"verdicts": ["supported", "unsupported", "partial"]}', ['supported', 'unsupported', 'partial']],
+    ['[{"verdict": "unsupported"}, {"verdict": "supported"}, "partially supported"]', ['unsupported', 'supported', 'partial']],
+    ['{"verdicts": ["supported"]}', ['supported', undefined, undefined]],
+    ['{"verdicts": ["supported", "maybe", "no"]}', ['supported', undefined, undefined]],
+    ['1. supported\n2. not supported\n3. partial', ['supported', 'unsupported', 'partial']],
+    ['{"verdict": "supported"}', ['supported', undefined, undefined]],
+    ['yes', [undefined, undefined, undefined]],
+  ])('three sentences: %j → %j', (reply, verdicts) => {
+    expect(parseVerdicts(reply, 3)).toEqual(verdicts)
+  })
+
+  it('is total: any input gives one verdict or undefined per sentence', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.anything()), (reply) => {
-        const verdict = parseVerdict(reply)
-        expect([undefined, 'supported', 'partial', 'unsupported']).toContain(verdict)
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.anything()), fc.integer({ min: -2, max: 8 }), (reply, count) => {
+        const verdicts = parseVerdicts(reply, count)
+        expect(verdicts).toHaveLength(Math.max(0, count))
+        for (const verdict of verdicts) expect([undefined, 'supported', 'partial', 'unsupported']).toContain(verdict)
       }),
     )
+  })
+})
+
+describe('judgeRequest', () => {
+  it('numbers each sentence with its own source text, and asks for no more than a batch', () => {
+    const items = Array.from({ length: JUDGE_BATCH + 1 }, (_, i) => ({ sentence: `Claim ${i}.`, source: `Source ${i} says so.` }))
+    const { prompt } = judgeRequest(items)
+    expect(prompt.match(/^Sentence \d+: /gm)).toHaveLength(JUDGE_BATCH)
+    for (let i = 0; i < JUDGE_BATCH; i++) {
+      expect(prompt).toContain(`Sentence ${i + 1}: Claim ${i}.\nSource text ${i + 1}:\n"""\nSource ${i} says so.\n"""`)
+    }
+    expect(prompt).not.toContain(`Claim ${JUDGE_BATCH}.`)
   })
 })

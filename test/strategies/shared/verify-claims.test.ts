@@ -3,6 +3,7 @@ import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMRequest, type ResearchEvent, type ResearchOptions, type StrategyContext, type VerifyMode } from '../../../src/index.js'
 import { citedAnswer, type CitedSource } from '../../../src/strategies/shared/cited-answer.js'
+import { JUDGE_BATCH } from '../../../src/strategies/shared/claim-judge.js'
 import { MAX_JUDGED } from '../../../src/strategies/shared/verify-claims.js'
 import { assertEventInvariants, scriptedLLM, type Script } from '../../../src/testing/index.js'
 
@@ -25,6 +26,10 @@ const UNCITED = 'This design has attracted wide attention since then.'
 const NO_TEXT = 'The other source says something else entirely [2].'
 const ANSWER = [SUPPORTED, ALTERED, PARAPHRASE, UNCITED, NO_TEXT].join(' ')
 
+/** A judge that gives `verdict` to every sentence of its prompt. */
+const everyVerdict = (verdict: string) => (req: LLMRequest) =>
+  JSON.stringify({ verdicts: Array.from(req.prompt.matchAll(/^Sentence \d+: /gm), () => verdict) })
+
 interface Setup {
   answer?: string
   judge?: Script
@@ -37,7 +42,7 @@ interface Setup {
 
 function agentFor(setup: Setup) {
   const finalizer = scriptedLLM({ replies: [setup.answer ?? ANSWER, setup.revision ?? ''], cost: 0.01 })
-  const verifier = scriptedLLM({ replies: setup.judge ?? (() => '{"verdict": "partial"}'), cost: 0.001 })
+  const verifier = scriptedLLM({ replies: setup.judge ?? everyVerdict('partial'), cost: 0.001 })
   const agent = createAgent({
     models: { finalizer, verifier },
     ...(setup.verify !== undefined ? { verify: setup.verify } : {}),
@@ -137,7 +142,7 @@ describe('claim verification', () => {
   it('judges at most MAX_JUDGED sentences of an answer: the rest are unverifiable, with one warning', async () => {
     const answer = Array.from({ length: MAX_JUDGED + 3 }, () => PARAPHRASE).join(' ')
     const { events, verifier } = await run({ verify: 'annotate', answer })
-    expect(verifier.calls).toHaveLength(MAX_JUDGED)
+    expect(verifier.calls).toHaveLength(Math.ceil(MAX_JUDGED / JUDGE_BATCH))
     const claims = claimsOf(events)
     expect(claims.filter((c) => c.verdict === 'partial')).toHaveLength(MAX_JUDGED)
     expect(claims.filter((c) => c.verdict === 'unverifiable')).toHaveLength(3)
@@ -194,11 +199,9 @@ describe('claim verification', () => {
   })
 
   it('cancelling the run stops the judge’s calls: the one in flight is aborted, the queued ones never start', async () => {
-    const paraphrases = [
-      'Payments could go straight between two parties [1].',
-      'Banks would not be needed for payments [1].',
-      'A chain shows which pool had most CPU [1].',
-    ]
+    // Two batches' worth of sentences the words cannot settle: the first batch is sent while the
+    // answer streams, the second waits behind it (one judge at a time).
+    const paraphrases = Array.from({ length: 2 * JUDGE_BATCH }, (_, i) => `Payments could go straight between two parties, case ${i + 1} [1].`)
     const signals: AbortSignal[] = []
     const judge = (req: LLMRequest) => {
       signals.push(req.signal as AbortSignal)
@@ -213,6 +216,28 @@ describe('claim verification', () => {
     expect(verifier.calls).toHaveLength(1)
     expect(signals[0]?.aborted).toBe(true)
     expect((await handle.result).reason).toBe('aborted')
+  })
+
+  it('sends the sentences the words cannot settle to the judge a batch at a time, each verdict to its own claim', async () => {
+    const paraphrases = Array.from({ length: JUDGE_BATCH + 2 }, (_, i) => `Payments could go straight between two parties, case ${i + 1} [1].`)
+    // The judge calls every second sentence of its prompt unsupported.
+    const judge = (req: LLMRequest) =>
+      JSON.stringify({ verdicts: Array.from(req.prompt.matchAll(/^Sentence \d+: /gm), (_, i) => (i % 2 ? 'unsupported' : 'supported')) })
+    const { events, verifier, result } = await run({ verify: 'annotate', answer: paraphrases.join(' '), judge })
+    expect(verifier.calls).toHaveLength(2)
+    expect(verifier.calls.map((call) => call.prompt.match(/^Sentence \d+: /gm)?.length)).toEqual([JUDGE_BATCH, 2])
+    const verdicts = claimsOf(events)
+      .sort((a, b) => a.index - b.index)
+      .map((c) => c.verdict)
+    expect(verdicts).toEqual(['supported', 'unsupported', 'supported', 'unsupported', 'supported', 'unsupported'])
+    expect(result.claims?.map((c) => c.verdict)).toEqual(verdicts)
+  })
+
+  it('a batch reply that names fewer verdicts than sentences leaves the rest unverifiable, with a warning', async () => {
+    const paraphrases = Array.from({ length: 3 }, (_, i) => `Payments could go straight between two parties, case ${i + 1} [1].`)
+    const { events } = await run({ verify: 'annotate', answer: paraphrases.join(' '), judge: ['{"verdicts": ["supported"]}'] })
+    expect(claimsOf(events).map((c) => c.verdict)).toEqual(['supported', 'unverifiable', 'unverifiable'])
+    expect(warnings(events)).toContain('unparseable-output')
   })
 
   it('holds the event invariants whatever the answer and whatever the judge replies', async () => {
