@@ -27,8 +27,7 @@ const NO_TEXT = 'The other source says something else entirely [2].'
 const ANSWER = [SUPPORTED, ALTERED, PARAPHRASE, UNCITED, NO_TEXT].join(' ')
 
 /** A judge that gives `verdict` to every sentence of its prompt. */
-const everyVerdict = (verdict: string) => (req: LLMRequest) =>
-  JSON.stringify({ verdicts: Array.from(req.prompt.matchAll(/^Sentence \d+: /gm), () => verdict) })
+const everyVerdict = (verdict: string) => (req: LLMRequest) => JSON.stringify({ verdicts: Array.from(req.prompt.matchAll(/^Sentence \d+: /gm), () => verdict) })
 
 interface Setup {
   answer?: string
