@@ -95,7 +95,7 @@ export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): 
       for (const { claim, support } of batch) yield settle(claim, 'unverifiable', support)
       return
     }
-    const which = batch.length === 1 ? `claim ${batch[0]?.claim.index + 1}` : `claims ${batch.map((p) => p.claim.index + 1).join(', ')}`
+    const which = `claim${batch.length === 1 ? '' : 's'} ${batch.map((p) => p.claim.index + 1).join(', ')}`
     let reply: string
     try {
       const request = judgeRequest(batch.map(({ claim, source }) => ({ sentence: claimBody(claim.text), source })))
