@@ -15,14 +15,13 @@ import {
   type ResearchResult,
   type ResearchRun,
   type RunInit,
-  type Session,
-  type SessionOptions,
   type SharedOptions,
   type StrategyDefinition,
 } from './core/index.js'
+import type { Session, SessionOptions } from './conversations/session-store.js'
 import { languageTag } from './core/run/language.js'
 import { sourceRules } from './core/run/allowed-sources.js'
-import { createSession } from './session.js'
+import { createSession } from './conversations/session.js'
 import { builtinStrategies, DEFAULT_STRATEGY, RENAMED_OPTIONS } from './strategies/builtins.js'
 import type { DeepOptions } from './strategies/deep/options.js'
 import type { GraphReaderOptions } from './strategies/graph-reader/options.js'

@@ -10,7 +10,7 @@ export {
   type SessionOptions,
   type SessionState,
   type SessionStore,
-} from './core/session.js'
+} from './conversations/session-store.js'
 export { fromGenerate, type GenerateFunction } from './core/run/generate.js'
 export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/contracts/laconic-error.js'
 export type {

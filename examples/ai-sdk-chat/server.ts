@@ -13,8 +13,7 @@ import type { Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { Agent } from '../../src/index.js'
 import { createHandlerServer } from '../../src/node/node-listener.js'
-import { createRequestGuard } from '../../src/server/index.js'
-import { createChatHandler } from '../../src/streams/index.js'
+import { createChatHandler, createRequestGuard } from '../../src/server/index.js'
 import { exampleAgent } from '../shared/agent.js'
 
 const PAGE = readFileSync(new URL('./index.html', import.meta.url), 'utf8')

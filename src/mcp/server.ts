@@ -10,7 +10,8 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { strategyNames, type Agent } from '../agent.js'
-import { memorySessions, SAFE_CHAT_ID, type InterruptRequest, type ResearchEvent, type ResearchResult, type SessionStore } from '../core/index.js'
+import type { InterruptRequest, ResearchEvent, ResearchResult } from '../core/index.js'
+import { memorySessions, SAFE_CHAT_ID, type SessionStore } from '../conversations/session-store.js'
 import { VERSION } from '../version.js'
 
 /** What `createMcpServer` serves: the agent (or agents by strategy) behind the `research` tool. */

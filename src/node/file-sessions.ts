@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { checkChatId, LaconicError, parseSessionState, type ReleaseLock, type SessionState, type SessionStore } from '../core/index.js'
+import { LaconicError, type ReleaseLock } from '../core/index.js'
+import { checkChatId, parseSessionState, type SessionState, type SessionStore } from '../conversations/session-store.js'
 import { readIfThere, tryLockFile, writeAtomically } from './file-lock.js'
 
 /** Options of `fileSessions()`. */

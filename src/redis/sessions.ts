@@ -5,7 +5,8 @@
  * set), trying again on a conflict. No `WATCH`: that is connection state, and the client is shared.
  */
 import type { Redis } from 'ioredis'
-import { checkChatId, LaconicError, parseSessionState, type SessionState, type SessionStore } from '../core/index.js'
+import { LaconicError } from '../core/index.js'
+import { checkChatId, parseSessionState, type SessionState, type SessionStore } from '../conversations/session-store.js'
 import { DEFAULT_PREFIX } from './keys.js'
 
 /** Options of `redisSessions()`: the key prefix, how long a chat is kept, how often `update` retries. */

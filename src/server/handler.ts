@@ -17,7 +17,8 @@
  * with no cross-site marker; with `host`, the `Host` must name it (against DNS rebinding). Runs
  * in progress are limited server-wide and per client address.
  */
-import { type InterruptDecision, SAFE_CHAT_ID } from '../core/index.js'
+import type { InterruptDecision } from '../core/index.js'
+import { SAFE_CHAT_ID } from '../conversations/session-store.js'
 import type { EventStream } from '../streams/index.js'
 import { sseResponse } from '../streams/index.js'
 import { livePage } from './live-page.js'

@@ -5,15 +5,8 @@
  * finished runs are kept for replay within a count and a byte budget; `close()` aborts them all.
  */
 import { resultOfEvents } from '../core/run/result-fold.js'
-import {
-  type CheckpointStore,
-  checkDecision,
-  type InterruptDecision,
-  LaconicError,
-  memorySessions,
-  type ResearchEvent,
-  type SessionStore,
-} from '../core/index.js'
+import { type CheckpointStore, checkDecision, type InterruptDecision, LaconicError, type ResearchEvent } from '../core/index.js'
+import { memorySessions, type SessionStore } from '../conversations/session-store.js'
 import { broadcast, type Broadcast, type EventStream } from '../streams/index.js'
 import { withoutFragment } from './responses.js'
 import type { RunHost, RunStatus, SourceText, StartedRun } from './run-host.js'

@@ -7,6 +7,16 @@ export {
   type ResearchHandlerLimits,
   type ClientInfo,
 } from './handler.js'
+export {
+  createChatHandler,
+  type ChatHandler,
+  type ChatHandlerOptions,
+  type ChatAgent,
+  type ChatGuard,
+  type ChatRefusal,
+  type StartedChatTurn,
+} from './chat-handler.js'
+export { sessionStateFromMessages, REBUILT_LIMITS } from '../conversations/state-from-messages.js'
 export { inProcessRuns, type InProcessRuns, type InProcessRunsOptions, type LiveAgent } from './in-process-runs.js'
 export type { RunHost, RunStatus, RunState, StartedRun, SourceText } from './run-host.js'
 export { createRequestGuard, type RequestGuard, type RequestGuardOptions, type RequestRefusal, type GuardedRequest } from '../wire/request-guard.js'

@@ -25,16 +25,6 @@ export {
 } from './ui-message-stream.js'
 export type { UIChunkOptions } from './ui-message-chunks.js'
 export type { MaskedError, OnMaskedError } from './error-masking.js'
-export {
-  createChatHandler,
-  type ChatHandler,
-  type ChatHandlerOptions,
-  type ChatAgent,
-  type ChatGuard,
-  type ChatRefusal,
-  type StartedChatTurn,
-} from './chat-handler.js'
-export { sessionStateFromMessages, REBUILT_LIMITS } from './chat-state.js'
 export type {
   ResearchUIMessage,
   ResearchUIMessagePart,
@@ -44,4 +34,3 @@ export type {
 } from './research-ui-message.js'
 export { researchDataSchemas, researchMetadataSchema, type ResearchDataSchemas } from './research-schemas.js'
 export type { ResearchSchema, SchemaIssue, SchemaResult } from './standard-schema.js'
-export type { SessionState, SessionStore, SessionOptions, SessionFact } from '../core/session.js'

@@ -1,24 +1,27 @@
 /**
- * Type-level tests of the chat handler (`laconic-research/streams`), its message type and
+ * Type-level tests of the chat handler (`laconic-research/server`), its message type and
  * schemas, against the AI SDK's own types (`ai@6`): `ResearchUIMessage` is a `UIMessage`, its
  * parts hold no transient data part, and the schemas are what `validateUIMessages` takes.
  */
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, ClaimVerdict, Fact } from '../../src/index.js'
-import type { nodeListener, WebHandler } from '../../src/node/index.js'
-import type { createRequestGuard } from '../../src/server/index.js'
+import type { Agent, ClaimVerdict, Fact, SessionFact, SessionOptions, SessionState, SessionStore } from '../../src/index.js'
 import type {
   ChatAgent,
   ChatGuard,
   ChatHandler,
   ChatHandlerOptions,
   ChatRefusal,
-  StartedChatTurn,
   createChatHandler,
+  createRequestGuard,
+  REBUILT_LIMITS,
+  sessionStateFromMessages,
+  StartedChatTurn,
+} from '../../src/server/index.js'
+import type { nodeListener, WebHandler } from '../../src/node/index.js'
+import type {
   MaskedError,
   OnMaskedError,
-  REBUILT_LIMITS,
   ResearchDataParts,
   ResearchDataSchemas,
   ResearchDataUIPart,
@@ -33,11 +36,6 @@ import type {
   ResearchUIMessagePart,
   SchemaIssue,
   SchemaResult,
-  SessionFact,
-  SessionOptions,
-  SessionState,
-  SessionStore,
-  sessionStateFromMessages,
   UIChunkOptions,
 } from '../../src/streams/index.js'
 

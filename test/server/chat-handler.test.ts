@@ -19,18 +19,12 @@ import {
 import { describe, expect, it } from 'vitest'
 import { DEMO_QUESTION, demoAgent } from '../../examples/sse-server/demo.js'
 import { createAgent, LaconicError, memorySessions, type Strategy } from '../../src/index.js'
-import {
-  createChatHandler,
-  type ChatHandlerOptions,
-  type MaskedError,
-  type ResearchUIMessage,
-  researchDataSchemas,
-  researchMetadataSchema,
-} from '../../src/streams/index.js'
+import { createChatHandler, type ChatHandlerOptions } from '../../src/server/index.js'
+import { type MaskedError, type ResearchUIMessage, researchDataSchemas, researchMetadataSchema } from '../../src/streams/index.js'
 import { fileSessions } from '../../src/node/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 import { echoStrategy, gatedReply, recordingAgent } from './chat-agent.js'
-import { collect } from './helpers.js'
+import { collect } from '../streams/helpers.js'
 
 const DEMO_ANSWER =
   'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +

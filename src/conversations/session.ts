@@ -1,18 +1,6 @@
-import {
-  checkChatId,
-  createRun,
-  describeError,
-  emptySessionState,
-  LaconicError,
-  memorySessions,
-  parseSessionState,
-  type ResearchOptions,
-  type RunInit,
-  type Session,
-  type SessionOptions,
-  type SessionState,
-} from './core/index.js'
-import { knowledgeOf, mergeTurn } from './session-merge.js'
+import { createRun, describeError, LaconicError, type ResearchOptions, type RunInit } from '../core/index.js'
+import { checkChatId, emptySessionState, memorySessions, parseSessionState, type Session, type SessionOptions, type SessionState } from './session-store.js'
+import { knowledgeOf, mergeTurn } from './merge-turn.js'
 
 /**
  * A conversation over `store` (or, without one, over a store of its own in memory, seeded with

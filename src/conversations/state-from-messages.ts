@@ -6,10 +6,10 @@
  * web URLs only, and a server that must not be steered by its clients keeps a store instead.
  */
 import type { Citation, PriorAnswer } from '../core/index.js'
-import type { SessionFact, SessionState } from '../core/session.js'
-import { isRecord, textOf } from './chat-request.js'
-import { researchDataSchemas, researchMetadataSchema } from './research-schemas.js'
-import type { ResearchDataParts } from './ui-message-chunks.js'
+import type { SessionFact, SessionState } from './session-store.js'
+import { isRecord, textOf } from '../streams/chat-request.js'
+import { researchDataSchemas, researchMetadataSchema } from '../streams/research-schemas.js'
+import type { ResearchDataParts } from '../streams/ui-message-chunks.js'
 
 /** The most a rebuilt conversation carries: the latest answers and facts, the first citations. */
 export const REBUILT_LIMITS = Object.freeze({

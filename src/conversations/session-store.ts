@@ -1,13 +1,13 @@
-import { LaconicError } from './contracts/laconic-error.js'
-import type { Citation } from './contracts/events.js'
-import type { SessionFact } from './contracts/long-term-memory.js'
-import type { PriorAnswer, ResearchResult } from './contracts/result.js'
-import type { ResearchRun } from './run/run.js'
-import { isObject, readStoredJson } from './util/stored-json.js'
-import type { ResearchOptions } from './contracts/strategy-types.js'
+import type { Citation } from '../core/contracts/events.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import type { SessionFact } from '../core/contracts/long-term-memory.js'
+import type { PriorAnswer, ResearchResult } from '../core/contracts/result.js'
+import type { ResearchOptions } from '../core/contracts/strategy-types.js'
+import type { ResearchRun } from '../core/run/run.js'
+import { isObject, readStoredJson } from '../core/util/stored-json.js'
 
 // Defined beside long-term memory, which keeps the same findings, so the two never import each other.
-export type { SessionFact } from './contracts/long-term-memory.js'
+export type { SessionFact } from '../core/contracts/long-term-memory.js'
 
 /** The format of session states this version writes and reads. */
 export const SESSION_VERSION = 1

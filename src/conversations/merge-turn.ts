@@ -1,5 +1,6 @@
-import { emptySessionState, normalizeUrl, type Citation, type ResearchResult, type SessionFact, type SessionState } from './core/index.js'
-import { rewriteCitations } from './strategies/shared/citations.js'
+import { normalizeUrl, type Citation, type ResearchResult, type SessionFact } from '../core/index.js'
+import { emptySessionState, type SessionState } from './session-store.js'
+import { rewriteCitations } from '../strategies/shared/citations.js'
 
 /** One finished turn of a conversation: its question, the state it started from, and its result. */
 export interface Turn {

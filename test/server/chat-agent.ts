@@ -4,8 +4,8 @@
  */
 import type { Agent, Strategy } from '../../src/index.js'
 import type { SessionOptions } from '../../src/index.js'
-import type { ChatAgent } from '../../src/streams/index.js'
-import { gate } from './helpers.js'
+import type { ChatAgent } from '../../src/server/index.js'
+import { gate } from '../streams/helpers.js'
 
 /** `agent`, recording every session the handler opens (the chat id and the options). */
 export function recordingAgent(agent: Agent): ChatAgent & { opened: { chatId: string; options: SessionOptions | undefined }[] } {

@@ -8,15 +8,15 @@
  *   export const POST = chat                      // app/api/chat/route.ts
  */
 import { describeError, type ResearchOptions, type ResearchRun } from '../core/index.js'
-import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../core/session.js'
+import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../conversations/session-store.js'
 import { readJsonObject } from '../wire/read-body.js'
 import { hostAllowed } from '../wire/allowed-host.js'
 import { refuseCrossSite } from '../wire/request-guard.js'
-import { readChatTurn } from './chat-request.js'
-import { sessionStateFromMessages } from './chat-state.js'
-import { logMaskedError, maskedText, type OnMaskedError } from './error-masking.js'
-import type { ResearchUIChunk } from './ui-message-chunks.js'
-import { toUIMessageStream, toUIMessageStreamResponse } from './ui-message-stream.js'
+import { readChatTurn } from '../streams/chat-request.js'
+import { sessionStateFromMessages } from '../conversations/state-from-messages.js'
+import { logMaskedError, maskedText, type OnMaskedError } from '../streams/error-masking.js'
+import type { ResearchUIChunk } from '../streams/ui-message-chunks.js'
+import { toUIMessageStream, toUIMessageStreamResponse } from '../streams/ui-message-stream.js'
 
 /** What the handler needs of an agent: `createAgent()`'s result fits. */
 export interface ChatAgent {

@@ -1,7 +1,7 @@
 /** How a finished turn merges into the conversation as it stands when the turn ends. */
 import { describe, expect, it } from 'vitest'
 import type { ResearchResult, SessionState } from '../../src/index.js'
-import { knowledgeOf, mergeTurn, type Turn } from '../../src/session-merge.js'
+import { knowledgeOf, mergeTurn, type Turn } from '../../src/conversations/merge-turn.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
 
 const empty: SessionState = { version: 1, priorAnswers: [], citations: [], knowledge: '', facts: [] }

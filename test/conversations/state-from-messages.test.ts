@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { REBUILT_LIMITS, sessionStateFromMessages } from '../../src/streams/index.js'
+import { REBUILT_LIMITS, sessionStateFromMessages } from '../../src/server/index.js'
 
 const fact = (id: string, text: string, sources: unknown, extra: Record<string, unknown> = {}) => ({
   type: 'data-fact',
