@@ -99,8 +99,10 @@ function namesMeaningTwoThings(): string[] {
     const role = roleFolders.find((r) => folder.startsWith(`${r}/`))
     return role ? `${role}/*` : folder
   }
+  const inRoleFolder = (file: string) => place(file).endsWith('/*')
   return [...byName]
-    .filter(([, files]) => new Set(files.map(place)).size > 1)
+    // The role a name plays in every role folder it sits in (a strategy's options.ts, an adapter family's) is one meaning.
+    .filter(([, files]) => new Set(files.map(place)).size > 1 && !files.every(inRoleFolder))
     .map(([name, files]) => `${name}: ${files.map((f) => posix.dirname(f)).join(', ')}`)
     .sort()
 }

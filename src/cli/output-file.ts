@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { toDOCX, toHTML, toMarkdown, toPDF } from '../export/index.js'
 import type { ResearchResult } from '../index.js'
-import { resultMarkdown } from './render/markdown.js'
+import { resultMarkdown } from './render/result-markdown.js'
 
 /**
  * `--output FILE`: the result written as the extension says. `.html`/`.htm` is `toHTML`'s page,

@@ -11,7 +11,7 @@ import { LaconicError } from '../core/index.js'
 import { checkEmbedding } from '../kb/store-checks.js'
 import { chunkOfRow, type ChunkFields, type DocumentRow, storedDocument } from '../kb/store-rows.js'
 import type { Chunk, VectorStore } from '../kb/vector-store.js'
-import { connectionOf, type Connection, type PgPool, type PgQueryable } from './connection.js'
+import { connectionOf, type Connection, type PgPool, type PgQueryable } from './pg-connection.js'
 
 /** Options of `postgresVectorStore()`: the connection (a pool or one client), the tables' names and the text-search language. */
 export type PostgresVectorStoreOptions = ({ pool: PgPool; client?: undefined } | { client: PgQueryable; pool?: undefined }) & {

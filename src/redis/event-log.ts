@@ -6,8 +6,8 @@
 import type { Redis } from 'ioredis'
 import { LaconicError, type ResearchEvent } from '../core/index.js'
 import { isResearchEvent } from '../streams/index.js'
-import { withDeadline } from './connection.js'
-import { EventLogError } from './errors.js'
+import { withDeadline } from './redis-connection.js'
+import { EventLogError } from './redis-errors.js'
 import { DEFAULT_PREFIX, entryId, runKeys } from './keys.js'
 
 /** Options of `redisEventLog()`: the key prefix and how long streams are kept. */

@@ -4,7 +4,7 @@
  */
 import { Queue } from 'bullmq'
 import { LaconicError, type ResearchOptions, type ResearchResult } from '../core/index.js'
-import { openConnection, withDeadline, type RedisConnection } from './connection.js'
+import { openConnection, withDeadline, type RedisConnection } from './redis-connection.js'
 import { createEventLog, type EventLogReader, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
 import type { RunStatus } from '../server/run-host.js'

@@ -4,7 +4,7 @@
  * node serves any run, so a browser may resume on another node behind the same load balancer.
  */
 import type { RunHost } from '../server/run-host.js'
-import { openConnection } from './connection.js'
+import { openConnection } from './redis-connection.js'
 import { runKeys, DEFAULT_PREFIX, seqOf } from './keys.js'
 import { createResearchQueue, type ResearchQueueOptions } from './queue.js'
 

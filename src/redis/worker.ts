@@ -19,8 +19,8 @@ import {
   type ResumeOptions,
 } from '../core/index.js'
 import { redisCheckpoints } from './checkpoints.js'
-import { openConnection, withDeadline, type RedisConnection } from './connection.js'
-import { EventLogError } from './errors.js'
+import { openConnection, withDeadline, type RedisConnection } from './redis-connection.js'
+import { EventLogError } from './redis-errors.js'
 import { createEventLog, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'
 import { joinLog } from './log-join.js'

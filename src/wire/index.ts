@@ -3,7 +3,7 @@
 export { chunksOf } from './byte-source.js'
 export type { ByteSource } from './byte-source.js'
 export { concatBytes } from './concat-bytes.js'
-export { FrameTooLongError } from './errors.js'
+export { FrameTooLongError } from './frame-errors.js'
 export { createLineSplitter, MAX_LINE_CHARS } from './line-splitter.js'
 export type { LineSplitter, LineSplitterOptions } from './line-splitter.js'
 export { readLines } from './read-lines.js'

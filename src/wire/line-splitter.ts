@@ -6,7 +6,7 @@
  * complete: a line break byte is never part of a multi-byte UTF-8 character, so a character
  * split across chunks comes out whole.
  */
-import { FrameTooLongError } from './errors.js'
+import { FrameTooLongError } from './frame-errors.js'
 
 /** Longest line (or SSE event) a reader accepts, in characters: far above any real frame. */
 export const MAX_LINE_CHARS = 4_000_000

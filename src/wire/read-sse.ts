@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { chunksOf, type ByteSource } from './byte-source.js'
-import { FrameTooLongError } from './errors.js'
+import { FrameTooLongError } from './frame-errors.js'
 import { createLineSplitter, MAX_LINE_CHARS } from './line-splitter.js'
 
 export type { EventSourceMessage }

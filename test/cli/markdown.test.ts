@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { zeroCost, type ResearchResult } from '../../src/core/index.js'
 import { prettyRenderer } from '../../src/cli/render/index.js'
-import { resultMarkdown } from '../../src/cli/render/markdown.js'
+import { resultMarkdown } from '../../src/cli/render/result-markdown.js'
 
 const report = {
   title: 'Why the sky is blue',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { indexProgressLine, indexSummary } from '../../src/cli/kb.js'
 import { count } from '../../src/cli/plural.js'
 import { progressLine } from '../../src/cli/render/pretty.js'
-import { usageLine } from '../../src/cli/render/stats.js'
+import { usageLine } from '../../src/cli/render/progress-stats.js'
 import type { Cost, ResearchEvent } from '../../src/index.js'
 
 const stamp = { runId: 'r', seq: 1, time: 0 }

@@ -3,7 +3,7 @@ import { createAgent, type ResearchEvent, type ResearchResult } from '../../src/
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Output, type Renderer } from '../../src/cli/render/index.js'
 import { formatCitations } from '../../src/cli/render/pretty.js'
 import { createStatusArea } from '../../src/cli/render/status-area.js'
-import { formatDollars, statsLine, createStats } from '../../src/cli/render/stats.js'
+import { formatDollars, statsLine, createStats } from '../../src/cli/render/progress-stats.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
 

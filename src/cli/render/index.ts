@@ -1,5 +1,5 @@
 export type { Output } from './output.js'
 export type { Renderer } from './renderer.js'
 export { ndjsonRenderer } from './ndjson.js'
-export { jsonRenderer } from './json.js'
+export { jsonRenderer } from './json-renderer.js'
 export { prettyRenderer, progressLine, formatCitations, formatGathered, type PrettyOptions } from './pretty.js'

@@ -4,9 +4,9 @@
  */
 import type { Citation, Claim, InterruptRequest, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
 import type { Output } from './output.js'
-import { reportSections } from './markdown.js'
+import { reportSections } from './result-markdown.js'
 import type { Renderer } from './renderer.js'
-import { createStats, statsLine, usageLine, type RunStats } from './stats.js'
+import { createStats, statsLine, usageLine, type RunStats } from './progress-stats.js'
 import { createStatusArea } from './status-area.js'
 import { oneLine, printable } from './terminal-text.js'
 import { count } from '../plural.js'

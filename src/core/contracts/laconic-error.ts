@@ -1,4 +1,4 @@
-import { FrameTooLongError } from '../../wire/errors.js'
+import { FrameTooLongError } from '../../wire/frame-errors.js'
 
 /**
  * Errors carry a `code` discriminator and, where it helps, a hint that says what to do next.
