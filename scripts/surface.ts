@@ -13,7 +13,7 @@
  *
  *   npm run surface            print the counts
  *   npm run surface -- --list  also list what each count is made of
- *   npm run surface -- --write rewrite the table in docs/architecture.md
+ *   npm run surface -- --write rewrite the table in docs/architecture.md (and its layer table, from docs/layers.json)
  *   npm run surface -- --check fail if that table is not current
  */
 import { execFileSync } from 'node:child_process'
@@ -151,6 +151,19 @@ if (list) {
   )
 }
 
+/** `doc` with its layer table (the one test/architecture/layers.test.ts compares) rebuilt from docs/layers.json. */
+function withLayerTable(doc: string): string {
+  const cell = (entries: string[]) => (entries.length ? entries.map((entry) => `\`${entry}\``).join(', ') : 'nothing')
+  const header = '| folder | job | may import |'
+  const rows = (layers as (LayerRow & { job: string })[]).map(({ folder, job, imports }) => `| \`${folder}\` | ${job} | ${cell(imports)} |`)
+  const lines = doc.split('\n')
+  const at = lines.indexOf(header)
+  if (at < 0) return doc
+  let end = at + 1
+  while (end < lines.length && lines[end]?.startsWith('|')) end++
+  return [...lines.slice(0, at), header, '|---|---|---|', ...rows, ...lines.slice(end)].join('\n')
+}
+
 const START = '<!-- surface:start (npm run surface -- --write) -->'
 const END = '<!-- surface:end -->'
 const table = ['| what | now | target |', '|---|---|---|', ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n')
@@ -160,8 +173,8 @@ const [start, end] = [doc.indexOf(START), doc.indexOf(END)]
 if (start < 0 || end < start) throw new Error(`docs/architecture.md has no ${START} … ${END} block`)
 const current = doc.slice(start + START.length, end).trim()
 if (process.argv.includes('--write')) {
-  writeFileSync(docPath, `${doc.slice(0, start + START.length)}\n${table}\n${doc.slice(end)}`)
-  console.log('\ndocs/architecture.md: table rewritten')
+  writeFileSync(docPath, withLayerTable(`${doc.slice(0, start + START.length)}\n${table}\n${doc.slice(end)}`))
+  console.log('\ndocs/architecture.md: tables rewritten (the measured shape, and the layers of docs/layers.json)')
 } else if (process.argv.includes('--check') && current !== table) {
   console.error('\ndocs/architecture.md: the measured table is stale; run `npm run surface -- --write` and commit it')
   process.exit(1)
