@@ -6,8 +6,8 @@
  * prompt, so whether the answering sentence reached it is the strategy's doing. Used by
  * bench/evidence.ts and test/strategies/evidence.test.ts.
  */
-import type { LLMRequest } from '../src/core/index.js'
-import { normalizeText } from '../src/core/index.js'
+import type { LLMRequest } from '../src/core/contracts/providers.js'
+import { normalizeText } from '../src/core/util/text.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem, condenserSystem } from '../src/strategies/graph-reader/prompts.js'
 import { conversationalSystem, planSystem, reportSystem, subAnswerSystem, summarySystem } from '../src/strategies/deep/prompts.js'
 import { scriptedLLM, type ScriptedLLM, type ScriptedReply } from '../src/testing/index.js'

@@ -6,7 +6,8 @@
  * Target: scratchpad largest / smallest prompt ≤ 1.3 per role over the iterations.
  */
 import { createAgent } from '../src/agent.js'
-import { generate, type SearchResult } from '../src/core/index.js'
+import type { SearchResult } from '../src/core/contracts/providers.js'
+import { generate } from '../src/core/run/generate.js'
 import { mockSearch, scriptedLLM, type ScriptedLLM } from '../src/testing/index.js'
 import { round, type BenchResult } from './stats.js'
 

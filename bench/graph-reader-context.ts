@@ -7,7 +7,9 @@
  * at 1,000 nodes).
  */
 import { createAgent } from '../src/index.js'
-import { estimateTokens, requestText, type LLMRequest } from '../src/core/index.js'
+import type { LLMRequest } from '../src/core/contracts/providers.js'
+import { requestText } from '../src/core/contracts/tool-args.js'
+import { estimateTokens } from '../src/core/util/text.js'
 import { condenserSystem, extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../src/strategies/graph-reader/prompts.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../src/testing/index.js'
 import { queryIn } from './graph-reader.js'

@@ -3,7 +3,7 @@
  * contained in other facts, and longer facts that contain earlier ones), against the naive
  * all-pairs scan it replaces. Target: the indexed notebook under 200 ms.
  */
-import { normalizeText } from '../src/core/index.js'
+import { normalizeText } from '../src/core/util/text.js'
 import { Notebook } from '../src/strategies/graph-reader/notebook.js'
 import { median, round } from './stats.js'
 

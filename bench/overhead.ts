@@ -5,7 +5,8 @@
  * Target: at most 1 µs per event on this machine; the ratio to the bare generator is context.
  */
 import { createAgent } from '../src/agent.js'
-import type { Strategy, StrategyEvent } from '../src/core/index.js'
+import type { StrategyEvent } from '../src/core/contracts/events.js'
+import type { Strategy } from '../src/core/contracts/strategy-types.js'
 import { scriptedLLM } from '../src/testing/index.js'
 import { heapAfterGC, median, megabytes, round, type BenchResult } from './stats.js'
 

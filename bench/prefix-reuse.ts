@@ -15,7 +15,7 @@
  * any order of the same text could at most reuse, since the results are new with every search.
  */
 import { createAgent } from '../src/agent.js'
-import type { LLMRequest } from '../src/core/index.js'
+import type { LLMRequest } from '../src/core/contracts/providers.js'
 import { graphReader } from '../src/strategies/graph-reader/index.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM, type ScriptedLLM } from '../src/testing/index.js'

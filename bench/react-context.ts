@@ -6,7 +6,10 @@
  * an 8k-token model with room for the reply (≤ 8,192 − 1,024 tokens).
  */
 import { createAgent } from '../src/agent.js'
-import { estimateTokens, generate, requestText, type LLMRequest } from '../src/core/index.js'
+import type { LLMRequest } from '../src/core/contracts/providers.js'
+import { requestText } from '../src/core/contracts/tool-args.js'
+import { generate } from '../src/core/run/generate.js'
+import { estimateTokens } from '../src/core/util/text.js'
 import { mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../src/testing/index.js'
 import { buildReactPrompt, REACT_SYSTEM, resultsFor, type ReactStep } from './flat-prompts.js'
 import type { BenchResult } from './stats.js'

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../src/cli/cli.js'
-import { estimateTokens } from '../src/core/index.js'
+import { estimateTokens } from '../src/core/util/text.js'
 import { readResults, summarize } from '../src/eval/index.js'
 import { extractiveReply } from '../test/support/extractive-model.js'
 

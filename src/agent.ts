@@ -1,23 +1,13 @@
-import {
-  createRegistry,
-  createRun,
-  assertResumable,
-  checkDecision,
-  checkRecalled,
-  checkSharedOptions,
-  memorySettings,
-  parseCheckpoint,
-  LaconicError,
-  refuseRenamed,
-  verifyMode,
-  type ResumeOptions,
-  type ResearchOptions,
-  type ResearchResult,
-  type ResearchRun,
-  type RunInit,
-  type SharedOptions,
-  type StrategyDefinition,
-} from './core/index.js'
+import { parseCheckpoint } from './core/contracts/checkpoint.js'
+import { LaconicError } from './core/contracts/laconic-error.js'
+import type { ResearchResult } from './core/contracts/result.js'
+import type { ResumeOptions, ResearchOptions, SharedOptions, StrategyDefinition } from './core/contracts/strategy-types.js'
+import { checkDecision } from './core/run/decision.js'
+import { createRegistry } from './core/run/registry.js'
+import { assertResumable } from './core/run/run-checkpoints.js'
+import { checkRecalled, memorySettings } from './core/run/run-memory.js'
+import { createRun, type ResearchRun, type RunInit } from './core/run/run.js'
+import { checkSharedOptions, refuseRenamed, verifyMode } from './core/run/shared-options.js'
 import type { Session, SessionOptions } from './conversations/session-store.js'
 import { languageTag } from './core/run/language.js'
 import { sourceRules } from './core/run/allowed-sources.js'

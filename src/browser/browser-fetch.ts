@@ -11,8 +11,9 @@
  */
 import pLimit from 'p-limit'
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
-import { LaconicError, ProviderError, abortError, isAbortError, isAdUrl } from '../core/index.js'
-import type { FetchOptions, FetchProvider, FetchedPage, PageWarning } from '../core/index.js'
+import { LaconicError, ProviderError, abortError, isAbortError } from '../core/contracts/laconic-error.js'
+import { isAdUrl } from '../core/util/urls.js'
+import type { FetchOptions, FetchProvider, FetchedPage, PageWarning } from '../core/contracts/providers.js'
 import { pinnedFetch } from '../adapters/fetch/pinned-fetch.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from '../adapters/fetch/readable-text.js'
 import { resolveWithNodeDns } from '../adapters/fetch/resolve-host.js'

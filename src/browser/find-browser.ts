@@ -4,7 +4,7 @@
  */
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 
 export const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'] as const
 

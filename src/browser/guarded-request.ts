@@ -5,7 +5,7 @@
  * body is capped. Chromium only ever sees the answer (`route.fulfill`), so a script, an iframe,
  * a redirect or a subresource of a hostile page cannot reach this machine or its network.
  */
-import { ProviderError } from '../core/index.js'
+import { ProviderError } from '../core/contracts/laconic-error.js'
 import { checkUrlSyntax, parseWebUrl, shortUrl } from '../adapters/fetch/ssrf.js'
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])

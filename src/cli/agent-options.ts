@@ -3,7 +3,7 @@
  * every strategy that has such a limit, so each gets them in its own section.
  */
 import type { AgentOptions } from '../agent.js'
-import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
+import type { FetchProvider, LLMProvider, SearchProvider } from '../core/contracts/providers.js'
 import type { CliOptions } from './args.js'
 import { mcpTools } from '../mcp/tools.js'
 import type { CliMemory } from './memory.js'

@@ -1,5 +1,5 @@
 /** `--approve-plan`: the plan on the terminal, and a question: run it, edit its queries, or stop. */
-import type { ApprovePlan } from '../core/index.js'
+import type { ApprovePlan } from '../core/contracts/strategy-types.js'
 import type { Output } from './render/index.js'
 import { oneLine } from './render/terminal-text.js'
 

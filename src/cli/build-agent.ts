@@ -1,5 +1,5 @@
 /** The model and sources the flags configure, shared by a one-question run, `--serve`, `laconic worker` and `laconic mcp`. */
-import type { FetchProvider, LLMProvider, SearchProvider } from '../core/index.js'
+import type { FetchProvider, LLMProvider, SearchProvider } from '../core/contracts/providers.js'
 import { createAgent, strategyNames, type Agent } from '../index.js'
 import { agentOptions } from './agent-options.js'
 import type { CliOptions } from './args.js'

@@ -4,7 +4,8 @@
  */
 import { createAgent, strategyNames } from '../index.js'
 import { type AgentOptions, strategyOptionsKey } from '../agent.js'
-import type { Checkpoint, CheckpointStore, ResearchOptions } from '../core/index.js'
+import type { Checkpoint, CheckpointStore } from '../core/contracts/checkpoint.js'
+import type { ResearchOptions } from '../core/contracts/strategy-types.js'
 import { fileCheckpoints } from '../node/file-checkpoints.js'
 import { terminalApproval } from './approve-plan.js'
 import { parseCliArgs, type CliOptions } from './args.js'

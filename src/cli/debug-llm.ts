@@ -2,7 +2,8 @@
  * `--debug`: every prompt and reply on stderr, as the Go CLI's `-debug` did. Wraps the model
  * rather than the run, so it shows exactly what the backend was sent and streamed back.
  */
-import { redact, type LLMProvider } from '../core/index.js'
+import { redact } from '../core/contracts/laconic-error.js'
+import type { LLMProvider } from '../core/contracts/providers.js'
 
 export interface DebugSink {
   write(text: string): void

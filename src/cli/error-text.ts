@@ -4,7 +4,7 @@
  * folder could not be read, say) gets a second line with it under `--debug`, and without it a
  * pointer to `--debug`.
  */
-import { causeText } from '../core/index.js'
+import { causeText } from '../core/contracts/laconic-error.js'
 import { printable } from './render/terminal-text.js'
 
 /** Multi-line text on one line, without terminal control characters (a server's error text is not trusted). */

@@ -1,4 +1,4 @@
-import type { RunEndReason } from '../core/index.js'
+import type { RunEndReason } from '../core/contracts/events.js'
 
 /** The exit codes `laconic` promises scripts. */
 export const EXIT = {

@@ -4,8 +4,8 @@
  * their titles, so the model and the reader see where each source came from; and one fetch
  * provider that reads the knowledge base's own documents from it and everything else from the web.
  */
-import { ProviderError } from '../core/index.js'
-import type { FetchProvider, SearchProvider, SearchResult } from '../core/index.js'
+import { ProviderError } from '../core/contracts/laconic-error.js'
+import type { FetchProvider, SearchProvider, SearchResult } from '../core/contracts/providers.js'
 
 const label = (tag: string, results: readonly SearchResult[]) => results.map((result) => ({ ...result, title: `[${tag}] ${result.title}` }))
 

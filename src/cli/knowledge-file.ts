@@ -3,7 +3,7 @@
  * knowledge is written back, so follow-up questions build on it. A missing file is a first run.
  */
 import { readFile, writeFile } from 'node:fs/promises'
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { UsageError } from './usage-error.js'
 
 export async function readKnowledge(path: string): Promise<string> {

@@ -3,7 +3,8 @@
  * environment variables each backend documents, and one actionable line when something is missing.
  */
 import { anthropic, local, ollama, openai } from '../adapters/index.js'
-import { LaconicError, type LLMProvider } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import type { LLMProvider } from '../core/contracts/providers.js'
 import type { CliOptions } from './args.js'
 import { listOllamaModels } from './ollama-models.js'
 import { RECOMMENDED_LOCAL_MODEL } from './recommended-model.js'

@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ResearchResult } from '../core/index.js'
+import type { ResearchResult } from '../core/contracts/result.js'
 import type { McpServerOptions } from '../mcp/index.js'
 import { fileSessions } from '../node/file-sessions.js'
 import { hostAllowed } from '../wire/allowed-host.js'

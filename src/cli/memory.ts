@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { MemoryOptions, MemoryStore } from '../core/index.js'
+import type { MemoryOptions, MemoryStore } from '../core/contracts/long-term-memory.js'
 import { memoryStore } from '../kb/index.js'
 import { recordEmbedder, resolveEmbedder } from './embedder.js'
 import { loadOptional } from './optional-package.js'

@@ -2,7 +2,7 @@
  * Ollama can list its models (`GET /api/tags`), so `--model` is optional with it: the CLI
  * picks the first one and says so.
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { RECOMMENDED_LOCAL_MODEL } from './recommended-model.js'
 
 const LIST_TIMEOUT_MS = 10_000

@@ -4,7 +4,9 @@
  * mapped onto `agent.resume`'s `decision`.
  */
 import { readFile } from 'node:fs/promises'
-import { isOutline, type Checkpoint, type InterruptDecision, type InterruptRequest, type ReportOutline, type ResumeOptions } from '../core/index.js'
+import type { Checkpoint } from '../core/contracts/checkpoint.js'
+import { isOutline, type InterruptDecision, type InterruptRequest, type ReportOutline } from '../core/contracts/interruption.js'
+import type { ResumeOptions } from '../core/contracts/strategy-types.js'
 import type { ResumeDecision } from './args.js'
 import { UsageError } from './usage-error.js'
 

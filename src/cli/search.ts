@@ -18,7 +18,7 @@ import {
   wikipedia,
 } from '../adapters/index.js'
 import { DEFAULT_EXTENSIONS } from '../documents/local-document.js'
-import type { FetchProvider, SearchProvider } from '../core/index.js'
+import type { FetchProvider, SearchProvider } from '../core/contracts/providers.js'
 import type { CliOptions, SearchChoice } from './args.js'
 import { existingKnowledgeBase } from './kb.js'
 import { kbAndWebSearch, kbOrWebFetch } from './kb-search.js'

@@ -1,4 +1,7 @@
-import { normalizeUrl, type Citation, type ResearchResult, type SessionFact } from '../core/index.js'
+import type { Citation } from '../core/contracts/events.js'
+import type { SessionFact } from '../core/contracts/long-term-memory.js'
+import type { ResearchResult } from '../core/contracts/result.js'
+import { normalizeUrl } from '../core/util/urls.js'
 import { emptySessionState, type SessionState } from './session-store.js'
 import { rewriteCitations } from '../strategies/shared/citations.js'
 

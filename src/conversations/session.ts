@@ -1,4 +1,6 @@
-import { createRun, describeError, LaconicError, type ResearchOptions, type RunInit } from '../core/index.js'
+import { describeError, LaconicError } from '../core/contracts/laconic-error.js'
+import type { ResearchOptions } from '../core/contracts/strategy-types.js'
+import { createRun, type RunInit } from '../core/run/run.js'
 import { checkChatId, emptySessionState, memorySessions, parseSessionState, type Session, type SessionOptions, type SessionState } from './session-store.js'
 import { knowledgeOf, mergeTurn } from './merge-turn.js'
 

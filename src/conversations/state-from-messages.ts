@@ -5,7 +5,8 @@
  * sources and facts no run found. So it keeps only what fits the shapes and the bounds below,
  * web URLs only, and a server that must not be steered by its clients keeps a store instead.
  */
-import type { Citation, PriorAnswer } from '../core/index.js'
+import type { Citation } from '../core/contracts/events.js'
+import type { PriorAnswer } from '../core/contracts/result.js'
 import type { SessionFact, SessionState } from './session-store.js'
 import { isRecord, textOf } from '../streams/chat-request.js'
 import { researchDataSchemas, researchMetadataSchema } from '../streams/research-schemas.js'

@@ -10,20 +10,19 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentOptions } from '../agent.js'
-import {
-  type FetchedPage,
-  type FetchOptions,
-  type FetchProvider,
-  LaconicError,
-  type LLMChunk,
-  type LLMProvider,
-  type LLMRequest,
-  type ProviderUsage,
-  ProviderError,
-  type SearchOptions,
-  type SearchProvider,
-  type SearchResult,
-} from '../core/index.js'
+import { LaconicError, ProviderError } from '../core/contracts/laconic-error.js'
+import type { ProviderUsage } from '../core/contracts/provider-usage.js'
+import type {
+  FetchedPage,
+  FetchOptions,
+  FetchProvider,
+  LLMChunk,
+  LLMProvider,
+  LLMRequest,
+  SearchOptions,
+  SearchProvider,
+  SearchResult,
+} from '../core/contracts/providers.js'
 
 /**
  * `replay`: answer only from the folder; a request it lacks is an error naming it (no provider

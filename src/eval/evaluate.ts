@@ -4,7 +4,10 @@
  * stopped), graded by text and optionally by a grader model, and reported as typed events.
  */
 import { type AgentOptions, createAgent } from '../agent.js'
-import { type Cost, knownDollars, LaconicError, type LLMProvider, type ResearchResult } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import type { LLMProvider } from '../core/contracts/providers.js'
+import type { ResearchResult } from '../core/contracts/result.js'
+import { type Cost, knownDollars } from '../core/contracts/run-cost.js'
 import { type Cassette, cassetteModel, cassetteProviders } from './cassette.js'
 import type { Dataset, EvalRow } from './dataset.js'
 import { evidenceRecall, watchPrompts } from './evidence-recall.js'

@@ -3,7 +3,7 @@
  * when half of its 8-word runs appear in the prompts (a snippet or a chunk carries part of it;
  * a short passage must appear whole); a page counts when its URL does.
  */
-import type { LLMProvider, LLMRequest } from '../core/index.js'
+import type { LLMProvider, LLMRequest } from '../core/contracts/providers.js'
 import type { Evidence } from './dataset.js'
 
 const SHINGLE = 8

@@ -2,7 +2,9 @@
  * The model grader: SimpleQA's three grades (correct, incorrect, not attempted), asked of a
  * grader model that is not the agents' own, and read from its reply by a total parser.
  */
-import { callDollars, type LLMProvider, stripThink } from '../core/index.js'
+import type { LLMProvider } from '../core/contracts/providers.js'
+import { callDollars } from '../core/contracts/run-cost.js'
+import { stripThink } from '../core/util/text.js'
 
 /** A model grader's verdict on one answer. */
 export type ModelGrade = 'correct' | 'incorrect' | 'not-attempted'

@@ -1,4 +1,4 @@
-import type { RunEndReason } from '../core/index.js'
+import type { RunEndReason } from '../core/contracts/events.js'
 import type { ModelGrade } from './model-grader.js'
 
 /** How an answer was graded: by text (always) and by the grader model (when there is one). */

@@ -1,4 +1,4 @@
-import type { Citation, Report } from '../core/index.js'
+import type { Citation, Report } from '../core/contracts/events.js'
 
 /** What an export reads of a run's result: its answer, its citations and its report (a `report` or `deep` run's). */
 export interface ExportableResult {

@@ -1,4 +1,4 @@
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { documentOf, linkable, paragraphsOf, referenceLine, type ExportableResult } from './document.js'
 
 type Docx = typeof import('docx')

@@ -1,4 +1,4 @@
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import type { ExportableResult } from './document.js'
 import { toHTML } from './html.js'
 

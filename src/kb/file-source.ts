@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { SkippedFile, fileDocument, listFiles, readFileCapped } from '../adapters/search/local/load-dir.js'
 import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 

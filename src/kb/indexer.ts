@@ -5,7 +5,7 @@
  * removed. Chunks are embedded in batches across documents, a few batches in flight while the
  * next documents are read, so a slow embedding backend and slow parsing overlap.
  */
-import { LaconicError, ProviderError, abortError, isAbortError } from '../core/index.js'
+import { LaconicError, ProviderError, abortError, isAbortError } from '../core/contracts/laconic-error.js'
 import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { contentHash } from './content-hash.js'
 import { type ChunkDraft, documentChunks, embeddedText, type ReadDocument } from '../documents/document-chunks.js'

@@ -8,13 +8,13 @@
  * says (a document only one retriever can find is still found), optionally reranks, and joins
  * neighbouring chunks into each hit's snippet when asked to.
  */
-import { LaconicError, ProviderError, abortError, isAbortError } from '../core/index.js'
+import { LaconicError, ProviderError, abortError, isAbortError } from '../core/contracts/laconic-error.js'
 import { chooseWindows, OMITTED } from '../documents/passages.js'
 import { pageOfUrl } from '../documents/document-pages.js'
 import { rankTexts } from '../documents/lexical.js'
 import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { embeddingUsage } from '../core/contracts/provider-usage.js'
-import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/index.js'
+import type { FetchedPage, FetchOptions, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../core/contracts/providers.js'
 import { DEFAULT_EXTENSIONS } from '../documents/local-document.js'
 import { type IndexOptions, type IndexReport, indexSources } from './indexer.js'
 import { reciprocalRankFusion } from '../documents/rank-fusion.js'

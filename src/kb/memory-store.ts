@@ -5,7 +5,10 @@
  */
 import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { embeddingUsage, type UsageReporter } from '../core/contracts/provider-usage.js'
-import { LaconicError, normalizeText, normalizeUrl, type MemoryStore, type RecalledFinding, type SessionFact } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import type { MemoryStore, RecalledFinding, SessionFact } from '../core/contracts/long-term-memory.js'
+import { normalizeText } from '../core/util/text.js'
+import { normalizeUrl } from '../core/util/urls.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 
 /** What `memoryStore` keeps its records in, and how it embeds them. */

@@ -7,7 +7,7 @@
  * short-lived processes and as the model the other stores are checked against; nothing survives
  * the process.
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { checkEmbedding, type EmbeddingInfo } from './store-checks.js'
 import type { LexicalIndex } from '../documents/lexical.js'
 import { VectorMatrix } from './vector-matrix.js'

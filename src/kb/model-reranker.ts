@@ -6,7 +6,7 @@
 import { type Generation, type ModelPiece, modelCall } from '../core/run/model-call.js'
 import { estimateTokens } from '../core/util/text.js'
 import { requestText } from '../core/contracts/tool-args.js'
-import type { LLMProvider } from '../core/index.js'
+import type { LLMProvider } from '../core/contracts/providers.js'
 import type { RerankedPassage, Reranker } from './reranker.js'
 
 /** Options of `modelReranker()`: how much of each passage the model reads. */

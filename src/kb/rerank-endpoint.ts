@@ -5,7 +5,7 @@
  * Read totally: a result without a usable index is dropped, `score` is taken for
  * `relevance_score`, and a bare array of results (Hugging Face TEI's shape) is read too.
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { callTimeouts } from '../adapters/http/index.js'
 import { requestJson } from '../adapters/search/request-json.js'
 import type { RerankedPassage, Reranker } from './reranker.js'

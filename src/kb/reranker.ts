@@ -1,5 +1,5 @@
 /** The reranker contract: passages reordered by how well they answer a query. */
-import type { UsageReporter } from '../core/index.js'
+import type { UsageReporter } from '../core/contracts/provider-usage.js'
 
 /** One passage as a reranker returns it: its index in the list it was given, and its relevance. */
 export interface RerankedPassage {

@@ -1,5 +1,5 @@
 /** What every kind of source becomes: items, each loading its content before it is read. */
-import type { FetchProvider } from '../core/index.js'
+import type { FetchProvider } from '../core/contracts/providers.js'
 import type { ReadDocument } from '../documents/document-chunks.js'
 
 /** What an item's content hash covers, and how to read it into a document once that hash is new. */

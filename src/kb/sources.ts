@@ -4,8 +4,8 @@
  * source becomes items; an item first loads what its content hash covers (a file's bytes, a
  * page's text), and is only parsed when that hash is new.
  */
-import { LaconicError, ProviderError, isAbortError } from '../core/index.js'
-import type { FetchProvider } from '../core/index.js'
+import { LaconicError, ProviderError, isAbortError } from '../core/contracts/laconic-error.js'
+import type { FetchProvider } from '../core/contracts/providers.js'
 import { documentReason } from '../adapters/fetch/read-document.js'
 import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 

@@ -3,7 +3,7 @@
  * the store was built with, and all have its length. A store of mixed models would rank chunks
  * by numbers that cannot be compared.
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import type { Chunk } from './vector-store.js'
 
 /** The embedding model and vector length a store was built with. */

@@ -6,7 +6,7 @@
  */
 import * as lancedb from '@lancedb/lancedb'
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { contentWords } from '../documents/lexical.js'
 import { checkEmbedding, type EmbeddingInfo } from '../kb/store-checks.js'
 import { chunkFields, chunkOfRow, type ChunkFields, type DocumentRow, documentRow, storedDocument } from '../kb/store-rows.js'

@@ -10,7 +10,9 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { strategyNames, type Agent } from '../agent.js'
-import type { InterruptRequest, ResearchEvent, ResearchResult } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import type { InterruptRequest } from '../core/contracts/interruption.js'
+import type { ResearchResult } from '../core/contracts/result.js'
 import { memorySessions, SAFE_CHAT_ID, type SessionStore } from '../conversations/session-store.js'
 import { VERSION } from '../version.js'
 

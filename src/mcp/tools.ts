@@ -4,7 +4,7 @@
  * Its tools go through react's own gates: argument validation against their schema, approval
  * (`needsApproval`, `beforeTool`), redaction of `sensitive` fields and the `resultChars` bound.
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import type { OpenToolSource, ReactTool, ReactToolSource } from '../strategies/react/tools.js'
 import { VERSION } from '../version.js'
 

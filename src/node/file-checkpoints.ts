@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { LaconicError, parseCheckpoint, type CheckpointStore, type ReleaseLock } from '../core/index.js'
+import { parseCheckpoint, type CheckpointStore, type ReleaseLock } from '../core/contracts/checkpoint.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { readIfThere, tryLockFile, writeAtomically } from './file-lock.js'
 
 /** Run ids become file names: only these characters, so an id can never name a path outside `dir`. */

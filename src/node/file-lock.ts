@@ -3,7 +3,8 @@ import { constants } from 'node:fs'
 import { link, mkdir, open, rename, rm, unlink } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
-import { LaconicError, type ReleaseLock } from '../core/index.js'
+import type { ReleaseLock } from '../core/contracts/checkpoint.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 
 interface LockOwner {
   pid: number

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { LaconicError, type ReleaseLock } from '../core/index.js'
+import type { ReleaseLock } from '../core/contracts/checkpoint.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { checkChatId, parseSessionState, type SessionState, type SessionStore } from '../conversations/session-store.js'
 import { readIfThere, tryLockFile, writeAtomically } from './file-lock.js'
 

@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
-import { redactUrl, type ClaimVerdict, type EventOf, type ResearchEvent } from '../core/index.js'
+import type { ClaimVerdict, EventOf, ResearchEvent } from '../core/contracts/events.js'
+import { redactUrl } from '../core/util/urls.js'
 import { CLAIM_EVENT, ERROR_TYPE, GEN_AI, LACONIC, URL_FULL, WARNING_EVENT } from './attributes.js'
 
 export interface RunSpanSettings {

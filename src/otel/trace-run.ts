@@ -1,5 +1,5 @@
 import { context, trace, type Context, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import type { ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
 import { RunSpans } from './run-spans.js'
 
 /** Options of `traceRun()`: the tracer (or its provider) and the names recorded on spans. */

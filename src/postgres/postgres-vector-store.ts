@@ -7,7 +7,7 @@
  * their counts are kept in a `<table>_terms` table beside its `tsvector`, and a search scores
  * BM25 from them in one query.
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { checkEmbedding } from '../kb/store-checks.js'
 import { chunkOfRow, type ChunkFields, type DocumentRow, storedDocument } from '../kb/store-rows.js'
 import type { Chunk, VectorStore } from '../kb/vector-store.js'

@@ -5,7 +5,7 @@
  * it expire, so another worker can take the run over `lockMs` later.
  */
 import type { Redis } from 'ioredis'
-import { parseCheckpoint, type CheckpointStore } from '../core/index.js'
+import { parseCheckpoint, type CheckpointStore } from '../core/contracts/checkpoint.js'
 import { DEFAULT_PREFIX } from './keys.js'
 
 /** Options of `redisCheckpoints()`: the key prefix, how long a lock and a checkpoint last. */

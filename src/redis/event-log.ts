@@ -4,7 +4,8 @@
  * two events with the same `seq` or go backwards, whoever writes to it.
  */
 import type { Redis } from 'ioredis'
-import { LaconicError, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { isResearchEvent } from '../streams/index.js'
 import { withDeadline } from './redis-connection.js'
 import { EventLogError } from './redis-errors.js'

@@ -9,7 +9,8 @@
  * - answer tokens streamed before the `resumed` warning are superseded: the answer is the
  *   tokens after it (and the `answer` event, if the dead attempt got that far, is replaced).
  */
-import { addCost, zeroCost, type Cost, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { addCost, zeroCost, type Cost } from '../core/contracts/run-cost.js'
 import { RESUMED_CODE } from '../core/run/result-fold.js'
 
 export interface LogJoin {

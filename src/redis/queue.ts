@@ -3,7 +3,9 @@
  * doing, and read their events from the log, from any process.
  */
 import { Queue } from 'bullmq'
-import { LaconicError, type ResearchOptions, type ResearchResult } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import type { ResearchResult } from '../core/contracts/result.js'
+import type { ResearchOptions } from '../core/contracts/strategy-types.js'
 import { openConnection, withDeadline, type RedisConnection } from './redis-connection.js'
 import { createEventLog, type EventLogReader, type RedisEventLogOptions } from './event-log.js'
 import { cancelChannel, DEFAULT_PREFIX, runKeys } from './keys.js'

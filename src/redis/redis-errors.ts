@@ -1,4 +1,4 @@
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 
 /** Why the Redis event log refused a write: another attempt took the run over (`fenced`), or a seq was not after the last one (`conflict`). */
 export type EventLogRefusal = 'fenced' | 'conflict'

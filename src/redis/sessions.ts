@@ -5,7 +5,7 @@
  * set), trying again on a conflict. No `WATCH`: that is connection state, and the client is shared.
  */
 import type { Redis } from 'ioredis'
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { checkChatId, parseSessionState, type SessionState, type SessionStore } from '../conversations/session-store.js'
 import { DEFAULT_PREFIX } from './keys.js'
 

@@ -6,18 +6,14 @@
  */
 import { Worker, type WorkerOptions } from 'bullmq'
 import type { Redis } from 'ioredis'
-import {
-  describeError,
-  LaconicError,
-  sleep,
-  zeroCost,
-  type CheckpointStore,
-  type ResearchEvent,
-  type ResearchOptions,
-  type ResearchResult,
-  type ResearchRun,
-  type ResumeOptions,
-} from '../core/index.js'
+import type { CheckpointStore } from '../core/contracts/checkpoint.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { describeError, LaconicError } from '../core/contracts/laconic-error.js'
+import type { ResearchResult } from '../core/contracts/result.js'
+import { zeroCost } from '../core/contracts/run-cost.js'
+import type { ResearchOptions, ResumeOptions } from '../core/contracts/strategy-types.js'
+import { sleep } from '../core/run/abortable-sleep.js'
+import type { ResearchRun } from '../core/run/run.js'
 import { redisCheckpoints } from './checkpoints.js'
 import { openConnection, withDeadline, type RedisConnection } from './redis-connection.js'
 import { EventLogError } from './redis-errors.js'

@@ -7,7 +7,9 @@
  *   const chat = createChatHandler({ agent, store })
  *   export const POST = chat                      // app/api/chat/route.ts
  */
-import { describeError, type ResearchOptions, type ResearchRun } from '../core/index.js'
+import { describeError } from '../core/contracts/laconic-error.js'
+import type { ResearchOptions } from '../core/contracts/strategy-types.js'
+import type { ResearchRun } from '../core/run/run.js'
 import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../conversations/session-store.js'
 import { readJsonObject } from '../wire/read-body.js'
 import { hostAllowed } from '../wire/allowed-host.js'

@@ -17,7 +17,7 @@
  * with no cross-site marker; with `host`, the `Host` must name it (against DNS rebinding). Runs
  * in progress are limited server-wide and per client address.
  */
-import type { InterruptDecision } from '../core/index.js'
+import type { InterruptDecision } from '../core/contracts/interruption.js'
 import { SAFE_CHAT_ID } from '../conversations/session-store.js'
 import type { EventStream } from '../streams/index.js'
 import { sseResponse } from '../streams/index.js'

@@ -5,7 +5,11 @@
  * finished runs are kept for replay within a count and a byte budget; `close()` aborts them all.
  */
 import { resultOfEvents } from '../core/run/result-fold.js'
-import { type CheckpointStore, checkDecision, type InterruptDecision, LaconicError, type ResearchEvent } from '../core/index.js'
+import type { CheckpointStore } from '../core/contracts/checkpoint.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import type { InterruptDecision } from '../core/contracts/interruption.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import { checkDecision } from '../core/run/decision.js'
 import { memorySessions, type SessionStore } from '../conversations/session-store.js'
 import { broadcast, type Broadcast, type EventStream } from '../streams/index.js'
 import { withoutFragment } from './responses.js'

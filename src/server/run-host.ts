@@ -4,7 +4,8 @@
  * hosts ship: `inProcessRuns` (runs on an agent in this process) and `redisRuns` (the Redis
  * queue and event log of `laconic-research/redis`, runs on workers anywhere).
  */
-import type { InterruptDecision, ResearchResult } from '../core/index.js'
+import type { InterruptDecision } from '../core/contracts/interruption.js'
+import type { ResearchResult } from '../core/contracts/result.js'
 import type { EventStream } from '../streams/index.js'
 
 /** `queued`: waiting for a worker; `running`: in progress; `done`: it ended (see `result.reason`); `failed`: it could not run to its end. */

@@ -1,4 +1,4 @@
-import type { StrategyDefinition } from '../core/index.js'
+import type { StrategyDefinition } from '../core/contracts/strategy-types.js'
 import { deepDefinition } from './deep/index.js'
 import { graphReaderDefinition } from './graph-reader/index.js'
 import { reactDefinition } from './react/index.js'

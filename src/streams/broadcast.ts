@@ -1,4 +1,5 @@
-import { LaconicError, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 import { Subscriber } from './subscriber.js'
 import type { EventStream } from './types.js'
 

@@ -1,4 +1,4 @@
-import type { ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
 import type { EventStream } from './types.js'
 
 /**

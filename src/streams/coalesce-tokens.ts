@@ -1,4 +1,4 @@
-import type { EventOf, ResearchEvent } from '../core/index.js'
+import type { EventOf, ResearchEvent } from '../core/contracts/events.js'
 import { cancelSource } from './cancel-source.js'
 import { raceTimer, TIMED_OUT } from './race-timer.js'
 import type { EventStream } from './types.js'

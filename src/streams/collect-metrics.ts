@@ -1,4 +1,5 @@
-import { zeroCost, type ClaimVerdict, type Cost, type ResearchEvent, type RunEndReason } from '../core/index.js'
+import type { ClaimVerdict, ResearchEvent, RunEndReason } from '../core/contracts/events.js'
+import { zeroCost, type Cost } from '../core/contracts/run-cost.js'
 import { emptyHistogram, observe, type Histogram } from './histogram.js'
 
 /** What `collectMetrics()` counts over a run's events: cost, counts of events, queries, facts and pages, timings, and latency histograms. */

@@ -4,7 +4,7 @@
  * and the full text goes to `onError` (the server's log). Warnings the library writes itself,
  * with no error text in them, are shown as they are.
  */
-import type { WarningCode } from '../core/index.js'
+import type { WarningCode } from '../core/contracts/events.js'
 
 /** A failure hidden from the client: where it was, its code and its full message. */
 export interface MaskedError {

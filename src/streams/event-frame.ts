@@ -1,4 +1,4 @@
-import type { ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
 import { encodeSSEComment, encodeSSEFrame } from './sse-frame.js'
 
 /** The event name of the frame sent after `run-end`: the stream is complete, do not reconnect. */

@@ -1,4 +1,4 @@
-import type { EventOf, EventType, ResearchEvent } from '../core/index.js'
+import type { EventOf, EventType, ResearchEvent } from '../core/contracts/events.js'
 
 /**
  * Only the events of the given types, typed accordingly:

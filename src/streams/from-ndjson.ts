@@ -1,4 +1,5 @@
-import { fromWireError, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { fromWireError } from '../core/contracts/laconic-error.js'
 import { readLines } from '../wire/index.js'
 import { parseResearchEvent } from './parse-event.js'
 

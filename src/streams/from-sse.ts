@@ -1,4 +1,6 @@
-import { abortError, fromWireError, LaconicError, sleep, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { abortError, fromWireError, LaconicError } from '../core/contracts/laconic-error.js'
+import { sleep } from '../core/run/abortable-sleep.js'
 import { readSSE } from '../wire/index.js'
 import { parseResearchEvent } from './parse-event.js'
 import { SSE_END_EVENT } from './to-sse.js'

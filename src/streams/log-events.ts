@@ -1,4 +1,5 @@
-import { redactUrl, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { redactUrl } from '../core/util/urls.js'
 
 /** A pino, bunyan, winston or console-style logger: `logger.info(fields, message)`. */
 export type LogFunction = (fields: Record<string, unknown>, message: string) => void

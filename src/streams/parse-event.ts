@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType, type ResearchEvent } from '../core/index.js'
+import { EVENT_TYPES, type EventType, type ResearchEvent } from '../core/contracts/events.js'
 
 type Kind = 'string' | 'number' | 'boolean' | 'object' | 'array'
 

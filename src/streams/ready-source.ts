@@ -1,4 +1,4 @@
-import type { ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
 
 /** How a `ReadySource` ended: `failure` holds the stream's error if it failed. */
 export interface SourceEnd {

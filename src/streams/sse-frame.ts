@@ -1,4 +1,4 @@
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 
 /** One Server-Sent Events frame: its `id`, `event`, `data` and `retry` fields. */
 export interface SSEFrame {

@@ -1,4 +1,4 @@
-import type { EventOf, ResearchEvent } from '../core/index.js'
+import type { EventOf, ResearchEvent } from '../core/contracts/events.js'
 import type { ReadySource, SourceEnd } from './ready-source.js'
 
 interface Waiter {

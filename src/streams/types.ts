@@ -1,4 +1,4 @@
-import type { ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
 
 /**
  * What every stream helper consumes: any async iterable of events. A `ResearchRun` fits, and

@@ -1,4 +1,8 @@
-import type { Claim, Cost, ErrorInfo, Fact, RecalledFinding, Report, ResearchEvent, RunEndReason, SearchResult, WarningCode } from '../core/index.js'
+import type { Claim, Fact, Report, ResearchEvent, RunEndReason, WarningCode } from '../core/contracts/events.js'
+import type { ErrorInfo } from '../core/contracts/laconic-error.js'
+import type { RecalledFinding } from '../core/contracts/long-term-memory.js'
+import type { SearchResult } from '../core/contracts/providers.js'
+import type { Cost } from '../core/contracts/run-cost.js'
 import type { ReportOutline } from '../core/contracts/interruption.js'
 import { isFailure, isOwnWords, logMaskedError, type MaskedError, maskedText, type OnMaskedError } from './error-masking.js'
 

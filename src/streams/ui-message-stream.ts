@@ -4,7 +4,8 @@
  * `source-url` parts, the plan, searches, facts and cost as `data-*` parts. No dependency on
  * `ai`: the protocol is JSON chunks, sent as Server-Sent Events ending with `data: [DONE]`.
  */
-import { describeError, type ResearchEvent } from '../core/index.js'
+import type { ResearchEvent } from '../core/contracts/events.js'
+import { describeError } from '../core/contracts/laconic-error.js'
 import { cancelSource } from './cancel-source.js'
 import { quietTimer, type QuietTimer } from './quiet-timer.js'
 import type { EventStream } from './types.js'

@@ -1,4 +1,5 @@
-import type { Cost, EventOf, ResearchEvent } from '../core/index.js'
+import type { EventOf, ResearchEvent } from '../core/contracts/events.js'
+import type { Cost } from '../core/contracts/run-cost.js'
 
 const COST_FIELDS: readonly (keyof Cost)[] = [
   'llm',

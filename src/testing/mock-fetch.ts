@@ -1,4 +1,5 @@
-import { ProviderError, type FetchOptions, type FetchProvider, type FetchedPage } from '../core/index.js'
+import { ProviderError } from '../core/contracts/laconic-error.js'
+import type { FetchOptions, FetchProvider, FetchedPage } from '../core/contracts/providers.js'
 import { InFlight, sleep } from './sleep.js'
 
 /** Options of `mockFetch()`: the pages by URL, and an optional delay per call. */

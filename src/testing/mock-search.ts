@@ -1,4 +1,6 @@
-import { normalizeText, ProviderError, type SearchOptions, type SearchProvider, type SearchResult } from '../core/index.js'
+import { ProviderError } from '../core/contracts/laconic-error.js'
+import type { SearchOptions, SearchProvider, SearchResult } from '../core/contracts/providers.js'
+import { normalizeText } from '../core/util/text.js'
 import { InFlight, sleep } from './sleep.js'
 
 /** Options of `mockSearch()`: the results by query (or a corpus to search), failures, and delays. */

@@ -1,4 +1,7 @@
-import { LaconicError, estimateTokens, requestText, type LLMChunk, type LLMProvider, type LLMRequest } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import type { LLMChunk, LLMProvider, LLMRequest } from '../core/contracts/providers.js'
+import { requestText } from '../core/contracts/tool-args.js'
+import { estimateTokens } from '../core/util/text.js'
 import { InFlight, sleep } from './sleep.js'
 
 /** One scripted reply: its text, and optionally reasoning, usage and tool calls. */

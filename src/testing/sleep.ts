@@ -1,4 +1,4 @@
-export { sleep } from '../core/index.js'
+export { sleep } from '../core/run/abortable-sleep.js'
 
 /** Counts calls in flight and remembers the peak, for concurrency tests. */
 export class InFlight {

@@ -65,7 +65,7 @@ describe('the import rule of src/', () => {
     const local = graph.filter(({ from }) => from === 'src/adapters/search/local/local-corpus.ts')
     expect(local).toContainEqual({ from: 'src/adapters/search/local/local-corpus.ts', to: 'src/adapters/search/local/load-dir.ts', lazy: true })
     expect(graph.filter(({ from }) => from === 'src/index.ts').length).toBeGreaterThan(5)
-    expect(graph.some(({ from, to }) => from === 'src/core/index.ts' && to === 'src/core/contracts/events.ts')).toBe(true)
+    expect(graph.some(({ from, to }) => from === 'src/core/run/run.ts' && to === 'src/core/contracts/events.ts')).toBe(true)
   })
 
   it('imports only what exists', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createContext, isAbortError, type StrategyEvent } from '../../src/core/index.js'
+import type { StrategyEvent } from '../../src/core/contracts/events.js'
+import { isAbortError } from '../../src/core/contracts/laconic-error.js'
+import { createContext } from '../../src/core/run/context.js'
 import { mockSearch } from '../../src/testing/index.js'
 import { cached } from '../../src/adapters/index.js'
 import type { FetchProvider, SearchProvider } from '../../src/index.js'

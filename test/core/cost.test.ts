@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { llmDollars } from '../../src/core/index.js'
+import { llmDollars } from '../../src/core/contracts/run-cost.js'
 
 const pricing = { m: { inputPerMillion: 1, outputPerMillion: 2 } }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMerge, merge } from '../../src/core/index.js'
+import { createMerge, merge } from '../../src/core/util/merge.js'
 
 async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = []

@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent, type Strategy } from '../../src/index.js'
-import { createContext, generate, modelCall, type StrategyEvent } from '../../src/core/index.js'
+import type { StrategyEvent } from '../../src/core/contracts/events.js'
+import { createContext } from '../../src/core/run/context.js'
+import { generate } from '../../src/core/run/generate.js'
+import { modelCall } from '../../src/core/run/model-call.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 const textOf = (events: readonly { type: string; text?: string }[], type: string) =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { redactUrl } from '../../src/core/index.js'
+import { redactUrl } from '../../src/core/util/urls.js'
 
 describe('redactUrl', () => {
   it('drops credentials and keeps the rest', () => {

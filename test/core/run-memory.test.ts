@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeText, normalizeUrl } from '../../src/core/index.js'
+import { normalizeText } from '../../src/core/util/text.js'
+import { normalizeUrl } from '../../src/core/util/urls.js'
 import { findingsOf, keptFindings } from '../../src/core/run/run-memory.js'
 
 const finding = fc.record(

@@ -3,7 +3,8 @@
  * decides itself (limits, errors, the end of a finished stream) whatever host it serves.
  */
 import { describe, expect, it } from 'vitest'
-import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/core/contracts/events.js'
+import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { createResearchHandler, type RunHost, type StartedRun } from '../../src/server/index.js'
 
 const TOKEN = 'a-token-of-enough-length'

@@ -4,7 +4,7 @@ import { encodeEventFrame, fromSSE, toSSE } from '../../src/streams/index.js'
 import { stamp } from './arbitraries.js'
 import { collect, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'
-import { zeroCost } from '../../src/core/index.js'
+import { zeroCost } from '../../src/core/contracts/run-cost.js'
 
 const events: ResearchEvent[] = stamp([
   { type: 'run-start', question: 'q', strategy: 's' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/index.js'
+import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { broadcast, encodeEventFrame, toSSE } from '../../src/streams/index.js'
 import { gate, readText, scriptedRun } from './helpers.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { zeroCost, type ResearchEvent } from '../../src/core/index.js'
+import type { ResearchEvent } from '../../src/core/contracts/events.js'
+import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 
 const stamp = (events: object[]): ResearchEvent[] => events.map((e, seq) => ({ ...e, runId: 'r', seq, time: 1 }) as ResearchEvent)

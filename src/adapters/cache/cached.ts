@@ -4,8 +4,8 @@
  * search result, on a page), so the runtime reports `cached: true` and charges nothing for them.
  */
 import { onAbort } from '../../core/util/abort-listener.js'
-import { abortError, isAbortError } from '../../core/index.js'
-import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/index.js'
+import { abortError, isAbortError } from '../../core/contracts/laconic-error.js'
+import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { createSingleFlight } from './single-flight.js'
 import { memoryStore } from './store.js'
 import type { CacheStore } from './store.js'

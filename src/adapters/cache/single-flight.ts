@@ -4,7 +4,7 @@
  * giving up never fails the others.
  */
 import { onAbort } from '../../core/util/abort-listener.js'
-import { abortError } from '../../core/index.js'
+import { abortError } from '../../core/contracts/laconic-error.js'
 
 interface Flight {
   promise: Promise<unknown>

@@ -5,7 +5,8 @@
  * batches the model accepts. Like `aiSdkModel`, it takes the model by its shape and imports no
  * AI SDK package.
  */
-import { LaconicError, type EmbeddingProvider } from '../../core/index.js'
+import type { EmbeddingProvider } from '../../core/contracts/embeddings.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
 import { withRetries, type Backoff } from '../http/index.js'
 import { aiSdkFailure } from '../llm/ai-sdk.js'
 import { batchedEmbeddings, countOption, type BatchReply } from './batched.js'

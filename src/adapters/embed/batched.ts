@@ -5,7 +5,9 @@
  */
 import pLimit from 'p-limit'
 import { onAbort } from '../../core/util/abort-listener.js'
-import { abortError, LaconicError, type EmbeddingProvider, type EmbedOptions, type Embeddings, type RetryInfo } from '../../core/index.js'
+import type { EmbeddingProvider, EmbedOptions, Embeddings } from '../../core/contracts/embeddings.js'
+import { abortError, LaconicError } from '../../core/contracts/laconic-error.js'
+import type { RetryInfo } from '../../core/contracts/providers.js'
 import { Dimensions } from './vectors.js'
 
 /** What one batch's call returns: a raw vector per text (checked by the caller) and the tokens counted. */

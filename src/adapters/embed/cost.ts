@@ -1,4 +1,4 @@
-import { embeddingPrice, type Pricing } from '../../core/index.js'
+import { embeddingPrice, type Pricing } from '../../core/contracts/run-cost.js'
 
 /**
  * Dollars for `inputTokens` of an embedding model: the caller's `pricing`, else the built-in

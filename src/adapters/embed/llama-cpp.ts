@@ -3,7 +3,8 @@
  * Embedding, …) run in this process by node-llama-cpp's embedding context. No server, no key, no
  * cost; texts are embedded one after the other, and one too long for the context is cut to fit.
  */
-import { abortError, LaconicError, ProviderError, type EmbeddingProvider } from '../../core/index.js'
+import type { EmbeddingProvider } from '../../core/contracts/embeddings.js'
+import { abortError, LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
 import type { LocalModelOptions } from '../llm/llama-cpp.js'
 import { describe, loadLlamaModel } from '../llm/llama-load.js'
 import { batchedEmbeddings, countOption, positiveInteger } from './batched.js'

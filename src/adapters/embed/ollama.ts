@@ -2,7 +2,8 @@
  * `ollamaEmbeddings({ host, model })`: Ollama's native `POST /api/embed`, which takes a batch of
  * texts and returns one vector each.
  */
-import { LaconicError, type EmbeddingProvider } from '../../core/index.js'
+import type { EmbeddingProvider } from '../../core/contracts/embeddings.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
 import { secretHeaderValues, type HintFor } from '../http/index.js'
 import { batchedEmbeddings, countOption, positiveInteger, type BatchReply } from './batched.js'
 import { embeddingDollars } from './cost.js'

@@ -2,7 +2,8 @@
  * `openAIEmbeddings({ baseURL, model })`: OpenAI's `POST /v1/embeddings`, which vLLM, llama.cpp's
  * server, LM Studio, Ollama's `/v1`, OpenRouter and Together speak as well.
  */
-import { LaconicError, type EmbeddingProvider } from '../../core/index.js'
+import type { EmbeddingProvider } from '../../core/contracts/embeddings.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
 import { secretHeaderValues, type HintFor } from '../http/index.js'
 import { isLoopbackUrl } from '../llm/local.js'
 import { batchedEmbeddings, countOption, positiveInteger, type BatchReply } from './batched.js'

@@ -1,4 +1,4 @@
-import type { Pricing } from '../../core/index.js'
+import type { Pricing } from '../../core/contracts/run-cost.js'
 import type { Backoff, HttpTimeouts } from '../http/index.js'
 
 /** Options every embedding adapter accepts besides its own: how it splits the work, and what a call may cost. */

@@ -2,7 +2,7 @@
  * One JSON request of an embedding adapter over the shared HTTP layer (retries, timeouts, typed
  * errors), its reply read up to a byte limit: a reply past it is refused, never cut and parsed.
  */
-import { ProviderError } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
 import { httpRequest, type HttpRequestOptions } from '../http/index.js'
 
 /** The longest reply a vector may take: 8,192 dimensions at up to 32 characters a number. */

@@ -2,7 +2,7 @@
  * A reply's vectors as `Float32Array`s, checked: one per text, every one of the same length, and
  * that length the one the provider was built with (or first saw).
  */
-import { ProviderError } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
 
 /**
  * One vector as a server wrote it: a list of finite numbers, or (OpenAI's `encoding_format:

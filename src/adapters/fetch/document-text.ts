@@ -6,7 +6,7 @@
  * was read is kept). Every problem is a notice with a code, never a throw.
  */
 import type { parseHTML as ParseHTML } from 'linkedom'
-import type { DocumentKind, DocumentWarningCode } from '../../core/index.js'
+import type { DocumentKind, DocumentWarningCode } from '../../core/contracts/providers.js'
 import { parseDocument } from './extract.js'
 import { htmlToText } from './html-text.js'
 

@@ -4,8 +4,9 @@
  * ads and trackers are refused, internal addresses are refused (SSRF guard, on by default),
  * redirects are followed by hand and checked again, and the body is capped while it streams.
  */
-import { ProviderError, isAbortError, isAdUrl } from '../../core/index.js'
-import type { FetchOptions, FetchProvider, FetchedPage } from '../../core/index.js'
+import { ProviderError, isAbortError } from '../../core/contracts/laconic-error.js'
+import { isAdUrl } from '../../core/util/urls.js'
+import type { FetchOptions, FetchProvider, FetchedPage } from '../../core/contracts/providers.js'
 import { httpRequest } from '../http/index.js'
 import type { HttpResponse } from '../http/index.js'
 import { decodeBody, detectCharset } from './charset.js'

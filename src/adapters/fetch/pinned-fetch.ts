@@ -6,7 +6,7 @@
  * Node only (undici, loaded lazily); other runtimes keep the check-then-fetch guard.
  */
 import type { LookupAddress, LookupOptions } from 'node:dns'
-import { ProviderError } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
 import { isBlockedAddress, type ResolveHost } from './ssrf.js'
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void

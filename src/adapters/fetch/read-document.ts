@@ -5,8 +5,9 @@
  * cannot be read is a `ProviderError` whose code says why (`document-encrypted`, ...), a part
  * left out (a scanned page, pages past the limit) is one of the page's `warnings`.
  */
-import { ProviderError, isAbortError } from '../../core/index.js'
-import type { DocumentKind, ErrorCode, FetchedPage } from '../../core/index.js'
+import { ProviderError, isAbortError } from '../../core/contracts/laconic-error.js'
+import type { ErrorCode } from '../../core/contracts/laconic-error.js'
+import type { DocumentKind, FetchedPage } from '../../core/contracts/providers.js'
 import type { DocumentLimits } from './document-text.js'
 import { offThread } from './off-thread.js'
 

@@ -3,7 +3,7 @@
  * under a time budget. A page that is not done in time, or that kills its thread, falls back
  * to its tag-stripped text, which costs one linear pass; an abort rejects at once.
  */
-import { isAbortError } from '../../core/index.js'
+import { isAbortError } from '../../core/contracts/laconic-error.js'
 import { extractReadable, loadExtractModules, MAX_READABILITY_ELEMENTS, taglessText, type ExtractedPage } from './extract.js'
 import { offThread } from './off-thread.js'
 

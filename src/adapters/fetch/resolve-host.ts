@@ -3,7 +3,7 @@
  * host name must be checked, so the fetch adapter still imports in runtimes without it;
  * there the guard refuses host names it cannot check rather than fetching blind.
  */
-import { LaconicError, abortError } from '../../core/index.js'
+import { LaconicError, abortError } from '../../core/contracts/laconic-error.js'
 import type { ResolveHost } from './ssrf.js'
 
 export const resolveWithNodeDns: ResolveHost = async (hostname, signal) => {

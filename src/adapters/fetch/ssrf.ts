@@ -3,7 +3,7 @@
  * machine it runs on, its private network or a cloud metadata service. Checked on the
  * URL's own host, again on every address DNS returns, and again on every redirect hop.
  */
-import { LaconicError, ProviderError } from '../../core/index.js'
+import { LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
 import { parseIPv4, parseIPv6 } from './ip-address.js'
 
 /** Resolves a host name to every address it has (IPv4 and IPv6, as text). */

@@ -2,7 +2,7 @@
  * Turning what went wrong on the wire into a `ProviderError`: a code, the provider's own
  * message, the request id and a hint, with every secret redacted.
  */
-import { ProviderError, redact, type ErrorCode } from '../../core/index.js'
+import { ProviderError, redact, type ErrorCode } from '../../core/contracts/laconic-error.js'
 
 /** What the caller's hint hook sees; it returns a hint to use instead of the default one. */
 export interface HttpFailure {

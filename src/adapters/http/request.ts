@@ -3,7 +3,8 @@
  * The response body stays a stream: callers read it chunk by chunk under an idle timeout.
  */
 import { onAbort } from '../../core/util/abort-listener.js'
-import { abortError, LaconicError, type RetryInfo } from '../../core/index.js'
+import { abortError, LaconicError } from '../../core/contracts/laconic-error.js'
+import type { RetryInfo } from '../../core/contracts/providers.js'
 import { networkError, statusError, timeoutError, type FailureContext, type HintFor } from './failure.js'
 import { withRetries, withRetryHint, type RetryOptions } from './retry.js'
 import { retryDelayFromHeaders, type Backoff } from './retry-delay.js'

@@ -2,7 +2,7 @@
  * A 2xx response whose body is read under an idle timeout, with read failures mapped to
  * `ProviderError`s and early exits closing the connection.
  */
-import { abortError } from '../../core/index.js'
+import { abortError } from '../../core/contracts/laconic-error.js'
 import { networkError, timeoutError, type FailureContext } from './failure.js'
 
 export interface HttpResponse {

@@ -3,7 +3,9 @@
  * A stream is retried only while it has delivered nothing: repeating delivered data would
  * duplicate it downstream.
  */
-import { ProviderError, sleep, type RetryInfo } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
+import type { RetryInfo } from '../../core/contracts/providers.js'
+import { sleep } from '../../core/run/abortable-sleep.js'
 import { backoffDelayMs, type Backoff } from './retry-delay.js'
 
 export interface RetryOptions {

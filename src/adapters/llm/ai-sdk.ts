@@ -5,19 +5,9 @@
  * Nothing here imports an AI SDK package: the model is taken by its shape, so this entry loads
  * whether or not they are installed.
  */
-import {
-  abortError,
-  isAbortError,
-  LaconicError,
-  llmDollars,
-  ProviderError,
-  type ChatTurn,
-  type ErrorCode,
-  type LLMChunk,
-  type LLMProvider,
-  type LLMRequest,
-  type Pricing,
-} from '../../core/index.js'
+import { abortError, isAbortError, LaconicError, ProviderError, type ErrorCode } from '../../core/contracts/laconic-error.js'
+import type { ChatTurn, LLMChunk, LLMProvider, LLMRequest } from '../../core/contracts/providers.js'
+import { llmDollars, type Pricing } from '../../core/contracts/run-cost.js'
 import { streamWithRetries, type Backoff } from '../http/index.js'
 
 /** The prompt of one call, in the AI SDK's language model message format. */

@@ -2,7 +2,8 @@
  * The Anthropic Messages wire: request body and a total parser of one SSE `data` payload
  * (each payload repeats its event name in `type`).
  */
-import { toolArgsObject, type ChatTurn, type LLMRequest, type ToolChoice, type ToolSpec } from '../../core/index.js'
+import type { ChatTurn, LLMRequest, ToolChoice, ToolSpec } from '../../core/contracts/providers.js'
+import { toolArgsObject } from '../../core/contracts/tool-args.js'
 import { countAt, isObject, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `anthropic({ apiKey, model })`: the Anthropic Messages API, streamed as SSE.
  */
-import { LaconicError, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { LLMChunk, LLMProvider, LLMRequest } from '../../core/contracts/providers.js'
 import type { HintFor } from '../http/index.js'
 import { anthropicBody, parseAnthropicData, SCHEMA_TOOL, schemaTool } from './anthropic-wire.js'
 import type { LLMAdapterOptions } from './options.js'

@@ -5,7 +5,8 @@
  * each step down is told through `onRetry` (the run shows it as a `retry` warning). The total
  * parsers read the reply whichever way it was asked for.
  */
-import { ProviderError, type LLMChunk, type LLMRequest } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
+import type { LLMChunk, LLMRequest } from '../../core/contracts/providers.js'
 
 const LEVELS = ['schema', 'object', 'none'] as const
 type Level = (typeof LEVELS)[number]

@@ -5,7 +5,8 @@
  * built from that schema, so even a tiny model writes JSON the parsers accept.
  */
 import { onAbort } from '../../core/util/abort-listener.js'
-import { abortError, isAbortError, LaconicError, ProviderError, type JsonSchema, type LLMChunk, type LLMProvider, type LLMRequest } from '../../core/index.js'
+import { abortError, isAbortError, LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
+import type { JsonSchema, LLMChunk, LLMProvider, LLMRequest } from '../../core/contracts/providers.js'
 import { describe, loadLlamaModel } from './llama-load.js'
 
 /** Options of `local()`: the GGUF model to load, where downloads go, and the context, threads and GPU to use. */

@@ -4,7 +4,7 @@
  * for an `hf:` URI), the engine, the model. `local()` makes a completion context of it and
  * `localEmbeddings()` an embedding context.
  */
-import { LaconicError } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
 
 /** What loading needs: the options of `local()` and `localEmbeddings()` both fit. */
 export interface LlamaLoadOptions {

@@ -1,7 +1,8 @@
 /**
  * Ollama's native `/api/chat` wire: request body and a total parser of one NDJSON line.
  */
-import { toolArgsObject, type ChatTurn, type JsonSchema, type LLMRequest } from '../../core/index.js'
+import type { ChatTurn, JsonSchema, LLMRequest } from '../../core/contracts/providers.js'
+import { toolArgsObject } from '../../core/contracts/tool-args.js'
 import { openaiTools } from './openai-wire.js'
 import { countAt, isObject, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 

@@ -1,7 +1,8 @@
 /**
  * `ollama({ host, model })`: Ollama's native chat API, streamed as NDJSON.
  */
-import { LaconicError, type LLMProvider } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { LLMProvider } from '../../core/contracts/providers.js'
 import type { HintFor } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'

@@ -1,7 +1,7 @@
 /**
  * The OpenAI chat-completions wire: request body and a total parser of one SSE `data` payload.
  */
-import type { ChatTurn, JsonSchema, LLMRequest, ToolChoice, ToolSpec } from '../../core/index.js'
+import type { ChatTurn, JsonSchema, LLMRequest, ToolChoice, ToolSpec } from '../../core/contracts/providers.js'
 import { countAt, isObject, isTransientKind, objectAt, parseFrame, stringAt, usageStep, type WireStep } from './wire-step.js'
 
 /**

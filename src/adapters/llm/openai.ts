@@ -2,7 +2,8 @@
  * `openai({ baseURL, apiKey, model })`: any OpenAI-compatible chat-completions server
  * (OpenAI, vLLM, llama.cpp, LM Studio, Ollama's /v1, OpenRouter, Groq, Together).
  */
-import { LaconicError, type LLMProvider } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { LLMProvider } from '../../core/contracts/providers.js'
 import type { HintFor } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'
 import { secretHeaderValues } from '../http/index.js'

@@ -1,4 +1,4 @@
-import type { Pricing } from '../../core/index.js'
+import type { Pricing } from '../../core/contracts/run-cost.js'
 import type { Backoff, HttpTimeouts } from '../http/index.js'
 
 /** Options every LLM adapter accepts besides its own. */

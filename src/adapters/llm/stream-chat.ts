@@ -2,7 +2,9 @@
  * The loop every LLM adapter shares: send the request, read frames, turn them into chunks as
  * they arrive, end with one usage chunk, and retry only while nothing was delivered.
  */
-import { fromWireError, ProviderError, llmDollars, redact, type LLMChunk, type LLMRequest } from '../../core/index.js'
+import { fromWireError, ProviderError, redact } from '../../core/contracts/laconic-error.js'
+import type { LLMChunk, LLMRequest } from '../../core/contracts/providers.js'
+import { llmDollars } from '../../core/contracts/run-cost.js'
 import { concatBytes, readSSE } from '../../wire/index.js'
 import { attemptRequest, messageFromBody, quoteSafely, streamWithRetries, type HintFor, type HttpResponse } from '../http/index.js'
 import type { LLMAdapterOptions } from './options.js'

@@ -3,7 +3,7 @@
  * Anthropic by content block) or whole (Ollama). This turns those wire steps into
  * `tool-call-delta` chunks as they come and one `tool-call` chunk per call once it is complete.
  */
-import type { LLMChunk } from '../../core/index.js'
+import type { LLMChunk } from '../../core/contracts/providers.js'
 import type { WireStep } from './wire-step.js'
 
 interface OpenCall {

@@ -4,8 +4,8 @@
  * shares one pacer at that gap. A result's URL is the paper's PDF, which `httpFetch()` reads
  * with page citations; its abstract is the snippet.
  */
-import { ProviderError } from '../../core/index.js'
-import type { SearchProvider } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
+import type { SearchProvider } from '../../core/contracts/providers.js'
 import { callSourceRules, compactDay } from './source-rules.js'
 import { transport } from './options.js'
 import { createPacer, type Pacer } from './pacer.js'

@@ -2,8 +2,8 @@
  * `brave()`: the Brave Search API (`X-Subscription-Token`). Highlight tags in
  * descriptions are stripped; a missing `web` section means no results.
  */
-import { LaconicError } from '../../core/index.js'
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 import { callSourceRules } from './source-rules.js'

@@ -5,9 +5,10 @@
  * arXiv ids match, and the one kept takes the facts the others add. A provider that fails is a
  * warning and the others' results stand; when all fail, the search fails with the first error.
  */
-import { isAbortError, LaconicError, normalizeUrl, ProviderError } from '../../core/index.js'
+import { isAbortError, LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import type { SourceFilterPart } from '../../core/run/allowed-sources.js'
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { reciprocalRankFusion } from '../../documents/rank-fusion.js'
 
 /** Options of `combineSearch()`: how much each provider's ranking counts. */

@@ -4,8 +4,8 @@
  * missing its snippet never shifts the snippets of the others. Synchronous and unbounded in
  * time on hostile markup: it runs in the extraction worker (see duckduckgo-parse.ts).
  */
-import { isAdUrl } from '../../core/index.js'
-import type { SearchResult } from '../../core/index.js'
+import { isAdUrl } from '../../core/util/urls.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
 import type { parseHTML as ParseHTML } from 'linkedom'
 import { collapsedText, parseDocument } from '../fetch/extract.js'
 

@@ -4,7 +4,7 @@
  * extraction worker pool reads it under a time budget; a runtime without worker threads
  * reads it in place.
  */
-import { isAbortError } from '../../core/index.js'
+import { isAbortError } from '../../core/contracts/laconic-error.js'
 import { loadParser } from '../fetch/dom.js'
 import { offThread } from '../fetch/off-thread.js'
 import { readDuckDuckGoPage, type DuckDuckGoPage } from './duckduckgo-page.js'

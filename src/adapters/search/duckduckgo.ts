@@ -3,8 +3,8 @@
  * and reading the page. Throttling is an error, never an empty result list, so a run
  * does not conclude "nothing exists" when it was only blocked.
  */
-import { ProviderError } from '../../core/index.js'
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { attemptRequest, callTimeouts, withRetries } from '../http/index.js'
 import type { HttpResponse } from '../http/index.js'
 import { parseDuckDuckGoPage } from './duckduckgo-parse.js'

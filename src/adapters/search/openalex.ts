@@ -3,7 +3,7 @@
  * "polite pool") and at most ten requests a second; an API key, where one is given, is sent
  * too. The abstract, which OpenAlex ships as an inverted index, is put back in word order.
  */
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { transport } from './options.js'
 import { callSourceRules } from './source-rules.js'
 import { createPacer, type Pacer } from './pacer.js'

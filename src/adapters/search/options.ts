@@ -1,4 +1,4 @@
-import type { SearchOptions } from '../../core/index.js'
+import type { SearchOptions } from '../../core/contracts/providers.js'
 import { callTimeouts, secretHeaderValues, type Backoff } from '../http/index.js'
 
 /** What every HTTP search provider accepts besides its own options. */

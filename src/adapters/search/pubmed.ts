@@ -5,8 +5,8 @@
  * every `pubmed()` in the process keeps to that rate. esummary carries no abstract, so a
  * result's snippet is its citation; the PubMed page it links to has the abstract.
  */
-import { ProviderError } from '../../core/index.js'
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import type { HttpRequestOptions } from '../http/index.js'
 import { callSourceRules, compactDay } from './source-rules.js'
 import { transport } from './options.js'

@@ -3,7 +3,7 @@
  * (`requestText`, for XML APIs): retries, timeouts and typed errors come from there; a body
  * that is not what the API speaks becomes a `bad-response` error naming the provider.
  */
-import { ProviderError, redact } from '../../core/index.js'
+import { ProviderError, redact } from '../../core/contracts/laconic-error.js'
 import { httpRequest, quoteSafely } from '../http/index.js'
 import type { HttpRequestOptions } from '../http/index.js'
 

@@ -2,7 +2,7 @@
  * Total readers for JSON search responses: whatever shape arrives, they return
  * well-formed `SearchResult`s and skip entries without an http(s) URL.
  */
-import type { SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
 
 export function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined

@@ -3,7 +3,7 @@
  * a few megabytes of it would hold the event loop. The extraction worker pool reads it under a
  * time budget; a runtime without worker threads reads it in place (linkedom loaded on first use).
  */
-import { isAbortError } from '../../core/index.js'
+import { isAbortError } from '../../core/contracts/laconic-error.js'
 import { offThread } from '../fetch/off-thread.js'
 import { type ArxivFeed, type EsearchAnswer, type EsummaryAnswer, parseArxivFeed, parseEsearch, parseEsummary } from './scholarly-xml.js'
 import type { XmlParser } from './xml.js'

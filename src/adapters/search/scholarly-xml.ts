@@ -4,7 +4,7 @@
  * as well as in place. A DOI, an arXiv id, a year and a PDF link are read the same way here as
  * from the JSON APIs (scholarly.ts).
  */
-import type { SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
 import { arxivIdOf, doiOf, MAX_AUTHORS, metaOf, scholarlyResult, webUrl, yearOf } from './scholarly.js'
 import { childNamed, childrenNamed, textOf, type XmlElement, type XmlParser, xmlRoot } from './xml.js'
 

@@ -3,7 +3,7 @@
  * the source writes (a DOI as a URL or with `doi:`, an arXiv id with its version), a result's
  * `meta` without empty fields, a polite `user-agent`, and options every one of them takes.
  */
-import type { SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
 import type { HttpSearchOptions } from './options.js'
 import type { Pacer } from './pacer.js'
 import { isWebUrl } from './result-fields.js'

@@ -2,8 +2,8 @@
  * `searxng({ baseURL })`: a self-hosted SearXNG metasearch instance through its JSON
  * output, which instances must enable (a 403 says how).
  */
-import { LaconicError } from '../../core/index.js'
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { requestJson } from './request-json.js'
 import { field, toResults } from './result-fields.js'
 import { transport, type HttpSearchOptions } from './options.js'

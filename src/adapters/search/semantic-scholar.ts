@@ -3,7 +3,7 @@
  * (from a pool shared by every keyless caller, so 429s are common); a key (`x-api-key`) is
  * allowed one request a second, which every `semanticScholar()` in the process keeps to.
  */
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { transport } from './options.js'
 import { createPacer, type Pacer } from './pacer.js'
 import { requestJson } from './request-json.js'

@@ -2,8 +2,8 @@
  * `tavily()`: the Tavily search API (Bearer key). Its plan and spending limits (HTTP 432
  * and 433) come back with an explanation instead of a bare status.
  */
-import { LaconicError } from '../../core/index.js'
-import type { SearchProvider, SearchResult } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { requestJson } from './request-json.js'
 import { clampCount, field, keyFrom, toResults } from './result-fields.js'
 import { transport, type HttpSearchOptions } from './options.js'

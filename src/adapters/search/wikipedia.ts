@@ -4,8 +4,8 @@
  * who they are in a `user-agent` and to keep requests in series: every `wikipedia()` in the
  * process shares one pacer. A summary that cannot be read leaves the search's own snippet.
  */
-import { isAbortError, LaconicError, ProviderError } from '../../core/index.js'
-import type { SearchOptions, SearchProvider, SearchResult } from '../../core/index.js'
+import { isAbortError, LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
+import type { SearchOptions, SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { transport } from './options.js'
 import { createPacer, type Pacer } from './pacer.js'
 import { requestJson } from './request-json.js'

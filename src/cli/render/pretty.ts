@@ -2,7 +2,9 @@
  * `--format pretty`: the answer streamed to stdout as it is written, then its sources; progress
  * on stderr, as a live status area on a terminal or as plain lines otherwise (logs, CI, pipes).
  */
-import type { Citation, Claim, InterruptRequest, ResearchEvent, ResearchResult, RunEndReason } from '../../core/index.js'
+import type { Citation, Claim, ResearchEvent, RunEndReason } from '../../core/contracts/events.js'
+import type { InterruptRequest } from '../../core/contracts/interruption.js'
+import type { ResearchResult } from '../../core/contracts/result.js'
 import type { Output } from './output.js'
 import { reportSections } from './result-markdown.js'
 import type { Renderer } from './renderer.js'

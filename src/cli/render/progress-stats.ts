@@ -2,7 +2,8 @@
  * What the progress displays show, folded from the events: the current step, how many queries
  * ran, facts in the notebook, pages read, and the running cost.
  */
-import { zeroCost, type Cost, type ResearchEvent } from '../../core/index.js'
+import type { ResearchEvent } from '../../core/contracts/events.js'
+import { zeroCost, type Cost } from '../../core/contracts/run-cost.js'
 import { oneLine } from './terminal-text.js'
 import { count } from '../plural.js'
 

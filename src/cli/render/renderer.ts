@@ -1,4 +1,5 @@
-import type { ResearchEvent, ResearchResult } from '../../core/index.js'
+import type { ResearchEvent } from '../../core/contracts/events.js'
+import type { ResearchResult } from '../../core/contracts/result.js'
 
 /** Shows a run: fed every event as it arrives, then told how it ended. */
 export interface Renderer {

@@ -2,7 +2,8 @@
  * A run's outcome as markdown: deep's report sections, and the whole answer (or report) with its
  * numbered sources for `--output FILE.md`. Text from models and pages is kept printable.
  */
-import type { Citation, Report, ResearchResult } from '../../core/index.js'
+import type { Citation, Report } from '../../core/contracts/events.js'
+import type { ResearchResult } from '../../core/contracts/result.js'
 import { oneLine, printable } from './terminal-text.js'
 
 const section = (heading: string, items: readonly string[]): string =>

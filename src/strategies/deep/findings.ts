@@ -1,4 +1,7 @@
-import { normalizeUrl, type Citation, type PriorAnswer, type RecalledFinding } from '../../core/index.js'
+import type { Citation } from '../../core/contracts/events.js'
+import type { RecalledFinding } from '../../core/contracts/long-term-memory.js'
+import type { PriorAnswer } from '../../core/contracts/result.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { readConfidence } from './parse.js'
 import type { ShownFinding } from './prompts.js'

@@ -1,4 +1,5 @@
-import { LaconicError, optionsSection, wholeNumberOption } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import { optionsSection, wholeNumberOption } from '../../core/run/shared-options.js'
 
 /** The `deep` section of the agent's options. */
 export interface DeepOptions {

@@ -1,4 +1,5 @@
-import { stripThink, type Report } from '../../core/index.js'
+import type { Report } from '../../core/contracts/events.js'
+import { stripThink } from '../../core/util/text.js'
 import { parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
 import { cleanQuery, readBoolean } from '../shared/read.js'
 

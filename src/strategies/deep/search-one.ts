@@ -1,14 +1,9 @@
-import {
-  createMerge,
-  isAdUrl,
-  normalizeText,
-  normalizeUrl,
-  truncateAtSentence,
-  type Schedule,
-  type SearchResult,
-  type StrategyContext,
-  type StrategyEvent,
-} from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
+import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { createMerge } from '../../core/util/merge.js'
+import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
+import { isAdUrl, normalizeUrl } from '../../core/util/urls.js'
 import { documentPassages, passageTitle, type Passage } from '../../documents/passages.js'
 import { citationNumbers, rewriteCitations } from '../shared/citations.js'
 import type { Finding, SourceTitles } from './findings.js'

@@ -1,4 +1,5 @@
-import type { Report, Schedule, StrategyContext, StrategyEvent } from '../../core/index.js'
+import type { Report, StrategyEvent } from '../../core/contracts/events.js'
+import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { citedAnswer, evidenceText, type AnswerDetails } from '../shared/cited-answer.js'
 import { meanConfidence, numberFindings, type Finding, type SourceTitles } from './findings.js'
 import { parseReport, type ReportBody } from './parse.js'

@@ -1,4 +1,5 @@
-import type { Schedule, ScopedContext, StrategyContext, StrategyEvent } from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { Schedule, ScopedContext, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { createFrontier, type FrontierState } from './frontier.js'
 import { earlyNodes, nodeWork, type Exploring, type NodeSettings } from './node.js'
 import type { Notebook } from './notebook.js'

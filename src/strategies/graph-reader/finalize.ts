@@ -1,4 +1,7 @@
-import { createMerge, normalizeUrl, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { createMerge } from '../../core/util/merge.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { citedAnswer, evidenceText, nothingToAnswerFrom } from '../shared/cited-answer.js'
 import { checkSource, parseExtraction } from './parse.js'
 import { condenserPrompt, condenserSystem, finalizerPrompt, finalizerSystem } from './prompts.js'

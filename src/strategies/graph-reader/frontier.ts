@@ -1,4 +1,6 @@
-import { abortError, createMerge, normalizeText } from '../../core/index.js'
+import { abortError } from '../../core/contracts/laconic-error.js'
+import { createMerge } from '../../core/util/merge.js'
+import { normalizeText } from '../../core/util/text.js'
 import { onAbort } from '../../core/util/abort-listener.js'
 
 /** A query to explore, and where it sits in the graph. */

@@ -1,15 +1,9 @@
 import pLimit from 'p-limit'
-import {
-  normalizeText,
-  truncateAtSentence,
-  makeStrategy,
-  toJson,
-  type Strategy,
-  type StrategyContext,
-  type StrategyDefinition,
-  type StrategyEvent,
-  type StrategyOutcome,
-} from '../../core/index.js'
+import { toJson } from '../../core/contracts/checkpoint.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { makeStrategy } from '../../core/run/registry.js'
+import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 import { type GraphReaderOptions, type GraphReaderSettings, graphReaderSettings } from './options.js'
 import { restoredState } from '../shared/resume.js'
 import { graphReaderState } from './state.js'

@@ -1,17 +1,11 @@
-import {
-  createMerge,
-  estimateTokens,
-  isAdUrl,
-  normalizeUrl,
-  requestText,
-  ProviderError,
-  truncateAtSentence,
-  type Schedule,
-  type ScopedContext,
-  type SearchResult,
-  type StrategyContext,
-  type StrategyEvent,
-} from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import { ProviderError } from '../../core/contracts/laconic-error.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
+import type { Schedule, ScopedContext, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { requestText } from '../../core/contracts/tool-args.js'
+import { createMerge } from '../../core/util/merge.js'
+import { estimateTokens, truncateAtSentence } from '../../core/util/text.js'
+import { isAdUrl, normalizeUrl } from '../../core/util/urls.js'
 import { documentPassages, passageTitle, type Passage } from '../../documents/passages.js'
 import type { QueryStream } from '../shared/query-stream.js'
 import { cleanQuery } from '../shared/read.js'

@@ -1,4 +1,6 @@
-import { normalizeText, normalizeUrl, type Fact } from '../../core/index.js'
+import type { Fact } from '../../core/contracts/events.js'
+import { normalizeText } from '../../core/util/text.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import type { NotebookView } from './prompts.js'
 
 /** What `Notebook.add` did with a fact. */

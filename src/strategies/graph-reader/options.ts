@@ -1,4 +1,4 @@
-import { optionsSection, wholeNumberOption } from '../../core/index.js'
+import { optionsSection, wholeNumberOption } from '../../core/run/shared-options.js'
 
 /** The `graphReader` section of the agent's options. */
 export interface GraphReaderOptions {

@@ -1,4 +1,5 @@
-import { normalizeUrl, stripThink } from '../../core/index.js'
+import { stripThink } from '../../core/util/text.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { looseJsonReader, parseBareList, parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
 import { createQueryStream, type QueryStream } from '../shared/query-stream.js'
 import { distinctQueries, readBoolean } from '../shared/read.js'

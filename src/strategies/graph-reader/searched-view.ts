@@ -1,4 +1,4 @@
-import { normalizeText } from '../../core/index.js'
+import { normalizeText } from '../../core/util/text.js'
 import type { SearchedView } from './prompts.js'
 
 /** Words of the folded searches named in their summary line at most. */

@@ -2,7 +2,9 @@
  * What a `react` turn carries from the conversation: the earlier answers, shown in its prompt,
  * and what it leaves for the next turn: its findings, not the log of its calls.
  */
-import { truncateAtSentence, type Citation, type PriorAnswer } from '../../core/index.js'
+import type { Citation } from '../../core/contracts/events.js'
+import type { PriorAnswer } from '../../core/contracts/result.js'
+import { truncateAtSentence } from '../../core/util/text.js'
 import { rewriteCitations } from '../shared/citations.js'
 import type { Source, ToolOutcome } from './tool-notes.js'
 import { READ_PAGE } from './tools.js'

@@ -1,20 +1,13 @@
 import pLimit from 'p-limit'
-import {
-  describeError,
-  makeStrategy,
-  toolsUnsupported,
-  truncateAtSentence,
-  type Schedule,
-  type Strategy,
-  type StrategyContext,
-  type StrategyEvent,
-  type StrategyDefinition,
-  type StrategyOutcome,
-  type InterruptDecision,
-  type ToolCall,
-  type ToolSpec,
-  toJson,
-} from '../../core/index.js'
+import { toJson } from '../../core/contracts/checkpoint.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { InterruptDecision } from '../../core/contracts/interruption.js'
+import { describeError } from '../../core/contracts/laconic-error.js'
+import type { ToolCall, ToolSpec } from '../../core/contracts/providers.js'
+import type { Schedule, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { toolsUnsupported } from '../../core/contracts/tool-args.js'
+import { makeStrategy } from '../../core/run/registry.js'
+import { truncateAtSentence } from '../../core/util/text.js'
 import { budgetStop } from '../shared/budget.js'
 import { citedAnswer } from '../shared/cited-answer.js'
 import { restoredState } from '../shared/resume.js'

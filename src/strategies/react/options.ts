@@ -1,4 +1,5 @@
-import { LaconicError, optionsSection, wholeNumberOption } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import { optionsSection, wholeNumberOption } from '../../core/run/shared-options.js'
 import { type ReactTool, type ReactToolSource, type RunnableTool, toolSources, userTools } from './tools.js'
 
 export type { OpenToolSource, ReactTool, ReactToolSource } from './tools.js'

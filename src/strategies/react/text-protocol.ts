@@ -8,7 +8,8 @@
  * or `Final Answer: ...`. The parser is total (any text gives a step), and the filter streams
  * only what follows `Final Answer:` while the model writes it.
  */
-import type { TextFilter, ToolSpec } from '../../core/index.js'
+import type { ToolSpec } from '../../core/contracts/providers.js'
+import type { TextFilter } from '../../core/util/text.js'
 
 export type TextStep =
   | { kind: 'action'; thought: string; name: string; args: string }

@@ -4,7 +4,10 @@
  * oldest steps fold into one short note each in the prompt (what was called, which sources it
  * gave), so the prompt stays within a small model's context however many steps run.
  */
-import { estimateTokens, normalizeUrl, requestText, truncateAtSentence, type ChatTurn, type ToolCall } from '../../core/index.js'
+import type { ChatTurn, ToolCall } from '../../core/contracts/providers.js'
+import { requestText } from '../../core/contracts/tool-args.js'
+import { estimateTokens, truncateAtSentence } from '../../core/util/text.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { evidenceText } from '../shared/cited-answer.js'
 
 export interface Source {

@@ -4,18 +4,13 @@
  * under the run's limiter; their results go into the notes as the step's outcomes. A call that
  * waits for approval stops the step before anything runs, so the whole step is replayed on resume.
  */
-import {
-  createMerge,
-  describeError,
-  isAbortError,
-  LaconicError,
-  parseToolArgs,
-  type Schedule,
-  type StrategyContext,
-  type StrategyEvent,
-  type ToolCall,
-  type ToolCallRequest,
-} from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { ToolCallRequest } from '../../core/contracts/interruption.js'
+import { describeError, isAbortError, LaconicError } from '../../core/contracts/laconic-error.js'
+import type { ToolCall } from '../../core/contracts/providers.js'
+import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { parseToolArgs } from '../../core/contracts/tool-args.js'
+import { createMerge } from '../../core/util/merge.js'
 import { documentPassages, passageTitle } from '../../documents/passages.js'
 import { pageFinding, searchFindings } from './conversation.js'
 import { bound, type ToolNotes, type ToolOutcome } from './tool-notes.js'

@@ -4,7 +4,8 @@
  * redaction of sensitive fields in events.
  */
 import { Validator } from '@cfworker/json-schema'
-import { type JsonSchema, LaconicError, type ToolSpec } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { JsonSchema, ToolSpec } from '../../core/contracts/providers.js'
 
 export const SEARCH = 'search'
 export const READ_PAGE = 'read_page'

@@ -1,18 +1,12 @@
 import pLimit from 'p-limit'
-import {
-  createMerge,
-  normalizeText,
-  normalizeUrl,
-  makeStrategy,
-  toJson,
-  type Schedule,
-  type SearchResult,
-  type Strategy,
-  type StrategyContext,
-  type StrategyDefinition,
-  type StrategyEvent,
-  type StrategyOutcome,
-} from '../../core/index.js'
+import { toJson } from '../../core/contracts/checkpoint.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
+import type { Schedule, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { makeStrategy } from '../../core/run/registry.js'
+import { createMerge } from '../../core/util/merge.js'
+import { normalizeText } from '../../core/util/text.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { citedAnswer, evidenceText, nothingToAnswerFrom } from '../shared/cited-answer.js'
 import { recalledFindings } from '../shared/recalled.js'

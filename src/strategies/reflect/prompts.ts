@@ -1,4 +1,4 @@
-import type { SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
 import type { Slot } from './parse.js'
 
 /** Results as the model sees them: numbered from 1, snippets already cut to size. */

@@ -1,4 +1,6 @@
-import { isAdUrl, normalizeUrl, truncateAtSentence, type SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
+import { truncateAtSentence } from '../../core/util/text.js'
+import { isAdUrl, normalizeUrl } from '../../core/util/urls.js'
 
 /**
  * The results a prompt shows: the best of every query first (rank 1 of each query, in query

@@ -1,4 +1,4 @@
-import type { TextFilter } from '../../core/index.js'
+import type { TextFilter } from '../../core/util/text.js'
 
 /**
  * A token made only of citation markers, perhaps with closing punctuation: `[1]`, `[1][2].`,

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../../core/index.js'
+import { estimateTokens } from '../../core/util/text.js'
 
 /** Characters per estimated token (`estimateTokens` counts 4). */
 const CHARS_PER_TOKEN = 4

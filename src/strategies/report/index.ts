@@ -1,21 +1,13 @@
 import pLimit from 'p-limit'
-import {
-  createMerge,
-  isAbortError,
-  LaconicError,
-  makeStrategy,
-  runVerifyMode,
-  toJson,
-  truncateAtSentence,
-  type Report,
-  type ReportOutline,
-  type Step,
-  type Strategy,
-  type StrategyContext,
-  type StrategyDefinition,
-  type StrategyEvent,
-  type StrategyOutcome,
-} from '../../core/index.js'
+import { toJson } from '../../core/contracts/checkpoint.js'
+import type { Report, StrategyEvent } from '../../core/contracts/events.js'
+import type { ReportOutline } from '../../core/contracts/interruption.js'
+import { isAbortError, LaconicError } from '../../core/contracts/laconic-error.js'
+import type { Step, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { makeStrategy } from '../../core/run/registry.js'
+import { runVerifyMode } from '../../core/run/shared-options.js'
+import { createMerge } from '../../core/util/merge.js'
+import { truncateAtSentence } from '../../core/util/text.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from '../shared/citations.js'
 import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { restoredState } from '../shared/resume.js'

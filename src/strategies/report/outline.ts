@@ -1,5 +1,6 @@
 /** The report's outline: the planner's prompt and schema, and the total reader of its reply (or of a caller's edit). */
-import { normalizeText, truncateAtSentence, type OutlineSection, type ReportOutline } from '../../core/index.js'
+import type { OutlineSection, ReportOutline } from '../../core/contracts/interruption.js'
+import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 import { parseLooseJson, stringArrayField, stringField } from '../shared/json.js'
 import { distinctQueries, trimEdges } from '../shared/read.js'
 import { list, object, query, text } from '../shared/schema.js'

@@ -1,5 +1,5 @@
 /** The report's prompts after the outline: a section's facts, its text, the introduction and the conclusion. */
-import type { OutlineSection } from '../../core/index.js'
+import type { OutlineSection } from '../../core/contracts/interruption.js'
 import { list, object, sourceNumber, text } from '../shared/schema.js'
 
 /** A source as a section's prompts show it: numbered from 1 in the section. */

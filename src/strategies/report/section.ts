@@ -1,17 +1,11 @@
 /** One section's research: its questions searched, its best pages read, its facts extracted, all within the context budget. */
-import {
-  createMerge,
-  isAdUrl,
-  normalizeUrl,
-  truncateAtSentence,
-  type OutlineSection,
-  type RecalledFinding,
-  type Schedule,
-  type SearchOutcome,
-  type Step,
-  type StrategyContext,
-  type StrategyEvent,
-} from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { OutlineSection } from '../../core/contracts/interruption.js'
+import type { RecalledFinding } from '../../core/contracts/long-term-memory.js'
+import type { Schedule, SearchOutcome, Step, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { createMerge } from '../../core/util/merge.js'
+import { truncateAtSentence } from '../../core/util/text.js'
+import { isAdUrl, normalizeUrl } from '../../core/util/urls.js'
 import { documentPassages, passageTitle } from '../../documents/passages.js'
 import { parseLooseJson, stringField } from '../shared/json.js'
 import { distinctQueries } from '../shared/read.js'

@@ -1,16 +1,10 @@
-import {
-  makeStrategy,
-  type RecalledFinding,
-  normalizeText,
-  normalizeUrl,
-  type Strategy,
-  type StrategyContext,
-  type StrategyDefinition,
-  type StrategyEvent,
-  type StrategyOutcome,
-  toJson,
-  truncateAtSentence,
-} from '../../core/index.js'
+import { toJson } from '../../core/contracts/checkpoint.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { RecalledFinding } from '../../core/contracts/long-term-memory.js'
+import type { Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { makeStrategy } from '../../core/run/registry.js'
+import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { rewriteCitations } from '../shared/citations.js'
 import { citedAnswer } from '../shared/cited-answer.js'
 import { KnowledgeSources, type KnowledgeSource } from './sources.js'

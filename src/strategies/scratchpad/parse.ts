@@ -1,4 +1,4 @@
-import { stripThink } from '../../core/index.js'
+import { stripThink } from '../../core/util/text.js'
 import { parseLooseJson } from '../shared/json.js'
 import { cleanQuery, trimEdges } from '../shared/read.js'
 

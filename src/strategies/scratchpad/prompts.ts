@@ -1,4 +1,4 @@
-import type { SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
 import type { NumberedSource } from './sources.js'
 
 /** What the planner sees: the question, the compressed knowledge, and past queries only. */

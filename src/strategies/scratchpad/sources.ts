@@ -1,4 +1,5 @@
-import { normalizeUrl, type SearchResult } from '../../core/index.js'
+import type { SearchResult } from '../../core/contracts/providers.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 import { citationNumbers, replaceCitations } from '../shared/citations.js'
 import { evidenceText } from '../shared/cited-answer.js'
 

@@ -1,4 +1,5 @@
-import type { StrategyContext, StrategyEvent } from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 
 /**
  * The one check every strategy makes before it spends more on exploring: once the budget is

@@ -1,4 +1,6 @@
-import { normalizeUrl, type Citation, type TextFilter } from '../../core/index.js'
+import type { Citation } from '../../core/contracts/events.js'
+import type { TextFilter } from '../../core/util/text.js'
+import { normalizeUrl } from '../../core/util/urls.js'
 
 /**
  * Numbers sources for citation: the first source cited gets 1, the next new one 2, and a

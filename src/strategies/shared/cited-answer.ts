@@ -1,18 +1,10 @@
 import pLimit from 'p-limit'
-import {
-  chainFilters,
-  createMerge,
-  type LLMRequest,
-  normalizeText,
-  type Report,
-  runVerifyMode,
-  type Schedule,
-  type StrategyContext,
-  type StrategyEvent,
-  type TextFilter,
-  truncateAtSentence,
-  type WarningCode,
-} from '../../core/index.js'
+import type { Report, StrategyEvent, WarningCode } from '../../core/contracts/events.js'
+import type { LLMRequest } from '../../core/contracts/providers.js'
+import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { runVerifyMode } from '../../core/run/shared-options.js'
+import { createMerge } from '../../core/util/merge.js'
+import { chainFilters, normalizeText, type TextFilter, truncateAtSentence } from '../../core/util/text.js'
 import { CitationRegistry, citationFilter, rewriteCitations } from './citations.js'
 import { revise } from './revision.js'
 import { claimChecker } from './verify-claims.js'

@@ -4,7 +4,7 @@
  * reply. Sentences go to the judge a few at a time (`JUDGE_BATCH`), so the sentences the words
  * cannot settle cost one call per batch rather than one each.
  */
-import type { JsonSchema, LLMRequest } from '../../core/index.js'
+import type { JsonSchema, LLMRequest } from '../../core/contracts/providers.js'
 import { parseLooseJson } from './json.js'
 import { list, object } from './schema.js'
 

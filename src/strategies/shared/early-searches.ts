@@ -1,4 +1,6 @@
-import { normalizeText, type Schedule, type ScopedContext, type SearchOutcome, type Step, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import type { StrategyEvent } from '../../core/contracts/events.js'
+import type { Schedule, ScopedContext, SearchOutcome, Step, StrategyContext } from '../../core/contracts/strategy-types.js'
+import { normalizeText } from '../../core/util/text.js'
 import type { QueryStream } from './query-stream.js'
 
 /**

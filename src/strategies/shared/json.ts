@@ -1,4 +1,4 @@
-import { stripThink } from '../../core/index.js'
+import { stripThink } from '../../core/util/text.js'
 import {
   BACKSLASH,
   CLOSE_BRACE,

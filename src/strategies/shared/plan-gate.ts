@@ -5,7 +5,8 @@
  * the queries the caller decided on.
  */
 import { editedPlanEvent, editedQueries } from '../../core/run/plan-review.js'
-import type { PlanProposal, PlanRequest, Step, StrategyContext, StrategyOutcome } from '../../core/index.js'
+import type { PlanRequest } from '../../core/contracts/interruption.js'
+import type { PlanProposal, Step, StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
 
 /** What passed the gate: the queries to search, or the outcome the run ends with now. */
 export type GateResult = { queries: string[] } | { end: StrategyOutcome }

@@ -3,7 +3,7 @@
  * distinct queries. One vocabulary for all four strategies, and each linear in its input (no
  * regex that backtracks over a long run of quotes or spaces).
  */
-import { normalizeText, truncateAtSentence } from '../../core/index.js'
+import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 
 /** Items a list (bare or JSON) is read for at most: a model's list is a few dozen. */
 export const MAX_LIST_ITEMS = 1000

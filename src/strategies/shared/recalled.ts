@@ -1,4 +1,5 @@
-import type { RecalledFinding, StrategyContext } from '../../core/index.js'
+import type { RecalledFinding } from '../../core/contracts/long-term-memory.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 
 /**
  * The earlier findings long-term memory recalled for this run (`ctx.input.recalled`): prior

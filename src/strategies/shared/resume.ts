@@ -1,5 +1,7 @@
 import { Validator } from '@cfworker/json-schema'
-import { LaconicError, type JsonSchema, type StrategyContext } from '../../core/index.js'
+import { LaconicError } from '../../core/contracts/laconic-error.js'
+import type { JsonSchema } from '../../core/contracts/providers.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 
 /** A strategy's saved state, as a JSON Schema checked when a run resumes. */
 export interface StateSchema {

@@ -4,7 +4,11 @@
  * answer stays (the result's `draft`); a revision that fails or comes back blank leaves it the
  * answer, with a warning.
  */
-import { type Citation, type Claim, estimateTokens, isAbortError, type LLMRequest, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import type { Citation, Claim, StrategyEvent } from '../../core/contracts/events.js'
+import { isAbortError } from '../../core/contracts/laconic-error.js'
+import type { LLMRequest } from '../../core/contracts/providers.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
+import { estimateTokens } from '../../core/util/text.js'
 import { citationFilter, citationNumbers } from './citations.js'
 
 const SYSTEM =

@@ -4,7 +4,7 @@
  * what the prompt asked for, and a server that ignores the schema loses nothing, because the
  * total parsers read the reply either way.
  */
-import type { JsonSchema } from '../../core/index.js'
+import type { JsonSchema } from '../../core/contracts/providers.js'
 
 export const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength })
 export const list = (items: JsonSchema, maxItems: number): JsonSchema => ({ type: 'array', items, maxItems })

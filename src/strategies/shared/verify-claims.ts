@@ -8,7 +8,9 @@
  * the answer's text, so a replayed run asks the same calls. Verification never fails a run: a
  * judge that fails or replies garbage leaves its claims `unverifiable`, with a warning.
  */
-import { type Claim, type ClaimVerdict, isAbortError, type Schedule, type StrategyContext, type StrategyEvent } from '../../core/index.js'
+import type { Claim, ClaimVerdict, StrategyEvent } from '../../core/contracts/events.js'
+import { isAbortError } from '../../core/contracts/laconic-error.js'
+import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { JUDGE_BATCH, JUDGE_SOURCE_CHARS, judgeRequest, parseVerdicts } from './claim-judge.js'
 import { claimBody, type LexicalSupport, lexicalSupport, type PreparedSource, prepareSource } from './claim-support.js'
 import { citationNumbers } from './citations.js'

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createContext } from '../../../src/core/index.js'
+import { createContext } from '../../../src/core/run/context.js'
 import { documentPages } from '../../../src/documents/document-pages.js'
 import type { FetchProvider, FetchedPage, StrategyEvent } from '../../../src/index.js'
 import { httpFetch } from '../../../src/adapters/index.js'

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { httpRequest } from '../../../src/adapters/http/index.js'
-import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
+import { ProviderError, isAbortError } from '../../../src/core/contracts/laconic-error.js'
+import type { RetryInfo } from '../../../src/core/contracts/providers.js'
 import { loopbacks, startLoopback, writePieces } from './loopback.js'
 
 const KEY = 'brave-key-0123456789abcdef'

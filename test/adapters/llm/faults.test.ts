@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ProviderError, isAbortError, type RetryInfo } from '../../../src/core/index.js'
+import { ProviderError, isAbortError } from '../../../src/core/contracts/laconic-error.js'
+import type { RetryInfo } from '../../../src/core/contracts/providers.js'
 import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
 import { openai } from '../../../src/adapters/index.js'
 import { API_KEY, cases, collect, collectUntilError } from './cases.js'

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localCorpus } from '../../../src/adapters/index.js'
-import type { PageWarning } from '../../../src/core/index.js'
+import type { PageWarning } from '../../../src/core/contracts/providers.js'
 import { createAgent, type ResearchEvent } from '../../../src/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { estimateTokens, requestText } from '../../../src/core/index.js'
+import { requestText } from '../../../src/core/contracts/tool-args.js'
+import { estimateTokens } from '../../../src/core/util/text.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 
 const system = 'You are a research agent.'

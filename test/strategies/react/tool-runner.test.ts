@@ -1,7 +1,10 @@
 /** The react tool runner on its own: checks, approvals, concurrency and results of one step's calls, without a model. */
 import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
-import { createContext, memoryCheckpoints, type StrategyEvent, type ToolCall } from '../../../src/core/index.js'
+import { memoryCheckpoints } from '../../../src/core/contracts/checkpoint.js'
+import type { StrategyEvent } from '../../../src/core/contracts/events.js'
+import type { ToolCall } from '../../../src/core/contracts/providers.js'
+import { createContext } from '../../../src/core/run/context.js'
 import type { ReactOptions, ReactTool } from '../../../src/index.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'

@@ -4,9 +4,9 @@
  * the granularity of heading/paragraph chunks, each chunk's title searched with its text. The same object is a `FetchProvider` that returns a document's full text, so
  * an agent can read a local source like a web page.
  */
-import { LaconicError, ProviderError, abortError } from '../../../core/index.js'
+import { LaconicError, ProviderError, abortError } from '../../../core/contracts/laconic-error.js'
 import { documentPages, pageUrl } from '../../../documents/document-pages.js'
-import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchResult } from '../../../core/index.js'
+import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchResult } from '../../../core/contracts/providers.js'
 import { contentWords, lexicalIndex, lexicalTerms, type LexicalIndex } from '../../../documents/lexical.js'
 import { chunkText } from '../../../documents/chunk.js'
 import type { LocalDocument, SkippedFileReport } from '../../../documents/local-document.js'
