@@ -8,7 +8,6 @@
 import type { Citation } from '../core/contracts/events.js'
 import type { PriorAnswer } from '../core/contracts/result.js'
 import type { SessionFact, SessionState } from './session-store.js'
-import { isRecord, textOf } from '../streams/chat-request.js'
 import { researchDataSchemas, researchMetadataSchema } from '../streams/research-schemas.js'
 import type { ResearchDataParts } from '../streams/ui-message-chunks.js'
 
@@ -100,4 +99,17 @@ function webUrl(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > REBUILT_LIMITS.urlChars || !URL.canParse(value)) return undefined
   const protocol = new URL(value).protocol
   return protocol === 'http:' || protocol === 'https:' ? value : undefined
+}
+
+/** The text parts of a message, joined by line breaks and trimmed; '' when it has none. */
+export function textOf(message: Record<string, unknown>): string {
+  const parts = Array.isArray(message.parts) ? message.parts : []
+  return parts
+    .flatMap((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
+    .join('\n')
+    .trim()
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

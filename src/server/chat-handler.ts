@@ -12,9 +12,8 @@ import type { ResearchOptions } from '../core/contracts/strategy-types.js'
 import type { ResearchRun } from '../core/run/run.js'
 import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../conversations/session-store.js'
 import { readJsonObject } from '../wire/read-body.js'
-import { hostAllowed } from '../wire/allowed-host.js'
-import { refuseCrossSite } from '../wire/request-guard.js'
-import { readChatTurn } from '../streams/chat-request.js'
+import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from '../wire/request-guard.js'
+import { readChatTurn } from './chat-request.js'
 import { sessionStateFromMessages } from '../conversations/state-from-messages.js'
 import { logMaskedError, maskedText, type OnMaskedError } from '../streams/error-masking.js'
 import type { ResearchUIChunk } from '../streams/ui-message-chunks.js'
@@ -25,20 +24,11 @@ export interface ChatAgent {
   session(chatId: string, options?: SessionOptions): Session
 }
 
-/** Why a request is refused: what the guard of `laconic-research/server` (`createRequestGuard`) answers fits. */
-export interface ChatRefusal {
-  status: number
-  message: string
-  headers?: Record<string, string> | undefined
-}
-
-/** Which requests may start a turn. `createRequestGuard()` of `laconic-research/server` fits (it also asks for the page's token). */
-export interface ChatGuard {
-  checkStart(request: Request): ChatRefusal | undefined
-}
-
-/** Options of `createChatHandler`. */
-export interface ChatHandlerOptions {
+/**
+ * Options of `createChatHandler`. `host` and `token` are the request guard's
+ * (`createRequestGuard`), as the research handler's are; a turn's `POST` passes its `checkStart`.
+ */
+export interface ChatHandlerOptions extends RequestGuardOptions {
   /** The agent whose sessions answer: `createAgent(...)`. */
   agent: ChatAgent
   /**
@@ -49,20 +39,19 @@ export interface ChatHandlerOptions {
    */
   store?: SessionStore | undefined
   /**
-   * Which requests may start a turn (every turn spends the model's keys). `false` lets every
-   * `POST` through (a server-to-server endpoint behind your own checks).
-   * @defaultValue a `POST` addressed to `host`, with no browser marker of another site or origin (`Sec-Fetch-Site`, `Origin`)
+   * Which requests may start a turn (every turn spends the model's keys): a request guard shared
+   * with the server that serves the page (`createRequestGuard({ host })`, whose token the page
+   * sends), in place of the one `host` and `token` make. `false` lets every `POST` through (a
+   * server-to-server endpoint behind your own checks).
+   * @defaultValue `createRequestGuard({ host, token })`
    */
-  guard?: ChatGuard | false | undefined
+  guard?: Pick<RequestGuard, 'checkStart'> | false | undefined
   /**
-   * The default guard serves only requests addressed to this host (the `Host` header, else the
-   * request URL's host; any loopback name counts for a loopback one), against DNS rebinding: a
-   * page on another name that resolves to this machine is refused. Set it to the name the chat is
-   * served at (`'chat.example.com'`), or `false` behind a proxy that checks the host. A `guard`
-   * of your own does its own host check (`createRequestGuard({ host })`).
-   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
+   * The token a turn must carry in the `x-laconic-token` header, or `false` for none (a plain
+   * `useChat` page sends no custom header: a same-origin `POST` addressed to `host` is enough).
+   * @defaultValue false
    */
-  host?: string | false | undefined
+  token?: string | false | undefined
   /**
    * The session key for a chat: map the client's chat id to your own (prefix the signed-in
    * user's id, so one user cannot continue another's chat), or return undefined to refuse the
@@ -112,27 +101,6 @@ export interface ChatHandler {
 const DEFAULT_MAX_BODY_BYTES = 1_048_576
 const DEFAULT_MAX_QUESTION_CHARS = 2_000
 
-/** The host the default guard serves when none is given: loopback only, as a chat on a developer's machine is. */
-const DEFAULT_HOST = 'localhost'
-
-/** A `POST` addressed to `host` (unless `false`), and no browser marker of another site or origin. */
-function sameOriginPosts(host: string | false): ChatGuard {
-  return {
-    checkStart(request) {
-      if (request.method.toUpperCase() !== 'POST') return { status: 405, message: 'send the chat with POST', headers: { allow: 'POST' } }
-      if (host !== false && !hostAllowed(requestHost(request), host)) {
-        return { status: 403, message: `this chat answers requests addressed to ${host} only (createChatHandler's host option)` }
-      }
-      return refuseCrossSite(request)
-    },
-  }
-}
-
-/** The `Host` header, else the URL's host: a runtime builds the URL from the header, a `Request` made by hand may have none. */
-function requestHost(request: Request): string | undefined {
-  return request.headers.get('host') ?? (URL.canParse(request.url) ? new URL(request.url).host : undefined)
-}
-
 /**
  * A `useChat` endpoint over `agent`'s sessions: reads the chat transport's body (bounded),
  * continues the chat (from `store`, or rebuilt from the messages sent), and streams the turn in
@@ -145,7 +113,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   if (typeof agent?.session !== 'function') {
     throw new TypeError('createChatHandler needs an `agent` with `session(chatId, options)`: pass `createAgent(...)`')
   }
-  const guard = options.guard === undefined ? sameOriginPosts(options.host ?? DEFAULT_HOST) : options.guard
+  const guard = options.guard ?? createRequestGuard({ host: options.host, token: options.token ?? false })
   const maskErrors = options.maskErrors ?? true
   const report = options.onError ?? logMaskedError
   const maxBodyBytes = positive(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes')
@@ -158,7 +126,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
 
   async function start(request: Request): Promise<Omit<StartedChatTurn, 'stream'> | Response> {
     const refused = guard === false ? undefined : guard.checkStart(request)
-    if (refused) return failure(refused.status, refused.status === 405 ? 'method-not-allowed' : 'forbidden', refused.message, refused.headers)
+    if (refused?.status === 405) return failure(405, 'method-not-allowed', 'send the chat with POST', refused.headers)
+    if (refused) return failure(refused.status, 'forbidden', refused.message, refused.headers)
     if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
       return failure(415, 'unsupported-media-type', 'send the chat as JSON, as useChat does')
     }

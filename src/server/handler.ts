@@ -23,7 +23,7 @@ import type { EventStream } from '../streams/index.js'
 import { sseResponse } from '../streams/index.js'
 import { livePage } from './live-page.js'
 import { readJsonObject } from '../wire/read-body.js'
-import { createRequestGuard, type RequestRefusal } from '../wire/request-guard.js'
+import { createRequestGuard, type RequestGuardOptions, type RequestRefusal } from '../wire/request-guard.js'
 import { contentSecurityPolicy, endedStream, failure, firstLine, json, pageResponse, sourceResponse, SSE_EXTRA_HEADERS, withoutFragment } from './responses.js'
 import type { RunHost } from './run-host.js'
 
@@ -37,25 +37,16 @@ export interface ResearchHandlerLimits {
   retryAfterSeconds?: number | undefined
 }
 
-/** Options of `createResearchHandler`. */
-export interface ResearchHandlerOptions {
+/**
+ * Options of `createResearchHandler`. `host` and `token` are the request guard's
+ * (`createRequestGuard`), as the chat handler's are; a shared token lets servers behind one load
+ * balancer take each other's pages.
+ */
+export interface ResearchHandlerOptions extends RequestGuardOptions {
   /** Where the runs live: `inProcessRuns({ agent })`, or `redisRuns({ queue })` of `laconic-research/redis`. */
   runs: RunHost
   /** A banner on the page, e.g. "Scripted demo: …" or the model in use. */
   label?: string | undefined
-  /**
-   * Serve only requests whose `Host` header names this host (any loopback name counts for a
-   * loopback one), against DNS rebinding. Set it to the name a deployed server is reached by, or
-   * `false` behind a proxy that checks the host itself.
-   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
-   */
-  host?: string | false | undefined
-  /**
-   * The token the page sends to start and cancel runs. Servers behind one load balancer share
-   * one (a page from one posts to another).
-   * @defaultValue 32 random bytes, new for each handler
-   */
-  token?: string | undefined
   /** How many runs it lets be in progress; see `ResearchHandlerLimits`. */
   limits?: ResearchHandlerLimits | undefined
   /** Interval of SSE keep-alive comments, in ms; `0` turns them off. @defaultValue 15000 */

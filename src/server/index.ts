@@ -12,8 +12,6 @@ export {
   type ChatHandler,
   type ChatHandlerOptions,
   type ChatAgent,
-  type ChatGuard,
-  type ChatRefusal,
   type StartedChatTurn,
 } from './chat-handler.js'
 export { sessionStateFromMessages, REBUILT_LIMITS } from '../conversations/state-from-messages.js'

@@ -15,8 +15,8 @@ const LABEL_SLOT = '<!--label-->'
 const TOKEN_SLOT = '<!--token-->'
 
 export interface LivePageOptions {
-  /** The server's token (see `createRequestGuard`): the page sends it in `x-laconic-token` to start, cancel or answer a run. */
-  token: string
+  /** The server's token (see `createRequestGuard`): the page sends it in `x-laconic-token` to start, cancel or answer a run; none with `token: false`. */
+  token: string | undefined
   /** The server serves the text of a run's `file:` sources at `GET /runs/:id/source?url=URL`: `file:` sources link there, in a new tab. Unset, they show as text. */
   sourceView?: boolean | undefined
   /** The server answers a paused run's request, `POST /runs/:id/decision`: the page shows Approve and Reject. Unset, it shows what the run waits for only. */
@@ -28,7 +28,7 @@ export interface LivePageOptions {
 /** The page as served, with an optional banner (e.g. "Scripted demo: …") under the form. */
 export function livePage(label: string | undefined, options: LivePageOptions): string {
   const banner = label ? `<p class="banner" id="label">${escapeHtml(label)}</p>` : ''
-  const token = `<meta name="laconic-token" content="${escapeHtml(options.token)}">`
+  const token = `<meta name="laconic-token" content="${escapeHtml(options.token ?? '')}">`
   const sourceView = options.sourceView ? '<meta name="laconic-source-view" content="yes">' : ''
   const decisions = options.decisions ? '<meta name="laconic-decisions" content="yes">' : ''
   const followUps = options.followUps ? '<meta name="laconic-follow-ups" content="yes">' : ''

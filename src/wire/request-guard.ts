@@ -6,7 +6,8 @@
  * only needs the right `Host` and no cross-site marker.
  *
  * Web-standard: it reads a method and headers (a `Request`, or Node's `IncomingMessage`). The
- * research handler runs it on every request; a server of your own (a chat endpoint) can too.
+ * research handler and the chat handler run it on every request (their `host` and `token`
+ * options are this guard's); a server of your own can too.
  */
 import { hostAllowed } from './allowed-host.js'
 
@@ -23,8 +24,12 @@ export interface RequestGuardOptions {
    * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
    */
   host?: string | false | undefined
-  /** The token a start must carry. @defaultValue 32 random bytes, base64url, new for each guard */
-  token?: string | undefined
+  /**
+   * The token a start must carry, or `false` for none: the origin checks alone (a page that
+   * cannot add a header, such as a plain `useChat`, still needs a same-origin `POST`).
+   * @defaultValue 32 random bytes, base64url, new for each guard
+   */
+  token?: string | false | undefined
 }
 
 /** What a guarded request looks like: a Web `Request` fits, and so does Node's `IncomingMessage`. */
@@ -49,8 +54,8 @@ export interface RequestRefusal {
 
 /** The checks a research server runs before it starts a run (`checkStart`) or serves one (`checkRead`). */
 export interface RequestGuard {
-  /** The per-server secret: embed it in the page you serve; the page sends it back in the `x-laconic-token` header to start a run. */
-  readonly token: string
+  /** The per-server secret: embed it in the page you serve; the page sends it back in the `x-laconic-token` header to start a run. Undefined with `token: false`. */
+  readonly token: string | undefined
   /** Undefined when the request may start a run (a `POST`); else why not. */
   checkStart(request: GuardedRequest): RequestRefusal | undefined
   /** The same checks for any request that changes something (`POST`, `PUT`, `PATCH`, `DELETE`: a cancel, say). */
@@ -66,13 +71,13 @@ export interface RequestGuard {
  */
 export function createRequestGuard(options: RequestGuardOptions = {}): RequestGuard {
   const host = options.host === false ? undefined : (options.host ?? DEFAULT_HOST)
-  const token = options.token ?? randomToken()
-  if (token.length < 16) throw new TypeError('the request guard token must be at least 16 characters')
+  const token = options.token === false ? undefined : (options.token ?? randomToken())
+  if (token !== undefined && token.length < 16) throw new TypeError('the request guard token must be at least 16 characters')
 
   /** Same site, same origin, and the token: what every state-changing request must show. */
   const fromOwnPage = (request: GuardedRequest): RequestRefusal | undefined => {
-    const refused = refuseCrossSite(request, { host })
-    if (refused) return refused
+    const refused = originChecks(requestHeaders(request), START_SITES, host)
+    if (refused || token === undefined) return refused
     const sent = headerReader(request.headers)(TOKEN_HEADER)
     if (sent === undefined || !constantTimeEqual(sent, token))
       return refuse(403, `this needs the server's token in the ${TOKEN_HEADER} header (its own page sends it)`)
@@ -99,18 +104,13 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
 }
 
 /**
- * The origin checks without the token: refused when `host` is set and the `Host` header names
+ * The checks every request passes: refused when `host` is set and the `Host` header names
  * another, or when a browser says the request comes from another site or origin
- * (`Sec-Fetch-Site` other than `same-origin`, an `Origin` other than the `Host`). A request
- * with no browser markers (curl, a server) passes. The chat handler's default guard.
+ * (`Sec-Fetch-Site` outside `allowedSites`, an `Origin` other than the `Host`). A request with
+ * no browser markers (curl, a server) passes.
  */
-export function refuseCrossSite(request: GuardedRequest, options: { host?: string | undefined } = {}): RequestRefusal | undefined {
-  return originChecks(requestHeaders(request), START_SITES, options.host)
-}
-
-/** The checks every request passes: its `Host`, and no browser saying it comes from another site. */
 function originChecks(headers: (name: string) => string | undefined, allowedSites: ReadonlySet<string>, host: string | undefined): RequestRefusal | undefined {
-  if (host !== undefined && !hostAllowed(headers('host'), host)) return refuse(403, `this server answers requests addressed to ${host} only`)
+  if (host !== undefined && !hostAllowed(headers('host'), host)) return refuse(403, `this server answers requests addressed to ${host} only (the host option)`)
   const site = headers('sec-fetch-site')
   if (site !== undefined && !allowedSites.has(site.toLowerCase())) return refuse(403, `cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)})`)
   const origin = headers('origin')

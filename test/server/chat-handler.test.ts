@@ -19,7 +19,7 @@ import {
 import { describe, expect, it } from 'vitest'
 import { DEMO_QUESTION, demoAgent } from '../../examples/sse-server/demo.js'
 import { createAgent, LaconicError, memorySessions, type Strategy } from '../../src/index.js'
-import { createChatHandler, type ChatHandlerOptions } from '../../src/server/index.js'
+import { createChatHandler, createRequestGuard } from '../../src/server/index.js'
 import { type MaskedError, type ResearchUIMessage, researchDataSchemas, researchMetadataSchema } from '../../src/streams/index.js'
 import { fileSessions } from '../../src/node/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
@@ -188,19 +188,43 @@ describe('createChatHandler, posted to by useChat', () => {
     expect(llm.calls).toEqual([])
   })
 
-  it("lets a same-origin post through, and takes another guard's refusal (the server's token guard fits)", async () => {
+  it("lets a same-origin post through, and takes a shared request guard's refusal", async () => {
     const { agent } = echoAgent(['ok', 'ok'])
     const sameOrigin = await createChatHandler({ agent, host: 'app.test' })(
       post({ id: 'c', messages: [user('u', 'hi')] }, { origin: 'http://app.test', host: 'app.test', 'sec-fetch-site': 'same-origin' }),
     )
     expect(sameOrigin.status).toBe(200)
     await sameOrigin.text()
-    const guard: ChatHandlerOptions['guard'] = { checkStart: (r) => (r.headers.get('x-token') === 'secret' ? undefined : { status: 403, message: 'no token' }) }
+    const guard = createRequestGuard({ token: 'the-page-token-of-this-server' })
     const refused = await createChatHandler({ agent, guard })(post({ id: 'c', messages: [user('u', 'hi')] }))
-    expect(await refused.json()).toEqual({ code: 'forbidden', message: 'no token' })
+    expect(await refused.json()).toEqual({ code: 'forbidden', message: "this needs the server's token in the x-laconic-token header (its own page sends it)" })
     const open = await createChatHandler({ agent, guard: false })(post({ id: 'c', messages: [user('u', 'hi')] }, { 'sec-fetch-site': 'cross-site' }))
     expect(open.status).toBe(200)
     await open.text()
+  })
+})
+
+describe('the request guard a chat shares with the research handler', () => {
+  it('asks for the token given as `token`, as the research handler does', async () => {
+    const { agent, llm } = echoAgent(['ok'])
+    const chat = createChatHandler({ agent, token: 'the-page-token-of-this-server' })
+    const without = await chat(post({ id: 'c', messages: [user('u', 'hi')] }))
+    expect(without.status).toBe(403)
+    expect(llm.calls).toEqual([])
+    const wrong = await chat(post({ id: 'c', messages: [user('u', 'hi')] }, { 'x-laconic-token': 'another-token-of-the-same-size' }))
+    expect(wrong.status).toBe(403)
+    const sent = await chat(post({ id: 'c', messages: [user('u', 'hi')] }, { 'x-laconic-token': 'the-page-token-of-this-server' }))
+    expect(sent.status).toBe(200)
+    await sent.text()
+    expect(llm.calls).toHaveLength(1)
+  })
+
+  it('lets a guard made for the page through with its token', async () => {
+    const { agent } = echoAgent(['ok'])
+    const guard = createRequestGuard({ host: 'localhost' })
+    const served = await createChatHandler({ agent, guard })(post({ id: 'c', messages: [user('u', 'hi')] }, { 'x-laconic-token': guard.token as string }))
+    expect(served.status).toBe(200)
+    await served.text()
   })
 })
 
@@ -215,7 +239,7 @@ describe('the host a chat answers (DNS rebinding)', () => {
     expect(rebound.status).toBe(403)
     expect(await rebound.json()).toEqual({
       code: 'forbidden',
-      message: "this chat answers requests addressed to localhost only (createChatHandler's host option)",
+      message: 'this server answers requests addressed to localhost only (the host option)',
     })
     // A request built by hand with no Host header is judged by its URL's host.
     const byUrl = await chat(new Request('http://evil.example/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))

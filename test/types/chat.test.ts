@@ -8,12 +8,12 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, ClaimVerdict, Fact, SessionFact, SessionOptions, SessionState, SessionStore } from '../../src/index.js'
 import type {
   ChatAgent,
-  ChatGuard,
   ChatHandler,
   ChatHandlerOptions,
-  ChatRefusal,
   createChatHandler,
   createRequestGuard,
+  RequestGuard,
+  RequestGuardOptions,
   REBUILT_LIMITS,
   sessionStateFromMessages,
   StartedChatTurn,
@@ -51,10 +51,12 @@ describe('createChatHandler', () => {
   })
 
   it("takes the server's token guard, and false", () => {
-    expectTypeOf<ReturnType<typeof createRequestGuard>>().toExtend<ChatGuard>()
-    expectTypeOf<ChatHandlerOptions['guard']>().toEqualTypeOf<ChatGuard | false | undefined>()
+    // One request guard for both handlers: its guard, and its options.
+    expectTypeOf<ReturnType<typeof createRequestGuard>>().toExtend<NonNullable<ChatHandlerOptions['guard']>>()
+    expectTypeOf<ChatHandlerOptions['guard']>().toEqualTypeOf<Pick<RequestGuard, 'checkStart'> | false | undefined>()
+    expectTypeOf<ChatHandlerOptions>().toExtend<RequestGuardOptions>()
     expectTypeOf<ChatHandlerOptions['host']>().toEqualTypeOf<string | false | undefined>()
-    expectTypeOf<ChatRefusal['status']>().toEqualTypeOf<number>()
+    expectTypeOf<ChatHandlerOptions['token']>().toEqualTypeOf<string | false | undefined>()
     expectTypeOf<ChatAgent['session']>().returns.toHaveProperty('research')
     expectTypeOf<Agent>().toExtend<ChatAgent>()
   })

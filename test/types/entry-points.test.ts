@@ -215,7 +215,8 @@ describe('laconic-research/server', () => {
     expectTypeOf<typeof server.createRequestGuard>().returns.toEqualTypeOf<server.RequestGuard>()
     expectTypeOf<Request>().toExtend<server.GuardedRequest>()
     expectTypeOf<ReturnType<server.RequestGuard['checkStart']>>().toEqualTypeOf<server.RequestRefusal | undefined>()
-    expectTypeOf<server.RequestGuardOptions['token']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<server.RequestGuardOptions['token']>().toEqualTypeOf<string | false | undefined>()
+    expectTypeOf<server.ResearchHandlerOptions>().toExtend<server.RequestGuardOptions>()
   })
 })
 

@@ -8,7 +8,7 @@ import { createRequestGuard, TOKEN_HEADER, type GuardedRequest, type RequestRefu
 
 const guard = createRequestGuard({ host: '127.0.0.1', token: 'a-token-of-enough-length' })
 const host = '127.0.0.1:8787'
-const ours = { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin', [TOKEN_HEADER]: guard.token }
+const ours = { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin', [TOKEN_HEADER]: guard.token as string }
 const post = (headers: Record<string, string>) => new Request(`http://${host}/research`, { method: 'POST', headers })
 
 describe('createRequestGuard', () => {
@@ -95,6 +95,17 @@ describe('createRequestGuard', () => {
     expect(anyHost.checkRead(rebound)).toBeUndefined()
   })
 
+  it('with token: false, a start needs the origin checks alone (the chat handler by default)', () => {
+    const originOnly = createRequestGuard({ host: '127.0.0.1', token: false })
+    expect(originOnly.token).toBeUndefined()
+    const { [TOKEN_HEADER]: _, ...noToken } = ours
+    expect(originOnly.checkStart(post(noToken))).toBeUndefined()
+    expect(originOnly.checkStart(post({ ...noToken, 'sec-fetch-site': 'cross-site' }))?.status).toBe(403)
+    expect(originOnly.checkStart(post({ ...noToken, host: 'evil.example:8787' }))?.status).toBe(403)
+    expect(originOnly.checkStart(new Request(`http://${host}/research`, { headers: noToken }))?.status).toBe(405)
+    expect(guard.checkStart(post(noToken))?.status).toBe(403)
+  })
+
   it('makes a fresh random token per guard', () => {
     const tokens = new Set(Array.from({ length: 20 }, () => createRequestGuard().token))
     expect(tokens.size).toBe(20)
@@ -102,7 +113,7 @@ describe('createRequestGuard', () => {
   })
 
   it('has the documented types', () => {
-    expectTypeOf(createRequestGuard).parameter(0).toEqualTypeOf<{ host?: string | false | undefined; token?: string | undefined } | undefined>()
+    expectTypeOf(createRequestGuard).parameter(0).toEqualTypeOf<{ host?: string | false | undefined; token?: string | false | undefined } | undefined>()
     expectTypeOf(guard.checkStart).returns.toEqualTypeOf<RequestRefusal | undefined>()
     expectTypeOf<Request>().toMatchTypeOf<GuardedRequest>()
   })

@@ -5,6 +5,8 @@
  * is asked again). Read totally: anything else is a refusal with a
  * line saying what to send, never a throw.
  */
+import { SAFE_CHAT_ID } from '../conversations/session-store.js'
+import { textOf } from '../conversations/state-from-messages.js'
 
 /** A chat turn as the client asked for it: the chat, the question, and the messages before it. */
 export interface ChatTurnRequest {
@@ -16,13 +18,10 @@ export interface ChatTurnRequest {
   regenerate: boolean
 }
 
-/** A chat id every session store takes as a key (as `checkChatId` of the sessions does): letters, digits, `_` and `-`, at most 128 characters. */
-const CHAT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
-
 /** The turn asked for, or why the body is not one. */
 export function readChatTurn(body: Record<string, unknown>, maxQuestionChars: number): ChatTurnRequest | { refused: string } {
   const { id, messages } = body
-  if (typeof id !== 'string' || !CHAT_ID.test(id)) {
+  if (typeof id !== 'string' || !SAFE_CHAT_ID.test(id)) {
     return { refused: 'send the chat `id` useChat sends: 1 to 128 letters, digits, _ or - (starting with a letter or digit, as useChat ids are)' }
   }
   if (!Array.isArray(messages)) return { refused: 'send `messages`: the chat so far, as useChat sends it' }
@@ -32,17 +31,4 @@ export function readChatTurn(body: Record<string, unknown>, maxQuestionChars: nu
   if (!question) return { refused: 'send a user message with text as the last question' }
   if (question.length > maxQuestionChars) return { refused: `ask in at most ${maxQuestionChars} characters (the question has ${question.length})` }
   return { chatId: id, question, earlier: objects.slice(0, last), regenerate: body.trigger === 'regenerate-message' }
-}
-
-/** The text parts of a message, joined by line breaks and trimmed; '' when it has none. */
-export function textOf(message: Record<string, unknown>): string {
-  const parts = Array.isArray(message.parts) ? message.parts : []
-  return parts
-    .flatMap((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
-    .join('\n')
-    .trim()
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
