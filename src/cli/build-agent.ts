@@ -8,6 +8,7 @@ import { debugLLM } from './debug-llm.js'
 import { didYouMean } from './did-you-mean.js'
 import { buildLLM } from './llm.js'
 import { type CliMemory, openMemory } from './memory.js'
+import { loadOptional } from './optional-package.js'
 import { buildSources } from './search.js'
 import { UsageError } from './usage-error.js'
 
@@ -31,6 +32,7 @@ export interface ConfiguredProviders {
 
 /** Builds the providers (checking the model is there); notices go to stderr. */
 export async function configuredProviders(options: CliOptions, io: CliIO): Promise<ConfiguredProviders> {
+  if (options.mcp?.length) await loadOptional('--mcp', 'mcp', () => import('@modelcontextprotocol/sdk/client/index.js'))
   const sources = await buildSources(options, io.env)
   const built = await buildLLM(options, io.env, io.fetch)
   if (built.notice) io.stderr.write(`laconic: ${built.notice}\n`)

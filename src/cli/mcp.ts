@@ -126,7 +126,7 @@ function summary(question: string, result: ResearchResult): string {
 }
 
 async function serveStdio(mcp: McpModules, serverOptions: McpServerOptions, io: CliIO): Promise<number> {
-  const server = mcp.createMcpServer(serverOptions)
+  const server = await mcp.createMcpServer(serverOptions)
   const transport = new mcp.StdioServerTransport(process.stdin, process.stdout)
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve()
@@ -176,7 +176,7 @@ async function serveHttp(mcp: McpModules, serverOptions: McpServerOptions, port:
       sessions.delete(transport.sessionId)
       idle.remove(transport.sessionId)
     }
-    await mcp.createMcpServer(serverOptions).connect(transport)
+    await (await mcp.createMcpServer(serverOptions)).connect(transport)
     await transport.handleRequest(req, res)
   }
 

@@ -5,16 +5,16 @@
  * Connect it to any transport: `StdioServerTransport` (what `laconic mcp` does), or
  * `StreamableHTTPServerTransport` (`laconic mcp --http PORT`).
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
-import { z } from 'zod'
 import { strategyNames, type Agent } from '../agent.js'
 import type { ResearchEvent } from '../core/contracts/events.js'
 import type { InterruptRequest } from '../core/contracts/interruption.js'
 import type { ResearchResult } from '../core/contracts/result.js'
 import { memorySessions, SAFE_CHAT_ID, type SessionStore } from '../conversations/session-store.js'
 import { VERSION } from '../version.js'
+import { loadServerSdk } from './sdk.js'
 
 /** What `createMcpServer` serves: the agent (or agents by strategy) behind the `research` tool. */
 export interface McpServerOptions {
@@ -44,8 +44,13 @@ const DESCRIPTION =
   'Research a question on the web (or the configured corpus) and answer it with numbered citations. ' +
   'Takes from seconds to minutes; sends progress notifications (plan, searches, facts) as it goes.'
 
-/** A new MCP server with the `research` tool; connect it to a transport with `server.connect(transport)`. */
-export function createMcpServer(options: McpServerOptions): McpServer {
+/**
+ * A new MCP server with the `research` tool; connect it to a transport with `server.connect(transport)`.
+ * Async because it loads the optional peers `@modelcontextprotocol/sdk` and `zod` on first use:
+ * without them it rejects with a `config` LaconicError saying what to install.
+ */
+export async function createMcpServer(options: McpServerOptions): Promise<McpServer> {
+  const { McpServer, z } = await loadServerSdk('createMcpServer')
   const server = new McpServer({ name: options.name ?? 'laconic', version: VERSION }, { capabilities: { tools: {} } })
   const question = z.string().trim().min(1).max(MAX_MCP_QUESTION_CHARS).describe('The question to research, in plain words')
   const conversationId = z

@@ -7,6 +7,7 @@
 import { LaconicError } from '../core/contracts/laconic-error.js'
 import type { OpenToolSource, ReactTool, ReactToolSource } from '../strategies/react/tools.js'
 import { VERSION } from '../version.js'
+import { loadClientSdk } from './sdk.js'
 
 /** Where an MCP server is: a command to start (stdio), or the URL of a Streamable HTTP endpoint. */
 export type McpServerSpec =
@@ -33,19 +34,6 @@ const MAX_DESCRIPTION = 2_000
 const MAX_RESULT_CHARS = 200_000
 
 type SdkClient = import('@modelcontextprotocol/sdk/client/index.js').Client
-
-async function loadSdk() {
-  try {
-    const [{ Client }, { StdioClientTransport, getDefaultEnvironment }, { StreamableHTTPClientTransport }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    ])
-    return { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport }
-  } catch (error) {
-    throw new LaconicError('mcpTools needs the MCP SDK', { code: 'config', hint: 'npm install @modelcontextprotocol/sdk', cause: error })
-  }
-}
 
 /** A name react accepts (letters, digits, `_`, `-`, at most 64): other characters become `_`. */
 function toolName(name: string): string {
@@ -108,7 +96,7 @@ export function mcpTools(server: McpServerSpec, options: McpToolsOptions = {}): 
   return {
     name,
     async open({ signal }): Promise<OpenToolSource> {
-      const sdk = await loadSdk()
+      const sdk = await loadClientSdk('mcpTools')
       const client: SdkClient = new sdk.Client({ name: 'laconic-research', version: VERSION })
       const transport =
         'url' in server

@@ -13,7 +13,7 @@ import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 async function connected(options: McpServerOptions): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await createMcpServer(options).connect(serverSide)
+  await (await createMcpServer(options)).connect(serverSide)
   const client = new Client({ name: 'test', version: '1.0.0' })
   await client.connect(clientSide)
   return client
@@ -136,7 +136,7 @@ describe('createMcpServer', () => {
 
   it('types', () => {
     expectTypeOf(createMcpServer).parameters.toEqualTypeOf<[McpServerOptions]>()
-    expectTypeOf(createMcpServer).returns.toEqualTypeOf<McpServer>()
+    expectTypeOf(createMcpServer).returns.toEqualTypeOf<Promise<McpServer>>()
     expectTypeOf<Agent>().toExtend<McpServerOptions['agent']>()
     expectTypeOf<(strategy: string | undefined) => Agent>().toExtend<McpServerOptions['agent']>()
   })

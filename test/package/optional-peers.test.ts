@@ -85,6 +85,55 @@ it('a corpus folder with a .docx file and no mammoth skips the file with a warni
   }
 })
 
+it('laconic-research/mcp imports without the MCP SDK and zod; createMcpServer and mcpTools then say what to install', { timeout: 120_000 }, async () => {
+  // Really missing (not hidden by a hook): the project's node_modules has neither package.
+  const project = await projectWithout(['@modelcontextprotocol', 'zod'])
+  try {
+    const stdout = await project.script(`
+      const mcp = await import('./src/mcp/index.ts')
+      const { createAgent } = await import('./src/index.ts')
+      const { scriptedLLM } = await import('./src/testing/index.ts')
+      const agent = createAgent({ llm: scriptedLLM({ replies: [] }) })
+      const info = (error) => ({ name: error.name, code: error.code, message: error.message, hint: error.hint })
+      const server = await Promise.resolve().then(() => mcp.createMcpServer({ agent })).then(() => 'served', info)
+      const tools = await mcp.mcpTools({ command: 'true' }).open({ signal: new AbortController().signal }).then(() => 'opened', info)
+      console.log(JSON.stringify({ exports: Object.keys(mcp).sort(), server, tools }))
+    `)
+    const hint = 'npm install @modelcontextprotocol/sdk zod'
+    expect(JSON.parse(stdout)).toEqual({
+      exports: ['createMcpServer', 'mcpTools'],
+      server: { name: 'LaconicError', code: 'config', message: `createMcpServer needs the MCP SDK (${hint})`, hint },
+      tools: { name: 'LaconicError', code: 'config', message: `mcpTools needs the MCP SDK (${hint})`, hint },
+    })
+  } finally {
+    await project.remove()
+  }
+})
+
+it('laconic --mcp without the MCP SDK says what to install, as a usage error', { timeout: 60_000 }, async () => {
+  const failure = await run(
+    process.execPath,
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(REGISTER)}`,
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      '--mcp',
+      'some-server',
+      '--backend',
+      'openai',
+      '--endpoint',
+      'http://127.0.0.1:9',
+      '-m',
+      'x',
+      'q',
+    ],
+    { cwd: new URL('../../', import.meta.url), env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } },
+  ).catch((error: { code: number; stderr: string }) => error)
+  expect(failure).toMatchObject({ code: 2, stderr: 'laconic: --mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk zod\n' })
+})
+
 /** A resolve hook, registered with `--import`, that fails for the packages `pattern` matches as a missing package would. */
 const hiding = (pattern: string) => {
   const hooks = `export async function resolve(specifier, context, next) {
