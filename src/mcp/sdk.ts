@@ -4,7 +4,7 @@
  * `config` LaconicError with the one install line. No module this entry loads imports them
  * statically (types only).
  */
-import { LaconicError } from '../core/index.js'
+import { LaconicError } from '../core/contracts/laconic-error.js'
 
 /** What to install for `laconic-research/mcp`, as the CLI says it too. */
 export const MCP_INSTALL = 'npm install @modelcontextprotocol/sdk zod'
