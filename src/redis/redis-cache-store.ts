@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { CacheStore } from '../adapters/cache/store.js'
+import type { CacheStore } from '../adapters/cache/memory-cache.js'
 import { DEFAULT_PREFIX } from './keys.js'
 
 /** Options of `redisStore()`: the prefix of every cache key. */

@@ -33,7 +33,7 @@ import type {
   LocalDocument,
   LocalModel,
   LocalModelOptions,
-  MemoryStoreOptions,
+  MemoryCacheOptions,
   OllamaBodyOptions,
   OllamaOptions,
   OllamaThink,
@@ -91,13 +91,13 @@ describe('search and fetch adapters', () => {
     expectTypeOf<LocalDocument['text']>().toEqualTypeOf<string>()
   })
 
-  it('httpFetch guards the network; cached, memoryStore and createPacer take options', () => {
+  it('httpFetch guards the network; cached, memoryCache and createPacer take options', () => {
     expectTypeOf<HttpFetchOptions['allowPrivateNetwork']>().toEqualTypeOf<boolean | undefined>()
     expectTypeOf<typeof isBlockedAddress>().parameters.toEqualTypeOf<[text: string]>()
     expectTypeOf<typeof isBlockedAddress>().returns.toEqualTypeOf<boolean>()
     expectTypeOf<ResolveHost>().returns.toEqualTypeOf<Promise<string[]>>()
     expectTypeOf<CacheOptions['ttl']>().toEqualTypeOf<number | undefined>()
-    expectTypeOf<MemoryStoreOptions['maxEntries']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<MemoryCacheOptions['maxEntries']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<typeof createPacer>().parameters.toEqualTypeOf<[input?: PacerOptions]>()
     expectTypeOf<ReturnType<typeof createPacer>>().toEqualTypeOf<Pacer>()
     expectTypeOf<PacerOptions['intervalMs']>().toEqualTypeOf<number | undefined>()

@@ -99,7 +99,7 @@ describe('laconic-research/adapters', () => {
     expectTypeOf<typeof adapters.httpFetch>().returns.toEqualTypeOf<FetchProvider>()
     expectTypeOf<typeof adapters.cached<SearchProvider>>().returns.toEqualTypeOf<SearchProvider>()
     expectTypeOf<typeof adapters.cached<FetchProvider>>().returns.toEqualTypeOf<FetchProvider>()
-    expectTypeOf<typeof adapters.memoryStore>().returns.toEqualTypeOf<adapters.CacheStore>()
+    expectTypeOf<typeof adapters.memoryCache>().returns.toEqualTypeOf<adapters.CacheStore>()
   })
 })
 

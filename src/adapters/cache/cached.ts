@@ -7,12 +7,12 @@ import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError, isAbortError } from '../../core/contracts/laconic-error.js'
 import type { FetchOptions, FetchProvider, FetchedPage, SearchOptions, SearchProvider, SearchResult } from '../../core/contracts/providers.js'
 import { createSingleFlight } from './single-flight.js'
-import { memoryStore } from './store.js'
-import type { CacheStore } from './store.js'
+import { memoryCache } from './memory-cache.js'
+import type { CacheStore } from './memory-cache.js'
 
 /** Options of `cached()`: where entries live, how long they stay fresh, and how a store's failures are reported. */
 export interface CacheOptions {
-  /** Where entries live. @defaultValue an in-memory LRU of 1000 entries (`memoryStore()`) */
+  /** Where entries live. @defaultValue an in-memory LRU of 1000 entries (`memoryCache()`) */
   readonly store?: CacheStore
   /** How long an entry stays fresh, in milliseconds. @defaultValue 3_600_000 (one hour) */
   readonly ttl?: number
@@ -36,7 +36,7 @@ const markPage = (page: FetchedPage): FetchedPage => ({ ...page, cached: true })
 
 /** Wraps a search or fetch provider so repeated queries and URLs are answered from a cache for `ttl` milliseconds. */
 export function cached<P extends SearchProvider | FetchProvider>(provider: P, options: CacheOptions = {}): P {
-  const { store = memoryStore(), ttl = 3_600_000, namespace = '', onStoreError } = options
+  const { store = memoryCache(), ttl = 3_600_000, namespace = '', onStoreError } = options
   if (!(ttl > 0)) throw new TypeError(`\`ttl\` must be a positive number of milliseconds, got ${ttl}`)
   const flights = createSingleFlight()
 

@@ -1,4 +1,4 @@
 export { cached } from './cached.js'
 export type { CacheOptions } from './cached.js'
-export { memoryStore } from './store.js'
-export type { CacheStore, MemoryStoreOptions } from './store.js'
+export { memoryCache } from './memory-cache.js'
+export type { CacheStore, MemoryCacheOptions } from './memory-cache.js'

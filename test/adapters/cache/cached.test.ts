@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { cached, memoryStore } from '../../../src/adapters/index.js'
+import { cached, memoryCache } from '../../../src/adapters/index.js'
 import type { CacheStore } from '../../../src/adapters/index.js'
 import type { FetchedPage, FetchProvider, SearchOptions, SearchProvider, SearchResult } from '../../../src/index.js'
 
@@ -81,7 +81,7 @@ describe('cached', () => {
   it('expires entries after ttl and evicts the least recently used', async () => {
     let now = 1_000
     const upstream = countingSearch()
-    const search = cached(upstream, { ttl: 50, store: memoryStore({ maxEntries: 2, now: () => now }) })
+    const search = cached(upstream, { ttl: 50, store: memoryCache({ maxEntries: 2, now: () => now }) })
     await search.search('a')
     await search.search('b')
     await search.search('a') // hit: 'a' is now the most recently used

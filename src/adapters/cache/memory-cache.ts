@@ -10,8 +10,8 @@ export interface CacheStore {
   set(key: string, value: unknown, ttlMs: number): Promise<void>
 }
 
-/** Options of `memoryStore()`: how many entries it keeps. */
-export interface MemoryStoreOptions {
+/** Options of `memoryCache()`: how many entries it keeps. */
+export interface MemoryCacheOptions {
   /**
    * Entries kept before the least recently used one is dropped.
    * @defaultValue 1000
@@ -21,8 +21,11 @@ export interface MemoryStoreOptions {
   readonly now?: () => number
 }
 
-/** An in-memory LRU store with per-entry expiry. */
-export function memoryStore({ maxEntries = 1000, now = Date.now }: MemoryStoreOptions = {}): CacheStore {
+/**
+ * An in-memory LRU store for `cached`, with per-entry expiry. (Named apart from `memoryStore` of
+ * `laconic-research/kb`, which keeps long-term memory.)
+ */
+export function memoryCache({ maxEntries = 1000, now = Date.now }: MemoryCacheOptions = {}): CacheStore {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError(`\`maxEntries\` must be a positive integer, got ${maxEntries}`)
   // A Map iterates in insertion order: re-inserting on every hit keeps the oldest use first.
   const entries = new Map<string, { value: unknown; expires: number }>()
