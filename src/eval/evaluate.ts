@@ -8,12 +8,12 @@ import { LaconicError } from '../core/contracts/laconic-error.js'
 import type { LLMProvider } from '../core/contracts/providers.js'
 import type { ResearchResult } from '../core/contracts/result.js'
 import { type Cost, knownDollars } from '../core/contracts/run-cost.js'
-import { type Cassette, cassetteModel, cassetteProviders } from './cassette.js'
+import { type Cassette, cassetteModel, cassetteRun } from './cassette.js'
 import type { Dataset, EvalRow } from './dataset.js'
 import { evidenceRecall, watchPrompts } from './evidence-recall.js'
 import { containsAnswer, exactMatch, tokenF1 } from './grade.js'
 import { gradeWithModel } from './model-grader.js'
-import { openResults, rowKey } from './results-file.js'
+import { openResults, type ResultsWriter, rowKey } from './results-file.js'
 import type { EvalRowResult, RowGrades } from './row-result.js'
 import { type ConfigSummary, summarize } from './summary.js'
 
@@ -132,6 +132,157 @@ function rowResult(
   }
 }
 
+/** What the rows of one eval share: the options, the results file, what is spent, and how the eval stops. */
+interface EvalRun {
+  options: EvalOptions
+  results: ResultsWriter
+  finished: EvalRowResult[]
+  total: number
+  /** Dollars of the rows written (graders' included). */
+  spent: number
+  /** The dearest row so far: what a row about to start may cost. */
+  reserve: number
+  /** Dollars spent so far by each row in flight. */
+  live: Map<string, number>
+  /** Dollars of rows stopped before they were written (in this process). */
+  unwritten: number
+  stop: AbortController
+  end(reason: EvalEndReason, error?: string): void
+  push(event: EvalEvent): void
+}
+
+const overBudget = (run: EvalRun, extra: number) =>
+  run.options.maxCost !== undefined && run.spent + [...run.live.values()].reduce((sum, dollars) => sum + dollars, 0) + extra > run.options.maxCost
+
+/** The grades of one answer: by text, and by the grader model when there is one. Throws EvalStop when the grader fails or misses. */
+async function gradeRow(run: EvalRun, config: EvalConfig, row: EvalRow, answer: string, missed: () => string | undefined, onMiss: (message: string) => void) {
+  const grades: RowGrades = { exact: exactMatch(answer, row.answers), f1: tokenF1(answer, row.answers), contains: containsAnswer(answer, row.answers) }
+  const { grader: model, cassette } = run.options
+  if (!model) return { grades }
+  const grader = cassette ? cassetteModel(cassette, model, onMiss) : model
+  try {
+    const verdict = await gradeWithModel(grader, row.question, row.answers, answer, run.stop.signal)
+    if (verdict.grade) grades.model = verdict.grade
+    grades.graderReply = verdict.reply
+    if (!verdict.grade)
+      run.push({ type: 'eval-warning', config: config.name, id: row.id, message: `the grader's reply names no grade: "${verdict.reply.slice(0, 80)}"` })
+    return { grades, graderCost: verdict.cost }
+  } catch (error) {
+    const miss = missed()
+    if (miss !== undefined) throw new EvalStop(miss)
+    if (run.stop.signal.aborted) return undefined
+    // The eval stops rather than pay for rows it cannot grade; this row is not written, so a later run does it again.
+    throw new EvalStop(`grading ${config.name} ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** Runs one row; true when it was written. A cassette miss, or a replay that no longer matches its recording, throws EvalStop. */
+async function runRow(run: EvalRun, config: EvalConfig, row: EvalRow): Promise<boolean> {
+  const key = rowKey(config.name, row.id)
+  let missed: string | undefined
+  const onMiss = (message: string) => {
+    missed ??= `${message}: record it with the cassette in 'record-missing' mode`
+  }
+  const prompts: string[] = []
+  const { cassette } = run.options
+  const through = cassette
+    ? cassetteRun(cassette, config.agent, onMiss, JSON.stringify([config.name, row.id]))
+    : { options: config.agent, unmet: () => [], written: async () => {} }
+  const agent = createAgent(watched(through.options, prompts))
+  const started = performance.now()
+  run.live.set(key, 0)
+  const research = agent.research(row.question, { signal: run.stop.signal })
+  for await (const event of research) {
+    if (event.type !== 'cost') continue
+    run.live.set(key, knownDollars(event.total) ?? event.total.total)
+    if (overBudget(run, 0)) run.end('max-cost')
+  }
+  const result = await research.result
+  const wallMs = performance.now() - started
+  if (missed !== undefined) throw new EvalStop(missed)
+  if (run.stop.signal.aborted) return false
+  const unmet = cassette?.mode === 'replay' ? through.unmet() : []
+  if (unmet.length)
+    throw new EvalStop(
+      `the recording of ${config.name} ${row.id} in ${cassette?.folder} asked ${unmet[0]}, which this replay did not: the run no longer matches its recording (record it again with the cassette in 'record-missing' mode)`,
+    )
+  const answer = result.answer.replace(CITATION_MARKS, '').trim()
+  const graded = await gradeRow(run, config, row, answer, () => missed, onMiss)
+  if (!graded || run.stop.signal.aborted) return false
+  const extra = { wallMs, prompts, grades: graded.grades, ...(run.options.grader ? { graderCost: graded.graderCost ?? null } : {}) }
+  const finishedRow = rowResult(config.name, row, result, extra)
+  // A row written is one a replay can repeat: the order its calls came in is in the cassette first.
+  await through.written()
+  await run.results.append(finishedRow)
+  run.finished.push(finishedRow)
+  run.spent += dollarsOf(finishedRow)
+  run.reserve = Math.max(run.reserve, dollarsOf(finishedRow))
+  run.push({ type: 'row-end', row: finishedRow, done: run.finished.length, total: run.total, spent: run.spent })
+  return true
+}
+
+/** `concurrency` workers taking the tasks in turn, each starting a row only if the budget allows it. */
+function startWorkers(run: EvalRun, tasks: readonly { config: EvalConfig; row: EvalRow }[], concurrency: number) {
+  // Told when a row ends: a worker waiting for the budget to allow another row looks again then.
+  let rowEnded: (() => void)[] = []
+  const nextRowEnd = () => new Promise<void>((resolve) => rowEnded.push(resolve))
+  const wakeAll = () => {
+    const waiting = rowEnded
+    rowEnded = []
+    for (const resolve of waiting) resolve()
+  }
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (!run.stop.signal.aborted && next < tasks.length) {
+      // Start a row only if it cannot pass the budget: what is spent, what rows in flight spend,
+      // and the dearest row so far for this one.
+      if (overBudget(run, run.reserve)) {
+        if (run.live.size === 0) {
+          run.end('max-cost')
+          break
+        }
+        await nextRowEnd()
+        continue
+      }
+      const task = tasks[next++]
+      if (!task) break
+      run.push({ type: 'row-start', config: task.config.name, id: task.row.id })
+      const key = rowKey(task.config.name, task.row.id)
+      let written = false
+      try {
+        written = await runRow(run, task.config, task.row)
+      } catch (error) {
+        run.end('error', error instanceof EvalStop || error instanceof LaconicError ? error.message : `row ${task.row.id}: ${String(error)}`)
+      } finally {
+        // What a row that was stopped spent is spent all the same: eval-end counts it.
+        if (!written) run.unwritten += run.live.get(key) ?? 0
+        run.live.delete(key)
+        wakeAll()
+      }
+    }
+  }
+  const all = Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, () => worker())).then(() => {})
+  return { all, wakeAll }
+}
+
+/** The warnings an eval starts with: unreadable or cut result lines, and a grader that is also under test. */
+function startWarnings(options: EvalOptions, results: ResultsWriter): EvalEvent[] {
+  const warnings: EvalEvent[] = results.unreadable.map((line) => ({
+    type: 'eval-warning',
+    message: `${options.out}/results.jsonl line ${line} is not a result row: ignored`,
+  }))
+  const graderAlsoUnderTest = graderUnderTest(options)
+  if (graderAlsoUnderTest) {
+    warnings.push({
+      type: 'eval-warning',
+      message: `the grader is also the model of configuration "${graderAlsoUnderTest}": a model grading its own answers may favour them; use another model`,
+    })
+  }
+  if (results.repaired)
+    warnings.push({ type: 'eval-warning', message: 'the last line of results.jsonl was cut off (a killed eval): removed, its row runs again' })
+  return warnings
+}
+
 /**
  * Runs every question of `dataset` under every configuration and yields progress events: one
  * `eval-start`, a `row-start` and `row-end` per row run (rows already in `out` are skipped), and
@@ -142,142 +293,44 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
   const { rows, concurrency } = checkOptions(options)
   const results = await openResults(options.out)
   const done = new Set(results.rows.map((row) => rowKey(row.config, row.id)))
-  const finished: EvalRowResult[] = [...results.rows]
   const tasks = options.configs.flatMap((config) => rows.filter((row) => !done.has(rowKey(config.name, row.id))).map((row) => ({ config, row })))
-  const total = options.configs.length * rows.length
-  let spent = finished.reduce((sum, row) => sum + dollarsOf(row), 0)
-  let reserve = finished.reduce((most, row) => Math.max(most, dollarsOf(row)), 0)
-  const live = new Map<string, number>()
-  /** Dollars of rows stopped before they were written (in this process). */
-  let unwritten = 0
-  const liveDollars = () => [...live.values()].reduce((sum, dollars) => sum + dollars, 0)
-
-  const stop = new AbortController()
-  const onAbort = () => stop.abort(options.signal?.reason)
-  options.signal?.addEventListener('abort', onAbort, { once: true })
-  if (options.signal?.aborted) onAbort()
-  let endReason: EvalEndReason | undefined
-  let endError: string | undefined
-  const end = (reason: EvalEndReason, error?: string) => {
-    if (endReason === undefined) {
-      endReason = reason
-      endError = error
-    }
-    stop.abort(new DOMException(`eval stopped: ${reason}`, 'AbortError'))
-  }
-
   // Events from the workers, read by the generator in order.
   const queue: EvalEvent[] = []
   let wake: (() => void) | undefined
-  const push = (event: EvalEvent) => {
-    queue.push(event)
-    wake?.()
-  }
-
-  const overBudget = (extra: number) => options.maxCost !== undefined && spent + liveDollars() + extra > options.maxCost
-
-  /** Runs one row; true when it was written. */
-  const runRow = async (config: EvalConfig, row: EvalRow): Promise<boolean> => {
-    const key = rowKey(config.name, row.id)
-    let missed: string | undefined
-    const onMiss = (description: string) => {
-      missed ??= description
-    }
-    const prompts: string[] = []
-    const providers = options.cassette ? cassetteProviders(options.cassette, config.agent, onMiss) : config.agent
-    const agent = createAgent(watched(providers, prompts))
-    const started = performance.now()
-    live.set(key, 0)
-    const run = agent.research(row.question, { signal: stop.signal })
-    for await (const event of run) {
-      if (event.type !== 'cost') continue
-      live.set(key, knownDollars(event.total) ?? event.total.total)
-      if (overBudget(0)) end('max-cost')
-    }
-    const result = await run.result
-    const wallMs = performance.now() - started
-    if (missed !== undefined)
-      throw new EvalStop(`the cassette in ${options.cassette?.folder} has no recorded ${missed}: record it with the cassette in 'record-missing' mode`)
-    if (stop.signal.aborted) return false
-    const answer = result.answer.replace(CITATION_MARKS, '').trim()
-    const grades: RowGrades = { exact: exactMatch(answer, row.answers), f1: tokenF1(answer, row.answers), contains: containsAnswer(answer, row.answers) }
-    let graderCost: number | null | undefined
-    if (options.grader) {
-      const grader = options.cassette ? cassetteModel(options.cassette, options.grader, onMiss) : options.grader
-      try {
-        const verdict = await gradeWithModel(grader, row.question, row.answers, answer, stop.signal)
-        if (verdict.grade) grades.model = verdict.grade
-        grades.graderReply = verdict.reply
-        graderCost = verdict.cost
-        if (!verdict.grade)
-          push({ type: 'eval-warning', config: config.name, id: row.id, message: `the grader's reply names no grade: "${verdict.reply.slice(0, 80)}"` })
-      } catch (error) {
-        if (missed !== undefined)
-          throw new EvalStop(`the cassette in ${options.cassette?.folder} has no recorded ${missed}: record it with the cassette in 'record-missing' mode`)
-        if (stop.signal.aborted) return false
-        // The eval stops rather than pay for rows it cannot grade; this row is not written, so a later run does it again.
-        throw new EvalStop(`grading ${config.name} ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`)
+  let endReason: EvalEndReason | undefined
+  let endError: string | undefined
+  const run: EvalRun = {
+    options,
+    results,
+    finished: [...results.rows],
+    total: options.configs.length * rows.length,
+    spent: results.rows.reduce((sum, row) => sum + dollarsOf(row), 0),
+    reserve: results.rows.reduce((most, row) => Math.max(most, dollarsOf(row)), 0),
+    live: new Map(),
+    unwritten: 0,
+    stop: new AbortController(),
+    end(reason, error) {
+      if (endReason === undefined) {
+        endReason = reason
+        endError = error
       }
-    }
-    if (stop.signal.aborted) return false
-    const finishedRow = rowResult(config.name, row, result, { wallMs, prompts, grades, ...(options.grader ? { graderCost: graderCost ?? null } : {}) })
-    await results.append(finishedRow)
-    finished.push(finishedRow)
-    spent += dollarsOf(finishedRow)
-    reserve = Math.max(reserve, dollarsOf(finishedRow))
-    push({ type: 'row-end', row: finishedRow, done: finished.length, total, spent })
-    return true
+      run.stop.abort(new DOMException(`eval stopped: ${reason}`, 'AbortError'))
+    },
+    push(event) {
+      queue.push(event)
+      wake?.()
+    },
   }
-
-  // Told when a row ends: a worker waiting for the budget to allow another row looks again then.
-  let rowEnded: (() => void)[] = []
-  const nextRowEnd = () => new Promise<void>((resolve) => rowEnded.push(resolve))
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (!stop.signal.aborted && next < tasks.length) {
-      // Start a row only if it cannot pass the budget: what is spent, what rows in flight spend,
-      // and the dearest row so far for this one.
-      if (overBudget(reserve)) {
-        if (live.size === 0) {
-          end('max-cost')
-          break
-        }
-        await nextRowEnd()
-        continue
-      }
-      const task = tasks[next++]
-      if (!task) break
-      push({ type: 'row-start', config: task.config.name, id: task.row.id })
-      let written = false
-      try {
-        written = await runRow(task.config, task.row)
-      } catch (error) {
-        end('error', error instanceof EvalStop || error instanceof LaconicError ? error.message : `row ${task.row.id}: ${String(error)}`)
-      } finally {
-        // What a row that was stopped spent is spent all the same: eval-end counts it.
-        if (!written) unwritten += live.get(rowKey(task.config.name, task.row.id)) ?? 0
-        live.delete(rowKey(task.config.name, task.row.id))
-        const waiting = rowEnded
-        rowEnded = []
-        for (const resolve of waiting) resolve()
-      }
-    }
-  }
-
-  let running = true
-  let all: Promise<void> = Promise.resolve()
+  const onAbort = () => run.stop.abort(options.signal?.reason)
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  if (options.signal?.aborted) onAbort()
+  let workers: ReturnType<typeof startWorkers> | undefined
   try {
-    yield { type: 'eval-start', total, done: finished.length, configs: options.configs.map((config) => config.name), out: options.out }
-    for (const line of results.unreadable) yield { type: 'eval-warning', message: `${options.out}/results.jsonl line ${line} is not a result row: ignored` }
-    const graderAlsoUnderTest = graderUnderTest(options)
-    if (graderAlsoUnderTest) {
-      yield {
-        type: 'eval-warning',
-        message: `the grader is also the model of configuration "${graderAlsoUnderTest}": a model grading its own answers may favour them; use another model`,
-      }
-    }
-    if (results.repaired) yield { type: 'eval-warning', message: 'the last line of results.jsonl was cut off (a killed eval): removed, its row runs again' }
-    all = Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, () => worker())).then(() => {
+    yield { type: 'eval-start', total: run.total, done: run.finished.length, configs: options.configs.map((config) => config.name), out: options.out }
+    yield* startWarnings(options, results)
+    let running = true
+    workers = startWorkers(run, tasks, concurrency)
+    void workers.all.then(() => {
       running = false
       wake?.()
     })
@@ -292,22 +345,21 @@ export async function* evaluate(options: EvalOptions): AsyncGenerator<EvalEvent,
       })
       wake = undefined
     }
-    await all
-    const reason: EvalEndReason = endReason ?? (options.signal?.aborted ? 'aborted' : 'done')
+    await workers.all
     yield {
       type: 'eval-end',
-      reason,
-      done: finished.length,
-      total,
-      spent: spent + unwritten,
-      summary: summarize(finished),
+      reason: endReason ?? (options.signal?.aborted ? 'aborted' : 'done'),
+      done: run.finished.length,
+      total: run.total,
+      spent: run.spent + run.unwritten,
+      summary: summarize(run.finished),
       ...(endError !== undefined ? { error: endError } : {}),
     }
   } finally {
-    stop.abort(new DOMException('eval ended', 'AbortError'))
+    run.stop.abort(new DOMException('eval ended', 'AbortError'))
     options.signal?.removeEventListener('abort', onAbort)
-    for (const resolve of rowEnded) resolve()
-    await all
+    workers?.wakeAll()
+    await workers?.all
     await results.close()
   }
 }
