@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { POOL_SIZE } from '../src/adapters/fetch/extract-pool.js'
+import { POOL_SIZE } from '../src/node/extract-pool.js'
 import { round } from './stats.js'
 
 const exec = promisify(execFile)

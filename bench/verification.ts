@@ -36,7 +36,7 @@
  * `SciFact dev: …` and `SciFact train: …`, nothing tuned on either).
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
-import { pdfText } from '../src/adapters/fetch/document-text.js'
+import { pdfText } from '../src/node/document-text.js'
 import { readableText } from '../src/adapters/fetch/readable-text.js'
 import { createAgent, type LLMRequest, type ResearchEvent } from '../src/index.js'
 import { citedAnswer } from '../src/strategies/shared/cited-answer.js'

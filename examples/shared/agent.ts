@@ -13,7 +13,8 @@
  */
 import { parseArgs } from 'node:util'
 import { createAgent, type Agent, type LLMProvider, type ResearchResult, type VerifyMode } from '../../src/index.js'
-import { duckduckgo, httpFetch, ollama, openai } from '../../src/adapters/index.js'
+// What `laconic-research/adapters` is on Node: the adapters with Node's parts installed.
+import { duckduckgo, httpFetch, ollama, openai } from '../../src/node/adapters-entry.js'
 import { demoAgent } from '../sse-server/demo.js'
 
 export interface ExampleAgent {

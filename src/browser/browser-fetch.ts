@@ -14,9 +14,9 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
 import { LaconicError, ProviderError, abortError, isAbortError } from '../core/contracts/laconic-error.js'
 import { isAdUrl } from '../core/util/urls.js'
 import type { FetchOptions, FetchProvider, FetchedPage, PageWarning } from '../core/contracts/providers.js'
-import { pinnedFetch } from '../adapters/fetch/pinned-fetch.js'
+import { pinnedFetch } from '../node/pinned-fetch.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from '../adapters/fetch/readable-text.js'
-import { resolveWithNodeDns } from '../adapters/fetch/resolve-host.js'
+import { resolveWithNodeDns } from '../node/resolve-host.js'
 import { assertPublicUrl, parseWebUrl, shortUrl } from '../adapters/fetch/ssrf.js'
 import type { ResolveHost } from '../adapters/fetch/ssrf.js'
 import { findSystemBrowser } from './find-browser.js'
@@ -117,13 +117,13 @@ export function browserFetch(options: BrowserFetchOptions = {}): BrowserFetchPro
   let policy: Promise<RequestPolicy> | undefined
 
   const policyFor = (): Promise<RequestPolicy> =>
-    (policy ??= pinnedFetch(resolveHost).then((pinned) => ({
-      guardedFetch: pinned ?? globalThis.fetch,
+    (policy ??= Promise.resolve({
+      guardedFetch: pinnedFetch(resolveHost),
       plainFetch: globalThis.fetch,
       allowPrivateNetwork,
       allowOrigins,
       maxRedirects,
-    })))
+    }))
 
   const browserFor = (): Promise<Browser> => {
     browser ??= (async () => {

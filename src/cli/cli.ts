@@ -28,6 +28,7 @@ import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { VERSION } from '../version.js'
 import type { CliIO } from './io.js'
+import { installNodeRuntime } from '../node/runtime.js'
 
 function rendererFor(options: CliOptions, io: CliIO): Renderer {
   switch (options.format) {
@@ -148,6 +149,8 @@ async function loadCheckpoint(store: CheckpointStore, runId: string) {
 }
 
 export async function runCli(io: CliIO): Promise<number> {
+  // The command runs on Node: off-thread extraction, the DNS-pinned guard, folders and files.
+  installNodeRuntime()
   let debug = io.argv.includes('--debug')
   try {
     if (isScaleOutCommand(io.argv)) return await runScaleOut(io)

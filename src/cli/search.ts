@@ -41,7 +41,7 @@ async function corpusFolder(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory()) throw new UsageError(`--corpus ${dir}: no such folder`)
   // The files the corpus will read, found as it will find them.
-  const { listFiles } = await import('../adapters/search/local/load-dir.js')
+  const { listFiles } = await import('../node/load-dir.js')
   const files = await listFiles(dir, new Set(DEFAULT_EXTENSIONS)).catch(() => undefined)
   if (files === undefined) throw new UsageError(`--corpus ${dir}: the folder cannot be read`)
   if (files.length === 0) throw new UsageError(`--corpus ${dir}: no ${CORPUS_KINDS} files in it`)

@@ -27,3 +27,20 @@ export interface SkippedFileReport {
   code: DocumentWarningCode
   message: string
 }
+
+/** Options of reading a folder. */
+export interface LoadDirectoryOptions {
+  /** Time one HTML file may take to parse. @defaultValue 5_000 */
+  timeoutMs?: number
+  /** A larger file is skipped, not read. @defaultValue 50_000_000 */
+  maxFileBytes?: number
+}
+
+/** What a folder holds: the documents read, and the files left out with why. */
+export interface LoadedDirectory {
+  documents: LocalDocument[]
+  skipped: SkippedFileReport[]
+}
+
+/** Reads a folder into documents: Node's file system (src/node/load-dir.ts), installed where it runs. */
+export type LoadDirectory = (dir: string, extensions?: readonly string[], options?: LoadDirectoryOptions) => Promise<LoadedDirectory>

@@ -1,5 +1,5 @@
 /**
- * What can be indexed, and how each kind is read: a folder or a file (Node only, loaded lazily),
+ * What can be indexed, and how each kind is read: a folder or a file (Node only: its reader installed by src/node/runtime.ts),
  * a web page or document by URL (through a `FetchProvider`), or a text given in memory. Each
  * source becomes items; an item first loads what its content hash covers (a file's bytes, a
  * page's text), and is only parsed when that hash is new.
@@ -7,6 +7,7 @@
 import { LaconicError, ProviderError, isAbortError } from '../core/contracts/laconic-error.js'
 import type { FetchProvider } from '../core/contracts/providers.js'
 import { documentReason } from '../adapters/fetch/read-document.js'
+import { NODE_SETUP_HINT, runsOnNode } from '../adapters/fetch/node-setup.js'
 import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 
 /**
@@ -53,6 +54,16 @@ function textItem(source: { url: string; text: string; title?: string }): Source
   }
 }
 
+/** Reads a path (a folder or a file) as items to index: Node's file system. */
+export type FileSource = (source: string, settings: SourceSettings) => Promise<ExpandedSource>
+
+let fileSource: FileSource | undefined
+
+/** Installs the file reader paths are indexed with (src/node/runtime.ts does, on Node). */
+export function installFileSource(read: FileSource): void {
+  fileSource = read
+}
+
 export async function expandSource(source: KnowledgeSource, settings: SourceSettings): Promise<ExpandedSource> {
   if (typeof source === 'object' && source !== null && typeof source.url === 'string' && typeof source.text === 'string') {
     return { items: [textItem(source)] }
@@ -64,6 +75,11 @@ export async function expandSource(source: KnowledgeSource, settings: SourceSett
     })
   }
   if (isWebUrl(source)) return { items: [pageItem(source.split('#', 1)[0] as string, settings)] }
-  const { fileSource } = await import('./file-source.js')
+  if (!fileSource) {
+    throw new LaconicError(`knowledgeBase.index: reading files (${source}) needs Node, whose file reader is not installed`, {
+      code: 'config',
+      hint: runsOnNode() ? NODE_SETUP_HINT : 'index URLs or `{ url, text }` sources in this runtime',
+    })
+  }
   return fileSource(source, settings)
 }

@@ -34,6 +34,21 @@ assertEventInvariants(events)
 console.log(JSON.stringify({ end: events.at(-1), openai: typeof openai, live: typeof createLiveServer, handler: typeof createResearchHandler({ runs: inProcessRuns({ agent }) }), notebook: typeof Notebook, mcp: typeof createMcpServer, ui: typeof toUIMessageStream, aiSdk: typeof aiSdkModel }))
 `
 
+/** A Node user who imports only /adapters: its Node build reads folders and guards fetches, with no step of theirs. */
+const NODE_USER_CODE = `
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { httpFetch, localCorpus } from 'laconic-research/adapters'
+
+const dir = mkdtempSync(join(tmpdir(), 'laconic-user-'))
+writeFileSync(join(dir, 'sky.html'), '<html><head><title>Sky</title></head><body><p>Air scatters blue light most (Rayleigh scattering).</p></body></html>')
+const [hit] = await localCorpus({ dir }).search('Rayleigh scattering')
+// The Web build throws a config error here on Node: no DNS-pinned guard installed.
+const fetcher = httpFetch()
+console.log(JSON.stringify({ title: hit?.title, fetch: typeof fetcher.fetch }))
+`
+
 it('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
   await mkdir(root, { recursive: true })
   await copyFile(join(REPO, 'package.json'), join(root, 'package.json'))
@@ -49,6 +64,10 @@ it('every entry point imports by name from the build, with types, and runs', { t
     await access(join(root, target.types))
     await access(join(root, target.default))
   }
+  for (const entry of ['./adapters', './kb']) await access(join(root, (exports[entry] as { node?: string }).node ?? 'missing'))
+  await writeFile(join(root, 'node-user.mjs'), NODE_USER_CODE)
+  const nodeUser = await run(process.execPath, ['node-user.mjs'], { cwd: root })
+  expect(JSON.parse(nodeUser.stdout)).toEqual({ title: 'Sky', fetch: 'function' })
   await writeFile(join(root, 'user.mjs'), USER_CODE)
   const { stdout } = await run(process.execPath, ['user.mjs'], { cwd: root })
   const output = JSON.parse(stdout) as {

@@ -6,8 +6,10 @@
  */
 import type { Readability as ReadabilityClass } from '@mozilla/readability'
 import type { parseHTML as ParseHTML } from 'linkedom'
-import type { XmlParser } from '../search/xml.js'
 import { htmlToText } from './html-text.js'
+
+/** An XML parser's constructor, as search's XML readers take one (linkedom's DOMParser is one). */
+export type XmlParser = new () => { parseFromString(text: string, type: 'text/xml'): unknown }
 
 export interface ExtractModules {
   parseHTML: typeof ParseHTML

@@ -13,8 +13,7 @@ import { decodeBody, detectCharset } from './charset.js'
 import { contentKind, mayBeDocument, mayBeReadable } from '../../documents/content-kind.js'
 import { readDocument } from './read-document.js'
 import { DEFAULT_EXTRACT_TIMEOUT_MS, readableText } from './readable-text.js'
-import { pinnedFetch } from './pinned-fetch.js'
-import { resolveWithNodeDns } from './resolve-host.js'
+import { guardedNetwork } from './guarded-network.js'
 import { looksScriptRendered } from './script-rendered.js'
 import { assertPublicUrl, parseWebUrl, shortUrl } from './ssrf.js'
 import type { ResolveHost } from './ssrf.js'
@@ -145,7 +144,6 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     timeoutMs = 20_000,
     totalTimeoutMs = 30_000,
     maxRetries = 1,
-    resolveHost = resolveWithNodeDns,
     extractTimeoutMs = DEFAULT_EXTRACT_TIMEOUT_MS,
     maxDocumentBytes = 20_000_000,
     maxDocumentPages = 300,
@@ -153,21 +151,15 @@ export function httpFetch(options: HttpFetchOptions = {}): FetchProvider {
     documentTimeoutMs = 20_000,
   } = options
   const limits: ReadLimits = { maxBytes, extractTimeoutMs, maxDocumentBytes, maxDocumentPages, maxDocumentChars, documentTimeoutMs }
-  // Made once, on the first fetch: the pinned fetch loads undici lazily.
-  let baseFetch: Promise<typeof globalThis.fetch> | undefined
-  const fetchFor = (): Promise<typeof globalThis.fetch> =>
-    (baseFetch ??=
-      options.fetch !== undefined || allowPrivateNetwork
-        ? Promise.resolve(options.fetch ?? globalThis.fetch)
-        : pinnedFetch(resolveHost).then((pinned) => pinned ?? globalThis.fetch))
+  // On Node, connections dial only addresses the guard checked; a fetch you pass is used as is.
+  const { resolveHost, fetch: baseFetch } = guardedNetwork('httpFetch', { resolveHost: options.resolveHost, fetch: options.fetch, allowPrivateNetwork })
 
   /** One hop: the response, or where it redirects to. */
   async function request(url: URL, { signal, onRetry }: FetchOptions, deadline: number): Promise<{ response: HttpResponse } | { redirect: string }> {
     let location: string | null = null
     // Redirects come back to us (not followed by fetch) so each hop passes the guard.
-    const base = await fetchFor()
     const manual: typeof globalThis.fetch = async (input, init) => {
-      const response = await base(input, { ...init, redirect: 'manual' })
+      const response = await baseFetch(input, { ...init, redirect: 'manual' })
       location = REDIRECTS.has(response.status) ? response.headers.get('location') : null
       return response
     }

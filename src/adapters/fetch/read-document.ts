@@ -8,7 +8,7 @@
 import { ProviderError, isAbortError } from '../../core/contracts/laconic-error.js'
 import type { ErrorCode } from '../../core/contracts/laconic-error.js'
 import type { DocumentKind, FetchedPage } from '../../core/contracts/providers.js'
-import type { DocumentLimits } from './document-text.js'
+import type { DocumentLimits } from '../../documents/document-reading.js'
 import { offThread } from './off-thread.js'
 
 export interface ReadDocumentOptions {

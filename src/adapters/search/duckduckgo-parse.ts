@@ -11,6 +11,13 @@ import { readDuckDuckGoPage, type DuckDuckGoPage } from './duckduckgo-page.js'
 
 export { resultUrl, type DuckDuckGoPage } from './duckduckgo-page.js'
 
+declare module '../fetch/off-thread.js' {
+  /** A DuckDuckGo results page is one of the extraction pool's jobs. */
+  interface ExtractResults {
+    duckduckgo: DuckDuckGoPage
+  }
+}
+
 /** Time a results page may take to read (a real one takes milliseconds). */
 export const DUCKDUCKGO_PARSE_TIMEOUT_MS = 5_000
 

@@ -17,6 +17,11 @@ interface Answers {
   esummary: EsummaryAnswer
 }
 
+declare module '../fetch/off-thread.js' {
+  /** arXiv's and NCBI's XML answers are among the extraction pool's jobs. */
+  interface ExtractResults extends Answers {}
+}
+
 const inPlace: { [K in keyof Answers]: (text: string, Parser: XmlParser) => Answers[K] } = {
   arxiv: parseArxivFeed,
   esearch: parseEsearch,

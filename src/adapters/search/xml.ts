@@ -5,8 +5,10 @@
  * It is passed in (linkedom's `DOMParser`), so that importing the adapters does not load it.
  */
 
+import type { XmlParser } from '../fetch/extract.js'
+
 /** A `DOMParser` class: linkedom's, on the extraction thread or loaded on first use. */
-export type XmlParser = new () => { parseFromString(text: string, type: 'text/xml'): unknown }
+export type { XmlParser }
 
 /** An element of a parsed document, as far as the readers here need it. */
 export interface XmlElement {

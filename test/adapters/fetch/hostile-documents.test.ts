@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { httpFetch } from '../../../src/adapters/index.js'
-import { pdfText } from '../../../src/adapters/fetch/document-text.js'
+import { pdfText } from '../../../src/node/document-text.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
 import { buildPdf, stream, textPdf, zeroBomb } from '../../support/make-pdf.js'
 import { deflatedEntry, docxArchive, docxBomb, documentXml } from '../../support/make-zip.js'

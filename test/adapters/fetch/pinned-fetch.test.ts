@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { httpFetch } from '../../../src/adapters/index.js'
-import { guardedLookup } from '../../../src/adapters/fetch/pinned-fetch.js'
+import { guardedLookup } from '../../../src/node/pinned-fetch.js'
 
 type Looked = { error: Error | null; address: unknown; family?: number | undefined }
 function lookup(addresses: string[], options: { all?: boolean; family?: number } = {}): Promise<Looked> {

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { taglessText } from '../../../src/adapters/fetch/extract.js'
 import { localCorpus } from '../../../src/adapters/index.js'
-import { loadDirectory } from '../../../src/adapters/search/local/load-dir.js'
+import { loadDirectory } from '../../../src/node/load-dir.js'
 import { manyParagraphs } from '../../fixtures/hostile/pages.js'
 
 const guide = `# Llama care

@@ -9,7 +9,8 @@ import { documentPages, pageUrl } from '../../../documents/document-pages.js'
 import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchResult } from '../../../core/contracts/providers.js'
 import { contentWords, lexicalIndex, lexicalTerms, type LexicalIndex } from '../../../documents/lexical.js'
 import { chunkText } from '../../../documents/chunk.js'
-import type { LocalDocument, SkippedFileReport } from '../../../documents/local-document.js'
+import type { LoadDirectory, LocalDocument, SkippedFileReport } from '../../../documents/local-document.js'
+import { NODE_SETUP_HINT, runsOnNode } from '../../fetch/node-setup.js'
 import { snippetAround } from './snippet.js'
 
 /** The options every local corpus takes, whether it reads a folder or in-memory documents. */
@@ -103,11 +104,18 @@ function skippedWarnings(skipped: readonly SkippedFileReport[]): PageWarning[] {
   })
 }
 
+let loadDirectory: LoadDirectory | undefined
+
+/** Installs the folder reader `localCorpus({ dir })` uses (src/node/runtime.ts does, on Node). */
+export function installDirectoryLoader(load: LoadDirectory): void {
+  loadDirectory = load
+}
+
 async function build(options: LocalCorpusOptions): Promise<Corpus> {
   let source: readonly LocalDocument[]
   let unreported: PageWarning[] = []
   if (options.dir !== undefined) {
-    const { loadDirectory } = await import('./load-dir.js')
+    if (!loadDirectory) throw noDirectoryLoader()
     try {
       const loaded = await loadDirectory(options.dir, options.extensions, options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {})
       source = loaded.documents
@@ -147,6 +155,14 @@ async function build(options: LocalCorpusOptions): Promise<Corpus> {
   return { docs, byUrl, chunks, index, unreported }
 }
 
+/** `dir` with no folder reader installed: Node's not set up, or a runtime without a file system. */
+function noDirectoryLoader(): LaconicError {
+  return new LaconicError('localCorpus: reading a folder (`dir`) needs Node, whose folder reader is not installed', {
+    code: 'config',
+    hint: runsOnNode() ? NODE_SETUP_HINT : 'pass the texts as `documents` in this runtime',
+  })
+}
+
 /** A search and fetch provider over your own files or documents, searched with BM25, for research without the web. */
 export function localCorpus(options: LocalCorpusOptions): SearchProvider & FetchProvider {
   if (!options || (options.dir === undefined) === (options.documents === undefined)) {
@@ -155,6 +171,7 @@ export function localCorpus(options: LocalCorpusOptions): SearchProvider & Fetch
       hint: "e.g. localCorpus({ dir: './notes' }) or localCorpus({ documents: [{ text }] })",
     })
   }
+  if (options.dir !== undefined && !loadDirectory) throw noDirectoryLoader()
   const maxFileBytes = options.dir !== undefined ? options.maxFileBytes : undefined
   if (maxFileBytes !== undefined && !(Number.isFinite(maxFileBytes) && maxFileBytes >= 1)) {
     throw new LaconicError(`localCorpus: \`maxFileBytes\` must be a number of at least 1, got ${maxFileBytes}`, { code: 'config' })

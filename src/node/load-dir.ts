@@ -1,21 +1,21 @@
 /**
  * Node-only: reads a folder of `.md`, `.txt`, `.html`, `.pdf` and `.docx` files into documents
  * with stable `file:` URLs (a PDF keeps where each page starts, for `#page=n` citations).
- * Loaded by `localCorpus({ dir })` only, so `documents` users in other runtimes never import
- * `node:fs`.
+ * `localCorpus({ dir })` reads its folder with it once src/node/runtime.ts installed it; the
+ * knowledge base's file sources read files with its parts.
  */
 import { constants as fsConstants } from 'node:fs'
 import { open, readdir } from 'node:fs/promises'
 import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pLimit from 'p-limit'
-import { ProviderError, isAbortError } from '../../../core/contracts/laconic-error.js'
-import type { DocumentWarningCode } from '../../../core/contracts/providers.js'
-import { loadParser } from '../../fetch/dom.js'
-import { documentText, taglessText, type ExtractedPage } from '../../fetch/extract.js'
-import { offThread } from '../../fetch/off-thread.js'
-import { documentReason, readDocument } from '../../fetch/read-document.js'
-import { DEFAULT_EXTENSIONS, type LocalDocument, type SkippedFileReport } from '../../../documents/local-document.js'
+import { ProviderError, isAbortError } from '../core/contracts/laconic-error.js'
+import type { DocumentWarningCode } from '../core/contracts/providers.js'
+import { loadParser } from '../adapters/fetch/dom.js'
+import { documentText, taglessText, type ExtractedPage } from '../adapters/fetch/extract.js'
+import { offThread } from '../adapters/fetch/off-thread.js'
+import { documentReason, readDocument } from '../adapters/fetch/read-document.js'
+import { DEFAULT_EXTENSIONS, type LoadDirectory, type LocalDocument, type SkippedFileReport } from '../documents/local-document.js'
 
 /** Time one HTML file may take to read (an ordinary one takes milliseconds). */
 export const DOCUMENT_PARSE_TIMEOUT_MS = 5_000
@@ -162,28 +162,14 @@ export async function fileDocument(
   return { url, title: title ?? heading ?? fallbackTitle, text: body }
 }
 
-/** Options of `loadDirectory`. */
-export interface LoadDirectoryOptions {
-  /** Time one HTML file may take to parse. @defaultValue DOCUMENT_PARSE_TIMEOUT_MS */
-  timeoutMs?: number
-  /** A larger file is skipped, not read. @defaultValue DEFAULT_MAX_FILE_BYTES */
-  maxFileBytes?: number
-}
-
-/** What a folder holds: the documents read, and the files left out with why. */
-export interface LoadedDirectory {
-  documents: LocalDocument[]
-  skipped: SkippedFileReport[]
-}
-
 /** Files read at once: their bytes are held until parsed, and a folder may hold thousands. */
 const READ_CONCURRENCY = 8
 
-export async function loadDirectory(
-  dir: string,
-  extensions: readonly string[] = DEFAULT_EXTENSIONS,
-  { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS, maxFileBytes = DEFAULT_MAX_FILE_BYTES }: LoadDirectoryOptions = {},
-): Promise<LoadedDirectory> {
+export const loadDirectory: LoadDirectory = async (
+  dir,
+  extensions = DEFAULT_EXTENSIONS,
+  { timeoutMs = DOCUMENT_PARSE_TIMEOUT_MS, maxFileBytes = DEFAULT_MAX_FILE_BYTES } = {},
+) => {
   const root = resolve(dir)
   const files = await listFiles(root, new Set(extensions.map((ext) => (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase())))
   const limit = pLimit(READ_CONCURRENCY)

@@ -5,37 +5,13 @@
  * pool terminates the thread at its budget; this stops starting pages a little before, so what
  * was read is kept). Every problem is a notice with a code, never a throw.
  */
+import { sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { parseHTML as ParseHTML } from 'linkedom'
-import type { DocumentKind, DocumentWarningCode } from '../../core/contracts/providers.js'
-import { parseDocument } from './extract.js'
-import { htmlToText } from './html-text.js'
-
-export interface DocumentNotice {
-  code: DocumentWarningCode
-  message: string
-}
-
-export interface DocumentLimits {
-  /** Pages read at most; the rest are left out with a `document-limit` notice. */
-  maxPages: number
-  /** Characters of text kept at most. */
-  maxChars: number
-  /** No page is started after this many milliseconds (the pool's hard budget is later). */
-  softTimeoutMs: number
-}
-
-export interface DocumentText {
-  kind: DocumentKind
-  title?: string
-  text: string
-  /** Pages in the document (PDF), read or not. */
-  pages?: number
-  /** Where each page read starts in `text` (PDF): page n is `text.slice(pageStarts[n - 1], pageStarts[n])`. */
-  pageStarts?: number[]
-  notices: DocumentNotice[]
-  /** Set when nothing could be read, saying why. */
-  failure?: DocumentNotice
-}
+import { parseDocument } from '../adapters/fetch/extract.js'
+import { htmlToText } from '../adapters/fetch/html-text.js'
+import type { DocumentLimits, DocumentNotice, DocumentText } from '../documents/document-reading.js'
+import { zipRefusal } from './zip-bounds.js'
 
 /** Page numbers as a short list: `3, 4, 9` or `3, 4, 9 and 40 more`. */
 function listPages(pages: readonly number[]): string {
@@ -89,9 +65,8 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
  * a folder path ending in a separator, as PDF.js's Node reader wants it. This module sits at
  * the same depth under `src/` and `dist/`.
  */
-async function cMapFolder(): Promise<string> {
-  const [{ fileURLToPath }, { sep }] = await Promise.all([import('node:url'), import('node:path')])
-  return fileURLToPath(new URL('../../../assets/pdf-cmaps/', import.meta.url)).replace(/[\\/]?$/, sep)
+function cMapFolder(): string {
+  return fileURLToPath(new URL('../../assets/pdf-cmaps/', import.meta.url)).replace(/[\\/]?$/, sep)
 }
 
 /** What the thread's buffer cap (allocation-cap.ts) says when it stops an allocation. */
@@ -110,7 +85,7 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
       verbosity: 0,
       stopAtErrors: false,
       // Chinese, Japanese and Korean text in fonts that are not embedded maps to Unicode through these.
-      cMapUrl: await cMapFolder(),
+      cMapUrl: cMapFolder(),
       cMapPacked: true,
     })
   } catch (error) {
@@ -254,8 +229,6 @@ export async function docxText(bytes: Uint8Array, limits: DocumentLimits, parseH
       failure: { code: 'missing-dependency', message: 'reading .docx files needs the optional package mammoth: npm install mammoth' },
     }
   }
-  // node:zlib, loaded with the first DOCX (this module is imported by entries that run anywhere).
-  const { zipRefusal } = await import('./zip-bounds.js')
   const refusal = zipRefusal(bytes, MAX_DOCX_INFLATED_BYTES)
   if (refusal) return { kind: 'docx', text: '', notices: [], failure: { code: 'document-unreadable', message: `the DOCX was not opened: ${refusal}` } }
   let html: string

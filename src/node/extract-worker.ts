@@ -5,27 +5,15 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { capAllocations } from './allocation-cap.js'
-import { readDuckDuckGoPage, type DuckDuckGoPage } from '../search/duckduckgo-page.js'
-import { type ArxivFeed, type EsearchAnswer, type EsummaryAnswer, parseArxivFeed, parseEsearch, parseEsummary } from '../search/scholarly-xml.js'
-import { docxText, pdfText, type DocumentLimits, type DocumentText } from './document-text.js'
-import { documentText, extractReadable, loadExtractModules, type ExtractedPage } from './extract.js'
-
-/**
- * What the pool parses: a web page's readable text, an HTML document's whole text, a DuckDuckGo
- * results page, arXiv's and NCBI's XML answers, a PDF's or a DOCX file's text.
- */
-export interface ExtractResults {
-  readable: ExtractedPage
-  document: ExtractedPage
-  duckduckgo: DuckDuckGoPage
-  arxiv: ArxivFeed
-  esearch: EsearchAnswer
-  esummary: EsummaryAnswer
-  pdf: DocumentText
-  docx: DocumentText
-}
-
-export type ExtractKind = keyof ExtractResults
+import { readDuckDuckGoPage } from '../adapters/search/duckduckgo-page.js'
+import { parseArxivFeed, parseEsearch, parseEsummary } from '../adapters/search/scholarly-xml.js'
+import type { DocumentLimits } from '../documents/document-reading.js'
+import { docxText, pdfText } from './document-text.js'
+import { documentText, extractReadable, loadExtractModules } from '../adapters/fetch/extract.js'
+import type { ExtractKind, ExtractResults } from '../adapters/fetch/off-thread.js'
+// The kinds search's parsers add to the pool's jobs (type-only: their `declare module`).
+import type {} from '../adapters/search/duckduckgo-parse.js'
+import type {} from '../adapters/search/scholarly-parse.js'
 
 export interface ExtractJob {
   id: number

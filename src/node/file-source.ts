@@ -1,15 +1,15 @@
 /**
- * Node-only: a folder or a file as items to index. Loaded by `expandSource` only, so the
- * knowledge base loads in runtimes without `node:fs` (and indexes texts and URLs there).
- * A file larger than `maxFileBytes` is skipped before it is read; its content hash covers its
- * bytes, so an unchanged file is never parsed again.
+ * Node-only: a folder or a file as items to index, installed for the knowledge base by
+ * src/node/runtime.ts (other runtimes index texts and URLs). A file larger than `maxFileBytes`
+ * is skipped before it is read; its content hash covers its bytes, so an unchanged file is
+ * never parsed again.
  */
 import { stat } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { LaconicError } from '../core/contracts/laconic-error.js'
-import { SkippedFile, fileDocument, listFiles, readFileCapped } from '../adapters/search/local/load-dir.js'
-import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
+import { SkippedFile, fileDocument, listFiles, readFileCapped } from './load-dir.js'
+import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from '../kb/source-item.js'
 
 function fileItem(path: string, maxFileBytes: number): SourceItem {
   const url = pathToFileURL(path).href

@@ -3,11 +3,12 @@
  * handing the URL to `fetch` leaves a gap: `fetch` resolves the name again, and a rebinding DNS
  * server can answer with a public address the first time and 127.0.0.1 the second. Here the
  * lookup the socket itself uses runs the guard, so the address checked is the address dialled.
- * Node only (undici, loaded lazily); other runtimes keep the check-then-fetch guard.
+ * Node only (undici); installed for `httpFetch` by src/node/runtime.ts.
  */
 import type { LookupAddress, LookupOptions } from 'node:dns'
-import { ProviderError } from '../../core/contracts/laconic-error.js'
-import { isBlockedAddress, type ResolveHost } from './ssrf.js'
+import { Agent, fetch as undiciFetch } from 'undici'
+import { ProviderError } from '../core/contracts/laconic-error.js'
+import { isBlockedAddress, type ResolveHost } from '../adapters/fetch/ssrf.js'
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void
 
@@ -39,18 +40,9 @@ export function guardedLookup(resolveHost: ResolveHost) {
   }
 }
 
-/**
- * A fetch over an undici agent whose sockets dial only guarded addresses, or `undefined`
- * where undici cannot load (not Node): the caller falls back to the global fetch.
- */
-export async function pinnedFetch(resolveHost: ResolveHost): Promise<typeof globalThis.fetch | undefined> {
-  let undici: { Agent: typeof import('undici').Agent; fetch: typeof import('undici').fetch }
-  try {
-    undici = await import('undici')
-  } catch {
-    return undefined
-  }
-  const dispatcher = new undici.Agent({ connect: { lookup: guardedLookup(resolveHost) } })
-  type UndiciInit = Parameters<typeof undici.fetch>[1]
-  return ((input: string | URL, init?: RequestInit) => undici.fetch(input, { ...(init as UndiciInit), dispatcher })) as unknown as typeof globalThis.fetch
+/** A fetch over an undici agent whose sockets dial only guarded addresses. */
+export function pinnedFetch(resolveHost: ResolveHost): typeof globalThis.fetch {
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(resolveHost) } })
+  type UndiciInit = Parameters<typeof undiciFetch>[1]
+  return ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...(init as UndiciInit), dispatcher })) as unknown as typeof globalThis.fetch
 }

@@ -9,31 +9,15 @@
  * The worker script is the compiled `extract-worker.js` next to this module. Run from the
  * TypeScript sources (tests, `tsx`), it is `extract-worker.ts`, loaded through tsx.
  */
-import { onAbort as onAbortOf } from '../../core/util/abort-listener.js'
+import { onAbort as onAbortOf } from '../core/util/abort-listener.js'
 import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { abortError } from '../../core/contracts/laconic-error.js'
-import { MAX_READABILITY_ELEMENTS } from './extract.js'
-import type { DocumentLimits } from './document-text.js'
-import type { ExtractJob, ExtractKind, ExtractReply, ExtractResults } from './extract-worker.js'
-
-export interface ExtractRequest<K extends ExtractKind = 'readable'> {
-  /** @defaultValue 'readable' */
-  kind?: K
-  /** The markup (`readable`, `document`, `duckduckgo`). @defaultValue '' */
-  html?: string
-  /** The file (`pdf`, `docx`): copied to the thread. */
-  bytes?: Uint8Array | undefined
-  /** `pdf`, `docx` only. */
-  limits?: DocumentLimits | undefined
-  /** Readability's element limit (`readable` only). @defaultValue MAX_READABILITY_ELEMENTS */
-  maxElements?: number
-  /** Time the job may run once a thread has taken it. */
-  timeoutMs: number
-  signal?: AbortSignal | undefined
-}
+import { abortError } from '../core/contracts/laconic-error.js'
+import { MAX_READABILITY_ELEMENTS } from '../adapters/fetch/extract.js'
+import type { ExtractKind, ExtractPool, ExtractRequest, ExtractResults } from '../adapters/fetch/off-thread.js'
+import type { ExtractJob, ExtractReply } from './extract-worker.js'
 
 /** Why a job ended without a page; the caller decides what to fall back on. */
 export class ExtractFailure extends Error {
@@ -86,11 +70,6 @@ function startWorker(): Worker {
   const entry = new URL('./extract-worker.ts', here).href
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}) })`
   return new Worker(boot, { ...options, eval: true })
-}
-
-export interface ExtractPool {
-  run<K extends ExtractKind = 'readable'>(request: ExtractRequest<K>): Promise<ExtractResults[K]>
-  close(): Promise<void>
 }
 
 export function createExtractPool(size = POOL_SIZE): ExtractPool {

@@ -1,0 +1,29 @@
+/**
+ * Node's parts of the Web-standard modules, installed into them here and nowhere else: the
+ * extraction pool (worker threads parse untrusted pages and documents), the SSRF guard's DNS
+ * and its pinned connections (node:dns, undici), reading a folder for `localCorpus({ dir })`,
+ * and reading files for the knowledge base. Node's builds of `laconic-research/adapters` and
+ * `/kb` (the `node` export condition), `laconic-research/node`, `/browser` and the `laconic`
+ * command call it on import, so a user on Node does nothing; calling it again does nothing.
+ */
+import { installGuardedNetwork } from '../adapters/fetch/guarded-network.js'
+import { installExtractPool } from '../adapters/fetch/off-thread.js'
+import { installDirectoryLoader } from '../adapters/search/local/local-corpus.js'
+import { installFileSource } from '../kb/sources.js'
+import { createExtractPool } from './extract-pool.js'
+import { fileSource } from './file-source.js'
+import { loadDirectory } from './load-dir.js'
+import { pinnedFetch } from './pinned-fetch.js'
+import { resolveWithNodeDns } from './resolve-host.js'
+
+let installed = false
+
+export function installNodeRuntime(): void {
+  if (installed) return
+  installed = true
+  // The pool starts its threads on the first job, and an idle one never keeps the process alive.
+  installExtractPool(() => createExtractPool())
+  installGuardedNetwork({ resolveHost: resolveWithNodeDns, pinnedFetch })
+  installDirectoryLoader(loadDirectory)
+  installFileSource(fileSource)
+}
