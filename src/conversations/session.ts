@@ -1,6 +1,7 @@
 import { describeError, LaconicError } from '../core/contracts/laconic-error.js'
 import type { ResearchOptions } from '../core/contracts/strategy-types.js'
-import { createRun, type RunInit } from '../core/run/run.js'
+import type { RunInit } from '../core/run/prepared-run.js'
+import { createRun } from '../core/run/run.js'
 import { checkChatId, emptySessionState, memorySessions, parseSessionState, type Session, type SessionOptions, type SessionState } from './session-store.js'
 import { knowledgeOf, mergeTurn } from './merge-turn.js'
 
