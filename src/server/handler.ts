@@ -90,48 +90,20 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     followUps: runs.conversations === true,
   })
   let policy: Promise<string> | undefined
-  // Runs started here and not ended yet, with the client that started each (undefined: unknown).
-  const active = new Map<symbol, string | undefined>()
-
-  const busy = (why: string): Response =>
-    failure(429, 'busy', `${why}; try again in ${limits.retryAfterSeconds} s`, { 'retry-after': String(limits.retryAfterSeconds) })
-
-  const activeCount = (client?: string): number => {
-    let count = 0
-    for (const owner of active.values()) if (client === undefined || owner === client) count++
-    return count
-  }
+  const active = activeRuns(limits)
 
   async function start(request: Request, client: string | undefined): Promise<Response> {
-    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-      return failure(415, 'unsupported-media-type', 'send the run as JSON: {"question": "..."}')
-    }
-    const body = await readJsonObject(request, MAX_START_BODY_BYTES)
-    const question = typeof body === 'object' && typeof body.question === 'string' ? body.question.trim() : ''
-    if (body === 'too-large' || !question || question.length > MAX_QUESTION_CHARS) {
-      return failure(400, 'bad-request', `send {"question": QUESTION} with a question of 1 to ${MAX_QUESTION_CHARS} characters`)
-    }
-    const strategy = typeof body === 'object' && typeof body.strategy === 'string' && body.strategy ? body.strategy : undefined
-    const conversation = typeof body === 'object' ? body.conversation : undefined
-    if (conversation !== undefined) {
-      if (!runs.conversations) return failure(400, 'bad-request', 'this server keeps no conversations: send {"question": QUESTION} alone')
-      if (typeof conversation !== 'string' || !SAFE_CHAT_ID.test(conversation)) {
-        return failure(400, 'bad-request', 'a conversation is its chat id: 1 to 128 letters, digits, _ and -, starting with a letter or digit (a UUID fits)')
-      }
-    }
-    if (activeCount() >= limits.maxActiveRuns) return busy(`the server is running ${limits.maxActiveRuns} runs already`)
-    if (client !== undefined && activeCount(client) >= limits.maxActiveRunsPerClient) {
-      return busy(`you have ${limits.maxActiveRunsPerClient} runs in progress already`)
-    }
+    const asked = await readStart(request, runs.conversations === true)
+    if (asked instanceof Response) return asked
     // The slot is taken before the host is asked, so two starts at once cannot both squeeze in.
-    const slot = Symbol('run')
-    active.set(slot, client)
+    const slot = active.take(client)
+    if (slot instanceof Response) return slot
     try {
-      const started = await runs.start(question, { strategy, conversation })
-      void started.ended.finally(() => active.delete(slot))
+      const started = await runs.start(asked.question, { strategy: asked.strategy, conversation: asked.conversation })
+      void started.ended.finally(() => active.release(slot))
       return json(201, { runId: started.runId })
     } catch (error) {
-      active.delete(slot)
+      active.release(slot)
       return failure(503, 'unavailable', `could not start the run: ${firstLine(error)}`)
     }
   }
@@ -143,37 +115,6 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     if (stream === undefined) return noSuchRun(runId)
     if (stream === 'ended') return endedStream(RETRY_MS)
     return sseResponse(stream, { retryMs: RETRY_MS, headers: SSE_EXTRA_HEADERS, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) })
-  }
-
-  // The text of a `file:` source the run named; any other URL is unknown here, whatever its path says.
-  async function source(request: Request, runId: string, url: URL): Promise<Response> {
-    const named = withoutFragment(url.searchParams.get('url') ?? '')
-    const unknown = () => failure(404, 'not-found', 'no such source: the view serves the file: sources a run kept here named in its results')
-    if (!runs.readSource || !named) return unknown()
-    try {
-      const text = await runs.readSource(runId, named, request.signal)
-      return text === undefined ? unknown() : sourceResponse(named, text)
-    } catch (error) {
-      const notFound = (error as { code?: unknown } | null)?.code === 'not-found'
-      return failure(notFound ? 404 : 500, notFound ? 'not-found' : 'source-unreadable', `could not read ${named}: ${firstLine(error)}`)
-    }
-  }
-
-  // The answer to a paused run's request: the run goes on as a new run, whose id is answered.
-  async function decide(request: Request, runId: string): Promise<Response> {
-    if (!runs.decide) return failure(404, 'not-found', 'this server takes no decisions: resume the run where its checkpoints are (laconic resume)')
-    const body = await readJsonObject(request, MAX_START_BODY_BYTES)
-    if (typeof body !== 'object' || !DECISION_ACTIONS.has(body.action as string)) {
-      return failure(400, 'bad-request', 'send the decision as JSON: {"action": "approve"}, {"action": "reject", "reason": "..."} or {"action": "edit", ...}')
-    }
-    try {
-      const continued = await runs.decide(runId, body as unknown as InterruptDecision)
-      return continued ? json(201, { runId: continued.runId }) : noSuchRun(runId)
-    } catch (error) {
-      // Not paused, answered already, or an edit that does not fit what the run waits for.
-      if ((error as { code?: unknown } | null)?.code === 'config') return failure(409, 'conflict', firstLine(error))
-      throw error
-    }
   }
 
   async function route(request: Request, client: ClientInfo | undefined): Promise<Response> {
@@ -203,7 +144,7 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     if (sub === '/decision') {
       // A decision spends what the paused run was about to spend: the same proof as a start.
       const refused = guard.checkStart(request)
-      return refused ? refuse(refused) : decide(request, runId)
+      return refused ? refuse(refused) : decide(runs, request, runId)
     }
     if (sub === undefined && method === 'DELETE') {
       // A cancel stops someone's paid run: it needs the same proof as a start.
@@ -214,7 +155,7 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
     const refused = guard.checkRead(request)
     if (refused) return refuse(sub === undefined && !read ? { ...refused, headers: { allow: 'GET, HEAD, DELETE' } } : refused)
     if (sub === '/events') return events(request, runId)
-    if (sub === '/source') return source(request, runId, url)
+    if (sub === '/source') return source(runs, request, runId, url)
     const status = await runs.status(runId)
     return status ? json(200, status) : noSuchRun(runId)
   }
@@ -226,6 +167,90 @@ export function createResearchHandler(options: ResearchHandlerOptions): Research
       // The host unreachable (Redis down, or slower than its deadline): say so instead of hanging the client.
       return failure(503, 'unavailable', firstLine(error))
     }
+  }
+}
+
+/** What a start asks for: the question, and the strategy and conversation it names. */
+interface StartRequest {
+  question: string
+  strategy: string | undefined
+  conversation: string | undefined
+}
+
+/** A start's JSON body, checked; a refusal as a `Response`. */
+async function readStart(request: Request, keepsConversations: boolean): Promise<StartRequest | Response> {
+  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+    return failure(415, 'unsupported-media-type', 'send the run as JSON: {"question": "..."}')
+  }
+  const body = await readJsonObject(request, MAX_START_BODY_BYTES)
+  const question = typeof body === 'object' && typeof body.question === 'string' ? body.question.trim() : ''
+  if (body === 'too-large' || !question || question.length > MAX_QUESTION_CHARS) {
+    return failure(400, 'bad-request', `send {"question": QUESTION} with a question of 1 to ${MAX_QUESTION_CHARS} characters`)
+  }
+  const strategy = typeof body === 'object' && typeof body.strategy === 'string' && body.strategy ? body.strategy : undefined
+  const conversation = typeof body === 'object' ? body.conversation : undefined
+  if (conversation === undefined) return { question, strategy, conversation }
+  if (!keepsConversations) return failure(400, 'bad-request', 'this server keeps no conversations: send {"question": QUESTION} alone')
+  if (typeof conversation !== 'string' || !SAFE_CHAT_ID.test(conversation)) {
+    return failure(400, 'bad-request', 'a conversation is its chat id: 1 to 128 letters, digits, _ and -, starting with a letter or digit (a UUID fits)')
+  }
+  return { question, strategy, conversation }
+}
+
+/** Runs started here and not ended yet, with the client that started each (undefined: unknown), against the limits. */
+function activeRuns(limits: Required<ResearchHandlerLimits>) {
+  const active = new Map<symbol, string | undefined>()
+  const count = (client?: string): number => {
+    let n = 0
+    for (const owner of active.values()) if (client === undefined || owner === client) n++
+    return n
+  }
+  const busy = (why: string): Response =>
+    failure(429, 'busy', `${why}; try again in ${limits.retryAfterSeconds} s`, { 'retry-after': String(limits.retryAfterSeconds) })
+  return {
+    /** A slot for a run of `client`, or the 429 when the limits are reached. */
+    take(client: string | undefined): symbol | Response {
+      if (count() >= limits.maxActiveRuns) return busy(`the server is running ${limits.maxActiveRuns} runs already`)
+      if (client !== undefined && count(client) >= limits.maxActiveRunsPerClient)
+        return busy(`you have ${limits.maxActiveRunsPerClient} runs in progress already`)
+      const slot = Symbol('run')
+      active.set(slot, client)
+      return slot
+    },
+    release(slot: symbol): void {
+      active.delete(slot)
+    },
+  }
+}
+
+/** The text of a `file:` source the run named; any other URL is unknown here, whatever its path says. */
+async function source(runs: RunHost, request: Request, runId: string, url: URL): Promise<Response> {
+  const named = withoutFragment(url.searchParams.get('url') ?? '')
+  const unknown = () => failure(404, 'not-found', 'no such source: the view serves the file: sources a run kept here named in its results')
+  if (!runs.readSource || !named) return unknown()
+  try {
+    const text = await runs.readSource(runId, named, request.signal)
+    return text === undefined ? unknown() : sourceResponse(named, text)
+  } catch (error) {
+    const notFound = (error as { code?: unknown } | null)?.code === 'not-found'
+    return failure(notFound ? 404 : 500, notFound ? 'not-found' : 'source-unreadable', `could not read ${named}: ${firstLine(error)}`)
+  }
+}
+
+/** The answer to a paused run's request: the run goes on as a new run, whose id is answered. */
+async function decide(runs: RunHost, request: Request, runId: string): Promise<Response> {
+  if (!runs.decide) return failure(404, 'not-found', 'this server takes no decisions: resume the run where its checkpoints are (laconic resume)')
+  const body = await readJsonObject(request, MAX_START_BODY_BYTES)
+  if (typeof body !== 'object' || !DECISION_ACTIONS.has(body.action as string)) {
+    return failure(400, 'bad-request', 'send the decision as JSON: {"action": "approve"}, {"action": "reject", "reason": "..."} or {"action": "edit", ...}')
+  }
+  try {
+    const continued = await runs.decide(runId, body as unknown as InterruptDecision)
+    return continued ? json(201, { runId: continued.runId }) : noSuchRun(runId)
+  } catch (error) {
+    // Not paused, answered already, or an edit that does not fit what the run waits for.
+    if ((error as { code?: unknown } | null)?.code === 'config') return failure(409, 'conflict', firstLine(error))
+    throw error
   }
 }
 

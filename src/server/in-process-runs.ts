@@ -168,13 +168,7 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
   const decide = async (runId: string, decision: InterruptDecision): Promise<StartedRun | undefined> => {
     const record = runs.get(runId)
     if (!record) return undefined
-    const end = record.history.at(-1)
-    if (!record.finished || end?.type !== 'run-end' || end.reason !== 'paused') {
-      throw new LaconicError(`run ${runId} is not paused: nothing waits for a decision`, { code: 'config' })
-    }
-    if (record.continuedBy !== undefined) {
-      throw new LaconicError(`run ${runId} was answered already: follow run ${record.continuedBy}`, { code: 'config' })
-    }
+    const end = pausedEnd(record)
     const { resume } = agent
     if (!checkpoints || !resume) return undefined
     const checked = checkDecision(decision, end.request, runId)
@@ -202,18 +196,7 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
 
     async status(runId) {
       const record = runs.get(runId)
-      if (!record) return undefined
-      const status: RunStatus = { runId, state: 'running', question: record.question, cancelled: record.cancelled }
-      if (record.finished) {
-        if (record.history.at(-1)?.type === 'run-end') {
-          status.state = 'done'
-          status.result = resultOfEvents(record.history)
-        } else {
-          status.state = 'failed'
-          status.error = 'the run stopped without its run-end'
-        }
-      }
-      return status
+      return record ? statusOf(record) : undefined
     },
 
     async events(runId, { after }) {
@@ -239,17 +222,7 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
           async readSource(runId: string, url: string, signal: AbortSignal) {
             const named = withoutFragment(url)
             if (!runs.get(runId)?.ledger.sources?.has(named)) return undefined
-            // A read stops when its reader leaves or the host closes.
-            const reading = new AbortController()
-            const stop = () => reading.abort(signal.reason)
-            signal.addEventListener('abort', stop, { once: true })
-            readings.add(reading)
-            try {
-              return await readSource(named, reading.signal)
-            } finally {
-              signal.removeEventListener('abort', stop)
-              readings.delete(reading)
-            }
+            return readUntilClosed(readSource, named, signal, readings)
           },
         }
       : {}),
@@ -262,6 +235,51 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
       }
       for (const reading of readings) reading.abort(new DOMException('the live server closed', 'AbortError'))
     },
+  }
+}
+
+/** The `run-end` of a run paused for a decision not given yet; else a `config` LaconicError saying why not. */
+function pausedEnd(record: RunRecord): Extract<ResearchEvent, { type: 'run-end' }> & { reason: 'paused' } {
+  const end = record.history.at(-1)
+  if (!record.finished || end?.type !== 'run-end' || end.reason !== 'paused') {
+    throw new LaconicError(`run ${record.id} is not paused: nothing waits for a decision`, { code: 'config' })
+  }
+  if (record.continuedBy !== undefined) {
+    throw new LaconicError(`run ${record.id} was answered already: follow run ${record.continuedBy}`, { code: 'config' })
+  }
+  return end as Extract<ResearchEvent, { type: 'run-end' }> & { reason: 'paused' }
+}
+
+/** The run's state, and its result once done. */
+function statusOf(record: RunRecord): RunStatus {
+  const status: RunStatus = { runId: record.id, state: 'running', question: record.question, cancelled: record.cancelled }
+  if (!record.finished) return status
+  if (record.history.at(-1)?.type === 'run-end') {
+    status.state = 'done'
+    status.result = resultOfEvents(record.history)
+  } else {
+    status.state = 'failed'
+    status.error = 'the run stopped without its run-end'
+  }
+  return status
+}
+
+/** Reads a source; the read stops when its reader leaves (`signal`) or the host closes (it aborts every one of `readings`). */
+async function readUntilClosed(
+  read: NonNullable<InProcessRunsOptions['readSource']>,
+  url: string,
+  signal: AbortSignal,
+  readings: Set<AbortController>,
+): Promise<SourceText> {
+  const reading = new AbortController()
+  const stop = () => reading.abort(signal.reason)
+  signal.addEventListener('abort', stop, { once: true })
+  readings.add(reading)
+  try {
+    return await read(url, reading.signal)
+  } finally {
+    signal.removeEventListener('abort', stop)
+    readings.delete(reading)
   }
 }
 
