@@ -179,13 +179,7 @@ export class UIChunkMapper {
         break
       }
       case 'fact':
-        for (const id of event.supersedes ?? []) {
-          const old = this.facts.get(id)
-          this.facts.delete(id)
-          if (old) out.push({ type: 'data-fact', id, data: { fact: old, supersededBy: event.fact.id } })
-        }
-        this.facts.set(event.fact.id, event.fact)
-        out.push({ type: 'data-fact', id: event.fact.id, data: pick(event, ['fact', 'supersedes']) })
+        this.addFact(event, out)
         break
       case 'cost':
         out.push({ type: 'data-cost', id: 'cost', data: { total: event.total } })
@@ -204,14 +198,7 @@ export class UIChunkMapper {
         out.push({ type: 'data-knowledge', data: pick(event, ['knowledge', 'iteration']), transient: true })
         break
       case 'reasoning-token':
-        if (!event.text) break
-        // One reasoning part per stretch of one role's thinking: another role's starts a new part.
-        if (this.reasoning?.role !== event.role) {
-          this.closeReasoning(out)
-          this.reasoning = { id: `reasoning-${++this.reasoningParts}`, role: event.role }
-          out.push({ type: 'reasoning-start', id: this.reasoning.id })
-        }
-        out.push({ type: 'reasoning-delta', id: (this.reasoning as { id: string }).id, delta: event.text })
+        this.addReasoning(event, out)
         break
       case 'tool-call':
         // A tool the strategy runs (react): a dynamic tool part, as useChat shows any tool call.
@@ -254,42 +241,12 @@ export class UIChunkMapper {
         if (started) out.push({ type: 'data-section', id: `section-${event.index}`, data: { ...started, end: this.answerChars } })
         break
       }
-      case 'claim': {
-        this.claims.set(event.index, event.verdict)
-        const { index, text, citations, verdict, evidence, score } = event
-        out.push({
-          type: 'data-claim',
-          id: `claim-${index}`,
-          data: { index, text, citations, verdict, ...(evidence !== undefined ? { evidence } : {}), score },
-        })
-        const cited = [...this.claims.values()].filter((v) => v !== 'uncited')
-        if (cited.length && this.metadata) this.metadata = { ...this.metadata, supportRate: cited.filter((v) => v === 'supported').length / cited.length }
+      case 'claim':
+        this.addClaim(event, out)
         break
-      }
       case 'answer':
-        if (event.revised) {
-          this.openRevision(out)
-          if (!this.textOpen && event.text) {
-            this.openText(out)
-            out.push({ type: 'text-delta', id: this.textId, delta: event.text })
-          }
-          this.closeText(out)
-          out.push({ type: 'data-revision', id: REVISION_ID, data: { text: event.text } })
-          break
-        }
-        // A strategy that streamed no tokens still gets its answer shown, as one delta.
-        if (!this.textOpen && event.text) {
-          this.openText(out)
-          out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
-          this.answerChars += event.text.length
-        }
-        this.closeText(out)
-        this.citations += event.citations.length
-        for (const citation of event.citations) {
-          out.push({ type: 'source-url', sourceId: String(citation.index), url: citation.url, ...(citation.title ? { title: citation.title } : {}) })
-        }
-        if (event.report) out.push({ type: 'data-report', data: { report: event.report } })
-        if (event.confidence !== undefined && this.metadata) this.metadata = { ...this.metadata, confidence: event.confidence }
+        if (event.revised) this.addRevision(event, out)
+        else this.addAnswer(event, out)
         break
       case 'run-end': {
         this.closeReasoning(out)
@@ -305,6 +262,69 @@ export class UIChunkMapper {
         break
     }
     return out
+  }
+
+  /** A fact, and the facts it supersedes marked so. */
+  private addFact(event: EventOf<'fact'>, out: ResearchUIChunk[]): void {
+    for (const id of event.supersedes ?? []) {
+      const old = this.facts.get(id)
+      this.facts.delete(id)
+      if (old) out.push({ type: 'data-fact', id, data: { fact: old, supersededBy: event.fact.id } })
+    }
+    this.facts.set(event.fact.id, event.fact)
+    out.push({ type: 'data-fact', id: event.fact.id, data: pick(event, ['fact', 'supersedes']) })
+  }
+
+  /** One reasoning part per stretch of one role's thinking: another role's starts a new part. */
+  private addReasoning(event: EventOf<'reasoning-token'>, out: ResearchUIChunk[]): void {
+    if (!event.text) return
+    if (this.reasoning?.role !== event.role) {
+      this.closeReasoning(out)
+      this.reasoning = { id: `reasoning-${++this.reasoningParts}`, role: event.role }
+      out.push({ type: 'reasoning-start', id: this.reasoning.id })
+    }
+    out.push({ type: 'reasoning-delta', id: this.reasoning.id, delta: event.text })
+  }
+
+  /** A checked claim, and the message's `supportRate` over the claims so far. */
+  private addClaim(event: EventOf<'claim'>, out: ResearchUIChunk[]): void {
+    this.claims.set(event.index, event.verdict)
+    const { index, text, citations, verdict, evidence, score } = event
+    out.push({
+      type: 'data-claim',
+      id: `claim-${index}`,
+      data: { index, text, citations, verdict, ...(evidence !== undefined ? { evidence } : {}), score },
+    })
+    const cited = [...this.claims.values()].filter((v) => v !== 'uncited')
+    if (cited.length && this.metadata) this.metadata = { ...this.metadata, supportRate: cited.filter((v) => v === 'supported').length / cited.length }
+  }
+
+  /** The revised answer: its own text part (one delta when no tokens streamed), then its data part. */
+  private addRevision(event: EventOf<'answer'>, out: ResearchUIChunk[]): void {
+    this.openRevision(out)
+    if (!this.textOpen && event.text) {
+      this.openText(out)
+      out.push({ type: 'text-delta', id: this.textId, delta: event.text })
+    }
+    this.closeText(out)
+    out.push({ type: 'data-revision', id: REVISION_ID, data: { text: event.text } })
+  }
+
+  /** The answer: its text closed, its citations as sources, its report and confidence. */
+  private addAnswer(event: EventOf<'answer'>, out: ResearchUIChunk[]): void {
+    // A strategy that streamed no tokens still gets its answer shown, as one delta.
+    if (!this.textOpen && event.text) {
+      this.openText(out)
+      out.push({ type: 'text-delta', id: ANSWER_ID, delta: event.text })
+      this.answerChars += event.text.length
+    }
+    this.closeText(out)
+    this.citations += event.citations.length
+    for (const citation of event.citations) {
+      out.push({ type: 'source-url', sourceId: String(citation.index), url: citation.url, ...(citation.title ? { title: citation.title } : {}) })
+    }
+    if (event.report) out.push({ type: 'data-report', data: { report: event.report } })
+    if (event.confidence !== undefined && this.metadata) this.metadata = { ...this.metadata, confidence: event.confidence }
   }
 
   /** The chunks that end a stream whose source failed before its `run-end`. */
@@ -366,6 +386,9 @@ export class UIChunkMapper {
     this.textId = REVISION_ID
   }
 }
+
+/** The research event of one type. */
+type EventOf<T extends ResearchEvent['type']> = Extract<ResearchEvent, { type: T }>
 
 /** The named fields of an event that are set: the protocol's parts carry no `undefined`s. */
 function pick<E extends object, K extends keyof E>(event: E, keys: readonly K[]): Pick<E, K> {
