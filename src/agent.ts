@@ -2,7 +2,7 @@ import { parseCheckpoint } from './core/contracts/checkpoint.js'
 import { LaconicError } from './core/contracts/laconic-error.js'
 import type { ResearchResult } from './core/contracts/result.js'
 import type { ResumeOptions, ResearchOptions, SharedOptions, StrategyDefinition } from './core/contracts/strategy-types.js'
-import { checkDecision } from './core/run/decision.js'
+import { checkApprovalOptions, checkDecision } from './core/run/decision.js'
 import { createRegistry } from './core/run/registry.js'
 import { assertResumable } from './core/run/run-checkpoints.js'
 import { checkRecalled, memorySettings } from './core/run/run-memory.js'
@@ -99,12 +99,7 @@ export function createAgent(options: AgentOptions): Agent {
     if (typeof question !== 'string' || !question.trim()) {
       throw new LaconicError('the question is empty', { code: 'config', hint: 'pass the question to research as a non-empty string' })
     }
-    if (researchOptions.pauseAfterPlan && !researchOptions.checkpoints) {
-      throw new LaconicError('pauseAfterPlan needs a checkpoint store', {
-        code: 'config',
-        hint: 'pass `checkpoints` (e.g. memoryCheckpoints()) so the paused run can be resumed',
-      })
-    }
+    checkApprovalOptions(researchOptions)
     checkRecalled(researchOptions.recalled)
     verifyMode(researchOptions.verify)
     sourceRules(researchOptions.sources)
@@ -154,7 +149,16 @@ export function createAgent(options: AgentOptions): Agent {
         languageTag(checkpoint.input.language, `the checkpoint of run ${runId}: language`)
         const lock = await store.acquire(runId)
         if (!lock) throw new LaconicError(`run ${runId} is already running`, { code: 'locked', hint: 'another run or resume holds its lock' })
-        const input: ResearchOptions = { ...checkpoint.input, checkpoints: store, ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}) }
+        // The review switches it was started with (plain data in the checkpoint) unless the resume gives its own.
+        const review = resumeOptions.review ?? savedReview(checkpoint.input.review)
+        const input: ResearchOptions = {
+          ...checkpoint.input,
+          checkpoints: store,
+          ...(review ? { review } : {}),
+          ...(resumeOptions.decide ? { decide: resumeOptions.decide } : {}),
+          ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
+        }
+        checkApprovalOptions(input)
         const restoreOptions = { ...resumeOptions, ...(decision ? { decision } : {}) }
         return { strategy, question: checkpoint.question, options, input, restore: { checkpoint, options: restoreOptions, lock } }
       },
@@ -166,4 +170,12 @@ export function createAgent(options: AgentOptions): Agent {
     resume,
     session: (chatId, sessionOptions) => createSession(chatId, sessionOptions, runInit),
   }
+}
+
+/** A checkpoint's review switches, read back: only booleans count (a store of the user's own may hand back anything). */
+function savedReview(saved: unknown): ResearchOptions['review'] {
+  if (typeof saved !== 'object' || saved === null) return undefined
+  const { plan, tools } = saved as Record<string, unknown>
+  const review = { ...(typeof plan === 'boolean' ? { plan } : {}), ...(typeof tools === 'boolean' ? { tools } : {}) }
+  return Object.keys(review).length ? review : undefined
 }

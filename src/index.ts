@@ -44,8 +44,8 @@ export type {
   ResearchOptions,
   ResumeOptions,
   Resumption,
-  PlanProposal,
-  ApprovePlan,
+  DecideAnswer,
+  ReviewSwitches,
   StrategyOutcome,
   Schedule,
   Step,
@@ -60,7 +60,7 @@ export type { GraphReaderOptions } from './strategies/graph-reader/options.js'
 export type { ReflectOptions } from './strategies/reflect/options.js'
 export type { DeepOptions } from './strategies/deep/options.js'
 export type { ReportOptions } from './strategies/report/options.js'
-export type { ReactOptions, ReactTool, ReactToolSource, OpenToolSource, ReactCall, ReactEvidence, BeforeToolDecision } from './strategies/react/options.js'
+export type { ReactOptions, ReactTool, ReactToolSource, OpenToolSource, ReactCall, ReactEvidence } from './strategies/react/options.js'
 export type { ResearchRun } from './core/run/run.js'
 export type {
   InterruptRequest,

@@ -7,7 +7,7 @@ import { type AgentOptions, strategyOptionsKey } from '../agent.js'
 import type { Checkpoint, CheckpointStore } from '../core/contracts/checkpoint.js'
 import type { ResearchOptions } from '../core/contracts/strategy-types.js'
 import { fileCheckpoints } from '../node/file-checkpoints.js'
-import { terminalApproval } from './approve-plan.js'
+import { terminalDecide } from './decide-prompt.js'
 import { parseCliArgs, type CliOptions } from './args.js'
 import { agentOptions } from './agent-options.js'
 import { checkStrategy, configuredProviders } from './build-agent.js'
@@ -20,8 +20,7 @@ import { mcpCommand } from './mcp.js'
 import { readKnowledge, writeKnowledge } from './knowledge-file.js'
 import { questionFrom } from './question.js'
 import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Renderer } from './render/index.js'
-import { approveOnTerminal, pauseForApproval } from './tool-approval.js'
-import { resumeInputs, resumeHint, waitingFor } from './resume-decision.js'
+import { resumeInputs, resumeHint } from './resume-decision.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { writeOutput } from './output-file.js'
 import { serve } from './serve.js'
@@ -63,19 +62,10 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   }
   const providers = await configuredProviders(options, io)
   const settings = saved ? resumedAgentOptions(agentOptions(options, providers), saved) : agentOptions(options, providers)
-  // --tool-approval is `react.needsApproval`, which the checkpoint keeps: a resumed run asks (or
-  // pauses) as the run it continues did, with or without the flag. (Given to the resume of a run
-  // started without it, it cannot change the saved options: `beforeTool` alone asks or pauses.)
-  if (options.toolApproval && !saved) settings.react = { ...settings.react, needsApproval: true }
-  if (options.toolApproval || settings.react?.needsApproval) {
-    const ask = io.ask
-    // A run resumed from a tool pause keeps pausing: asking would put its approved call to the terminal again.
-    const pausedOnTool = saved !== undefined && waitingFor(saved) === 'tool-call'
-    // Serving, the page answers: the run pauses.
-    const beforeTool = ask && !pausedOnTool && !serving ? approveOnTerminal((question) => ask(question, io.interrupt)) : pauseForApproval
-    settings.react = { ...settings.react, beforeTool }
-  }
   const agent = createAgent(settings)
+  // --approve-plan and --tool-approval are the run's review switches. The checkpoint keeps them:
+  // a resumed run asks (or pauses) as the run it continues did; a flag given to a resume adds its switch.
+  const review = { ...(options.approvePlan ? { plan: true } : {}), ...(options.toolApproval ? { tools: true } : {}) }
 
   if (serving) {
     const corpus = providers.corpus
@@ -84,19 +74,25 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
       stderr: io.stderr,
       interrupt: io.interrupt,
       ...(corpus ? { readSource: (url: string, signal: AbortSignal) => corpus.fetch(url, { signal }) } : {}),
-      ...(checkpoints ? { checkpoints, pauseAfterPlan: options.approvePlan } : {}),
+      ...(checkpoints ? { checkpoints, review } : {}),
     })
   }
 
   const renderer = rendererFor(options, io)
   if (checkpoints) researchOptions.checkpoints = checkpoints
-  if (options.approvePlan) {
-    if (io.ask) researchOptions.approvePlan = terminalApproval(io.ask, io.stderr, renderer.hold)
-    else researchOptions.pauseAfterPlan = true
-  }
+  // On a terminal, the prompt answers what the run waits for; without one, the run pauses for `laconic resume`.
+  const decide = io.ask ? terminalDecide(io.ask, io.stderr, renderer.hold) : undefined
+  if (Object.keys(review).length) researchOptions.review = review
+  if (decide) researchOptions.decide = decide
   const run =
     options.resume !== undefined
-      ? agent.resume(options.resume, { checkpoints: checkpoints as CheckpointStore, signal: io.interrupt, ...resumeWith })
+      ? agent.resume(options.resume, {
+          checkpoints: checkpoints as CheckpointStore,
+          signal: io.interrupt,
+          ...resumeWith,
+          ...(decide ? { decide } : {}),
+          ...(Object.keys(review).length ? { review: { ...saved?.input.review, ...review } } : {}),
+        })
       : agent.research(question, researchOptions)
   if (checkpoints) io.stderr.write(`laconic: run ${run.runId} (checkpoints in ${options.checkpointDir})\n`)
   for await (const event of run) renderer.event(event)

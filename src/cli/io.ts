@@ -1,4 +1,4 @@
-import type { Ask } from './approve-plan.js'
+import type { Ask } from './decide-prompt.js'
 import type { Env } from './llm.js'
 import type { Output } from './render/index.js'
 
@@ -15,6 +15,6 @@ export interface CliIO {
   now: () => number
   /** For the Ollama model list. @defaultValue globalThis.fetch */
   fetch?: typeof globalThis.fetch
-  /** Asks a line on the terminal, for `--approve-plan`; absent when stdin or stderr is not a terminal. */
+  /** Asks a line on the terminal, for `--approve-plan` and `--tool-approval`; absent when stdin or stderr is not a terminal. */
   ask?: Ask
 }

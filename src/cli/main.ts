@@ -3,9 +3,9 @@
  * The `laconic` executable: binds `runCli` to this process. The first Ctrl-C aborts the run
  * (it ends cleanly and prints what it gathered); a second one exits at once.
  */
-import { createInterface } from 'node:readline/promises'
 import { text } from 'node:stream/consumers'
 import { runCli } from './cli.js'
+import { lineAsker } from './decide-prompt.js'
 import { EXIT } from './exit-codes.js'
 
 const interrupt = new AbortController()
@@ -14,16 +14,8 @@ process.on('SIGINT', () => {
   interrupt.abort(new DOMException('interrupted (Ctrl-C)', 'AbortError'))
 })
 
-/** One question on the terminal (`--approve-plan`); Ctrl-C while it waits interrupts the run like anywhere else. */
-async function ask(question: string, signal: AbortSignal): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
-  rl.on('SIGINT', () => process.emit('SIGINT'))
-  try {
-    return await rl.question(question, { signal })
-  } finally {
-    rl.close()
-  }
-}
+/** One question on the terminal (the approval prompt); Ctrl-C while it waits interrupts the run like anywhere else. */
+const ask = lineAsker(process.stdin, process.stderr, () => process.emit('SIGINT'))
 
 const code = await runCli({
   argv: process.argv.slice(2),

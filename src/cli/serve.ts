@@ -24,14 +24,14 @@ export interface ServeOptions {
   readSource?: LiveServerOptions['readSource']
   /** Where runs save their checkpoints (`--checkpoint-dir`): the page then answers a paused run. */
   checkpoints?: LiveServerOptions['checkpoints']
-  /** `--approve-plan`: every run pauses after its plan for the page to approve. */
-  pauseAfterPlan?: boolean
+  /** `--approve-plan` and `--tool-approval`: every run pauses at its plan, or at each tool call, for the page to answer. */
+  review?: LiveServerOptions['review']
 }
 
 /** Serves until `interrupt` fires; resolves with the exit code. */
 export async function serve(agent: Agent, options: ServeOptions): Promise<number> {
-  const { readSource, checkpoints, pauseAfterPlan } = options
-  const server = createLiveServer({ agent, host: LOOPBACK, readSource, checkpoints, pauseAfterPlan })
+  const { readSource, checkpoints, review } = options
+  const server = createLiveServer({ agent, host: LOOPBACK, readSource, checkpoints, review })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, LOOPBACK, () => resolve())

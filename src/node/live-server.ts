@@ -49,17 +49,17 @@ export interface LiveServerOptions {
   readSource?: InProcessRunsOptions['readSource']
   /** Where runs save their checkpoints, so the page can answer a paused run (`POST /runs/:id/decision`); see `InProcessRunsOptions.checkpoints`. */
   checkpoints?: InProcessRunsOptions['checkpoints']
-  /** End every run `paused` after its plan, for the page to approve or reject (needs `checkpoints`). @defaultValue false */
-  pauseAfterPlan?: boolean | undefined
+  /** Which requests of every run wait for the page's decision (needs `checkpoints`); see `InProcessRunsOptions.review`. @defaultValue off */
+  review?: InProcessRunsOptions['review']
   /** Where the page's conversations live (follow-up questions build on earlier runs); see `InProcessRunsOptions.sessions`. @defaultValue memorySessions() */
   sessions?: InProcessRunsOptions['sessions']
 }
 
 /** The HTTP server, not yet listening: call `.listen(port, host)` on it. Closing it aborts every run. */
 export function createLiveServer(options: LiveServerOptions): Server {
-  const { agent, label, graceMs, keepMs, heartbeatMs, host, readSource, checkpoints, pauseAfterPlan, sessions, limits = {} } = options
+  const { agent, label, graceMs, keepMs, heartbeatMs, host, readSource, checkpoints, review, sessions, limits = {} } = options
   const { maxRetainedRuns, maxRetainedBytes, ...runLimits } = limits
-  const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, checkpoints, pauseAfterPlan, sessions, maxRetainedRuns, maxRetainedBytes })
+  const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, checkpoints, review, sessions, maxRetainedRuns, maxRetainedBytes })
   const handler = createResearchHandler({ runs, label, host, heartbeatMs, limits: runLimits })
   const server = createHandlerServer(handler)
   // `close()` aborts the runs first: each open stream then gets its `run-end` (aborted) and

@@ -23,7 +23,7 @@ export interface LiveAgent {
   /** Starts a run of the question; aborting `signal` stops it (its last event is then `run-end` with reason `aborted`). */
   research(
     question: string,
-    options: { signal: AbortSignal; checkpoints?: CheckpointStore; pauseAfterPlan?: boolean },
+    options: { signal: AbortSignal; checkpoints?: CheckpointStore; review?: { plan?: boolean; tools?: boolean } },
   ): AsyncIterable<ResearchEvent> & { abort?(reason?: unknown): void }
   /** Continues a paused run with the decision on what it waits for (needed for `POST /runs/:id/decision`). */
   resume?(
@@ -59,13 +59,17 @@ export interface InProcessRunsOptions {
   readSource?: ((url: string, signal: AbortSignal) => Promise<SourceText>) | undefined
   /**
    * Where runs save their checkpoints: with it, a run that pauses for a decision (a plan with
-   * `pauseAfterPlan`, a `react` tool call with `needsApproval`) is answered from the page,
+   * `review.plan`, a `react` tool call with `review.tools` or of a tool marked `needsApproval`) is answered from the page,
    * `POST /runs/:id/decision`, and goes on as a new run of this host (the agent's `resume`).
    * Unset, runs save no checkpoints and decisions are off.
    */
   checkpoints?: CheckpointStore | undefined
-  /** End every run `paused` right after its plan, for the page to approve, edit or reject (needs `checkpoints`). @defaultValue false */
-  pauseAfterPlan?: boolean | undefined
+  /**
+   * Which requests of every run wait for the page's decision (needs `checkpoints`): `plan` ends
+   * each run `paused` right after its plan (a report's outline), `tools` at each `react` tool
+   * call. The page approves or rejects; the agent's `resume` goes on. @defaultValue off
+   */
+  review?: { plan?: boolean; tools?: boolean } | undefined
   /**
    * Where conversations live: a run started with a `conversation` is that chat's next turn
    * (`agent.session(conversation, { store })`), so the page's follow-up questions build on what
@@ -103,9 +107,13 @@ interface RunRecord {
 
 /** Runs on `agent` in this process. */
 export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
-  const { agent, readSource, checkpoints, pauseAfterPlan } = options
+  const { agent, readSource, checkpoints, review } = options
   const sessions = options.sessions ?? memorySessions()
-  if (pauseAfterPlan && !checkpoints) throw new TypeError('`pauseAfterPlan` needs `checkpoints`: a paused run is resumed from its checkpoint')
+  if ((options as { pauseAfterPlan?: unknown }).pauseAfterPlan !== undefined) {
+    throw new LaconicError('`pauseAfterPlan` was replaced: use `review: { plan: true }`', { code: 'config' })
+  }
+  const reviewing = review?.plan === true || review?.tools === true
+  if (reviewing && !checkpoints) throw new TypeError('`review` needs `checkpoints`: a paused run is resumed from its checkpoint')
   const graceMs = positive('graceMs', options.graceMs ?? 15_000)
   const keepMs = positive('keepMs', options.keepMs ?? 300_000)
   const maxRetainedRuns = positive('maxRetainedRuns', options.maxRetainedRuns ?? 50)
@@ -185,7 +193,7 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
       // A conversation's turn runs on the session, which loads what earlier turns found first.
       const researcher = conversation !== undefined && agent.session ? agent.session(conversation, { store: sessions }) : agent
       const record = host(question, (signal) =>
-        researcher.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(pauseAfterPlan ? { pauseAfterPlan } : {}) }),
+        researcher.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(reviewing ? { review: { ...review } } : {}) }),
       )
       return { runId: record.id, ended: record.ended }
     },

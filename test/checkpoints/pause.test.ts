@@ -1,6 +1,6 @@
-/** Pausing for plan approval: pauseAfterPlan + resume with edited queries, and the approvePlan hook, for every built-in strategy. */
+/** Plan review for every built-in strategy: `review.plan` pauses (resume with a decision), or `decide` answers in process. */
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints, type JsonValue, type PlanProposal, type ResearchEvent, type ResearchRun } from '../../src/index.js'
+import { memoryCheckpoints, type JsonValue, type InterruptRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { STRATEGIES, world } from './world.js'
 
@@ -25,10 +25,10 @@ const SEED = 7
 const OPTIONS = { graphReader: { concurrency: 2, maxSteps: 5, maxPagesPerNode: 1 } }
 
 describe.each(STRATEGIES)('%s', (strategy) => {
-  it('pauseAfterPlan ends the run paused before any search; resume runs the edited queries', async () => {
+  it('review.plan without decide ends the run paused before any search; resume runs the edited queries', async () => {
     const store = memoryCheckpoints()
     const first = world(strategy, SEED, OPTIONS)
-    const run = first.agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    const run = first.agent.research(QUESTION, { checkpoints: store, review: { plan: true } })
     const paused = await read(run)
     const result = await run.result
     expect(result.reason).toBe('paused')
@@ -57,7 +57,7 @@ describe.each(STRATEGIES)('%s', (strategy) => {
 
   it('rejecting the plan ends the run answered with nothing searched, the reason in a warning', async () => {
     const store = memoryCheckpoints()
-    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, review: { plan: true } })
     const paused = await read(run)
     const second = world(strategy, SEED, OPTIONS)
     const resumed = second.agent.resume(run.runId, { checkpoints: store, decision: { action: 'reject', reason: 'too broad' } })
@@ -75,14 +75,14 @@ describe.each(STRATEGIES)('%s', (strategy) => {
 
   it('resuming a paused run without a decision (or approving it) runs the saved plan', async () => {
     const store = memoryCheckpoints()
-    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, review: { plan: true } })
     const paused = await read(run)
     const proposed = (paused.filter((e) => e.type === 'plan').at(-1) as { queries: string[] }).queries
     const second = world(strategy, SEED, OPTIONS)
     await second.agent.resume(run.runId, { checkpoints: store }).result
     expectSearchedFirst(second.search.calls, proposed)
     const again = world(strategy, SEED, OPTIONS)
-    const other = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    const other = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, review: { plan: true } })
     await other.result
     await again.agent.resume(other.runId, { checkpoints: store, decision: { action: 'approve' } }).result
     expectSearchedFirst(again.search.calls, proposed)
@@ -90,7 +90,7 @@ describe.each(STRATEGIES)('%s', (strategy) => {
 
   it("a checkpoint whose state does not fit the strategy's schema is a ends the run in a config error naming the field; nothing runs, the checkpoint stays", async () => {
     const store = memoryCheckpoints()
-    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, pauseAfterPlan: true })
+    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: store, review: { plan: true } })
     await run.result
     const saved = await store.load(run.runId)
     const state = saved!.state as Record<string, JsonValue>
@@ -108,29 +108,76 @@ describe.each(STRATEGIES)('%s', (strategy) => {
     expect(await store.load(run.runId)).toEqual(corrupt)
   })
 
-  it('approvePlan: edited queries are searched, false pauses, and it is asked once', async () => {
-    const asked: PlanProposal[] = []
+  it('decide answers the plan in process: approve, edit, reject and pause, asked once per run and only when review.plan is on', async () => {
+    const proposed = (await read(world(strategy, SEED, OPTIONS).agent.research(QUESTION, { checkpoints: memoryCheckpoints(), review: { plan: true } })))
+      .filter((e) => e.type === 'plan')
+      .map((e) => (e as { queries: string[] }).queries)[0]!
+    const asked: InterruptRequest[] = []
     const edit = world(strategy, SEED, OPTIONS)
     const result = await edit.agent.answer(QUESTION, {
-      approvePlan: (plan) => {
-        asked.push(plan)
-        return EDITED
+      review: { plan: true },
+      decide: (request) => {
+        asked.push(request)
+        return { action: 'edit', queries: EDITED }
       },
     })
-    expect(asked).toHaveLength(1)
-    expect(asked[0]!.queries.length).toBeGreaterThan(0)
+    expect(asked).toEqual([expect.objectContaining({ kind: 'plan', queries: proposed })])
     expectSearchedFirst(edit.search.calls, EDITED)
     expect(['answered', 'max-iterations']).toContain(result.reason)
 
+    const approve = world(strategy, SEED, OPTIONS)
+    await approve.agent.answer(QUESTION, { review: { plan: true }, decide: () => ({ action: 'approve' }) })
+    expectSearchedFirst(approve.search.calls, proposed)
+
+    // Off, `decide` is never asked about the plan.
+    const off = world(strategy, SEED, OPTIONS)
+    let offAsked = 0
+    await off.agent.answer(QUESTION, {
+      decide: () => {
+        offAsked++
+        return { action: 'reject' }
+      },
+    })
+    expect(offAsked).toBe(0)
+    expect(off.search.calls.length).toBeGreaterThan(0)
+
+    const reject = world(strategy, SEED, OPTIONS)
+    const rejected = reject.agent.research(QUESTION, { review: { plan: true }, decide: () => ({ action: 'reject', reason: 'off topic' }) })
+    const rejectedEvents = await read(rejected)
+    assertEventInvariants(rejectedEvents)
+    expect(await rejected.result).toMatchObject({ reason: 'answered', answer: '' })
+    expect(rejectedEvents.filter((e) => e.type === 'warning')).toEqual([
+      expect.objectContaining({ code: 'plan-rejected', message: expect.stringContaining('off topic') }),
+    ])
+    expect(reject.search.calls).toEqual([])
+
     const store = memoryCheckpoints()
-    const refuse = world(strategy, SEED, OPTIONS)
-    const refused = refuse.agent.research(QUESTION, { checkpoints: store, approvePlan: async () => false })
-    expect((await refused.result).reason).toBe('paused')
-    expect(refuse.search.calls).toEqual([])
-    expect((await store.load(refused.runId))?.status).toBe('paused')
+    const pause = world(strategy, SEED, OPTIONS)
+    const paused = pause.agent.research(QUESTION, { checkpoints: store, review: { plan: true }, decide: async () => ({ action: 'pause' }) })
+    expect(await paused.result).toMatchObject({ reason: 'paused', request: { kind: 'plan', queries: proposed } })
+    expect(pause.search.calls).toEqual([])
+    expect((await store.load(paused.runId))?.status).toBe('paused')
+    const resumed = world(strategy, SEED, OPTIONS)
+    await resumed.agent.resume(paused.runId, { checkpoints: store, decision: { action: 'edit', queries: EDITED } }).result
+    expectSearchedFirst(resumed.search.calls, EDITED)
+  })
+
+  it("decide's answer is checked like a resume's decision: an edit that does not fit the plan is a config error", async () => {
+    const run = world(strategy, SEED, OPTIONS).agent.research(QUESTION, { review: { plan: true }, decide: () => ({ action: 'edit', args: { q: 1 } }) })
+    expect(await run.result).toMatchObject({ reason: 'error', error: { code: 'config', message: expect.stringContaining('edited with `queries`') } })
   })
 })
 
-it('pauseAfterPlan without a store is a config error, at once', () => {
-  expect(() => world('scratchpad', SEED).agent.research(QUESTION, { pauseAfterPlan: true })).toThrow(expect.objectContaining({ code: 'config' }))
+it('review.plan without decide or a store is a config error, at once', () => {
+  expect(() => world('scratchpad', SEED).agent.research(QUESTION, { review: { plan: true } })).toThrow(expect.objectContaining({ code: 'config' }))
+})
+
+it('the removed plan options are refused with a config error naming what replaced them', () => {
+  const { agent } = world('scratchpad', SEED)
+  expect(() => agent.research(QUESTION, { approvePlan: () => true } as never)).toThrow(
+    expect.objectContaining({ code: 'config', message: expect.stringMatching(/`approvePlan` was replaced: use `decide` with `review: \{ plan: true \}`/) }),
+  )
+  expect(() => agent.research(QUESTION, { pauseAfterPlan: true, checkpoints: memoryCheckpoints() } as never)).toThrow(
+    expect.objectContaining({ code: 'config', message: expect.stringContaining('`review: { plan: true }`') }),
+  )
 })

@@ -35,7 +35,7 @@ function agentOf(options: { language?: string } = {}) {
 it("a resumed run keeps its own language and sources (saved in the checkpoint), not the resuming agent's", async () => {
   const checkpoints = memoryCheckpoints()
   const first = agentOf()
-  const run = first.agent.research('How big is Lyon?', { checkpoints, pauseAfterPlan: true, language: 'de', sources: { deny: ['gossip.example'] } })
+  const run = first.agent.research('How big is Lyon?', { checkpoints, review: { plan: true }, language: 'de', sources: { deny: ['gossip.example'] } })
   const paused = await read(run)
   expect((await run.result).reason).toBe('paused')
   expect(first.search.calls).toEqual([])
@@ -56,7 +56,7 @@ it("a resumed run keeps its own language and sources (saved in the checkpoint), 
 
 it("the resuming agent's own language and sources do not replace the run's", async () => {
   const checkpoints = memoryCheckpoints()
-  const run = agentOf().agent.research('How big is Lyon?', { checkpoints, pauseAfterPlan: true, language: 'de', sources: { deny: ['gossip.example'] } })
+  const run = agentOf().agent.research('How big is Lyon?', { checkpoints, review: { plan: true }, language: 'de', sources: { deny: ['gossip.example'] } })
   await read(run)
   const second = agentOf({ language: 'fr' })
   await read(second.agent.resume(run.runId, { checkpoints }))
@@ -65,7 +65,7 @@ it("the resuming agent's own language and sources do not replace the run's", asy
 
 it('a run with neither keeps the agent language on resume, as before', async () => {
   const checkpoints = memoryCheckpoints()
-  const run = agentOf().agent.research('How big is Lyon?', { checkpoints, pauseAfterPlan: true })
+  const run = agentOf().agent.research('How big is Lyon?', { checkpoints, review: { plan: true } })
   await read(run)
   const second = agentOf({ language: 'fr' })
   await read(second.agent.resume(run.runId, { checkpoints }))
@@ -75,7 +75,7 @@ it('a run with neither keeps the agent language on resume, as before', async () 
 
 it('a checkpoint whose saved sources or language are malformed is refused with a config error, the checkpoint untouched', async () => {
   const checkpoints = memoryCheckpoints()
-  const run = agentOf().agent.research('How big is Lyon?', { checkpoints, pauseAfterPlan: true, language: 'de' })
+  const run = agentOf().agent.research('How big is Lyon?', { checkpoints, review: { plan: true }, language: 'de' })
   await read(run)
   const saved = (await checkpoints.load(run.runId))!
   for (const input of [

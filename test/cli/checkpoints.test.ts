@@ -1,14 +1,13 @@
-/** The CLI's checkpoint flags: parsing, --approve-plan on a (scripted) terminal, and a run killed with SIGKILL that `laconic resume` completes. */
+/** The CLI's checkpoint flags: parsing, --approve-plan on a (scripted) terminal (the prompt itself: decide-prompt.test.ts), and a run killed with SIGKILL that `laconic resume` completes. */
 import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SERVE_PORT, parseCliArgs, type CliOptions } from '../../src/cli/args.js'
-import { terminalApproval } from '../../src/cli/approve-plan.js'
 import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import { UsageError } from '../../src/cli/usage-error.js'
-import type { Checkpoint, PlanProposal, ResearchEvent } from '../../src/index.js'
+import type { Checkpoint, ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
@@ -45,47 +44,6 @@ describe('checkpoint flags', () => {
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError)
     expect(() => parseCliArgs(argv)).toThrow(message)
-  })
-})
-
-describe('--approve-plan on the terminal', () => {
-  const plan: PlanProposal = { text: 'Search: sky colour', queries: ['sky colour'] }
-  const signal = new AbortController().signal
-  const terminal = (answers: string[]) => {
-    const asked: string[] = []
-    let written = ''
-    const ask = async (question: string) => {
-      asked.push(question)
-      return answers.shift() ?? ''
-    }
-    const stderr = {
-      write: (text: string) => {
-        written += text
-        return true
-      },
-    }
-    return { ask, asked, stderr, written: () => written }
-  }
-
-  it('shows the plan; Enter runs it, s stops, e takes new queries line by line', async () => {
-    const enter = terminal([''])
-    expect(await terminalApproval(enter.ask, enter.stderr)(plan, { signal })).toBe(true)
-    expect(enter.written()).toContain('1. sky colour')
-    const stop = terminal(['what?', 's'])
-    expect(await terminalApproval(stop.ask, stop.stderr)(plan, { signal })).toBe(false)
-    expect(stop.asked).toHaveLength(2)
-    const edit = terminal(['e', 'rayleigh scattering', ' blue wavelengths ', ''])
-    expect(await terminalApproval(edit.ask, edit.stderr)(plan, { signal })).toEqual(['rayleigh scattering', 'blue wavelengths'])
-  })
-
-  it('the status area is held while asking, and drawn again after', async () => {
-    const t = terminal(['r'])
-    const calls: string[] = []
-    await terminalApproval(t.ask, t.stderr, () => {
-      calls.push('hold')
-      return () => calls.push('release')
-    })(plan, { signal })
-    expect(calls).toEqual(['hold', 'release'])
   })
 })
 

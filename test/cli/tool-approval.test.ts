@@ -3,27 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli as runCliInProcess } from '../../src/cli/cli.js'
-import { approveOnTerminal } from '../../src/cli/tool-approval.js'
 import type { Checkpoint } from '../../src/index.js'
 import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
-
-it('--tool-approval: y runs the call; anything else refuses it; the question is printable', async () => {
-  const asked: string[] = []
-  const replies = ['y', 'yes ', 'n', '', 'sure']
-  const approve = approveOnTerminal(async (question) => {
-    asked.push(question)
-    return replies[asked.length - 1]!
-  })
-  const call = { callId: 'c1', name: 'search\u001b[2J', args: { query: 'a\u001b]0;pwned\u0007 b' }, step: 1 }
-  const decisions = []
-  for (let i = 0; i < replies.length; i++) decisions.push(await approve(call))
-  expect(decisions.map((d) => d?.action)).toEqual(['allow', 'allow', 'deny', 'deny', 'deny'])
-  // No control character reaches the terminal: the name's ESC is dropped, the arguments' are JSON-escaped text.
-  expect(asked[0]).toMatch(/^laconic: run search\[2J \{"query":"a.*pwned.* b"\}\? \[y\/N\] $/)
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
-  expect(/[\u0000-\u001f\u007f]/.test(asked[0]!)).toBe(false)
-})
 
 it('--tool-approval outside a terminal, or without react, is a usage error', async () => {
   const notTerminal = await runCli(['--strategy', 'react', '--tool-approval', '--endpoint', 'http://127.0.0.1:9', 'q'])
@@ -101,8 +83,8 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
     const saved = (
       await Promise.all(files.filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as Checkpoint))
     ).find((c) => c.status === 'running')!
-    // The approval mode is kept with the run's options.
-    expect(saved.options.settings).toMatchObject({ needsApproval: true })
+    // The review switch is kept with the run's inputs.
+    expect(saved.input.review).toEqual({ tools: true })
     return saved.runId
   }
 

@@ -286,7 +286,7 @@ describe('long-term memory in a run', () => {
       memory: { store: memory.store },
     }
     const agent = createAgent(options)
-    const paused = agent.research('How big is Lyon?', { checkpoints, pauseAfterPlan: true })
+    const paused = agent.research('How big is Lyon?', { checkpoints, review: { plan: true } })
     const before = await eventsOf(paused)
     expect(before.at(-1)).toMatchObject({ type: 'run-end', reason: 'paused' })
     expect(memory.recalls).toHaveLength(1)

@@ -172,7 +172,7 @@ describe.skipIf(!browserAvailable('the live page browser tests (a paused run ans
 
   beforeAll(async () => {
     // A scratchpad run on a scripted world that pauses after its plan (seed 7 plans a search first).
-    server = createLiveServer({ agent: world('scratchpad', 7).agent, checkpoints: memoryCheckpoints(), pauseAfterPlan: true })
+    server = createLiveServer({ agent: world('scratchpad', 7).agent, checkpoints: memoryCheckpoints(), review: { plan: true } })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     browser = await launchChromium()

@@ -596,7 +596,7 @@ describe('the source view (GET /runs/:id/source?url=URL)', () => {
 describe('a paused run answered from the page (POST /runs/:id/decision)', () => {
   /** A scratchpad run on a scripted world that pauses after its plan (seed 7 plans a search first). */
   const pausing = (extra: Partial<LiveServerOptions> = {}) =>
-    start({ agent: world('scratchpad', 7).agent, checkpoints: memoryCheckpoints(), pauseAfterPlan: true, ...extra })
+    start({ agent: world('scratchpad', 7).agent, checkpoints: memoryCheckpoints(), review: { plan: true }, ...extra })
 
   const decide = async (base: string, run: string, decision: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}/runs/${run}/decision`, {
@@ -665,8 +665,11 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
     expect(await off.json()).toMatchObject({ code: 'not-found', message: expect.stringContaining('takes no decisions') })
   })
 
-  it('pauseAfterPlan without checkpoints is refused at once', () => {
-    expect(() => createLiveServer({ agent: fakeAgent(), pauseAfterPlan: true })).toThrow(/needs `checkpoints`/)
+  it('review without checkpoints is refused at once; the old pauseAfterPlan names review', () => {
+    expect(() => createLiveServer({ agent: fakeAgent(), review: { plan: true } })).toThrow(/needs `checkpoints`/)
+    expect(() => createLiveServer({ agent: fakeAgent(), checkpoints: memoryCheckpoints(), pauseAfterPlan: true } as never)).toThrow(
+      expect.objectContaining({ code: 'config', message: '`pauseAfterPlan` was replaced: use `review: { plan: true }`' }),
+    )
   })
 })
 

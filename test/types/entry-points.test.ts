@@ -200,7 +200,7 @@ describe('laconic-research/server', () => {
     expectTypeOf<NonNullable<server.RunHost['decide']>>().returns.toEqualTypeOf<Promise<server.StartedRun | undefined>>()
     expectTypeOf<Agent['resume']>().toExtend<NonNullable<server.LiveAgent['resume']>>()
     expectTypeOf<server.InProcessRunsOptions['checkpoints']>().toEqualTypeOf<root.CheckpointStore | undefined>()
-    expectTypeOf<node.LiveServerOptions['pauseAfterPlan']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<node.LiveServerOptions['review']>().toEqualTypeOf<{ plan?: boolean; tools?: boolean } | undefined>()
   })
 
   it("a follow-up is a turn of the agent's session, kept in any SessionStore", () => {

@@ -7,23 +7,25 @@ import { describe, expectTypeOf, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
 import type {
   AgentOptions,
+  DecideAnswer,
   DeepOptions,
   GraphReaderOptions,
   InterruptDecision,
   InterruptRequest,
   LLMProvider,
-  PlanProposal,
   ReactOptions,
   ReactTool,
   ReflectOptions,
   ResearchOptions,
   ResumeOptions,
   Resumption,
+  ReviewSwitches,
   ScratchpadOptions,
   SearchProvider,
   Strategy,
   StrategyContext,
   StrategyOutcome,
+  ToolCallRequest,
 } from '../../src/index.js'
 
 declare const llm: LLMProvider
@@ -43,10 +45,9 @@ function acceptedAgentOptions(): void {
   createAgent({ reflect: { maxSteps: 2, maxWords: 200, concurrency: 2 } })
   createAgent({ deep: { mode: 'conversational', maxSteps: 2, searchesPerQuestion: 2, readPages: 3, pageChars: 8000 } })
   createAgent({
-    react: { tools: [tool], maxSteps: 6, toolCalls: 'text', beforeTool: (call) => (call.name === 'calc' ? { action: 'deny', message: 'no' } : undefined) },
+    react: { tools: [tool], maxSteps: 6, toolCalls: 'text', afterTool: (call) => (call.name === 'calc' ? { content: 'hidden' } : undefined) },
   })
   createAgent({ react: { activeTools: (_step, names) => names.slice(0, 1), finalAnswer: () => ({ reject: 'cite a source' }) } })
-  createAgent({ react: { needsApproval: true } })
 }
 
 function rejectedAgentOptions(): void {
@@ -79,6 +80,11 @@ function strategyContextCalls(ctx: StrategyContext): void {
   ctx.complete('planner', { prompt: 'plan' }, { onText: (text: string) => void text.length })
   // @ts-expect-error onText is given the text
   ctx.complete('planner', { prompt: 'plan' }, { onText: (piece: number) => piece })
+  // A strategy asks "may this go ahead?" with any request, and gets a decision or a pause back.
+  expectTypeOf(ctx.decide).parameter(0).toEqualTypeOf<InterruptRequest>()
+  expectTypeOf(ctx.decide).returns.toEqualTypeOf<Promise<DecideAnswer>>()
+  // @ts-expect-error reviewPlan was replaced by decide
+  ctx.reviewPlan({ text: 't', queries: [] })
 }
 
 function strategySections(): void {
@@ -102,8 +108,10 @@ function strategySections(): void {
   createAgent({ react: { tools: [{ name: 'calc', execute: async () => 'ok' }] } })
   // @ts-expect-error react: beforeTool answers with a decision object, not a string
   createAgent({ react: { beforeTool: () => 'yes' } })
-  // @ts-expect-error react: needsApproval is a boolean (a function would not survive the checkpoint)
-  createAgent({ react: { needsApproval: () => true } })
+  // @ts-expect-error tool approval is a run option now: review.tools
+  createAgent({ react: { needsApproval: true } })
+  // @ts-expect-error beforeTool was replaced by the run's decide
+  createAgent({ react: { beforeTool: () => undefined } })
 }
 
 function researchOptions(): void {
@@ -111,13 +119,24 @@ function researchOptions(): void {
   const controller = new AbortController()
   agent.research('q')
   agent.research('q', { signal: controller.signal, knowledge: 'known', priorAnswers: [{ query: 'p', answer: 'a' }] })
-  agent.research('q', { pauseAfterPlan: true })
-  agent.research('q', { approvePlan: (plan) => plan.queries.slice(0, 2) })
-  agent.research('q', { approvePlan: async () => true })
+  agent.research('q', { review: { plan: true } })
+  agent.research('q', { review: { tools: true }, decide: async () => ({ action: 'approve' }) })
+  agent.research('q', { review: { tools: (call) => call.name !== 'search' && call.args.amount !== 0 } })
+  agent.research('q', {
+    review: { plan: true },
+    decide: (request) => (request.kind === 'plan' ? { action: 'edit', queries: request.queries.slice(0, 2) } : { action: 'pause' }),
+  })
+  agent.research('q', { decide: () => ({ action: 'reject', reason: 'not now' }) })
   // @ts-expect-error the signal is an AbortSignal, not its controller
   agent.research('q', { signal: controller })
-  // @ts-expect-error approvePlan answers with a boolean or the queries to run
-  agent.research('q', { approvePlan: () => 'ok' })
+  // @ts-expect-error decide answers with a decision or a pause, not a boolean
+  agent.research('q', { decide: () => true })
+  // @ts-expect-error review.plan is a boolean (a plan is reviewed or not)
+  agent.research('q', { review: { plan: () => true } })
+  // @ts-expect-error approvePlan was replaced by decide and review.plan
+  agent.research('q', { approvePlan: () => true })
+  // @ts-expect-error pauseAfterPlan was replaced by review.plan
+  agent.research('q', { pauseAfterPlan: true })
   // @ts-expect-error a prior answer needs its query and answer
   agent.research('q', { priorAnswers: [{ answer: 'a' }] })
   // @ts-expect-error unknown research options are typos
@@ -159,8 +178,15 @@ describe('ResearchOptions', () => {
     expectTypeOf(researchOptions).toBeFunction()
     expectTypeOf({}).toExtend<ResearchOptions>()
     expectTypeOf<ResearchOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>()
-    expectTypeOf<NonNullable<ResearchOptions['approvePlan']>>().parameters.toEqualTypeOf<[PlanProposal, { signal: AbortSignal }]>()
-    expectTypeOf<NonNullable<ResearchOptions['approvePlan']>>().returns.toEqualTypeOf<boolean | string[] | Promise<boolean | string[]>>()
+    expectTypeOf<NonNullable<ResearchOptions['decide']>>().parameters.toEqualTypeOf<[InterruptRequest, { signal: AbortSignal }]>()
+    expectTypeOf<NonNullable<ResearchOptions['decide']>>().returns.toEqualTypeOf<DecideAnswer | Promise<DecideAnswer>>()
+    expectTypeOf<DecideAnswer>().toEqualTypeOf<InterruptDecision | { action: 'pause' }>()
+    expectTypeOf<ResearchOptions['review']>().toEqualTypeOf<ReviewSwitches | undefined>()
+    expectTypeOf<ReviewSwitches['plan']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<ReviewSwitches['tools']>().toEqualTypeOf<boolean | ((call: ToolCallRequest) => boolean | Promise<boolean>) | undefined>()
+    // A resume takes the same callback and switches, for the requests the resumed run meets next.
+    expectTypeOf<ResumeOptions['decide']>().toEqualTypeOf<ResearchOptions['decide']>()
+    expectTypeOf<ResumeOptions['review']>().toEqualTypeOf<ReviewSwitches | undefined>()
   })
 })
 

@@ -27,8 +27,8 @@ export interface Checkpoint {
   options: { [key: string]: JsonValue }
   /**
    * The run's inputs a resume needs again: the caller's knowledge, prior answers and citations,
-   * the findings long-term memory recalled, and the run's own `language` and `sources` (a resumed
-   * run keeps them, whatever the resuming agent sets).
+   * the findings long-term memory recalled, the run's own `language` and `sources` (a resumed
+   * run keeps them, whatever the resuming agent sets), and its review switches.
    */
   input: {
     knowledge?: string
@@ -38,6 +38,8 @@ export interface Checkpoint {
     verify?: VerifyMode
     language?: string
     sources?: SourceFilter
+    /** The run's review switches that are plain data (`ResearchOptions.review`). */
+    review?: { plan?: boolean; tools?: boolean }
   }
   status: 'running' | 'paused' | 'final'
   /** What the strategy saved with `ctx.checkpoint(state)` at its last step. */

@@ -4,7 +4,7 @@ import type { Cost, Pricing } from './run-cost.js'
 import type { Citation, ErrorInfo, Fact, RunEndReason, StrategyEvent, VerifyMode, WarningCode } from './events.js'
 import type { PriorAnswer } from './result.js'
 import type { FetchProvider, FetchedPage, LLMProvider, LLMRequest, SearchProvider, SearchResult, SourceFilter, ToolCall } from './providers.js'
-import type { InterruptDecision, InterruptRequest } from './interruption.js'
+import type { InterruptDecision, InterruptRequest, ToolCallRequest } from './interruption.js'
 import type { MemoryOptions, RecalledFinding } from './long-term-memory.js'
 import type { TextFilter } from '../util/text.js'
 
@@ -38,7 +38,7 @@ export interface SharedOptions {
   /**
    * Start each search as soon as a planner's reply names its query, while the reply still
    * streams; a query the finished reply does not keep is cancelled. Off: searches wait for the
-   * whole reply. A plan that is put to `approvePlan`/`pauseAfterPlan` is never searched early.
+   * whole reply. A plan put to the caller (`review.plan`) is never searched early.
    * @defaultValue true
    */
   pipelining?: boolean
@@ -68,7 +68,7 @@ export interface SharedOptions {
   language?: string
 }
 
-/** A plan a strategy proposes before it searches: shown to `approvePlan`, or the request of a run that pauses at it. */
+/** A plan a strategy proposes before it searches: the request of a plan review (`review.plan`). */
 export interface PlanProposal {
   text: string
   queries: string[]
@@ -76,21 +76,34 @@ export interface PlanProposal {
 }
 
 /**
- * Decides on a plan before any search runs: `true` runs it, `false` ends the run `paused` with
- * the plan as its request (answer it later with `agent.resume(runId, { decision })`), an array
- * runs those queries instead.
+ * Which requests wait for a decision before the run goes on (see docs/checkpoints.md): `plan`
+ * puts a plan (a report's outline) to the caller before any search of it, once per run; `tools`
+ * puts every tool call (`true`) or those the predicate picks, besides the calls of tools marked
+ * `needsApproval`. The predicate sees the call as it would run (sensitive fields included).
  */
-export type ApprovePlan = (plan: PlanProposal, options: { signal: AbortSignal }) => boolean | string[] | Promise<boolean | string[]>
+export interface ReviewSwitches {
+  plan?: boolean
+  tools?: boolean | ((call: ToolCallRequest) => boolean | Promise<boolean>)
+}
+
+/** What `decide` answers: a decision on the request, or `{ action: 'pause' }` to end the run `paused` with it. */
+export type DecideAnswer = InterruptDecision | { action: 'pause' }
 
 /** Per-run options of `agent.research()` and `agent.answer()`: cancellation, checkpoints, prior knowledge and more. */
 export interface ResearchOptions {
   signal?: AbortSignal
   /** Save a checkpoint after every strategy step, so `agent.resume(runId, { checkpoints })` can continue the run. */
   checkpoints?: CheckpointStore
-  /** End the run `paused` right after its plan, with the plan as its request (needs `checkpoints`); `agent.resume` with a `decision` answers it. */
-  pauseAfterPlan?: boolean
-  /** Asked once, after the plan and before any search of it. */
-  approvePlan?: ApprovePlan
+  /** Which requests wait for a decision: the plan, tool calls (see `ReviewSwitches`). Off by default. */
+  review?: ReviewSwitches
+  /**
+   * Answers each request `review` turns on, in process, before the run goes on: `approve`,
+   * `reject` (with a reason), `edit` (other queries, arguments or outline, checked like the
+   * originals), or `{ action: 'pause' }`, which ends the run `paused` with the request for
+   * `agent.resume(runId, { checkpoints, decision })`. Without it, every such request pauses the
+   * run (which then needs `checkpoints`).
+   */
+  decide?: (request: InterruptRequest, options: { signal: AbortSignal }) => DecideAnswer | Promise<DecideAnswer>
   /** What a previous run learned (its `result.knowledge`): follow-up questions build on it. */
   knowledge?: string
   priorAnswers?: PriorAnswer[]
@@ -121,6 +134,10 @@ export interface ResumeOptions {
    * one, a paused plan runs as saved and a paused tool call is refused.
    */
   decision?: InterruptDecision
+  /** The review switches of the resumed run; by default those it was started with (the predicate of `tools` is not saved: pass it again). */
+  review?: ReviewSwitches
+  /** Answers the requests the resumed run meets after this one, as `ResearchOptions.decide`. */
+  decide?: ResearchOptions['decide']
   /** The question the caller expects; a checkpoint for another question is a `config` error. */
   question?: string
 }
@@ -225,12 +242,14 @@ export interface StrategyContext {
   /** Set when the run resumes from a checkpoint: start from this state instead of from scratch. */
   readonly resumed: Resumption | undefined
   /**
-   * Yields the `plan` event, then (once per run, and never in a resumed run) asks the caller:
-   * returns the queries to run (the plan's, or edited ones, shown in a second `plan` event),
-   * or undefined when the run must pause (`pauseAfterPlan`, or `approvePlan` said no). To pause,
-   * save the pending plan with `checkpoint` and return `{ reason: 'paused', request: { kind: 'plan', ...plan } }`.
+   * Puts `request` to the caller, the one way a strategy asks "may this go ahead?". A plan or an
+   * outline is put only when `review.plan` is on, once per run and never in a resumed run (else
+   * it is approved as it is); a tool call always (the strategy decides which calls need it: see
+   * `review.tools`). Returns the caller's decision from `decide` (checked against the request),
+   * or `{ action: 'pause' }` (no `decide`, or it said so): then save the state with `checkpoint`
+   * and return `{ reason: 'paused', request }`.
    */
-  reviewPlan(plan: PlanProposal): Step<string[] | undefined>
+  decide(request: InterruptRequest): Promise<DecideAnswer>
 }
 
 /** A child scope of a run (`ctx.scope()`). */

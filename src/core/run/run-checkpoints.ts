@@ -18,7 +18,7 @@ export function strategyOptionsOf(strategy: Strategy, options: Readonly<SharedOp
   return toJson(picked) as Checkpoint['options']
 }
 
-/** The inputs a resumed run needs again (not the store, signal or approval hooks); its own `language` and `sources` too, which a resume keeps. */
+/** The inputs a resumed run needs again (not the store, signal or `decide`); its own `language` and `sources` too, which a resume keeps. */
 export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'] {
   const kept: Record<string, unknown> = {}
   if (input.knowledge !== undefined) kept.knowledge = input.knowledge
@@ -28,6 +28,12 @@ export function savedInput(input: Readonly<ResearchOptions>): Checkpoint['input'
   if (input.verify !== undefined) kept.verify = input.verify
   if (input.language !== undefined) kept.language = input.language
   if (input.sources !== undefined) kept.sources = input.sources
+  // The switches that are plain data, so a resumed run still asks; a predicate is the resume's to pass again.
+  const review = {
+    ...(typeof input.review?.plan === 'boolean' ? { plan: input.review.plan } : {}),
+    ...(typeof input.review?.tools === 'boolean' ? { tools: input.review.tools } : {}),
+  }
+  if (Object.keys(review).length) kept.review = review
   return toJson(kept) as Checkpoint['input']
 }
 
@@ -129,7 +135,13 @@ export function assertResumable(
   if (checkpoint.strategy !== name) {
     throw fail(`its checkpoint is for the \`${checkpoint.strategy}\` strategy, this agent runs \`${name}\``)
   }
-  const differing = differingOptions(strategyOptionsOf(expected.strategy, expected.options), checkpoint.options)
+  const mine = strategyOptionsOf(expected.strategy, expected.options)
+  const differing = differingOptions(mine, checkpoint.options)
+  // An option only the checkpoint has is one this version no longer has (`needsApproval` of react before 0.2).
+  const gone = differing.filter((key) => !(key in flatOptions(mine)))
+  if (gone.length) {
+    throw fail(`its checkpoint was saved with ${gone.map((k) => `\`${k}\``).join(', ')}, which this version of laconic no longer has: run the question again`)
+  }
   if (differing.length) throw fail(`the agent's ${differing.map((k) => `\`${k}\``).join(', ')} differ from the checkpoint's`)
   if (expected.question !== undefined && expected.question.trim() !== checkpoint.question) {
     throw fail(`its checkpoint is for the question "${checkpoint.question}"`)
@@ -138,11 +150,13 @@ export function assertResumable(
 
 /** The options that differ, by name: `searchLimit`, or a field of the strategy's settings (`maxSteps`). */
 function differingOptions(mine: Checkpoint['options'], saved: Checkpoint['options']): string[] {
-  const flat = (options: Checkpoint['options']): Record<string, JsonValue> => {
-    const { settings, ...shared } = options
-    const own = settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? settings : settings === undefined ? {} : { settings }
-    return { ...shared, ...own }
-  }
-  const [a, b] = [flat(mine), flat(saved)]
+  const [a, b] = [flatOptions(mine), flatOptions(saved)]
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]))
+}
+
+/** The shared options and the strategy's settings in one record, by name. */
+function flatOptions(options: Checkpoint['options']): Record<string, JsonValue> {
+  const { settings, ...shared } = options
+  const own = settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? settings : settings === undefined ? {} : { settings }
+  return { ...shared, ...own }
 }

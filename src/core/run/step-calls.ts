@@ -1,10 +1,10 @@
 import { toJson } from '../contracts/checkpoint.js'
-import { reviewPlan } from './plan-review.js'
+import { decideRequest } from './decision.js'
 import type { RunShared } from './run-scope.js'
 import type { StrategyContext } from '../contracts/strategy-types.js'
 
-/** What gates or ends a strategy's step: `checkpoint`, the budget check, the plan review, and `warning`. */
-export function stepCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'checkpoint' | 'budgetExhausted' | 'reviewPlan' | 'warning'> {
+/** What gates or ends a strategy's step: `checkpoint`, the budget check, the caller's decisions, and `warning`. */
+export function stepCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'checkpoint' | 'budgetExhausted' | 'decide' | 'warning'> {
   const { options, input, ledger } = run
   return {
     warning(message, code) {
@@ -26,10 +26,8 @@ export function stepCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCon
       yield { type: 'checkpoint', state: copy, ids: run.ids.counters(), saved }
       await done
     },
-    reviewPlan(plan) {
-      const review = !run.planReviewed
-      run.planReviewed = true
-      return reviewPlan(plan, { input, signal, review })
+    decide(request) {
+      return decideRequest(request, run, signal)
     },
   }
 }

@@ -8,6 +8,7 @@ import { type GraphReaderOptions, type GraphReaderSettings, graphReaderSettings 
 import { restoredState } from '../shared/resume.js'
 import { graphReaderState } from './state.js'
 import { planGate, resumedPlan } from '../shared/plan-gate.js'
+import { planAwaitsReview } from '../shared/early-searches.js'
 import { recalledFindings, recalledLines } from '../shared/recalled.js'
 import { explore, type ExploreState, type PlanStep } from './explore.js'
 import { answerFromNotebook, condense } from './finalize.js'
@@ -99,7 +100,7 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
     return { queries: passed.queries, keyElements }
   }
   // A plan put to the caller is never explored before the caller has seen it.
-  const reviewed = !ctx.resumed && (ctx.input.approvePlan !== undefined || ctx.input.pauseAfterPlan === true)
+  const reviewed = planAwaitsReview(ctx)
 
   // Built only when the run saves checkpoints: it grows with every node.
   const save = (explored: () => ExploreState) => ctx.checkpoint(() => ({ keyElements, explore: explored() }))
@@ -136,7 +137,7 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
 
 /**
  * The rational plan and the initial nodes; unreadable → the question itself is the only node.
- * Its `plan` event is the caller's to yield (`reviewPlan`); `onText` reads the reply as it streams.
+ * Its `plan` event is the caller's to yield (`planGate`); `onText` reads the reply as it streams.
  */
 async function* makePlan(
   question: string,

@@ -4,7 +4,7 @@ import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { InterruptDecision } from '../../core/contracts/interruption.js'
 import { describeError } from '../../core/contracts/laconic-error.js'
 import type { ToolCall, ToolSpec } from '../../core/contracts/providers.js'
-import type { Schedule, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import type { Schedule, Step, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
 import { toolsUnsupported } from '../../core/contracts/tool-args.js'
 import { makeStrategy } from '../../core/run/registry.js'
 import { truncateAtSentence } from '../../core/util/text.js'
@@ -17,9 +17,9 @@ import { reactState } from './state.js'
 import { groundingGate } from './gate.js'
 import { bound, ToolNotes, type ToolNotesState } from './tool-notes.js'
 import { answerNowNote, emptyNudge, lastStepNote, protocolNudge, reactSystem, rejectedNote } from './prompts.js'
-import { coerceTextArgs, hasProtocolLabel, parseTextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
+import { coerceTextArgs, hasProtocolLabel, parseTextStep, type TextStep, textProtocolInstructions, untilObservation } from './text-protocol.js'
 import { type ReactLimits, type ReactOptions, type ReactSettings, reactSettings } from './options.js'
-import { type CallApproval, ERROR_CHARS, toolRunner } from './tool-runner.js'
+import { ERROR_CHARS, toolRunner } from './tool-runner.js'
 import { builtinTools, openToolSources, READ_PAGE, type ReactToolSource, type RunnableTool, SEARCH } from './tools.js'
 
 export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
@@ -33,8 +33,8 @@ interface PendingStep {
   calls: ToolCall[]
   /** The call that waits. */
   waiting: string
-  /** Decisions taken on earlier resumes of this step, by call id. */
-  decisions: Record<string, CallApproval>
+  /** Decisions taken on this step's calls so far (in process, or on earlier resumes), by call id. */
+  decisions: Record<string, InterruptDecision>
 }
 
 /** What a checkpoint holds of a `react` run. */
@@ -105,8 +105,54 @@ interface Setup {
   hooks: ReactSettings['hooks']
 }
 
-async function* runReact(question: string, ctx: StrategyContext, { settings, own, hooks }: Setup): AsyncGenerator<StrategyEvent, StrategyOutcome> {
+/** What one run of the loop works with: its setup, its state (what the checkpoint keeps), and its parts. */
+interface Loop {
+  ctx: StrategyContext
+  question: string
+  settings: Settings
+  hooks: ReactSettings['hooks']
+  state: SavedState
+  notes: ToolNotes
+  made: Set<string>
+  tools: RunnableTool[]
+  byName: ReadonlyMap<string, RunnableTool>
+  schedule: Schedule
+  /** What the prompt shows before the sources: recalled findings and the caller's knowledge; the conversation's earlier answers. */
+  knowledge: string
+  earlier: string
+  runner: ReturnType<typeof toolRunner>
+}
+
+/** A model's reply to a step, read: the calls to run, the draft answer, and the text protocol's reading (when it is spoken). */
+interface ReadReply {
+  reply: { text: string; toolCalls: ToolCall[] }
+  textProtocol: boolean
+  calls: ToolCall[]
+  draft: string
+  parsed: TextStep | undefined
+}
+
+async function* runReact(question: string, ctx: StrategyContext, setup: Setup): AsyncGenerator<StrategyEvent, StrategyOutcome> {
   const saved = restoredState<SavedState>(ctx, 'react', reactState)
+  const loop = openLoop(question, ctx, setup, saved)
+  // A run resumed from a pause first settles the step that waited.
+  if (saved?.pending && ctx.resumed?.paused) {
+    const pending = saved.pending
+    const { decision } = ctx.resumed
+    if (!decision) yield ctx.warning(`resumed without a \`decision\`: the waiting call ${pending.waiting} is refused`, 'approval-missing')
+    const decisions = { ...pending.decisions, [pending.waiting]: decision ?? { action: 'reject' as const } }
+    const paused = yield* act(loop, pending.step, pending.text, pending.calls, decisions)
+    if (paused) return paused
+    yield* save(loop)
+  }
+  while (true) {
+    const outcome = yield* step(loop)
+    if (outcome) return outcome
+  }
+}
+
+/** The loop's state, fresh or restored, and its parts: tools, limiter, tool notes, what the prompt shows of earlier turns. */
+function openLoop(question: string, ctx: StrategyContext, { settings, own, hooks }: Setup, saved: SavedState | undefined): Loop {
   const notes = new ToolNotes(saved)
   const state: SavedState = {
     sources: notes.sources,
@@ -138,168 +184,171 @@ async function* runReact(question: string, ctx: StrategyContext, { settings, own
     (citation) => notes.source(citation.url, citation.title, false).n,
     settings.contextTokens,
   )
-  const save = () => ctx.checkpoint({ ...state, made: [...made] } satisfies SavedState)
+  const runner = toolRunner({ ctx, notes, tools: byName, schedule, made, resultChars: settings.resultChars, hooks, onRepeat: () => state.repeats++ })
+  return { ctx, question, settings, hooks, state, notes, made, tools, byName, schedule, knowledge, earlier, runner }
+}
 
-  const visibleAt = (step: number): RunnableTool[] => {
-    if (!hooks.activeTools) return tools
-    const allowed = new Set(
-      hooks.activeTools(
-        step,
-        tools.map((t) => t.spec.name),
-      ),
-    )
-    return tools.filter((tool) => allowed.has(tool.spec.name))
+function save({ ctx, state, made }: Loop): Step<void> {
+  return ctx.checkpoint({ ...state, made: [...made] } satisfies SavedState)
+}
+
+/** The tools the model may call at a step (`activeTools` picks among them). */
+function visibleAt({ hooks, tools }: Loop, step: number): RunnableTool[] {
+  if (!hooks.activeTools) return tools
+  const allowed = new Set(
+    hooks.activeTools(
+      step,
+      tools.map((t) => t.spec.name),
+    ),
+  )
+  return tools.filter((tool) => allowed.has(tool.spec.name))
+}
+
+/** Runs a step's calls; when one waits for a decision, the step is saved as pending and the run pauses with its request. */
+async function* act(
+  loop: Loop,
+  step: number,
+  text: string,
+  calls: ToolCall[],
+  decisions?: Record<string, InterruptDecision>,
+): AsyncGenerator<StrategyEvent, Paused | undefined> {
+  const { ctx, state } = loop
+  const visible = new Set(visibleAt(loop, step).map((t) => t.spec.name))
+  const ran = yield* loop.runner.run({ step, text, calls, visible, ...(decisions ? { decisions } : {}) })
+  if (ran.ran) {
+    delete state.pending
+    return undefined
   }
+  const { waiting, request } = ran
+  state.pending = { step, text, calls, waiting: waiting.id, decisions: ran.decisions }
+  yield ctx.warning(`tool \`${waiting.name}\` (call ${waiting.id}) waits for approval: resume the run with a \`decision\``, 'approval-needed')
+  yield* save(loop)
+  return { reason: 'paused', request }
+}
 
-  const runner = toolRunner({
-    ctx,
-    notes,
-    tools: byName,
-    schedule,
-    made,
-    resultChars: settings.resultChars,
-    needsApproval: settings.needsApproval,
-    hooks,
-    onRepeat: () => state.repeats++,
+/** One think → act step: the run's outcome when it ends here (answered, or paused), undefined to go on. */
+async function* step(loop: Loop): AsyncGenerator<StrategyEvent, StrategyOutcome | undefined> {
+  const { ctx, state, settings, notes } = loop
+  state.step++
+  const forced = state.answerAsked === true || state.step >= settings.maxSteps || state.repeats > settings.maxRepeats || (yield* budgetStop(ctx))
+  const read = yield* askModel(loop, forced)
+  if (!read) return undefined
+  const { reply, textProtocol, calls, parsed } = read
+  if (parsed && parsed.kind !== 'action' && parsed.kind !== 'answer' && !forced) {
+    yield ctx.warning('the model replied outside the Thought / Action / Final Answer protocol', 'unparseable-output')
+    notes.steps.push({ text: reply.text, outcomes: [], followUp: protocolNudge })
+    yield* save(loop)
+    return undefined
+  }
+  if (calls.length) {
+    // An Observation the model went on to invent is not kept: the real one follows.
+    const paused = yield* act(loop, state.step, textProtocol ? untilObservation(reply.text) : reply.text, calls)
+    if (!paused) yield* save(loop)
+    return paused
+  }
+  if (!read.draft && !forced) {
+    notes.steps.push({ text: '', outcomes: [], followUp: emptyNudge })
+    yield* save(loop)
+    return undefined
+  }
+  return yield* settleAnswer(loop, read, forced)
+}
+
+/**
+ * The step's model call, and its reply read: native tool calls, or the text protocol's action or
+ * answer. Undefined when the step is to be asked again (the server has no tool calling: the run
+ * speaks the text protocol from now on).
+ */
+async function* askModel(loop: Loop, forced: boolean): AsyncGenerator<StrategyEvent, ReadReply | undefined> {
+  const { ctx, state, settings, notes, byName } = loop
+  let textProtocol = state.protocol === 'text'
+  const specs: ToolSpec[] = visibleAt(loop, state.step).map((t) => t.spec)
+  const system = textProtocol ? `${reactSystem}\n\n${textProtocolInstructions(specs)}` : reactSystem
+  const { prompt, turns } = notes.request({
+    system,
+    question: loop.question,
+    earlier: loop.earlier,
+    knowledge: loop.knowledge,
+    textProtocol,
+    budget: settings.contextTokens,
   })
+  const offered = !textProtocol && specs.length > 0
+  let reply: { text: string; toolCalls: ToolCall[] }
+  try {
+    reply = yield* ctx.act(ROLE, {
+      system,
+      prompt: forced ? `${prompt}\n\n${lastStepNote}` : prompt,
+      turns,
+      ...(offered ? { tools: specs, toolChoice: forced ? ('none' as const) : ('auto' as const) } : {}),
+      temperature: 0,
+      maxTokens: 1024,
+    })
+  } catch (error) {
+    if (textProtocol || !toolsUnsupported(error)) throw error
+    yield ctx.warning(`the model cannot call tools (${describeError(error).message}); using the text protocol`, 'tools-unsupported')
+    state.protocol = 'text'
+    state.step--
+    return undefined
+  }
+  // A server that ignores `tools` (no error, no tool calls) leaves a model that may still write the
+  // text protocol's action: take it, and speak the protocol from now on.
+  if (!textProtocol && !reply.toolCalls.length) {
+    const parsed = parseTextStep(reply.text)
+    if (parsed.kind === 'action' && byName.has(parsed.name)) {
+      yield ctx.warning('the model wrote a text-protocol action instead of calling a tool; using the text protocol', 'tools-unsupported')
+      state.protocol = 'text'
+      textProtocol = true
+    }
+  }
+  const parsed = textProtocol ? parseTextStep(reply.text) : undefined
+  if (!parsed) return { reply, textProtocol, calls: forced ? [] : reply.toolCalls, draft: reply.text.trim(), parsed }
+  const calls =
+    parsed.kind === 'action' && !forced ? [{ id: ctx.newId('call'), name: parsed.name, args: coerceTextArgs(parsed.args, byName.get(parsed.name)?.spec) }] : []
+  return { reply, textProtocol, calls, draft: parsed.kind === 'answer' ? parsed.answer : reply.text.trim(), parsed }
+}
 
-  /** Runs a step's calls; when one waits for approval, the step is saved as pending and the run pauses with its request. */
-  async function* act(
-    step: number,
-    text: string,
-    calls: ToolCall[],
-    approvals?: Record<string, CallApproval>,
-  ): AsyncGenerator<StrategyEvent, Paused | undefined> {
-    const visible = new Set(visibleAt(step).map((t) => t.spec.name))
-    const ran = yield* runner.run({ step, text, calls, visible, ...(approvals ? { approvals } : {}) })
-    if (ran.ran) {
-      delete state.pending
+/**
+ * A step without calls: its draft through the gate, then released as the answer; or, rejected,
+ * sent back to the model. Told to answer, a model that still acts (a text-protocol action or a
+ * bare `Thought:`, or tool calls and no text) is asked once more, then the answer is what the
+ * run gathered, never its text.
+ */
+async function* settleAnswer(loop: Loop, read: ReadReply, forced: boolean): AsyncGenerator<StrategyEvent, StrategyOutcome | undefined> {
+  const { ctx, state, settings, notes, hooks } = loop
+  const { reply, parsed, textProtocol } = read
+  let draft = read.draft
+  let gathered = false
+  const acting = parsed ? parsed.kind === 'action' || (parsed.kind === 'unreadable' && hasProtocolLabel(reply.text)) : reply.toolCalls.length > 0 && !draft
+  if (forced && acting) {
+    if (!state.answerAsked) {
+      state.answerAsked = true
+      yield ctx.warning('the model acted instead of answering on its last step; it is asked once more for the answer', 'unparseable-output')
+      notes.steps.push({ text: parsed ? untilObservation(reply.text) : '', outcomes: [], followUp: answerNowNote(textProtocol) })
+      yield* save(loop)
       return undefined
     }
-    const { waiting, request } = ran
-    state.pending = { step, text, calls, waiting: waiting.id, decisions: ran.approvals }
-    yield ctx.warning(`tool \`${waiting.name}\` (call ${waiting.id}) waits for approval: resume the run with a \`decision\``, 'approval-needed')
-    yield* save()
-    return { reason: 'paused', request }
+    draft = gatheredAnswer(notes)
+    gathered = true
+    yield ctx.warning(
+      `the model acted again instead of answering: ${draft ? 'the answer lists what the run gathered' : 'nothing was gathered to answer from'}`,
+      'empty-output',
+    )
   }
-
-  // A run resumed from a pause first settles the step that waited.
-  if (saved?.pending && ctx.resumed?.paused) {
-    const pending = saved.pending
-    const { decision } = ctx.resumed
-    if (!decision) yield ctx.warning(`resumed without a \`decision\`: the waiting call ${pending.waiting} is refused`, 'approval-missing')
-    const paused = yield* act(pending.step, pending.text, pending.calls, { ...pending.decisions, [pending.waiting]: approvalOf(decision) })
-    if (paused) return paused
-    yield* save()
+  const evidence = { sources: notes.sources.map(({ n, url, title, read }) => ({ n, url, ...(title ? { title } : {}), read })) }
+  const verdict = draft && !gathered ? await (hooks.finalAnswer ?? groundingGate)(draft, evidence) : true
+  if (verdict !== undefined && typeof verdict === 'object' && 'reject' in verdict) {
+    const reason = bound(String(verdict.reject), ERROR_CHARS)
+    if (state.rejections < settings.maxRejections && !forced) {
+      state.rejections++
+      yield ctx.warning(`the answer was rejected: ${reason}`, 'answer-rejected')
+      notes.steps.push({ text: reply.text, outcomes: [], followUp: rejectedNote(reason) })
+      yield* save(loop)
+      return undefined
+    }
+    yield ctx.warning(`the answer was rejected (${reason}), but no revision is left: it stands as it is`, 'answer-ungrounded')
   }
-
-  while (true) {
-    state.step++
-    const forced = state.answerAsked === true || state.step >= settings.maxSteps || state.repeats > settings.maxRepeats || (yield* budgetStop(ctx))
-    let textProtocol = state.protocol === 'text'
-    const specs: ToolSpec[] = visibleAt(state.step).map((t) => t.spec)
-    const system = textProtocol ? `${reactSystem}\n\n${textProtocolInstructions(specs)}` : reactSystem
-    const { prompt, turns } = notes.request({ system, question, earlier, knowledge, textProtocol, budget: settings.contextTokens })
-    const offered = !textProtocol && specs.length > 0
-    let reply: { text: string; toolCalls: ToolCall[] }
-    try {
-      reply = yield* ctx.act(ROLE, {
-        system,
-        prompt: forced ? `${prompt}\n\n${lastStepNote}` : prompt,
-        turns,
-        ...(offered ? { tools: specs, toolChoice: forced ? ('none' as const) : ('auto' as const) } : {}),
-        temperature: 0,
-        maxTokens: 1024,
-      })
-    } catch (error) {
-      if (!textProtocol && toolsUnsupported(error)) {
-        yield ctx.warning(`the model cannot call tools (${describeError(error).message}); using the text protocol`, 'tools-unsupported')
-        state.protocol = 'text'
-        state.step--
-        continue
-      }
-      throw error
-    }
-
-    // A server that ignores `tools` (no error, no tool calls) leaves a model that may still write the
-    // text protocol's action: take it, and speak the protocol from now on.
-    if (!textProtocol && !reply.toolCalls.length) {
-      const parsed = parseTextStep(reply.text)
-      if (parsed.kind === 'action' && byName.has(parsed.name)) {
-        yield ctx.warning('the model wrote a text-protocol action instead of calling a tool; using the text protocol', 'tools-unsupported')
-        state.protocol = 'text'
-        textProtocol = true
-      }
-    }
-
-    let calls = forced ? [] : reply.toolCalls
-    let draft = reply.text.trim()
-    const parsed = textProtocol ? parseTextStep(reply.text) : undefined
-    if (parsed) {
-      calls = []
-      if (parsed.kind === 'action' && !forced) {
-        const args = coerceTextArgs(parsed.args, byName.get(parsed.name)?.spec)
-        calls = [{ id: ctx.newId('call'), name: parsed.name, args }]
-      } else if (parsed.kind === 'answer') draft = parsed.answer
-      else if (!forced) {
-        yield ctx.warning('the model replied outside the Thought / Action / Final Answer protocol', 'unparseable-output')
-        notes.steps.push({ text: reply.text, outcomes: [], followUp: protocolNudge })
-        yield* save()
-        continue
-      }
-    }
-
-    if (calls.length) {
-      // An Observation the model went on to invent is not kept: the real one follows.
-      const paused = yield* act(state.step, textProtocol ? untilObservation(reply.text) : reply.text, calls)
-      if (paused) return paused
-      yield* save()
-      continue
-    }
-
-    if (!draft && !forced) {
-      notes.steps.push({ text: '', outcomes: [], followUp: emptyNudge })
-      yield* save()
-      continue
-    }
-
-    // Told to answer, the model still acts (a text-protocol action or a bare `Thought:`, or tool
-    // calls and no text): asked once more, then the answer is what the run gathered, never its text.
-    let gathered = false
-    const acting = parsed ? parsed.kind === 'action' || (parsed.kind === 'unreadable' && hasProtocolLabel(reply.text)) : reply.toolCalls.length > 0 && !draft
-    if (forced && acting) {
-      if (!state.answerAsked) {
-        state.answerAsked = true
-        yield ctx.warning('the model acted instead of answering on its last step; it is asked once more for the answer', 'unparseable-output')
-        notes.steps.push({ text: parsed ? untilObservation(reply.text) : '', outcomes: [], followUp: answerNowNote(textProtocol) })
-        yield* save()
-        continue
-      }
-      draft = gatheredAnswer(notes)
-      gathered = true
-      yield ctx.warning(
-        `the model acted again instead of answering: ${draft ? 'the answer lists what the run gathered' : 'nothing was gathered to answer from'}`,
-        'empty-output',
-      )
-    }
-
-    const evidence = { sources: notes.sources.map(({ n, url, title, read }) => ({ n, url, ...(title ? { title } : {}), read })) }
-    const verdict = draft && !gathered ? await (hooks.finalAnswer ?? groundingGate)(draft, evidence) : true
-    if (verdict !== undefined && typeof verdict === 'object' && 'reject' in verdict) {
-      const reason = bound(String(verdict.reject), ERROR_CHARS)
-      if (state.rejections < settings.maxRejections && !forced) {
-        state.rejections++
-        yield ctx.warning(`the answer was rejected: ${reason}`, 'answer-rejected')
-        notes.steps.push({ text: reply.text, outcomes: [], followUp: rejectedNote(reason) })
-        yield* save()
-        continue
-      }
-      yield ctx.warning(`the answer was rejected (${reason}), but no revision is left: it stands as it is`, 'answer-ungrounded')
-    }
-
-    yield* answer(draft, ctx, notes, gathered, schedule)
-    return { reason: forced && state.step >= settings.maxSteps ? 'max-iterations' : 'answered' }
-  }
+  yield* answer(draft, ctx, notes, gathered, loop.schedule)
+  return { reason: forced && state.step >= settings.maxSteps ? 'max-iterations' : 'answered' }
 }
 
 /** What the run's tools found, as the answer of a model that would not give one. */
@@ -322,11 +371,4 @@ async function* answer(draft: string, ctx: StrategyContext, notes: ToolNotes, wa
     schedule,
     empty: { warning: warned ? undefined : 'the model gave no answer', text: () => 'No answer was found within the step budget.' },
   })
-}
-
-/** The caller's decision on the waiting call, as the step's approvals keep it; none refuses the call. */
-function approvalOf(decision: InterruptDecision | undefined): CallApproval {
-  if (decision?.action === 'approve') return { approved: true }
-  if (decision?.action === 'edit') return { approved: true, ...('args' in decision ? { arguments: decision.args } : {}) }
-  return { approved: false, ...(decision?.action === 'reject' && decision.reason ? { message: decision.reason } : {}) }
 }

@@ -13,14 +13,6 @@ export interface ReactCall {
   step: number
 }
 
-/** What `beforeTool` decides: run the call (nothing, or `allow`), refuse it with a message to the model, change its arguments, or pause the run for approval. */
-export type BeforeToolDecision =
-  | undefined
-  | { action: 'allow' }
-  | { action: 'deny'; message: string }
-  | { action: 'rewrite'; args: Record<string, unknown> }
-  | { action: 'suspend' }
-
 /** The sources a `react` answer may cite, for `finalAnswer`: each `[n]` the model saw. */
 export interface ReactEvidence {
   sources: readonly { n: number; url: string; title?: string; read: boolean }[]
@@ -44,15 +36,8 @@ export interface ReactOptions {
   maxRepeats?: number
   /** Answers the gate may reject before the last one is taken as it is. @defaultValue 2 */
   maxRejections?: number
-  /**
-   * Every tool call (the built-in `search` and `read_page` too) waits for approval, as a tool
-   * marked `needsApproval` does, unless `beforeTool` allows or denies it. Plain data, so the
-   * checkpoint keeps it: a run resumed after an interruption still asks. @defaultValue false
-   */
-  needsApproval?: boolean
   /** The tool names the model may call at a step (all by default). */
   activeTools?: (step: number, names: readonly string[]) => readonly string[]
-  beforeTool?: (call: ReactCall) => BeforeToolDecision | Promise<BeforeToolDecision>
   /** Sees each result; may replace the text the model gets. */
   afterTool?: (call: ReactCall, result: { ok: boolean; content: string }) => undefined | { content: string } | Promise<undefined | { content: string }>
   /**
@@ -72,7 +57,6 @@ export interface ReactLimits {
   resultChars: number
   maxRepeats: number
   maxRejections: number
-  needsApproval: boolean
 }
 
 /** React's options, checked: the limits, the user's tools made runnable, and the hooks. */
@@ -84,30 +68,16 @@ export interface ReactSettings {
   hooks: Pick<ReactOptions, (typeof HOOKS)[number]>
 }
 
-const HOOKS = ['activeTools', 'beforeTool', 'afterTool', 'finalAnswer'] as const
-const FIELDS = [
-  'tools',
-  'maxSteps',
-  'concurrency',
-  'toolCalls',
-  'contextTokens',
-  'resultChars',
-  'maxRepeats',
-  'maxRejections',
-  'needsApproval',
-  ...HOOKS,
-] as const
+const HOOKS = ['activeTools', 'afterTool', 'finalAnswer'] as const
+const FIELDS = ['tools', 'maxSteps', 'concurrency', 'toolCalls', 'contextTokens', 'resultChars', 'maxRepeats', 'maxRejections', ...HOOKS] as const
 
 /** Checks the `react` section (a `config` error names the field) and fills its defaults. */
 export function reactSettings(raw: unknown): ReactSettings {
+  refuseReplaced(raw)
   const options = optionsSection(raw, 'react', FIELDS, { maxIterations: 'react.maxSteps' }) as Readonly<ReactOptions>
   const toolCalls = options.toolCalls ?? 'native'
   if (toolCalls !== 'native' && toolCalls !== 'text') {
     throw new LaconicError(`\`react.toolCalls\` must be 'native' or 'text', got ${String(toolCalls)}`, { code: 'config' })
-  }
-  const needsApproval = options.needsApproval ?? false
-  if (typeof needsApproval !== 'boolean') {
-    throw new LaconicError(`\`react.needsApproval\` must be true or false, got ${String(needsApproval)}`, { code: 'config' })
   }
   if (options.tools !== undefined && !Array.isArray(options.tools)) throw new LaconicError('`react.tools` must be an array of tools', { code: 'config' })
   const hooks: ReactSettings['hooks'] = {}
@@ -126,10 +96,23 @@ export function reactSettings(raw: unknown): ReactSettings {
       resultChars: wholeNumberOption(options.resultChars, 'react.resultChars', 3000, 200),
       maxRepeats: wholeNumberOption(options.maxRepeats, 'react.maxRepeats', 2, 0),
       maxRejections: wholeNumberOption(options.maxRejections, 'react.maxRejections', 2, 0),
-      needsApproval,
     },
     tools: userTools(options.tools),
     sources: toolSources(options.tools),
     hooks,
+  }
+}
+
+/** Tool approval moved to the run's options, one contract with plan review (`review` and `decide`): the old fields are refused. */
+const REPLACED: Readonly<Record<string, string>> = {
+  needsApproval: 'the run option `review.tools`: agent.research(question, { review: { tools: true } }) (or a predicate of the call)',
+  beforeTool:
+    "the run options `review.tools` (which calls wait) and `decide` (the answer: { action: 'approve' }, { action: 'reject', reason }, { action: 'edit', args } or { action: 'pause' })",
+}
+
+function refuseReplaced(raw: unknown): void {
+  if (typeof raw !== 'object' || raw === null) return
+  for (const [old, now] of Object.entries(REPLACED)) {
+    if ((raw as Record<string, unknown>)[old] !== undefined) throw new LaconicError(`\`react.${old}\` was replaced: use ${now}`, { code: 'config' })
   }
 }

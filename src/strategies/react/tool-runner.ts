@@ -1,229 +1,187 @@
 /**
  * Runs the tool calls of one `react` step: each call is announced, checked (its tool, its
- * arguments, repeats, the caller's `beforeTool`, approval), and the allowed ones run at once
- * under the run's limiter; their results go into the notes as the step's outcomes. A call that
- * waits for approval stops the step before anything runs, so the whole step is replayed on resume.
+ * arguments, repeats), put to the caller when it needs a decision (`review.tools`, or a tool
+ * marked `needsApproval`: `ctx.decide`), and the allowed ones run at once under the run's
+ * limiter; their results go into the tool notes as the step's outcomes. A call that waits for a
+ * decision stops the step before anything runs, so the whole step is replayed on resume, the
+ * decisions taken so far kept.
  */
 import type { StrategyEvent } from '../../core/contracts/events.js'
-import type { ToolCallRequest } from '../../core/contracts/interruption.js'
+import type { InterruptDecision, ToolCallRequest } from '../../core/contracts/interruption.js'
 import { describeError, isAbortError, LaconicError } from '../../core/contracts/laconic-error.js'
 import type { ToolCall } from '../../core/contracts/providers.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { parseToolArgs } from '../../core/contracts/tool-args.js'
 import { createMerge } from '../../core/util/merge.js'
-import { documentPassages, passageTitle } from '../../documents/passages.js'
-import { pageFinding, searchFindings } from './conversation.js'
-import { bound, type ToolNotes, type ToolOutcome } from './tool-notes.js'
+import { type BuiltinInit, ERROR_CHARS, failed, readPageCall, searchCall } from './builtin-calls.js'
+import { bound, type ToolOutcome } from './tool-notes.js'
 import type { ReactCall, ReactOptions } from './options.js'
 import { callKey, READ_PAGE, redactArgs, type RunnableTool, SEARCH } from './tools.js'
 
-/** How a call that waited for approval was decided, as a checkpoint keeps it (by call id). */
-export interface CallApproval {
-  approved: boolean
-  /** Run the call with these arguments instead (validated like the model's). */
-  arguments?: Record<string, unknown>
-  /** Told to the model when the call is refused. */
-  message?: string
-}
+export { ERROR_CHARS } from './builtin-calls.js'
 
-export interface ToolRunnerInit {
-  ctx: StrategyContext
-  notes: ToolNotes
+export interface ToolRunnerInit extends BuiltinInit {
   /** Every tool the run has, by name (a step may show the model fewer). */
   tools: ReadonlyMap<string, RunnableTool>
-  /** The run's limiter: tool calls of a step run at once within it. */
-  schedule: Schedule
   /** Calls already made (`callKey`), kept in the checkpoint: a repeat is refused. */
   made: Set<string>
-  /** Characters of a result the model sees. */
-  resultChars: number
-  /** Every call waits for approval (`react.needsApproval`). */
-  needsApproval: boolean
-  hooks: Pick<ReactOptions, 'beforeTool' | 'afterTool'>
+  hooks: Pick<ReactOptions, 'afterTool'>
   /** The model repeated a call it already made. */
   onRepeat(): void
 }
 
-/** The calls of one step, their approvals so far, and the tools the model saw at it. */
+/** The calls of one step, the decisions on them so far, and the tools the model saw at it. */
 export interface StepCalls {
   step: number
   text: string
   calls: readonly ToolCall[]
   /** The tool names the model was offered at this step. */
   visible: ReadonlySet<string>
-  /** Approvals taken on earlier resumes of this step, by call id. */
-  approvals?: Readonly<Record<string, CallApproval>>
+  /** Decisions taken on this step's calls before it paused (and the resume's), by call id. */
+  decisions?: Readonly<Record<string, InterruptDecision>>
 }
 
 /**
- * How a step's calls went: all run (or refused), or stopped at a call that waits for approval:
- * the request that says so (its arguments as they would run, sensitive fields redacted).
+ * How a step's calls went: all run (or refused), or stopped at a call that waits for a decision:
+ * the request that says so (its arguments as they would run, sensitive fields redacted), and the
+ * decisions taken so far, for the checkpoint.
  */
-export type StepRun = { ran: true } | { ran: false; waiting: ToolCall; request: ToolCallRequest; approvals: Record<string, CallApproval> }
+export type StepRun = { ran: true } | { ran: false; waiting: ToolCall; request: ToolCallRequest; decisions: Record<string, InterruptDecision> }
 
-/** Characters of a tool's error the model sees. */
-export const ERROR_CHARS = 400
-
-type Verdict = { run: { tool: RunnableTool; args: Record<string, unknown> } } | { error: string } | { suspend: Record<string, unknown> }
+type Run = { tool: RunnableTool; args: Record<string, unknown> }
+type Verdict = { run: Run } | { error: string } | { pause: Record<string, unknown> }
+type Planned = { call: ToolCall; run?: Run; error?: string }
 
 export function toolRunner(init: ToolRunnerInit): { run(step: StepCalls): AsyncGenerator<StrategyEvent, StepRun> } {
-  const { ctx, notes, tools, schedule, made, resultChars, hooks } = init
-
-  /** Whether a call may run: its tool, its arguments, repeats, the caller's `beforeTool`, approval. */
-  async function* decide(
-    step: number,
-    call: ToolCall,
-    tool: RunnableTool | undefined,
-    parsed: ReturnType<typeof parseToolArgs>,
-    visible: ReadonlySet<string>,
-    approval: CallApproval | undefined,
-  ): AsyncGenerator<StrategyEvent, Verdict> {
-    if (!tool || !visible.has(call.name)) {
-      return { error: `there is no tool \`${bound(call.name, 60)}\` at this step; the tools are: ${[...visible].join(', ') || 'none'}` }
-    }
-    if (!parsed.ok) return { error: `${parsed.error}; send a JSON object matching the tool's parameters` }
-    let args = parsed.value
-    const invalid = tool.validate(args)
-    if (invalid.length) return { error: `invalid arguments: ${invalid.join('; ')}` }
-    const key = callKey(call.name, args)
-    if (made.has(key)) {
-      init.onRepeat()
-      yield ctx.warning(`the model repeated a call it already made (${bound(key, 120)})`, 'repeated-call')
-      return { error: 'you already made this exact call; its result is above or in the notes. Use it, or try something different.' }
-    }
-    const verdict = hooks.beforeTool ? await hooks.beforeTool(callOf(step, call, args)) : undefined
-    if (verdict?.action === 'deny') return { error: `refused: ${bound(String(verdict.message), ERROR_CHARS)}` }
-    if (verdict?.action === 'rewrite') {
-      args = verdict.args
-      const wrong = tool.validate(args)
-      if (wrong.length) throw new LaconicError(`beforeTool rewrote \`${call.name}\` with arguments its schema refuses: ${wrong.join('; ')}`, { code: 'config' })
-    }
-    if (verdict?.action === 'suspend' || ((init.needsApproval || tool.user?.needsApproval) && verdict?.action !== 'allow')) {
-      if (!approval) return { suspend: args }
-      if (!approval.approved) return { error: `the user refused this call${approval.message ? `: ${bound(approval.message, ERROR_CHARS)}` : ''}` }
-      if (approval.arguments !== undefined) {
-        const wrong = tool.validate(approval.arguments)
-        if (wrong.length) throw new LaconicError(`the approved arguments of \`${call.name}\` do not match its schema: ${wrong.join('; ')}`, { code: 'config' })
-        args = approval.arguments
-      }
-    }
-    return { run: { tool, args } }
-  }
-
-  /** Runs one call; a failing tool is an error result, never the run's end (unless the run was aborted). */
-  async function* execute(call: ToolCall, tool: RunnableTool, args: Record<string, unknown>): AsyncGenerator<StrategyEvent, ToolOutcome> {
-    made.add(callKey(call.name, args))
-    if (tool.spec.name === SEARCH && !tool.user) return yield* search(call, String(args.query))
-    if (tool.spec.name === READ_PAGE && !tool.user) return yield* readPage(call, String(args.url))
-    try {
-      const value = await schedule(async () => tool.user!.execute(args, { signal: ctx.signal }))
-      ctx.signal.throwIfAborted()
-      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
-      const content = bound(text, resultChars)
-      return { call, ok: true, content, note: `- ${call.name} ${JSON.stringify(redactArgs(args, tool))}: ${bound(text.replace(/\s+/g, ' '), 200)}` }
-    } catch (error) {
-      if (ctx.signal.aborted || isAbortError(error)) throw error
-      return failed(call, `the tool failed: ${describeError(error).message}`)
-    }
-  }
-
-  async function* search(call: ToolCall, query: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
-    const outcome = yield* ctx.runSearch(query, { schedule })
-    if (outcome.error) return failed(call, `search failed: ${outcome.error.message}`)
-    if (!outcome.results.length) return { call, ok: true, content: 'No results.', note: `- search "${query}": no results` }
-    const lines = outcome.results.map((r) => {
-      const source = notes.source(r.url, r.title, false)
-      const snippet = bound(r.snippet, 400)
-      notes.saw(source, snippet)
-      return { source, snippet: r.snippet, text: `[${source.n}] ${r.title}\n${r.url}\n${snippet}` }
-    })
-    const content = bound(lines.map((l) => l.text).join('\n\n'), resultChars)
-    return {
-      call,
-      ok: true,
-      content,
-      note: `- search "${query}": ${lines.map((l) => `[${l.source.n}] ${bound(l.source.title ?? l.source.url, 60)}`).join('; ')}`,
-      finding: searchFindings(lines),
-    }
-  }
-
-  async function* readPage(call: ToolCall, ref: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
-    // The model may name a source by its number instead of its URL.
-    const number = /^\[?(\d{1,4})\]?$/.exec(ref.trim())
-    const url = number ? notes.find(Number(number[1]))?.url : ref.trim()
-    if (!url || !/^https?:\/\//i.test(url)) return failed(call, `\`${bound(ref, 100)}\` is not the URL of a source; pass a URL from the search results`)
-    const page = yield* ctx.readPage(url, { schedule })
-    if (!page) return failed(call, `could not read ${url}`)
-    // What the page holds for the question: a document's pages each a source of their own.
-    const passages = documentPassages({ ...page, url: page.url || url }, ctx.question, resultChars)
-    if (passages.length === 0) passages.push({ url: page.url || url, text: '' })
-    const shown = passages.map((passage) => {
-      const title = page.title ? passageTitle(page.title, passage) : undefined
-      const source = notes.source(passage.url, title, true)
-      notes.saw(source, passage.text)
-      return { source, title, text: passage.text }
-    })
-    const text = shown.map((s) => s.text).join(' ')
-    return {
-      call,
-      ok: true,
-      content: shown.map((s) => `[${s.source.n}] ${s.title ?? ''}\n${s.source.url}\n${s.text}`).join('\n\n'),
-      note: `- read ${shown.map((s) => `[${s.source.n}]`).join(' ')}: ${bound(text.replace(/\s+/g, ' '), 240)}`,
-      finding: shown.map((s) => pageFinding(s.source, s.text)).join('\n'),
-    }
-  }
-
   return {
-    async *run({ step, text, calls, visible, approvals: given }) {
-      const approvals: Record<string, CallApproval> = { ...given }
-      // A resumed step announces its calls again (its run-start opens a new stream).
-      type Planned = { call: ToolCall; run?: { tool: RunnableTool; args: Record<string, unknown> }; error?: string }
+    async *run(step) {
+      const decisions: Record<string, InterruptDecision> = { ...step.decisions }
       const planned: Planned[] = []
-      for (const call of calls) {
-        const tool = tools.get(call.name)
+      for (const call of step.calls) {
+        const tool = init.tools.get(call.name)
         const parsed = parseToolArgs(call.args)
+        // A resumed step announces its calls again (its run-start opens a new stream).
         yield { type: 'tool-call', callId: call.id, name: call.name, args: redactArgs(parsed.ok ? parsed.value : { raw: bound(call.args, 200) }, tool) }
-        const decided = yield* decide(step, call, tool, parsed, visible, approvals[call.id])
-        if ('suspend' in decided) {
-          if (!ctx.input.checkpoints) {
-            yield ctx.warning(
+        const checked = yield* checkCall(init, call, tool, parsed, step.visible)
+        if ('error' in checked) {
+          planned.push({ call, error: checked.error })
+          continue
+        }
+        const verdict = await approveCall(init, call, checked, decisions)
+        if ('pause' in verdict) {
+          if (!init.ctx.input.checkpoints) {
+            yield init.ctx.warning(
               `tool \`${call.name}\` needs approval, but the run has no checkpoint store to pause in; the call is refused`,
               'approval-unavailable',
             )
             planned.push({ call, error: 'this call needs approval, which cannot be given in this run; do without it' })
             continue
           }
-          const request: ToolCallRequest = { kind: 'tool-call', callId: call.id, name: call.name, args: redactArgs(decided.suspend, tool) }
-          return { ran: false, waiting: call, request, approvals }
+          const request: ToolCallRequest = { kind: 'tool-call', callId: call.id, name: call.name, args: redactArgs(verdict.pause, checked.tool) }
+          return { ran: false, waiting: call, request, decisions }
         }
-        planned.push({ call, ...decided })
+        planned.push({ call, ...verdict })
       }
-
-      const outcomes: ToolOutcome[] = new Array(planned.length)
-      const merge = createMerge<StrategyEvent>()
-      for (const [i, plan] of planned.entries()) {
-        merge.add(
-          (async function* (): AsyncGenerator<StrategyEvent> {
-            let outcome = plan.run ? yield* execute(plan.call, plan.run.tool, plan.run.args) : failed(plan.call, plan.error ?? 'refused')
-            if (plan.run && hooks.afterTool) {
-              const replaced = await hooks.afterTool(callOf(step, plan.call, plan.run.args), { ok: outcome.ok, content: outcome.content })
-              if (replaced && typeof replaced.content === 'string') outcome = { ...outcome, content: bound(replaced.content, resultChars) }
-            }
-            outcomes[i] = outcome
-            yield { type: 'tool-result', callId: plan.call.id, ok: outcome.ok, summary: summaryOf(outcome), chars: outcome.content.length }
-          })(),
-        )
-      }
-      yield* merge
-      notes.steps.push({ text, outcomes })
+      const outcomes = yield* runPlanned(init, step.step, planned)
+      init.notes.steps.push({ text: step.text, outcomes })
       return { ran: true }
     },
   }
 }
 
-function failed(call: ToolCall, error: string): ToolOutcome {
-  const content = bound(`Error: ${error}`, ERROR_CHARS)
-  return { call, ok: false, content, note: `- ${bound(call.name, 60)}: failed (${bound(error, 120)})` }
+/** Whether a call can run at all: its tool (visible at this step), its arguments (valid), and not a repeat. */
+async function* checkCall(
+  init: ToolRunnerInit,
+  call: ToolCall,
+  tool: RunnableTool | undefined,
+  parsed: ReturnType<typeof parseToolArgs>,
+  visible: ReadonlySet<string>,
+): AsyncGenerator<StrategyEvent, Run | { error: string }> {
+  if (!tool || !visible.has(call.name)) {
+    return { error: `there is no tool \`${bound(call.name, 60)}\` at this step; the tools are: ${[...visible].join(', ') || 'none'}` }
+  }
+  if (!parsed.ok) return { error: `${parsed.error}; send a JSON object matching the tool's parameters` }
+  const args = parsed.value
+  const invalid = tool.validate(args)
+  if (invalid.length) return { error: `invalid arguments: ${invalid.join('; ')}` }
+  const key = callKey(call.name, args)
+  if (init.made.has(key)) {
+    init.onRepeat()
+    yield init.ctx.warning(`the model repeated a call it already made (${bound(key, 120)})`, 'repeated-call')
+    return { error: 'you already made this exact call; its result is above or in the notes. Use it, or try something different.' }
+  }
+  return { tool, args }
+}
+
+/**
+ * Whether a call may go ahead: a call of a tool marked `needsApproval`, or one `review.tools`
+ * picks, is put to the caller (`ctx.decide`) unless this step already has a decision on it;
+ * the decision is kept in `decisions`. `pause` when the caller pauses (or cannot answer).
+ */
+async function approveCall(init: ToolRunnerInit, call: ToolCall, { tool, args }: Run, decisions: Record<string, InterruptDecision>): Promise<Verdict> {
+  const asked = decisions[call.id]
+  if (!asked) {
+    const needed =
+      tool.user?.needsApproval === true || (await reviewsCall(init.ctx.input.review?.tools, { kind: 'tool-call', callId: call.id, name: call.name, args }))
+    if (!needed) return { run: { tool, args } }
+    const answer = await init.ctx.decide({ kind: 'tool-call', callId: call.id, name: call.name, args: redactArgs(args, tool) })
+    init.ctx.signal.throwIfAborted()
+    if (answer.action === 'pause') return { pause: args }
+    decisions[call.id] = answer
+  }
+  const decision = decisions[call.id]!
+  if (decision.action === 'reject') return { error: `the user refused this call${decision.reason ? `: ${bound(decision.reason, ERROR_CHARS)}` : ''}` }
+  if (decision.action === 'edit' && 'args' in decision) {
+    const wrong = tool.validate(decision.args)
+    if (wrong.length) throw new LaconicError(`the approved arguments of \`${call.name}\` do not match its schema: ${wrong.join('; ')}`, { code: 'config' })
+    return { run: { tool, args: decision.args } }
+  }
+  return { run: { tool, args } }
+}
+
+/** The `review.tools` switch for one call: all, none, or those its predicate picks. */
+async function reviewsCall(tools: boolean | ((call: ToolCallRequest) => boolean | Promise<boolean>) | undefined, call: ToolCallRequest): Promise<boolean> {
+  if (typeof tools !== 'function') return tools === true
+  return (await tools(structuredClone(call))) === true
+}
+
+/** Runs the step's allowed calls at once (refused ones are error results), `afterTool` seeing each; the outcomes in call order. */
+async function* runPlanned(init: ToolRunnerInit, step: number, planned: readonly Planned[]): AsyncGenerator<StrategyEvent, ToolOutcome[]> {
+  const { hooks, resultChars } = init
+  const outcomes: ToolOutcome[] = new Array(planned.length)
+  const merge = createMerge<StrategyEvent>()
+  for (const [i, plan] of planned.entries()) {
+    merge.add(
+      (async function* (): AsyncGenerator<StrategyEvent> {
+        let outcome = plan.run ? yield* execute(init, plan.call, plan.run) : failed(plan.call, plan.error ?? 'refused')
+        if (plan.run && hooks.afterTool) {
+          const replaced = await hooks.afterTool(callOf(step, plan.call, plan.run.args), { ok: outcome.ok, content: outcome.content })
+          if (replaced && typeof replaced.content === 'string') outcome = { ...outcome, content: bound(replaced.content, resultChars) }
+        }
+        outcomes[i] = outcome
+        yield { type: 'tool-result', callId: plan.call.id, ok: outcome.ok, summary: summaryOf(outcome), chars: outcome.content.length }
+      })(),
+    )
+  }
+  yield* merge
+  return outcomes
+}
+
+/** Runs one call; a failing tool is an error result, never the run's end (unless the run was aborted). */
+async function* execute(init: ToolRunnerInit, call: ToolCall, { tool, args }: Run): AsyncGenerator<StrategyEvent, ToolOutcome> {
+  const { ctx, schedule, resultChars } = init
+  init.made.add(callKey(call.name, args))
+  if (tool.spec.name === SEARCH && !tool.user) return yield* searchCall(init, call, String(args.query))
+  if (tool.spec.name === READ_PAGE && !tool.user) return yield* readPageCall(init, call, String(args.url))
+  try {
+    const value = await schedule(async () => tool.user!.execute(args, { signal: ctx.signal }))
+    ctx.signal.throwIfAborted()
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
+    const content = bound(text, resultChars)
+    return { call, ok: true, content, note: `- ${call.name} ${JSON.stringify(redactArgs(args, tool))}: ${bound(text.replace(/\s+/g, ' '), 200)}` }
+  } catch (error) {
+    if (ctx.signal.aborted || isAbortError(error)) throw error
+    return failed(call, `the tool failed: ${describeError(error).message}`)
+  }
 }
 
 function summaryOf(outcome: ToolOutcome): string {

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit'
 import { toJson } from '../../core/contracts/checkpoint.js'
 import type { Report, StrategyEvent } from '../../core/contracts/events.js'
-import type { ReportOutline } from '../../core/contracts/interruption.js'
+import type { InterruptDecision, ReportOutline } from '../../core/contracts/interruption.js'
 import { isAbortError, LaconicError } from '../../core/contracts/laconic-error.js'
 import type { Step, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
 import { makeStrategy } from '../../core/run/registry.js'
@@ -15,7 +15,7 @@ import { claimChecker } from '../shared/verify-claims.js'
 import { fitPrompt, shareChars } from './fit.js'
 import { inOrder, type SectionRender } from './in-order.js'
 import { type ReportOptions, type ReportSettings, reportSettings } from './options.js'
-import { outlineAsPlan, outlineFromTitles, outlinePrompt, outlineSchema, outlineSystem, readOutline } from './outline.js'
+import { outlinePrompt, outlineSchema, outlineSystem, readOutline } from './outline.js'
 import { conclusionSystem, framePrompt, introductionSystem, sectionPrompt, sectionSystem, type ShownSource } from './prompts.js'
 import { researchSection } from './section.js'
 import { channel, slots } from './slots.js'
@@ -68,18 +68,21 @@ async function* runReport(question: string, ctx: StrategyContext, settings: Repo
   const saved = restoredState<ReportState>(ctx, 'report', reportState)
   let outline: ReportOutline
   if (saved?.pending) {
-    const decided = yield* decidedOutline(ctx, saved.outline, settings)
+    const decided = yield* decidedOutline(ctx, saved.outline, settings, ctx.resumed?.decision)
     if (!decided) return { reason: 'answered' }
     outline = decided
   } else if (saved) outline = saved.outline
   else {
     const planned = yield* planOutline(question, ctx, settings, schedule)
-    const approved = yield* ctx.reviewPlan(outlineAsPlan(planned))
-    if (!approved) {
+    // The outline is the report's plan: `review.plan` puts it to the caller.
+    const answer = await ctx.decide({ kind: 'outline', outline: planned })
+    if (answer.action === 'pause') {
       yield* ctx.checkpoint({ outline: planned, pending: true, written: [] } satisfies ReportState)
       return { reason: 'paused', request: { kind: 'outline', outline: planned } }
     }
-    outline = outlineFromTitles(planned, approved, settings.sections)
+    const decided = yield* decidedOutline(ctx, planned, settings, answer)
+    if (!decided) return { reason: 'answered' }
+    outline = decided
   }
   yield { type: 'outline', outline }
   yield* writeReport(question, outline, saved?.pending ? [] : (saved?.written ?? []), ctx, { ...settings, schedule })
@@ -116,12 +119,17 @@ async function* planOutline(question: string, ctx: StrategyContext, settings: Re
 }
 
 /**
- * The outline a paused run goes on with, by the caller's decision: approve (or none) keeps it,
+ * The outline the run goes on with, by the caller's decision (in process, or on the resume of a
+ * run paused at it): approve (or none) keeps it,
  * `edit` replaces it (read like the planner's; one without a usable section is a `config`
  * error), `reject` ends the run with nothing written (undefined, a `plan-rejected` warning).
  */
-async function* decidedOutline(ctx: StrategyContext, pending: ReportOutline, settings: ReportSettings): Step<ReportOutline | undefined> {
-  const decision = ctx.resumed?.decision
+async function* decidedOutline(
+  ctx: StrategyContext,
+  pending: ReportOutline,
+  settings: ReportSettings,
+  decision: InterruptDecision | undefined,
+): Step<ReportOutline | undefined> {
   if (decision?.action === 'reject') {
     yield ctx.warning(`the outline was rejected${decision.reason ? `: ${decision.reason}` : ''}; nothing was written`, 'plan-rejected')
     return undefined

@@ -65,18 +65,3 @@ export function readOutline(value: unknown, maxSections: number, fallbackTitle: 
   if (!sections.length) return undefined
   return { title: line(stringField(record, 'title') ?? '', TITLE_CHARS) || line(fallbackTitle, TITLE_CHARS), sections }
 }
-
-/** The outline put to `approvePlan`: its text, one section a line, and the section titles as the queries an edit may change. */
-export function outlineAsPlan(outline: ReportOutline): { text: string; queries: string[] } {
-  return {
-    text: `Outline: ${outline.title}\n${outline.sections.map((s, i) => `${i + 1}. ${s.title} — ${s.goal}`).join('\n')}`,
-    queries: outline.sections.map((s) => s.title),
-  }
-}
-
-/** The outline after `approvePlan` returned section titles: a kept title keeps its section, a new one is a section of its own. */
-export function outlineFromTitles(outline: ReportOutline, titles: readonly string[], maxSections: number): ReportOutline {
-  const byTitle = new Map(outline.sections.map((s) => [normalizeText(s.title), s]))
-  const sections = titles.map((t) => byTitle.get(normalizeText(t)) ?? { title: t, goal: t, questions: [t] })
-  return readOutline({ title: outline.title, sections }, maxSections, outline.title) ?? outline
-}

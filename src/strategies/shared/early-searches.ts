@@ -184,10 +184,9 @@ function settledLater<T>(promise: Promise<T>): Promise<T> {
 }
 
 /**
- * Whether the run's first plan is still to be put to the caller (`approvePlan` or
- * `pauseAfterPlan` on a fresh run): such a plan is not searched early, since the caller may
- * change it or stop the run.
+ * Whether the run's first plan is still to be put to the caller (`review.plan` on a fresh run):
+ * such a plan is not searched early, since the caller may change it or stop the run.
  */
 export function planAwaitsReview(ctx: StrategyContext): boolean {
-  return !ctx.resumed && Boolean(ctx.input.approvePlan || ctx.input.pauseAfterPlan)
+  return !ctx.resumed && ctx.input.review?.plan === true
 }

@@ -102,7 +102,7 @@ describe('deep: pipelining', () => {
     expect(result.reason).toBe('answered')
   })
 
-  it('does not search the sub-question put to approvePlan early; the later ones are', async () => {
+  it('does not search the sub-question put to the caller (review.plan) early; the later ones are', async () => {
     const rig = deepRig((r) => ({
       planner: [
         ['{"is_complete": false, "next_question": "What is A?"', ', "reasoning": "needed"}'],
@@ -112,11 +112,12 @@ describe('deep: pipelining', () => {
     }))
     const asked: string[][] = []
     const { result } = await collect(agent(rig), 'What are A and B?', {
-      approvePlan: async (plan) => {
-        asked.push(plan.queries)
+      review: { plan: true },
+      decide: async (plan) => {
+        if (plan.kind === 'plan') asked.push(plan.queries)
         // Nothing of the plan may be searched before the caller has seen it.
         expect(rig.searches()).toEqual([])
-        return true
+        return { action: 'approve' }
       },
     })
     expect(asked).toEqual([['What is A?']])

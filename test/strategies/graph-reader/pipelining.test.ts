@@ -220,7 +220,7 @@ describe('graph-reader pipelining', () => {
       { options: { pipelining: false }, checksEarly: false },
       { options: { concurrency: 1 }, checksEarly: false },
       // Only the plan waits for its approval: node checks still start their children early.
-      { options: {}, input: { approvePlan: () => true }, checksEarly: true },
+      { options: {}, input: { review: { plan: true }, decide: () => ({ action: 'approve' as const }) }, checksEarly: true },
     ]
     for (const { options, input, checksEarly } of cases) {
       const base = plain({

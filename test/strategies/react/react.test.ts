@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../../src/index.js'
 import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/index.js'
-import type { ReactTool } from '../../../src/index.js'
+import type { InterruptRequest, ReactTool } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
 import { heldCalls } from '../held-calls.js'
 import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
@@ -182,7 +182,7 @@ it('a tool that needs approval pauses the run with a tool-call request; an edit 
   assertEventInvariants([...paused, ...rest])
 })
 
-it('react.needsApproval: every call, the built-in search too, pauses the run, and the checkpoint keeps the mode', async () => {
+it('review.tools: every call, the built-in search too, pauses the run, and the checkpoint keeps the switch', async () => {
   const llm = scriptedLLM({
     replies: (req) => {
       const results = req.turns?.filter((t) => t.role === 'tool').length ?? 0
@@ -192,14 +192,14 @@ it('react.needsApproval: every call, the built-in search too, pauses the run, an
     },
   })
   const checkpoints = memoryCheckpoints()
-  const agent = createAgent({ llm, search, strategy: 'react', react: { needsApproval: true, finalAnswer: () => true } })
+  const agent = createAgent({ llm, search, strategy: 'react', react: { finalAnswer: () => true } })
   const searched = search.calls.length
-  const first = agent.research('q', { checkpoints })
+  const first = agent.research('q', { checkpoints, review: { tools: true } })
   await read(first)
   expect((await first.result).reason).toBe('paused')
   expect(search.calls.slice(searched)).toEqual([])
-  expect((await checkpoints.load(first.runId))?.options.settings).toMatchObject({ needsApproval: true })
-  // Approved, the search runs; the next call waits in turn.
+  expect((await checkpoints.load(first.runId))?.input.review).toEqual({ tools: true })
+  // Approved, the search runs; the next call waits in turn (the resume keeps the switch).
   const second = agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } })
   await read(second)
   expect((await second.result).reason).toBe('paused')
@@ -207,14 +207,110 @@ it('react.needsApproval: every call, the built-in search too, pauses the run, an
   expect(ofType(await read(agent.resume(first.runId, { checkpoints, decision: { action: 'reject' } })), 'tool-result')).toEqual([
     expect.objectContaining({ callId: 'c2', ok: false }),
   ])
-  // beforeTool's allow or deny settles a call without a pause.
-  const allowed = createAgent({
-    llm: scriptedLLM({ replies: [{ text: '', toolCalls: [{ name: 'search', args: { query: 'x' } }] }, 'done'] }),
-    search,
-    strategy: 'react',
-    react: { needsApproval: true, beforeTool: () => ({ action: 'allow' }), finalAnswer: () => true },
+})
+
+it('decide answers tool calls in process: approve runs, edit runs with the edited arguments, reject tells the model, a predicate picks the calls', async () => {
+  const { tool, seen } = lookup({ sensitive: ['note'] })
+  const llm = scriptedLLM({
+    replies: [
+      {
+        text: '',
+        toolCalls: [
+          { id: 'a', name: 'lookup_order', args: { order: 1, note: 'secret' } },
+          { id: 'b', name: 'lookup_order', args: { order: 2 } },
+          { id: 'c', name: 'lookup_order', args: { order: 3 } },
+          { id: 's', name: 'search', args: { query: 'Eiffel Tower architect' } },
+        ],
+      },
+      'done',
+    ],
   })
-  expect((await allowed.research('q', { checkpoints }).result).reason).toBe('answered')
+  const agent = createAgent({ llm, search, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const asked: InterruptRequest[] = []
+  const events = await collect(
+    agent.research('q', {
+      review: { tools: (call) => call.name === 'lookup_order' && call.args.note !== 'never' },
+      decide: (request) => {
+        asked.push(request)
+        if (request.kind !== 'tool-call') return { action: 'approve' }
+        if (request.callId === 'a') return { action: 'reject', reason: 'order 1 is private' }
+        return request.callId === 'b' ? { action: 'edit', args: { order: 20 } } : { action: 'approve' }
+      },
+    }),
+  )
+  // The search is not picked by the predicate: it runs unasked. Each asked request has its sensitive fields redacted.
+  expect(asked.map((r) => (r.kind === 'tool-call' ? [r.callId, r.args] : r.kind))).toEqual([
+    ['a', { order: 1, note: '[redacted]' }],
+    ['b', { order: 2 }],
+    ['c', { order: 3 }],
+  ])
+  expect(seen).toEqual(expect.arrayContaining([{ order: 20 }, { order: 3 }]))
+  expect(seen).toHaveLength(2)
+  expect(ofType(events, 'tool-result').map((r) => [r.callId, r.ok])).toEqual(
+    expect.arrayContaining([
+      ['a', false],
+      ['b', true],
+      ['c', true],
+      ['s', true],
+    ]),
+  )
+  expect(llm.calls[1]!.turns!.find((t) => t.role === 'tool' && t.callId === 'a')).toMatchObject({ content: expect.stringContaining('order 1 is private') })
+})
+
+it('decide pausing a tool call: the decisions taken before it are kept, and the resume asks only about the calls after it', async () => {
+  const { tool, seen } = lookup({ needsApproval: true })
+  const llm = scriptedLLM({
+    replies: [
+      {
+        text: '',
+        toolCalls: [
+          { id: 'a', name: 'lookup_order', args: { order: 1 } },
+          { id: 'b', name: 'lookup_order', args: { order: 2 } },
+          { id: 'c', name: 'lookup_order', args: { order: 3 } },
+        ],
+      },
+      'done',
+    ],
+  })
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const asked: string[] = []
+  const first = agent.research('q', {
+    checkpoints,
+    decide: (request) => {
+      if (request.kind === 'tool-call') asked.push(request.callId)
+      return request.kind === 'tool-call' && request.callId === 'b' ? { action: 'pause' } : { action: 'approve' }
+    },
+  })
+  const paused = await collect(first)
+  expect(await first.result).toMatchObject({ reason: 'paused', request: { kind: 'tool-call', callId: 'b' } })
+  expect(asked).toEqual(['a', 'b'])
+  expect(seen).toEqual([])
+  const resumedAsked: string[] = []
+  const resumed = agent.resume(first.runId, {
+    checkpoints,
+    decision: { action: 'edit', args: { order: 22 } },
+    decide: (request) => {
+      if (request.kind === 'tool-call') resumedAsked.push(request.callId)
+      return { action: 'reject' }
+    },
+  })
+  const rest = await collect(resumed)
+  assertEventInvariants([...paused, ...rest])
+  expect(resumedAsked).toEqual(['c'])
+  expect(seen).toEqual(expect.arrayContaining([{ order: 1 }, { order: 22 }]))
+  expect(seen).toHaveLength(2)
+})
+
+it('the removed approval options of react are refused with a config error naming what replaced them', () => {
+  const llm = scriptedLLM({ replies: [] })
+  const refused = (react: Record<string, unknown>) => () => createAgent({ llm, strategy: 'react', react: react as never })
+  expect(refused({ needsApproval: true })).toThrow(
+    expect.objectContaining({ code: 'config', message: expect.stringContaining('`react.needsApproval` was replaced: use the run option `review.tools`') }),
+  )
+  expect(refused({ beforeTool: () => undefined })).toThrow(
+    expect.objectContaining({ code: 'config', message: expect.stringMatching(/`react.beforeTool` was replaced: .*`review.tools`.*`decide`/) }),
+  )
 })
 
 it('a rejected call tells the model the reason, and it answers without the tool', async () => {
@@ -233,40 +329,6 @@ it('a rejected call tells the model the reason, and it answers without the tool'
   expect(seen).toEqual([])
   expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: false, summary: expect.stringContaining('not now') })
   expect((await resumed.result).answer).toBe('I could not check the order.')
-})
-
-it('beforeTool can deny with a message, rewrite arguments, or suspend', async () => {
-  const { tool, seen } = lookup()
-  const llm = scriptedLLM({
-    replies: [
-      {
-        text: '',
-        toolCalls: [
-          { id: 'a', name: 'lookup_order', args: { order: 1 } },
-          { id: 'b', name: 'lookup_order', args: { order: 2 } },
-        ],
-      },
-      'done',
-    ],
-  })
-  const agent = createAgent({
-    llm,
-    strategy: 'react',
-    react: {
-      tools: [tool],
-      finalAnswer: () => true,
-      beforeTool: (call) => (call.args.order === 1 ? { action: 'deny', message: 'order 1 is private' } : { action: 'rewrite', args: { order: 20 } }),
-    },
-  })
-  const events = await collect(agent.research('q'))
-  expect(seen).toEqual([{ order: 20 }])
-  expect(ofType(events, 'tool-result').map((r) => [r.callId, r.ok])).toEqual(
-    expect.arrayContaining([
-      ['a', false],
-      ['b', true],
-    ]),
-  )
-  expect(llm.calls[1]!.turns!.find((t) => t.role === 'tool' && t.callId === 'a')).toMatchObject({ content: expect.stringContaining('order 1 is private') })
 })
 
 it('parallel calls of a step run at most `concurrency` at once', async () => {
@@ -492,7 +554,9 @@ it('bad options are config errors when the agent is made', () => {
   expect(() =>
     createAgent({ llm, strategy: 'react', react: { tools: [{ name: 'search', description: '', parameters: {}, execute: () => '' }] } }).research('q'),
   ).toThrow(/built-in|twice/)
-  expect(() => createAgent({ llm, strategy: 'react', react: { needsApproval: 'yes' as unknown as boolean } }).research('q')).toThrow(/needsApproval/)
+  expect(() =>
+    createAgent({ llm, strategy: 'react' }).research('q', { review: { tools: 'yes' as unknown as boolean }, decide: () => ({ action: 'approve' }) }),
+  ).toThrow(/review.tools/)
 })
 
 it("a react checkpoint whose state does not fit react's schema ends the resumed run in a config error naming the field, the checkpoint untouched", async () => {

@@ -3,11 +3,12 @@ import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { memoryCheckpoints } from '../../../src/core/contracts/checkpoint.js'
 import type { StrategyEvent } from '../../../src/core/contracts/events.js'
+import type { InterruptDecision } from '../../../src/core/contracts/interruption.js'
 import type { ToolCall } from '../../../src/core/contracts/providers.js'
 import { createContext } from '../../../src/core/run/context.js'
 import type { ReactOptions, ReactTool } from '../../../src/index.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
-import { type CallApproval, toolRunner } from '../../../src/strategies/react/tool-runner.js'
+import { toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'
 import { mockFetch, mockSearch } from '../../../src/testing/index.js'
 import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
@@ -25,14 +26,14 @@ const search = mockSearch({ results: { tides: [{ title: 'Tides', url: 'https://e
 
 function setup(
   tools: ReactTool[],
-  options: { hooks?: ReactOptions; needsApproval?: boolean; store?: boolean; concurrency?: number; fetch?: ReturnType<typeof mockFetch> } = {},
+  options: { hooks?: ReactOptions; reviewTools?: boolean; store?: boolean; concurrency?: number; fetch?: ReturnType<typeof mockFetch> } = {},
 ) {
   const ctx = createContext({
     runId: 'r',
     question: 'q',
     signal: new AbortController().signal,
     options: { search, ...(options.fetch ? { fetch: options.fetch } : {}) },
-    input: options.store === false ? {} : { checkpoints: memoryCheckpoints() },
+    input: { ...(options.store === false ? {} : { checkpoints: memoryCheckpoints() }), ...(options.reviewTools ? { review: { tools: true } } : {}) },
   })
   const notes = new ToolNotes()
   const made = new Set<string>()
@@ -45,13 +46,12 @@ function setup(
     schedule: pLimit(options.concurrency ?? 4),
     made,
     resultChars: 3000,
-    needsApproval: options.needsApproval ?? false,
     hooks: options.hooks ?? {},
     onRepeat: () => repeats++,
   })
   const visible = new Set(all.map((t) => t.spec.name))
-  const run = (calls: ToolCall[], approvals?: Record<string, CallApproval>) =>
-    drain(runner.run({ step: 1, text: 'thinking', calls, visible, ...(approvals ? { approvals } : {}) }))
+  const run = (calls: ToolCall[], decisions?: Record<string, InterruptDecision>) =>
+    drain(runner.run({ step: 1, text: 'thinking', calls, visible, ...(decisions ? { decisions } : {}) }))
   return { run, notes, made, repeats: () => repeats }
 }
 
@@ -135,7 +135,7 @@ describe('toolRunner', () => {
     expect(paused.events.some((e) => e.type === 'query')).toBe(false)
     expect(notes.steps).toEqual([])
 
-    const approved = await run(calls, { c2: { approved: true, arguments: { text: 'edited' } } })
+    const approved = await run(calls, { c2: { action: 'edit', args: { text: 'edited' } } })
     expect(approved.value).toEqual({ ran: true })
     expect(seen).toEqual([{ text: 'edited' }])
   })
@@ -144,14 +144,14 @@ describe('toolRunner', () => {
     const { tool, seen } = echo({ needsApproval: true })
     const { run } = setup([tool])
     const call = { id: 'c1', name: 'echo', args: '{"text":"hi"}' }
-    const refused = await run([call], { c1: { approved: false, message: 'not now' } })
+    const refused = await run([call], { c1: { action: 'reject', reason: 'not now' } })
     expect(results(refused.events)).toEqual([{ callId: 'c1', ok: false, summary: expect.stringContaining('the user refused this call: not now') }])
     expect(seen).toEqual([])
-    await expect(run([call], { c1: { approved: true, arguments: { text: 1 } } })).rejects.toMatchObject({ code: 'config' })
+    await expect(run([call], { c1: { action: 'edit', args: { text: 1 } } })).rejects.toMatchObject({ code: 'config' })
   })
 
   it('without a checkpoint store a call that needs approval is refused with a warning instead of pausing', async () => {
-    const { run } = setup([], { needsApproval: true, store: false })
+    const { run } = setup([], { reviewTools: true, store: false })
     const { value, events } = await run([{ id: 'c1', name: 'search', args: '{"query":"tides"}' }])
     expect(value).toEqual({ ran: true })
     expect(events.find((e) => e.type === 'warning')).toMatchObject({ code: 'approval-unavailable' })

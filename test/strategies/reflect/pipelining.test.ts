@@ -85,18 +85,19 @@ describe('reflect: pipelining', () => {
     expect(result.reason).toBe('answered')
   })
 
-  it('does not search a plan put to approvePlan early; the gap rounds still are', async () => {
+  it('does not search a plan put to the caller (review.plan) early; the gap rounds still are', async () => {
     const rig = reflectRig((r) => ({
       planner: ['{"queries": ["alpha"', ', "beta"]}'],
       reflections: [['{"slots": {"score": null}, "need_more": true, "new_queries": ["gamma"', { text: ']}', after: () => r.started('gamma') }]],
     }))
     const approved: string[][] = []
     const { result } = await collect(agent(rig), 'What was the score?', {
-      approvePlan: async (plan) => {
-        approved.push(plan.queries)
+      review: { plan: true },
+      decide: async (plan) => {
+        if (plan.kind === 'plan') approved.push(plan.queries)
         // Nothing of the plan may be searched before the caller has seen it.
         expect(rig.searches()).toEqual([])
-        return ['beta']
+        return { action: 'edit', queries: ['beta'] }
       },
     })
     expect(approved).toEqual([['alpha', 'beta']])
@@ -108,7 +109,7 @@ describe('reflect: pipelining', () => {
   it('resumes a checkpoint saved before its round searched (the earlier place of the first checkpoint)', async () => {
     const rig = reflectRig(() => ({ planner: ['{"queries": ["alpha", "beta"]}'], reflections: [] }))
     const store = memoryCheckpoints()
-    const paused = agent(rig).research('What was the score?', { checkpoints: store, pauseAfterPlan: true })
+    const paused = agent(rig).research('What was the score?', { checkpoints: store, review: { plan: true } })
     for await (const _ of paused);
     const saved = (await store.load(paused.runId))!
     // The state as it was once saved right after planning: round 1's queries still to search.

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints, type ResearchEvent } from '../../../src/index.js'
+import { memoryCheckpoints, type InterruptRequest, type ResearchEvent } from '../../../src/index.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'
 import { collect, ofType } from '../reflect/helpers.js'
 import { outlineReply, reportRig, sectionTitle } from './rig.js'
@@ -90,7 +90,7 @@ describe('report', () => {
     const checkpoints = memoryCheckpoints()
     const rig = reportRig({ sections: 3 })
     const agent = rig.agent()
-    const paused = await collect(agent, 'Tell me about three topics', { checkpoints, pauseAfterPlan: true })
+    const paused = await collect(agent, 'Tell me about three topics', { checkpoints, review: { plan: true } })
     expect(paused.result.reason).toBe('paused')
     expect(paused.result.request).toMatchObject({ kind: 'outline', outline: { title: 'The whole report' } })
     expect(rig.finalizer.calls).toHaveLength(0)
@@ -118,7 +118,7 @@ describe('report', () => {
     const checkpoints = memoryCheckpoints()
     const rig = reportRig({ sections: 2 })
     const agent = rig.agent()
-    const paused = await collect(agent, 'Tell me about two topics', { checkpoints, pauseAfterPlan: true })
+    const paused = await collect(agent, 'Tell me about two topics', { checkpoints, review: { plan: true } })
     const runId = paused.events[0]!.runId
     await expect(agent.resume(runId, { checkpoints, decision: { action: 'edit', queries: ['x'] } }).result).rejects.toThrow(/edited with `outline`/)
     const rejected = agent.resume(runId, { checkpoints, decision: { action: 'reject', reason: 'too broad' } })
@@ -128,15 +128,36 @@ describe('report', () => {
     expect(rig.finalizer.calls).toHaveLength(0)
   })
 
-  it('approvePlan sees the outline as section titles, and its titles become the outline', async () => {
+  it('decide answers the outline in process: edit writes the edited outline, reject writes nothing, pause pauses (resumable)', async () => {
+    const asked: InterruptRequest[] = []
     const rig = reportRig({ sections: 3 })
+    const outline = { title: 'One topic', sections: [{ title: 'Section 1', goal: 'topic 1 only', questions: ['topic 1'] }] }
     const { result } = await collect(rig.agent(), 'Tell me about three topics', {
-      approvePlan: (plan) => {
-        expect(plan.queries).toEqual(['Section 0', 'Section 1', 'Section 2'])
-        return ['Section 1', 'topic 7']
+      review: { plan: true },
+      decide: (request) => {
+        asked.push(request)
+        return { action: 'edit', outline }
       },
     })
-    expect(result.report?.sections?.map((s) => s.title)).toEqual(['Section 1', 'topic 7'])
+    expect(asked).toEqual([expect.objectContaining({ kind: 'outline', outline: expect.objectContaining({ title: 'The whole report' }) })])
+    expect(result.report?.sections?.map((s) => s.title)).toEqual(['Section 1'])
+
+    const rejecting = reportRig({ sections: 2 })
+    const rejected = await collect(rejecting.agent(), 'Tell me about two topics', {
+      review: { plan: true },
+      decide: () => ({ action: 'reject', reason: 'too broad' }),
+    })
+    expect(rejected.result.reason).toBe('answered')
+    expect(ofType(rejected.events, 'warning')).toEqual([expect.objectContaining({ code: 'plan-rejected', message: expect.stringContaining('too broad') })])
+    expect(rejecting.finalizer.calls).toHaveLength(0)
+
+    const checkpoints = memoryCheckpoints()
+    const pausing = reportRig({ sections: 2 })
+    const paused = await collect(pausing.agent(), 'Tell me about two topics', { checkpoints, review: { plan: true }, decide: () => ({ action: 'pause' }) })
+    expect(paused.result).toMatchObject({ reason: 'paused', request: { kind: 'outline' } })
+    expect(pausing.finalizer.calls).toHaveLength(0)
+    const resumed = await pausing.agent().resume(paused.events[0]!.runId, { checkpoints, decision: { action: 'approve' } }).result
+    expect(resumed.report?.sections).toHaveLength(2)
   })
 
   it('a report resumed after a crash does not write its finished sections again', async () => {

@@ -83,18 +83,19 @@ describe('scratchpad: pipelining', () => {
     expect(result.reason).toBe('answered')
   })
 
-  it('does not search the query put to approvePlan early; the later ones are', async () => {
+  it('does not search the query put to the caller (review.plan) early; the later ones are', async () => {
     const rig = scratchpadRig((r) => [
       ['Query: final score\n', 'Reason: first.'],
       ['Query: penalty shootout\n', { text: 'Reason: second.', after: () => r.started('penalty shootout') }],
     ])
     const asked: string[][] = []
     const { result } = await collect(agent(rig), 'What was the score?', {
-      approvePlan: async (plan) => {
-        asked.push(plan.queries)
+      review: { plan: true },
+      decide: async (plan) => {
+        if (plan.kind === 'plan') asked.push(plan.queries)
         // Nothing of the plan may be searched before the caller has seen it.
         expect(rig.searches()).toEqual([])
-        return true
+        return { action: 'approve' }
       },
     })
     expect(asked).toEqual([['final score']])
