@@ -59,7 +59,9 @@ export interface LiveServerOptions {
 export function createLiveServer(options: LiveServerOptions): Server {
   const { agent, label, graceMs, keepMs, heartbeatMs, host, readSource, checkpoints, review, sessions, limits = {} } = options
   const { maxRetainedRuns, maxRetainedBytes, ...runLimits } = limits
-  const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, checkpoints, review, sessions, maxRetainedRuns, maxRetainedBytes })
+  // The removed option goes on to the host, which refuses it naming `review`.
+  const removed = 'pauseAfterPlan' in options ? { pauseAfterPlan: (options as { pauseAfterPlan?: unknown }).pauseAfterPlan } : {}
+  const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, checkpoints, review, sessions, maxRetainedRuns, maxRetainedBytes, ...removed })
   const handler = createResearchHandler({ runs, label, host, heartbeatMs, limits: runLimits })
   const server = createHandlerServer(handler)
   // `close()` aborts the runs first: each open stream then gets its `run-end` (aborted) and
