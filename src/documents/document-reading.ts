@@ -25,6 +25,8 @@ export interface DocumentText {
   text: string
   /** Pages in the document (PDF), read or not. */
   pages?: number
+  /** When the file was made (a PDF's `CreationDate`, `YYYY-MM-DD`): the nearest a document says to when it was published. */
+  published?: string
   /** Where each page read starts in `text` (PDF): page n is `text.slice(pageStarts[n - 1], pageStarts[n])`. */
   pageStarts?: number[]
   notices: DocumentNotice[]

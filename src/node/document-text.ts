@@ -12,6 +12,7 @@ import { parseDocument } from '../adapters/fetch/extract.js'
 import { htmlToText } from '../adapters/fetch/html-text.js'
 import type { DocumentLimits, DocumentNotice, DocumentText } from '../documents/document-reading.js'
 import { zipRefusal } from './zip-bounds.js'
+import { pdfDate } from '../adapters/fetch/published-date.js'
 
 /** Page numbers as a short list: `3, 4, 9` or `3, 4, 9 and 40 more`. */
 function listPages(pages: readonly number[]): string {
@@ -101,13 +102,12 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
   }
   try {
     const notices: DocumentNotice[] = []
-    const title = await pdf
+    const info = await pdf
       .getMetadata()
-      .then(({ info }) => {
-        const value = (info as { Title?: unknown } | undefined)?.Title
-        return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim().slice(0, 300) : ''
-      })
-      .catch(() => '')
+      .then(({ info }) => (info ?? {}) as { Title?: unknown; CreationDate?: unknown })
+      .catch(() => ({}) as { Title?: unknown; CreationDate?: unknown })
+    const title = typeof info.Title === 'string' ? info.Title.replace(/\s+/g, ' ').trim().slice(0, 300) : ''
+    const published = pdfDate(info.CreationDate)
     const pages = pdf.numPages
     const last = Math.min(pages, limits.maxPages)
     const parts: string[] = []
@@ -175,7 +175,7 @@ export async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promis
             : `page(s) ${listPages(empty)} have no text layer (scanned?) and were skipped`,
       })
     }
-    return { kind: 'pdf', ...(title ? { title } : {}), text: parts.join('\n\n'), pages, pageStarts, notices }
+    return { kind: 'pdf', ...(title ? { title } : {}), text: parts.join('\n\n'), pages, pageStarts, notices, ...(published ? { published } : {}) }
   } finally {
     await pdf.destroy().catch(() => undefined)
   }

@@ -178,3 +178,62 @@ describe('a run with sources', () => {
     expect(seen).toEqual([undefined])
   })
 })
+
+describe('page reads by their published date', () => {
+  // Pages as a fetcher reads them: dated by their own markup, or not.
+  const pages: Record<string, { published?: string }> = {
+    'https://news.example/new': { published: '2024-06-01' },
+    'https://news.example/old': { published: '2019-03-29' },
+    'https://news.example/undated': {},
+    'https://news.example/undated-but-found': {},
+    'https://news.example/old-but-found-new': { published: '2019-03-29' },
+  }
+  const fetch: FetchProvider = {
+    fetch: async (url) => ({ url, text: `the text of ${url}`, ...pages[url] }),
+  }
+  // The search finds two of them, dated by the engine.
+  const search: SearchProvider = {
+    search: async () => [
+      { title: 'Found', url: 'https://news.example/undated-but-found', snippet: 's', published: '2024-02-02' },
+      { title: 'Found too', url: 'https://news.example/old-but-found-new', snippet: 's', published: '2024-02-02' },
+    ],
+  }
+  const strategy: Strategy = {
+    name: 'search-then-read-all',
+    async *run(_question, ctx) {
+      yield* ctx.runSearch('q')
+      for (const url of Object.keys(pages)) yield* ctx.readPage(url)
+    },
+  }
+  const readAll = async (sources: object) => {
+    const events: ResearchEvent[] = []
+    for await (const event of createAgent({ llm: scriptedLLM({ replies: [] }), search, fetch, strategy, sources }).research('what?')) events.push(event)
+    assertEventInvariants(events)
+    const read = events.flatMap((event) => (event.type === 'page' ? [event.url] : []))
+    const warnings = events.flatMap((event) => (event.type === 'warning' && event.code === 'source-denied' ? [event.message] : []))
+    const fetches = (events.at(-1) as { cost: { fetches: number } }).cost.fetches
+    return { read, warnings, fetches }
+  }
+
+  it("drops a page its own date puts outside the window (the fetch counted), judging an undated one by its search result's date, else keeping it", async () => {
+    const { read, warnings, fetches } = await readAll({ after: '2024-01-01' })
+    expect(read).toEqual(['https://news.example/new', 'https://news.example/undated', 'https://news.example/undated-but-found'])
+    expect(warnings).toEqual([
+      "https://news.example/old is not used: it was published 2019-03-29, outside the run's sources dates (from 2024-01-01)",
+      "https://news.example/old-but-found-new is not used: it was published 2019-03-29, outside the run's sources dates (from 2024-01-01)",
+    ])
+    expect(fetches).toBe(5)
+  })
+
+  it('under strictDates drops a page dated neither by itself nor by a search result', async () => {
+    const { read, warnings } = await readAll({ after: '2024-01-01', before: '2024-12-31', strictDates: true })
+    expect(read).toEqual(['https://news.example/new', 'https://news.example/undated-but-found'])
+    expect(warnings).toContain(
+      "https://news.example/undated is not used: it gives no published date, and the run's sources rules keep only dated sources (strictDates)",
+    )
+  })
+
+  it('reads every page when the rules set no dates', async () => {
+    expect((await readAll({ deny: ['elsewhere.example'] })).read).toHaveLength(5)
+  })
+})

@@ -10,6 +10,7 @@ import type {
   EVENT_TYPES,
   EventStamp,
   EventType,
+  FetchedPage,
   FetchOptions,
   GenerateFunction,
   LaconicError,
@@ -47,6 +48,7 @@ describe('source rules', () => {
     expectTypeOf<SearchOptions['sources']>().toEqualTypeOf<SourceFilter | undefined>()
     expectTypeOf<SearchOptions['onSourcesApplied']>().toEqualTypeOf<((parts: readonly SourceFilterPart[]) => void) | undefined>()
     expectTypeOf<SearchResult['published']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<FetchedPage['published']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<EventOf<'result'>['sourcesFiltered']>().toEqualTypeOf<number | undefined>()
   })
   it('language is a BCP 47 tag on the agent and on a run', () => {

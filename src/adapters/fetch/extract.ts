@@ -7,6 +7,7 @@
 import type { Readability as ReadabilityClass } from '@mozilla/readability'
 import type { parseHTML as ParseHTML } from 'linkedom'
 import { htmlToText } from './html-text.js'
+import { publishedDate } from './published-date.js'
 
 /** An XML parser's constructor, as search's XML readers take one (linkedom's DOMParser is one). */
 export type XmlParser = new () => { parseFromString(text: string, type: 'text/xml'): unknown }
@@ -23,6 +24,8 @@ export interface ExtractedPage {
   text: string
   /** Why the text is a fallback rather than the page's readable text (see `FetchedPage.fallback`). */
   fallback?: string
+  /** When the page says it was published (see `published-date.ts`). */
+  published?: string
 }
 
 /**
@@ -91,8 +94,9 @@ export function extractReadable(html: string, modules: ExtractModules, maxElemen
   } catch {
     return { text: taglessTextSync(html), fallback: UNPARSEABLE }
   }
-  // Readability rewrites the DOM, so the whole-page text is taken first.
+  // Readability rewrites the DOM, so the whole-page text and the page's date are taken first.
   const { title: pageTitle, text: pageText } = wholePage(document)
+  const published = publishedOf(document)
   let title = pageTitle
   let text = pageText
   let fallback: string | undefined
@@ -111,7 +115,16 @@ export function extractReadable(html: string, modules: ExtractModules, maxElemen
       fallback = `looking for its article failed (${error instanceof Error ? error.message : String(error)}); its whole text was kept`
     }
   }
-  return { ...(title ? { title } : {}), text, ...(fallback ? { fallback } : {}) }
+  return { ...(title ? { title } : {}), text, ...(fallback ? { fallback } : {}), ...(published ? { published } : {}) }
+}
+
+/** The page's date, or undefined when reading it fails on a DOM linkedom built oddly: a date is never worth the page. */
+function publishedOf(document: Document): string | undefined {
+  try {
+    return publishedDate(document)
+  } catch {
+    return undefined
+  }
 }
 
 const SKIPPED_CONTENT = ['script', 'style', 'noscript', 'template']

@@ -89,6 +89,7 @@ export async function readDocument(url: string, kind: DocumentKind, bytes: Uint8
     kind,
     ...(read.pages !== undefined ? { pages: read.pages } : {}),
     ...(read.pageStarts ? { pageStarts: read.pageStarts } : {}),
+    ...(read.published ? { published: read.published } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   }
 }

@@ -223,6 +223,12 @@ export interface FetchedPage {
   pageStarts?: readonly number[]
   /** What was left out or could not be read (a scanned page, pages past a limit): each one becomes a `warning`. */
   warnings?: readonly PageWarning[]
+  /**
+   * When the page says it was published, as an ISO date (`2019-03-29`, or `2019-03`, `2019`):
+   * from its JSON-LD `datePublished`, its publication-date meta tags, microdata, or a `<time
+   * datetime>` in its article; a PDF's `CreationDate`. A run's `sources.after`/`before` compare it.
+   */
+  published?: string
 }
 
 /** A document format a fetch provider reads besides web pages. */

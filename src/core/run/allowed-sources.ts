@@ -162,6 +162,24 @@ export function dateAllowed(rules: SourceRules, result: Pick<SearchResult, 'publ
   return true
 }
 
+/** How a result the run kept was dated, remembered for a read of its page: its date fields, and whether its provider filtered by date itself. */
+export interface ResultDate {
+  published?: string
+  meta?: SearchResult['meta']
+  datesApplied: boolean
+}
+
+/**
+ * True when the rules' dates let the run use a page it read: judged by the page's own date
+ * (`FetchedPage.published`), else by the date of the search result that led to it, else as an
+ * undated source (kept unless `strictDates`).
+ */
+export function pageDateAllowed(rules: SourceRules, published: string | undefined, fromResult: ResultDate | undefined): boolean {
+  if (published !== undefined && publishedSpan({ published })) return dateAllowed(rules, { published })
+  if (fromResult) return dateAllowed(rules, fromResult, fromResult.datesApplied)
+  return dateAllowed(rules, {})
+}
+
 /** The results the rules keep, and how many they removed. */
 export function filterResults<T extends SearchResult>(
   rules: SourceRules,

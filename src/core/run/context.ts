@@ -59,6 +59,7 @@ export function createContext({ signal, ids = createIdSource(), resumed, openCal
       planReviewed: resumed !== undefined,
       ledger: ledger ?? createLedger(resumed?.cost),
       lastPrompts: new Map(),
+      resultDates: new Map(),
       runSignal: signal,
       openCalls,
     },

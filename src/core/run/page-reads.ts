@@ -1,8 +1,9 @@
 import { costDelta } from '../contracts/run-cost.js'
 import { describeError, isAbortError } from '../contracts/laconic-error.js'
 import { retryNotices, type RunShared, runNow } from './run-scope.js'
-import { runSourceRules, urlAllowed } from './allowed-sources.js'
+import { pageDateAllowed, runSourceRules, type SourceRules, urlAllowed } from './allowed-sources.js'
 import type { StrategyContext } from '../contracts/strategy-types.js'
+import type { FetchedPage } from '../contracts/providers.js'
 
 /** A scope's page reads (`readPage`): each request gets `signal`; a failure is a warning and no page. */
 export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'readPage'> {
@@ -15,6 +16,16 @@ export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyCon
       message: `${url} is not read: the run's sources rules leave its domain out`,
       ...(queryId !== undefined ? { queryId } : {}),
     }
+  }
+  /** Why a page read is left out for its date, or undefined when its date (or lack of one) fits the rules. */
+  const outOfDates = (requested: string, page: FetchedPage): string | undefined => {
+    if (!rules || (!rules.after && !rules.before)) return undefined
+    const fromResult = run.resultDates.get(requested) ?? run.resultDates.get(page.url)
+    if (pageDateAllowed(rules, page.published, fromResult)) return undefined
+    const said = page.published ?? fromResult?.published ?? (fromResult?.meta?.year !== undefined ? String(fromResult.meta.year) : undefined)
+    return said !== undefined
+      ? `it was published ${said}, outside the run's sources dates (${window(rules)})`
+      : `it gives no published date, and the run's sources rules keep only dated sources (strictDates)`
   }
   const rethrowIfAborted = (error: unknown): void => {
     if (signal.aborted || isAbortError(error)) throw error
@@ -35,6 +46,18 @@ export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyCon
         // A redirect to a domain the rules leave out: the page is dropped (the request was made, so it counts).
         if (rules && page.url && !urlAllowed(rules, page.url)) {
           yield* denied(page.url, opts.queryId)
+          yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
+          return undefined
+        }
+        // A page that says it was published outside the rules' dates: dropped the same way.
+        const leftOut = outOfDates(url, page)
+        if (leftOut) {
+          yield {
+            type: 'warning',
+            code: 'source-denied',
+            message: `${page.url || url} is not used: ${leftOut}`,
+            ...(opts.queryId !== undefined ? { queryId: opts.queryId } : {}),
+          }
           yield { type: 'cost', delta: costDelta({ fetches: page.cached === true ? 0 : 1 }) }
           return undefined
         }
@@ -81,4 +104,9 @@ export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyCon
       }
     },
   }
+}
+
+/** The rules' date window in words, both days included: `from 2024-01-01 to 2024-12-31`. */
+function window(rules: SourceRules): string {
+  return [rules.after ? `from ${rules.after}` : '', rules.before ? `to ${rules.before}` : ''].filter(Boolean).join(' ')
 }

@@ -2,6 +2,7 @@ import type { Cost } from '../contracts/run-cost.js'
 import type { ErrorInfo, StrategyEvent } from '../contracts/events.js'
 import type { IdSource } from '../util/ids.js'
 import type { OpenCalls } from './open-calls.js'
+import type { ResultDate } from './allowed-sources.js'
 import type { LLMProvider, RetryInfo } from '../contracts/providers.js'
 import type { ModelRole, ResearchOptions, Resumption, Schedule, SharedOptions } from '../contracts/strategy-types.js'
 
@@ -24,6 +25,8 @@ export interface RunShared {
   runSignal: AbortSignal
   /** Model calls with output not yet counted (see `OpenCalls`). */
   openCalls: OpenCalls
+  /** With `sources` dates: how each result the run's searches kept was dated, by URL, so a page read of it with no date of its own is judged by it. */
+  resultDates: Map<string, ResultDate>
 }
 
 /** What the run's scopes spent and how its searches went, for the budget and the no-search check. */

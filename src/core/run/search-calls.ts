@@ -64,6 +64,10 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         const returned = await pending
         // The rules apply to the results whatever the provider did: a provider may filter loosely.
         const { kept: served, removed: sourcesFiltered } = rules ? filterResults(rules, returned, applied) : { kept: returned, removed: 0 }
+        if (rules?.after || rules?.before) {
+          const datesApplied = applied.has('dates')
+          for (const { url, published, meta } of served) run.resultDates.set(url, { published, meta, datesApplied })
+        }
         yield* retries.pending.splice(0)
         yield* worked.splice(0)
         const cached = returned.length > 0 && returned.every((result) => result.cached === true)
