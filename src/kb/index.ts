@@ -1,7 +1,7 @@
 // `laconic-research/kb`: the knowledge base. Documents indexed once into a vector store, retrieved by meaning and by words.
 export { knowledgeBase, type KnowledgeBase, type KnowledgeBaseOptions, type KnowledgeBaseWarning } from './knowledge-base.js'
 export type { IndexOptions, IndexProgress, IndexReport } from './indexer.js'
-export type { KnowledgeSource } from './sources.js'
+export type { KnowledgeSource } from './knowledge-sources.js'
 export type { Reranker, RerankedPassage } from './reranker.js'
 export { modelReranker, type ModelRerankerOptions } from './model-reranker.js'
 export { rerankEndpoint, type RerankEndpointOptions } from './rerank-endpoint.js'

@@ -10,7 +10,7 @@ import type { EmbeddingProvider } from '../core/contracts/embeddings.js'
 import { contentHash } from './content-hash.js'
 import { type ChunkDraft, documentChunks, embeddedText, type ReadDocument } from '../documents/document-chunks.js'
 import { SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
-import { expandSource, type KnowledgeSource } from './sources.js'
+import { expandSource, type KnowledgeSource } from './knowledge-sources.js'
 import type { Chunk, StoredDocument, VectorStore } from './vector-store.js'
 
 /** How far `kb.index()` has come, told after each document. */

@@ -20,7 +20,7 @@ import { type IndexOptions, type IndexReport, indexSources } from './indexer.js'
 import { reciprocalRankFusion } from '../documents/rank-fusion.js'
 import { reassemble } from '../documents/reassemble.js'
 import { completeOrder, type Reranker } from './reranker.js'
-import type { KnowledgeSource } from './sources.js'
+import type { KnowledgeSource } from './knowledge-sources.js'
 import type { Chunk, ScoredChunk, StoredDocument, VectorStore } from './vector-store.js'
 
 /** Something the knowledge base worked around rather than failed on: a reranker that failed or answered nothing usable. */

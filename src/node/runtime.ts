@@ -9,7 +9,7 @@
 import { installGuardedNetwork } from '../adapters/fetch/guarded-network.js'
 import { installExtractPool } from '../adapters/fetch/off-thread.js'
 import { installDirectoryLoader } from '../adapters/search/local/local-corpus.js'
-import { installFileSource } from '../kb/sources.js'
+import { installFileSource } from '../kb/knowledge-sources.js'
 import { createExtractPool } from './extract-pool.js'
 import { fileSource } from './file-source.js'
 import { loadDirectory } from './load-dir.js'
