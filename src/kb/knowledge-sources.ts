@@ -7,7 +7,7 @@
 import { LaconicError, ProviderError, isAbortError } from '../core/contracts/laconic-error.js'
 import type { FetchProvider } from '../core/contracts/providers.js'
 import { documentReason } from '../adapters/fetch/read-document.js'
-import { NODE_SETUP_HINT, runsOnNode } from '../adapters/fetch/node-setup.js'
+import { NODE_SETUP_HINT, runsOnNode } from '../core/util/node-setup.js'
 import { type ExpandedSource, SkippedItem, type SourceItem, type SourceSettings } from './source-item.js'
 
 /**

@@ -56,6 +56,12 @@ describe('the Web-standard sources on Node, without Node parts installed', () =>
     expect(page.fallback).toContain(ONE_LINE)
   })
 
+  it('a local GGUF model names the line to add', async () => {
+    const { local, localEmbeddings } = await import('../../src/adapters/index.js')
+    await expect(local({ model: './model.gguf' }).load()).rejects.toMatchObject({ code: 'config', hint: expect.stringContaining(ONE_LINE) })
+    await expect(localEmbeddings({ model: './model.gguf' }).embed(['x'])).rejects.toMatchObject({ code: 'config', hint: expect.stringContaining(ONE_LINE) })
+  })
+
   it('the knowledge base names the line to add for a path', async () => {
     const { knowledgeBase, memoryVectorStore } = await import('../../src/kb/index.js')
     const embed = { model: 'none', dimensions: 2, embed: async (texts: string[]) => ({ vectors: texts.map(() => [1, 0]) }) }

@@ -6,7 +6,7 @@
 import type { EmbeddingProvider } from '../../core/contracts/embeddings.js'
 import { abortError, LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
 import type { LocalModelOptions } from '../llm/llama-cpp.js'
-import { describe, loadLlamaModel } from '../llm/llama-load.js'
+import { describe, loadLlamaModel } from '../llm/llama-engine.js'
 import { batchedEmbeddings, countOption, positiveInteger } from './batched.js'
 
 /** Options of `localEmbeddings()`: the GGUF model to load (as `local()` takes it), and its context. */

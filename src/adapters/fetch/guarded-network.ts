@@ -7,7 +7,7 @@
  * `config` error), so a missing setup never fetches with the guard switched off.
  */
 import { LaconicError } from '../../core/contracts/laconic-error.js'
-import { NODE_SETUP_HINT, runsOnNode } from './node-setup.js'
+import { NODE_SETUP_HINT, runsOnNode } from '../../core/util/node-setup.js'
 import type { ResolveHost } from './ssrf.js'
 
 export interface GuardedNetwork {

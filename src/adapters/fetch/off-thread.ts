@@ -10,7 +10,7 @@
 import { LaconicError } from '../../core/contracts/laconic-error.js'
 import type { DocumentLimits, DocumentText } from '../../documents/document-reading.js'
 import type { ExtractedPage } from './extract.js'
-import { NODE_SETUP_HINT, runsOnNode } from './node-setup.js'
+import { NODE_SETUP_HINT, runsOnNode } from '../../core/util/node-setup.js'
 
 /**
  * What the pool parses, by kind: a web page's readable text, an HTML document's whole text, a

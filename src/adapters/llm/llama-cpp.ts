@@ -7,7 +7,7 @@
 import { onAbort } from '../../core/util/abort-listener.js'
 import { abortError, isAbortError, LaconicError, ProviderError } from '../../core/contracts/laconic-error.js'
 import type { JsonSchema, LLMChunk, LLMProvider, LLMRequest } from '../../core/contracts/providers.js'
-import { describe, loadLlamaModel } from './llama-load.js'
+import { describe, loadLlamaModel } from './llama-engine.js'
 
 /** Options of `local()`: the GGUF model to load, where downloads go, and the context, threads and GPU to use. */
 export interface LocalModelOptions {

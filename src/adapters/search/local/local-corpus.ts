@@ -10,7 +10,7 @@ import type { FetchProvider, FetchedPage, PageWarning, SearchProvider, SearchRes
 import { contentWords, lexicalIndex, lexicalTerms, type LexicalIndex } from '../../../documents/lexical.js'
 import { chunkText } from '../../../documents/chunk.js'
 import type { LoadDirectory, LocalDocument, SkippedFileReport } from '../../../documents/local-document.js'
-import { NODE_SETUP_HINT, runsOnNode } from '../../fetch/node-setup.js'
+import { NODE_SETUP_HINT, runsOnNode } from '../../../core/util/node-setup.js'
 import { snippetAround } from './snippet.js'
 
 /** The options every local corpus takes, whether it reads a folder or in-memory documents. */

@@ -1,24 +1,14 @@
 /**
- * Loading a GGUF model with node-llama-cpp (an optional peer dependency, imported lazily so that
- * `laconic-research/adapters` loads without it): the library, the model file (downloaded first
- * for an `hf:` URI), the engine, the model. `local()` makes a completion context of it and
- * `localEmbeddings()` an embedding context.
+ * Loading a GGUF model with node-llama-cpp (an optional peer dependency, imported on first use
+ * so that a missing one is a `config` error with the install line): the library, the model file
+ * (downloaded first for an `hf:` URI), the engine, the model. `local()` makes a completion
+ * context of it and `localEmbeddings()` an embedding context; src/node/runtime.ts installs it
+ * for them (`installLlamaLoader`).
  */
-import { LaconicError } from '../../core/contracts/laconic-error.js'
-
-/** What loading needs: the options of `local()` and `localEmbeddings()` both fit. */
-export interface LlamaLoadOptions {
-  model: string
-  cacheDir?: string | undefined
-  gpu?: false | 'auto' | undefined
-  progressBar?: boolean | undefined
-  onDownloadProgress?: ((progress: { downloadedBytes: number; totalBytes: number }) => void) | undefined
-  huggingFaceEndpoint?: string | undefined
-}
-
-interface Engine {
-  dispose(): Promise<void>
-}
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { LaconicError } from '../core/contracts/laconic-error.js'
+import { describe, type LlamaEngine, type LlamaLoadOptions, type LoadLlamaModel } from '../adapters/llm/llama-engine.js'
 
 const NODE_LLAMA_CPP = 'node-llama-cpp'
 
@@ -26,9 +16,7 @@ const NODE_LLAMA_CPP = 'node-llama-cpp'
  * The library's exports, the engine and the loaded model, typed by the shapes the caller uses.
  * A failed load disposes what it had started and says what to do.
  */
-export async function loadLlamaModel<Llama extends Engine, Model>(
-  options: LlamaLoadOptions,
-): Promise<{ lib: Record<string, unknown>; llama: Llama; model: Model }> {
+export const loadLlamaModel: LoadLlamaModel = async <Llama extends LlamaEngine, Model>(options: LlamaLoadOptions) => {
   let lib: Record<string, unknown>
   try {
     lib = (await import(NODE_LLAMA_CPP)) as Record<string, unknown>
@@ -50,21 +38,15 @@ export async function loadLlamaModel<Llama extends Engine, Model>(
   }
 }
 
-/**
- * `~/.cache/laconic/models`. node:os and node:path load here, with the engine, and not with
- * `laconic-research/adapters`, which loads in any Web-standard runtime.
- */
-async function defaultCacheDir(): Promise<string> {
-  const [{ homedir }, { join }] = await Promise.all([import('node:os'), import('node:path')])
-  return join(homedir(), '.cache', 'laconic', 'models')
-}
+/** `~/.cache/laconic/models`. */
+const defaultCacheDir = (): string => join(homedir(), '.cache', 'laconic', 'models')
 
 async function resolveModel(lib: Record<string, unknown>, options: LlamaLoadOptions): Promise<string> {
   if (!options.model.startsWith('hf:')) return options.model
   const resolveModelFile = lib.resolveModelFile as (uri: string, o: object) => Promise<string>
   try {
     return await resolveModelFile(options.model, {
-      directory: options.cacheDir ?? (await defaultCacheDir()),
+      directory: options.cacheDir ?? defaultCacheDir(),
       cli: options.progressBar ?? process.stderr.isTTY === true,
       ...(options.huggingFaceEndpoint && { endpoints: { huggingFace: options.huggingFaceEndpoint } }),
       ...(options.onDownloadProgress && {
@@ -79,9 +61,4 @@ async function resolveModel(lib: Record<string, unknown>, options: LlamaLoadOpti
       cause,
     })
   }
-}
-
-/** An engine error's message, cut to a length an error message can carry. */
-export function describe(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300)
 }
