@@ -1,7 +1,7 @@
-import type { Citation } from '../core/contracts/events.js'
 import type { SessionFact } from '../core/contracts/long-term-memory.js'
 import type { ResearchResult } from '../core/contracts/result.js'
 import { normalizeUrl } from '../core/util/urls.js'
+import { mergeCitations } from './citation-numbers.js'
 import { emptySessionState, type SessionState } from './session-store.js'
 import { rewriteCitations } from '../strategies/shared/citations.js'
 
@@ -50,26 +50,6 @@ export function mergeTurn(current: SessionState | undefined, turn: Turn): Sessio
     knowledge: mergeKnowledge(state.knowledge, turn),
     facts: mergeFacts(state.facts, factsOf(result)),
   }
-}
-
-/** The conversation's citations with the turn's added, and how each of the turn's numbers maps into them. */
-function mergeCitations(known: readonly Citation[], added: readonly Citation[]): { numbers: Map<number, number>; citations: Citation[] } {
-  const byUrl = new Map(known.map((c) => [normalizeUrl(c.url), c.index]))
-  const taken = new Set(known.map((c) => c.index))
-  let highest = Math.max(0, ...taken)
-  const numbers = new Map<number, number>()
-  const citations = [...known]
-  for (const citation of [...added].sort((a, b) => a.index - b.index)) {
-    const key = normalizeUrl(citation.url)
-    const index = byUrl.get(key) ?? (taken.has(citation.index) ? highest + 1 : citation.index)
-    numbers.set(citation.index, index)
-    if (byUrl.has(key)) continue
-    byUrl.set(key, index)
-    taken.add(index)
-    highest = Math.max(highest, index)
-    citations.push({ ...citation, index })
-  }
-  return { numbers, citations: citations.sort((a, b) => a.index - b.index) }
 }
 
 function mergeKnowledge(stored: string, turn: Turn): string {
