@@ -4,9 +4,12 @@
  * one) cannot resolve, and the bundle is run in a fresh V8 context that has the Web globals
  * only (no `process`, `Buffer` or `require`).
  *
- * A lazy `import('…')` stays out of the bundle: that is how an entry reaches Node-only code
- * (the local model, the worker threads that parse HTML, reading a folder) without loading it,
- * and each such place falls back or fails with a message where it cannot load.
+ * A lazy `import('…')` stays out of the bundle: that is how an entry loads a heavy or optional
+ * package on first use (the HTML parser, an optional peer). Never Node code: no lazy import of
+ * a Web-standard entry names a `node:` module or a file of src/node. Node's parts (the
+ * extraction pool, the DNS-pinned fetch, folder and file readers, the GGUF loader) are installed
+ * into these modules by src/node/runtime.ts instead (docs/architecture.md, "Documents, and
+ * Node's parts").
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -105,6 +108,10 @@ describe('the Web-standard entry points', () => {
       imports.filter((found) => found.external && found.kind !== 'dynamic-import').map((found) => `${file} → ${found.path}`),
     )
     expect(loadTime).toEqual([])
+    const lazyNode = Object.entries(metafile.inputs).flatMap(([file, { imports }]) =>
+      imports.filter((found) => found.kind === 'dynamic-import' && /^node:|(^|\/)node\//.test(found.path)).map((found) => `${file} → ${found.path}`),
+    )
+    expect(lazyNode).toEqual([])
 
     const context = createContext(Object.fromEntries(WEB_GLOBALS.map((name) => [name, globalThis[name]])))
     new Script(code, { filename: `${source} (bundled)` }).runInContext(context)
