@@ -22,17 +22,18 @@ import type {
 import { type Entry, entryFiles, type Kind, type Place, redactor, rethrow, storedError } from './cassette-files.js'
 import { type OrderScope, orderScope, type Ticket, unordered } from './cassette-order.js'
 
-/**
- * `replay`: answer only from the folder; a request it lacks is an error naming it (no provider
- * is called). `record`: call the providers for every request and (re)write each. `record-missing`:
- * replay what is there, and call and record what is not.
- */
-export type CassetteMode = 'replay' | 'record' | 'record-missing'
+/** How a cassette answers (see `CassetteOptions['mode']`). */
+export type CassetteMode = NonNullable<CassetteOptions['mode']>
 
 /** Options of `openCassette`. */
 export interface CassetteOptions {
-  /** @defaultValue 'record-missing' */
-  mode?: CassetteMode
+  /**
+   * `replay`: answer only from the folder; a request it lacks is an error naming it (no provider
+   * is called). `record`: call the providers for every request and (re)write each.
+   * `record-missing`: replay what is there, and call and record what is not.
+   * @defaultValue 'record-missing'
+   */
+  mode?: 'replay' | 'record' | 'record-missing'
   /** Record and replay model calls too (off: the models answer live, searches and reads still replay, in no set order). @defaultValue true */
   models?: boolean
   /** Strings that must never be written (API keys the providers were given): replaced by `[redacted]`. */
@@ -42,7 +43,7 @@ export interface CassetteOptions {
 /** A cassette folder, ready to wrap an agent's providers. */
 export interface Cassette {
   readonly folder: string
-  readonly mode: CassetteMode
+  readonly mode: 'replay' | 'record' | 'record-missing'
   /**
    * The agent options with their model(s), search and fetch recorded or replayed through this
    * cassette: `createAgent(cassette.wrap(options))` makes a run reproducible. The order results

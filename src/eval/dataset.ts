@@ -5,12 +5,6 @@
  */
 import type { LocalDocument } from '../adapters/index.js'
 
-/** Something a correct answer rests on: a passage (`text`), a page (`url`), or both. */
-export interface Evidence {
-  url?: string
-  text?: string
-}
-
 /** One question of an eval, with the answers that count as right. */
 export interface EvalRow {
   /** Unique in its dataset: results are keyed by it (and the configuration), so a resumed eval skips it. */
@@ -18,22 +12,23 @@ export interface EvalRow {
   question: string
   /** Every accepted answer (aliases); grading takes the best match. */
   answers: string[]
-  /** What the answer rests on: evidence recall asks whether each one reached a model prompt. */
-  evidence?: Evidence[]
+  /** What the answer rests on, a passage (`text`), a page (`url`) or both: evidence recall asks whether each one reached a model prompt. */
+  evidence?: { url?: string; text?: string }[]
   /** Groups for the per-tag accuracy (a topic, a reasoning type, a difficulty). */
   tags?: string[]
 }
 
-/** A row that was skipped, and why: `line` is 1-based, in the file as read. */
-export interface DatasetProblem {
-  line: number
-  message: string
-}
+/** Something a correct answer rests on. */
+export type Evidence = NonNullable<EvalRow['evidence']>[number]
+
+/** A row that was skipped, and why. */
+export type DatasetProblem = Dataset['problems'][number]
 
 /** The rows read, the rows skipped, and (HotpotQA) the documents its questions come with. */
 export interface Dataset {
   rows: EvalRow[]
-  problems: DatasetProblem[]
+  /** The rows skipped, and why: `line` is 1-based, in the file as read. */
+  problems: { line: number; message: string }[]
   /**
    * Documents that come with the questions (HotpotQA's context paragraphs): search them with
    * `localCorpus({ documents })` to run the eval offline.

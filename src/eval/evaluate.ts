@@ -42,7 +42,7 @@ export interface EvalOptions {
 }
 
 /** Why an eval stopped. */
-export type EvalEndReason = 'done' | 'max-cost' | 'aborted' | 'error'
+export type EvalEndReason = Extract<EvalEvent, { type: 'eval-end' }>['reason']
 
 /** What `evaluate` reports as it goes. */
 export type EvalEvent =
@@ -51,7 +51,15 @@ export type EvalEvent =
   | { type: 'row-end'; row: EvalRowResult; done: number; total: number; spent: number }
   | { type: 'eval-warning'; message: string; config?: string; id?: string }
   /** `spent`: the dollars of every row in `out` (graders' included) and of the rows this run stopped before writing them. */
-  | { type: 'eval-end'; reason: EvalEndReason; done: number; total: number; spent: number; summary: ConfigSummary[]; error?: string }
+  | {
+      type: 'eval-end'
+      reason: 'done' | 'max-cost' | 'aborted' | 'error'
+      done: number
+      total: number
+      spent: number
+      summary: ConfigSummary[]
+      error?: string
+    }
 
 /** Citation markers (`[1]`, `[2, 3]`) are not part of the answer's words. */
 const CITATION_MARKS = /\s*\[\d+(?:\s*[,;]\s*\d+)*\]/g

@@ -8,23 +8,11 @@ import type { LocalDocument } from '../adapters/index.js'
 import { collect, type Dataset, type Evidence, type RawRow } from './dataset.js'
 import { parsePythonLiteral } from './python-literal.js'
 
-/** A file's format: laconic's JSONL, a published set, or a CSV/JSONL read through a `mapping`. */
-export type DatasetFormat = 'jsonl' | 'simpleqa' | 'frames' | 'hotpotqa' | 'csv'
+/** A file's format. */
+export type DatasetFormat = NonNullable<ReadDatasetOptions['format']>
 
-/**
- * Which column (CSV) or field (JSONL) holds each part of a row. A cell holding a list (JSON or
- * Python, `["a", "b"]`) gives several answers, evidence items or tags; `separator` splits a plain
- * cell instead. Evidence that looks like a URL is a page, anything else a passage.
- */
-export interface ColumnMapping {
-  id?: string
-  question: string
-  answers: string
-  evidence?: string
-  tags?: string
-  /** Splits a plain cell into several values (e.g. `|`). */
-  separator?: string
-}
+/** Which column or field holds each part of a row. */
+export type ColumnMapping = NonNullable<ReadDatasetOptions['mapping']>
 
 type Records = { line: number; row: RawRow | string }[]
 
@@ -247,9 +235,15 @@ export function guessFormat(path: string, text: string): DatasetFormat | undefin
 
 /** Options of `parseDataset` and `readDataset`: the format (guessed from the name and header when absent) and a column mapping. */
 export interface ReadDatasetOptions {
-  format?: DatasetFormat
-  /** Where the row's parts are (CSV, or JSONL in another shape). */
-  mapping?: ColumnMapping
+  /** laconic's JSONL, a published set, or a CSV/JSONL read through a `mapping`. */
+  format?: 'jsonl' | 'simpleqa' | 'frames' | 'hotpotqa' | 'csv'
+  /**
+   * Which column (CSV) or field (JSONL in another shape) holds each part of a row. A cell holding
+   * a list (JSON or Python, `["a", "b"]`) gives several answers, evidence items or tags;
+   * `separator` splits a plain cell instead (e.g. `|`). Evidence that looks like a URL is a page,
+   * anything else a passage.
+   */
+  mapping?: { id?: string; question: string; answers: string; evidence?: string; tags?: string; separator?: string }
 }
 
 /**

@@ -1,19 +1,7 @@
 import type { RunEndReason } from '../core/contracts/events.js'
-import type { ModelGrade } from './model-grader.js'
 
-/** How an answer was graded: by text (always) and by the grader model (when there is one). */
-export interface RowGrades {
-  /** Normalized exact match with an accepted answer. */
-  exact: boolean
-  /** Token F1 against the best accepted answer, in [0, 1]. */
-  f1: number
-  /** An accepted answer appears, as whole words, in the answer. */
-  contains: boolean
-  /** The grader model's verdict; absent without a grader, or when its reply named no grade. */
-  model?: ModelGrade
-  /** What the grader replied (cut to 500 characters). */
-  graderReply?: string
-}
+/** How an answer was graded. */
+export type RowGrades = EvalRowResult['grades']
 
 /** One question under one configuration: what was answered, how it was graded, what it took. A line of `results.jsonl`. */
 export interface EvalRowResult {
@@ -24,7 +12,19 @@ export interface EvalRowResult {
   answer: string
   reason: RunEndReason
   error?: string
-  grades: RowGrades
+  /** How the answer was graded: by text (always) and by the grader model (when there is one). */
+  grades: {
+    /** Normalized exact match with an accepted answer. */
+    exact: boolean
+    /** Token F1 against the best accepted answer, in [0, 1]. */
+    f1: number
+    /** An accepted answer appears, as whole words, in the answer. */
+    contains: boolean
+    /** The grader model's verdict; absent without a grader, or when its reply named no grade. */
+    model?: 'correct' | 'incorrect' | 'not-attempted'
+    /** What the grader replied (cut to 500 characters). */
+    graderReply?: string
+  }
   /** The model grade is `correct` (with a grader), else the answer contains an accepted answer. */
   correct: boolean
   /** The model grade is `not-attempted` (with a grader), else the answer is empty. */

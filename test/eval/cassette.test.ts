@@ -3,12 +3,10 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openCassette } from '../../src/eval/cassette.js'
+import { openCassette } from '../../src/eval/index.js'
 import { createAgent, type AgentOptions, type FetchProvider, type LLMChunk, ProviderError } from '../../src/index.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { extractiveModel } from '../support/extractive-model.js'
-import { extractorSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
-import { queryIn, ROOTS, WORKLOAD } from '../../bench/graph-reader.js'
 
 const CORPUS = [
   { title: 'Eiffel Tower', url: 'https://en.test/eiffel', snippet: 'The Eiffel Tower was completed in 1889.' },
@@ -52,40 +50,6 @@ describe('cassettes', () => {
     expect(replayed.citations).toEqual(recorded.citations)
     expect(replayed.cost).toEqual(recorded.cost)
     expect(types).toContain('answer-token')
-  })
-
-  it('graph-reader at concurrency 1 replays exactly, though the recording had uneven latencies', async () => {
-    const make = (slow: boolean): AgentOptions => ({
-      llm: scriptedLLM({
-        model: 'm',
-        latencyMs: slow ? 20 : 0,
-        replies: (req) => {
-          switch (req.system) {
-            case plannerSystem:
-              return JSON.stringify({ goal: 'g', steps: ['s'], key_elements: ['k'], queries: ROOTS })
-            case extractorSystem:
-              return JSON.stringify({ facts: [{ text: `A fact found by searching ${queryIn(req.prompt)}`, source: 1 }] })
-            case neighborSystem:
-              return JSON.stringify({ answerable: false, queries: WORKLOAD[queryIn(req.prompt)] ?? [] })
-            default:
-              return 'An answer [1].'
-          }
-        },
-      }),
-      search: mockSearch({
-        delayMs: (q) => (slow ? 5 + ((q.length * 37) % 60) : 0),
-        results: (q) => [{ title: q, url: `https://example.com/${encodeURIComponent(q)}`, snippet: `About ${q}.` }],
-      }),
-      strategy: 'graph-reader',
-      graphReader: { concurrency: 1, maxSteps: 8 },
-    })
-    const folder = await tmp()
-    const recorded = await createAgent(openCassette(folder, { mode: 'record' }).wrap(make(true))).answer('What do the topics have in common?')
-    const replayed = await createAgent(openCassette(folder, { mode: 'replay' }).wrap(make(false))).answer('What do the topics have in common?')
-    expect(replayed.error).toBeUndefined()
-    expect(replayed.facts).toEqual(recorded.facts)
-    expect(replayed.answer).toBe(recorded.answer)
-    expect(replayed.cost).toEqual(recorded.cost)
   })
 
   it('replays a model stream chunk for chunk, and a failure as it failed', async () => {

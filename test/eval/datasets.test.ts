@@ -8,10 +8,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseDataset } from '../../src/eval/formats.js'
 import { parsePythonLiteral } from '../../src/eval/python-literal.js'
-import { readDataset } from '../../src/eval/read-dataset.js'
+import { type ReadDatasetOptions, readDataset } from '../../src/eval/index.js'
 import { localCorpus } from '../../src/adapters/index.js'
+
+/** A dataset read through the public entry: `text` written to a file named `name` (its format guessed from it unless given). */
+async function parse(text: string, options: ReadDatasetOptions & { name?: string } = {}) {
+  const { name = 'data.txt', ...rest } = options
+  const file = join(await mkdtemp(join(tmpdir(), 'laconic-dataset-')), name)
+  await writeFile(file, text)
+  return readDataset(file, rest)
+}
 
 const SIMPLEQA = `metadata,problem,answer
 "{'topic': 'Science and technology', 'answer_type': 'Person', 'urls': ['https://en.wikipedia.org/wiki/IEEE_Frank_Rosenblatt_Award', 'https://ieeexplore.ieee.org/author/37271220500']}",Who received the IEEE Frank Rosenblatt Award in 2010?,Michio Sugeno
@@ -70,8 +77,8 @@ const HOTPOT = JSON.stringify(
 )
 
 describe('SimpleQA CSV', () => {
-  it('reads problem, answer and the metadata dict (topic and answer type as tags, urls as evidence)', () => {
-    const dataset = parseDataset(SIMPLEQA, { path: 'simple_qa_test_set.csv' })
+  it('reads problem, answer and the metadata dict (topic and answer type as tags, urls as evidence)', async () => {
+    const dataset = await parse(SIMPLEQA, { name: 'simple_qa_test_set.csv' })
     expect(dataset.rows.map((row) => row.answers)).toEqual([['Michio Sugeno'], ['Radcliffe College'], ['Adolf Anderssen']])
     expect(dataset.rows[0]).toMatchObject({
       question: 'Who received the IEEE Frank Rosenblatt Award in 2010?',
@@ -84,14 +91,14 @@ describe('SimpleQA CSV', () => {
     expect(new Set(dataset.rows.map((row) => row.id)).size).toBe(3)
   })
 
-  it('names the missing column of a file that is not SimpleQA', () => {
-    expect(() => parseDataset('metadata,question\n{},x\n', { format: 'simpleqa' })).toThrow(/no column "problem", "answer"/)
+  it('names the missing column of a file that is not SimpleQA', async () => {
+    await expect(parse('metadata,question\n{},x\n', { format: 'simpleqa' })).rejects.toThrow(/no column "problem", "answer"/)
   })
 })
 
 describe('FRAMES TSV', () => {
-  it('reads Prompt and Answer, wiki_links as evidence (Python or JSON list), reasoning_types as tags, the index as id', () => {
-    const dataset = parseDataset(FRAMES, { path: 'test.tsv' })
+  it('reads Prompt and Answer, wiki_links as evidence (Python or JSON list), reasoning_types as tags, the index as id', async () => {
+    const dataset = await parse(FRAMES, { name: 'test.tsv' })
     expect(dataset.rows).toHaveLength(2)
     expect(dataset.rows[0]).toMatchObject({ id: 'frames-0', answers: ['Jane Ballou'], tags: ['Multiple constraints'] })
     expect(dataset.rows[0]?.evidence?.map((e) => e.url)).toEqual([
@@ -107,7 +114,7 @@ describe('FRAMES TSV', () => {
 
 describe('HotpotQA JSON', () => {
   it('reads the questions, the supporting sentences as evidence, and the context paragraphs as a corpus', async () => {
-    const dataset = parseDataset(HOTPOT, { path: 'hotpot_dev_distractor_v1.json' })
+    const dataset = await parse(HOTPOT, { name: 'hotpot_dev_distractor_v1.json' })
     expect(dataset.rows.map((row) => row.id)).toEqual(['5a8b57f25542995d1e6f1371', '5a85ea095542994775f606a8'])
     expect(dataset.rows[0]).toMatchObject({ answers: ['yes'], tags: ['comparison', 'hard'] })
     expect(dataset.rows[0]?.evidence?.map((e) => e.text)).toEqual([
@@ -126,7 +133,7 @@ describe('HotpotQA JSON', () => {
 })
 
 describe('JSONL, and CSV or JSONL with a column mapping', () => {
-  it('reads laconic rows and reports each bad line (not JSON, no question, repeated id) with its number', () => {
+  it('reads laconic rows and reports each bad line (not JSON, no question, repeated id) with its number', async () => {
     const text = [
       JSON.stringify({ id: 'q1', question: 'Who?', answers: ['Ada'], evidence: [{ url: 'https://x.test', text: 'Ada did' }], tags: ['t'] }),
       '',
@@ -136,25 +143,25 @@ describe('JSONL, and CSV or JSONL with a column mapping', () => {
       JSON.stringify({ id: 3, question: 'Numbered?', answers: ['z'], evidence: [{}] }),
       JSON.stringify({ id: 4, question: 'Numbered?', answers: ['z'] }),
     ].join('\n')
-    const dataset = parseDataset(text, { format: 'jsonl' })
+    const dataset = await parse(text, { format: 'jsonl' })
     expect(dataset.rows.map((row) => row.id)).toEqual(['q1', '4'])
     expect(dataset.problems.map((problem) => problem.line)).toEqual([3, 4, 5, 6])
     expect(dataset.problems[2]?.message).toBe('id "q1" repeats line 1')
   })
 
-  it('maps CSV columns, splitting a plain answers cell on the separator and reading a list cell as a list', () => {
+  it('maps CSV columns, splitting a plain answers cell on the separator and reading a list cell as a list', async () => {
     const csv = 'qid,query,gold,links\nA,"What, exactly?",x|y,"[""https://a.test"", ""some passage""]"\nB,Second?,z,\n'
-    const dataset = parseDataset(csv, { format: 'csv', mapping: { id: 'qid', question: 'query', answers: 'gold', evidence: 'links', separator: '|' } })
+    const dataset = await parse(csv, { format: 'csv', mapping: { id: 'qid', question: 'query', answers: 'gold', evidence: 'links', separator: '|' } })
     expect(dataset.rows).toEqual([
       { id: 'A', question: 'What, exactly?', answers: ['x', 'y'], evidence: [{ url: 'https://a.test' }, { text: 'some passage' }] },
       { id: 'B', question: 'Second?', answers: ['z'] },
     ])
-    expect(() => parseDataset(csv, { format: 'csv' })).toThrow(/column mapping/)
+    await expect(parse(csv, { format: 'csv' })).rejects.toThrow(/column mapping/)
   })
 
-  it('maps JSONL fields of another shape', () => {
+  it('maps JSONL fields of another shape', async () => {
     const text = `${JSON.stringify({ q: 'Who?', a: 'Ada' })}\n${JSON.stringify({ q: 'Which?', a: ['B', 'C'] })}\n`
-    const dataset = parseDataset(text, { format: 'jsonl', mapping: { question: 'q', answers: 'a' } })
+    const dataset = await parse(text, { format: 'jsonl', mapping: { question: 'q', answers: 'a' } })
     expect(dataset.rows.map((row) => [row.id, row.answers])).toEqual([
       ['line-1', ['Ada']],
       ['line-2', ['B', 'C']],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { localCorpus } from '../../src/adapters/index.js'
-import { type EvalEvent, type EvalRow, evaluate, parseDataset, readResults } from '../../src/eval/index.js'
+import { type EvalEvent, type EvalRow, evaluate, readDataset, readResults } from '../../src/eval/index.js'
 import type { AgentOptions } from '../../src/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { extractiveModel } from '../support/extractive-model.js'
@@ -202,7 +202,9 @@ describe('evaluate: what rows measure', () => {
   })
 
   it('runs a HotpotQA eval offline over the documents that come with it', async () => {
-    const dataset = parseDataset(
+    const file = join(await tmp(), 'hotpot_dev.json')
+    await writeFile(
+      file,
       JSON.stringify([
         {
           _id: 'h1',
@@ -217,8 +219,8 @@ describe('evaluate: what rows measure', () => {
           level: 'easy',
         },
       ]),
-      { format: 'hotpotqa' },
     )
+    const dataset = await readDataset(file, { format: 'hotpotqa' })
     const corpus = localCorpus({ documents: dataset.documents ?? [] })
     const out = await tmp()
     const events = await drain(evaluate({ dataset, configs: [{ name: 'hotpot', agent: agent({ search: corpus, fetch: corpus }) }], out }))

@@ -9,8 +9,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { htmlReport } from '../../src/eval/html-report.js'
-import type { EvalRowResult } from '../../src/eval/row-result.js'
+import { type EvalRowResult, htmlReport } from '../../src/eval/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
 
 const HOSTILE = `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>`

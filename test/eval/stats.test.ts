@@ -3,11 +3,9 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compareResults } from '../../src/eval/compare.js'
 import { openResults, parseResults } from '../../src/eval/results-file.js'
-import type { EvalRowResult } from '../../src/eval/row-result.js'
+import { compareResults, type EvalRowResult, summarize } from '../../src/eval/index.js'
 import { mcnemarExact, percentile, wilsonInterval } from '../../src/eval/stats.js'
-import { summarize } from '../../src/eval/summary.js'
 
 const row = (config: string, id: string, correct: boolean, extra: Partial<EvalRowResult> = {}): EvalRowResult => ({
   config,

@@ -1,66 +1,39 @@
-/** Type-level tests of `laconic-research/eval`: datasets, grading, cassettes, `evaluate` and its results. */
+/** Type-level tests of `laconic-research/eval`: datasets, cassettes, `evaluate` and its results and reports. */
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   Cassette,
-  Comparison,
-  compareResults,
-  htmlReport,
-  CassetteMode,
   CassetteOptions,
-  ColumnMapping,
+  Comparison,
   ConfigSummary,
+  compareResults,
   Dataset,
-  DatasetFormat,
-  DatasetProblem,
   EvalConfig,
-  EvalEndReason,
   EvalEvent,
   EvalOptions,
   EvalRow,
   EvalRowResult,
-  Evidence,
-  ModelGrade,
-  ReadDatasetOptions,
-  RowGrades,
-  containsAnswer,
   evaluate,
-  exactMatch,
-  normalizeAnswer,
+  htmlReport,
   openCassette,
-  parseDataset,
-  parseGrade,
+  ReadDatasetOptions,
   readDataset,
   readResults,
   summarize,
-  tokenF1,
 } from '../../src/eval/index.js'
 import type { AgentOptions, LLMProvider } from '../../src/index.js'
 
 describe('laconic-research/eval', () => {
   it('datasets: rows with answers, evidence and tags; problems by line; formats and mappings', () => {
-    expectTypeOf<EvalRow>().toEqualTypeOf<{ id: string; question: string; answers: string[]; evidence?: Evidence[]; tags?: string[] }>()
-    expectTypeOf<Evidence>().toEqualTypeOf<{ url?: string; text?: string }>()
-    expectTypeOf<Dataset['problems']>().toEqualTypeOf<DatasetProblem[]>()
-    expectTypeOf<DatasetProblem>().toEqualTypeOf<{ line: number; message: string }>()
-    expectTypeOf<DatasetFormat>().toEqualTypeOf<'jsonl' | 'simpleqa' | 'frames' | 'hotpotqa' | 'csv'>()
-    expectTypeOf<ColumnMapping['question']>().toEqualTypeOf<string>()
-    expectTypeOf<ReadDatasetOptions['mapping']>().toEqualTypeOf<ColumnMapping | undefined>()
-    expectTypeOf<typeof readDataset>().returns.toEqualTypeOf<Promise<Dataset>>()
-    expectTypeOf<typeof parseDataset>().returns.toEqualTypeOf<Dataset>()
-  })
-
-  it('grading: text scores and the total grade parser', () => {
-    expectTypeOf<typeof normalizeAnswer>().toEqualTypeOf<(text: string) => string>()
-    expectTypeOf<typeof exactMatch>().returns.toEqualTypeOf<boolean>()
-    expectTypeOf<typeof containsAnswer>().returns.toEqualTypeOf<boolean>()
-    expectTypeOf<typeof tokenF1>().returns.toEqualTypeOf<number>()
-    expectTypeOf<typeof parseGrade>().toEqualTypeOf<(reply: string) => ModelGrade | undefined>()
-    expectTypeOf<ModelGrade>().toEqualTypeOf<'correct' | 'incorrect' | 'not-attempted'>()
+    expectTypeOf<EvalRow>().toEqualTypeOf<{ id: string; question: string; answers: string[]; evidence?: { url?: string; text?: string }[]; tags?: string[] }>()
+    expectTypeOf<Dataset['problems']>().toEqualTypeOf<{ line: number; message: string }[]>()
+    expectTypeOf<NonNullable<ReadDatasetOptions['format']>>().toEqualTypeOf<'jsonl' | 'simpleqa' | 'frames' | 'hotpotqa' | 'csv'>()
+    expectTypeOf<NonNullable<ReadDatasetOptions['mapping']>['question']>().toEqualTypeOf<string>()
+    expectTypeOf<typeof readDataset>().toEqualTypeOf<(path: string, options?: ReadDatasetOptions) => Promise<Dataset>>()
   })
 
   it('cassettes wrap an agent’s options', () => {
     expectTypeOf<typeof openCassette>().toEqualTypeOf<(folder: string, options?: CassetteOptions) => Cassette>()
-    expectTypeOf<CassetteMode>().toEqualTypeOf<'replay' | 'record' | 'record-missing'>()
+    expectTypeOf<CassetteOptions['mode']>().toEqualTypeOf<'replay' | 'record' | 'record-missing' | undefined>()
     expectTypeOf<Cassette['wrap']>().toEqualTypeOf<<T extends AgentOptions>(options: T) => T>()
   })
 
@@ -69,9 +42,10 @@ describe('laconic-research/eval', () => {
     expectTypeOf<ReturnType<typeof evaluate>>().toExtend<AsyncIterable<EvalEvent>>()
     expectTypeOf<EvalConfig>().toEqualTypeOf<{ name: string; agent: AgentOptions }>()
     expectTypeOf<EvalOptions['grader']>().toEqualTypeOf<LLMProvider | undefined>()
-    expectTypeOf<Extract<EvalEvent, { type: 'eval-end' }>['reason']>().toEqualTypeOf<EvalEndReason>()
+    expectTypeOf<Extract<EvalEvent, { type: 'eval-end' }>['reason']>().toEqualTypeOf<'done' | 'max-cost' | 'aborted' | 'error'>()
     expectTypeOf<Extract<EvalEvent, { type: 'row-end' }>['row']>().toEqualTypeOf<EvalRowResult>()
-    expectTypeOf<EvalRowResult['grades']>().toEqualTypeOf<RowGrades>()
+    expectTypeOf<EvalRowResult['grades']['model']>().toEqualTypeOf<'correct' | 'incorrect' | 'not-attempted' | undefined>()
+    expectTypeOf<EvalRowResult['grades']['f1']>().toEqualTypeOf<number>()
     expectTypeOf<EvalRowResult['cost']>().toEqualTypeOf<number | null>()
     expectTypeOf<typeof readResults>().returns.toEqualTypeOf<Promise<EvalRowResult[]>>()
     expectTypeOf<typeof summarize>().returns.toEqualTypeOf<ConfigSummary[]>()
