@@ -56,6 +56,9 @@ async function research(options: CliOptions, io: CliIO): Promise<number> {
   const question = serving || saved ? '' : await questionFrom(options, io.readStdin)
   const researchOptions: ResearchOptions = { signal: io.interrupt }
   if (options.knowledge !== undefined) researchOptions.knowledge = (await readKnowledge(options.knowledge)).trim()
+  // The run's own language and sources, not only the agent's: its checkpoint keeps them, so `laconic resume` goes on in them.
+  if (options.language !== undefined) researchOptions.language = options.language
+  if (options.sources !== undefined) researchOptions.sources = options.sources
   if (options.toolApproval && (saved?.strategy ?? options.strategy) !== 'react') throw new UsageError('--tool-approval works with --strategy react')
   if (options.toolApproval && !io.ask && !pauses) {
     throw new UsageError('--tool-approval asks on a terminal, or pauses the run for laconic resume with --checkpoint-dir DIR')

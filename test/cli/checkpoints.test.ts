@@ -9,8 +9,9 @@ import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint, ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
+import { languageLine } from '../../src/core/run/language.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
-import { cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { type ChatTurn, cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
 import { REPO, runCli } from './run-cli.js'
 
 const run = (argv: string[]): CliOptions => {
@@ -243,5 +244,56 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
       now: () => 0,
     })
     expect(code).toBe(2)
+  })
+})
+
+describe('laconic resume goes on in the run\'s own --language and sources', { timeout: 60_000 }, () => {
+  let backend: FakeBackend
+  let dir: string
+  beforeAll(async () => {
+    // The same script, whatever line follows each system prompt.
+    const reply = (turn: ChatTurn) => searchThenAnswer(false)({ ...turn, system: turn.system.split('\n\nLanguage:')[0] ?? '' })
+    const found = () => [...results(), { title: 'Gossip', url: 'https://gossip.example/sky', snippet: 'The sky is green.' }]
+    backend = await startFakeBackend({ reply, results: found })
+    dir = await mkdtemp(join(tmpdir(), 'laconic-resume-language-'))
+  })
+  afterAll(async () => {
+    await backend.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('a run paused for its plan with --language de --deny is resumed without them: German prompts, the denied domain left out', async () => {
+    const io = (argv: string[]) => {
+      let stderr = ''
+      let stdout = ''
+      const write = (to: 'out' | 'err') => (t: string) => {
+        if (to === 'out') stdout += t
+        else stderr += t
+      }
+      return runCliInProcess({
+        argv,
+        env: {},
+        stdout: { write: write('out') },
+        stderr: { write: write('err') },
+        readStdin: async () => '',
+        interrupt: new AbortController().signal,
+        now: () => 0,
+      }).then((code) => ({ code, stdout, stderr }))
+    }
+    const flags = cliFlags(backend)
+    // No terminal: --approve-plan with --checkpoint-dir pauses the run (exit 4) for laconic resume.
+    const first = await io([...flags, '--checkpoint-dir', dir, '--approve-plan', '--language', 'de', '--deny', 'gossip.example', 'Why is the sky blue?'])
+    expect(first.code).toBe(4)
+    const runId = /laconic resume ([\w-]+) --checkpoint-dir/.exec(first.stderr)?.[1]
+    expect(runId).toBeDefined()
+    const before = backend.turns.length
+    const resumed = await io(['resume', runId as string, '--checkpoint-dir', dir, '--format', 'ndjson', ...flags])
+    expect(resumed.code).toBe(0)
+    const after = backend.turns.slice(before)
+    expect(after.length).toBeGreaterThan(0)
+    for (const turn of after) expect(turn.system.endsWith(languageLine('de'))).toBe(true)
+    const events = resumed.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ResearchEvent)
+    const result = events.find((event) => event.type === 'result')
+    expect(result).toMatchObject({ sourcesFiltered: 1, results: [{ url: 'https://example.org/rayleigh' }] })
   })
 })
