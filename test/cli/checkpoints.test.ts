@@ -247,7 +247,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
   })
 })
 
-describe('laconic resume goes on in the run\'s own --language and sources', { timeout: 60_000 }, () => {
+describe("laconic resume goes on in the run's own --language and sources", { timeout: 60_000 }, () => {
   let backend: FakeBackend
   let dir: string
   beforeAll(async () => {
@@ -292,7 +292,10 @@ describe('laconic resume goes on in the run\'s own --language and sources', { ti
     const after = backend.turns.slice(before)
     expect(after.length).toBeGreaterThan(0)
     for (const turn of after) expect(turn.system.endsWith(languageLine('de'))).toBe(true)
-    const events = resumed.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ResearchEvent)
+    const events = resumed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ResearchEvent)
     const result = events.find((event) => event.type === 'result')
     expect(result).toMatchObject({ sourcesFiltered: 1, results: [{ url: 'https://example.org/rayleigh' }] })
   })
