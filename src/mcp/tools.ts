@@ -2,7 +2,7 @@
  * `mcpTools()`: the tools of any MCP server, for the `react` strategy. Each run starts (stdio) or
  * connects to (Streamable HTTP) the server, lists its tools, and closes it when the run ends.
  * Its tools go through react's own gates: argument validation against their schema, approval
- * (`needsApproval`, `beforeTool`), redaction of `sensitive` fields and the `resultChars` bound.
+ * (`needsApproval`, and the run's `review.tools` and `decide`), redaction of `sensitive` fields and the `resultChars` bound.
  */
 import { LaconicError } from '../core/contracts/laconic-error.js'
 import type { OpenToolSource, ReactTool, ReactToolSource } from '../strategies/react/tools.js'

@@ -105,15 +105,22 @@ interface RunRecord {
   dropped(): void
 }
 
-/** Runs on `agent` in this process. */
-export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
-  const { agent, readSource, checkpoints, review } = options
-  const sessions = options.sessions ?? memorySessions()
+/** The switches every run gets (undefined when none is on): they need `checkpoints`, and the removed `pauseAfterPlan` names them. */
+function reviewSwitches(options: InProcessRunsOptions): InProcessRunsOptions['review'] {
   if ((options as { pauseAfterPlan?: unknown }).pauseAfterPlan !== undefined) {
     throw new LaconicError('`pauseAfterPlan` was replaced: use `review: { plan: true }`', { code: 'config' })
   }
-  const reviewing = review?.plan === true || review?.tools === true
-  if (reviewing && !checkpoints) throw new TypeError('`review` needs `checkpoints`: a paused run is resumed from its checkpoint')
+  const { review } = options
+  if (review?.plan !== true && review?.tools !== true) return undefined
+  if (!options.checkpoints) throw new TypeError('`review` needs `checkpoints`: a paused run is resumed from its checkpoint')
+  return { ...review }
+}
+
+/** Runs on `agent` in this process. */
+export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
+  const { agent, readSource, checkpoints } = options
+  const sessions = options.sessions ?? memorySessions()
+  const review = reviewSwitches(options)
   const graceMs = positive('graceMs', options.graceMs ?? 15_000)
   const keepMs = positive('keepMs', options.keepMs ?? 300_000)
   const maxRetainedRuns = positive('maxRetainedRuns', options.maxRetainedRuns ?? 50)
@@ -193,7 +200,7 @@ export function inProcessRuns(options: InProcessRunsOptions): InProcessRuns {
       // A conversation's turn runs on the session, which loads what earlier turns found first.
       const researcher = conversation !== undefined && agent.session ? agent.session(conversation, { store: sessions }) : agent
       const record = host(question, (signal) =>
-        researcher.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(reviewing ? { review: { ...review } } : {}) }),
+        researcher.research(question, { signal, ...(checkpoints ? { checkpoints } : {}), ...(review ? { review } : {}) }),
       )
       return { runId: record.id, ended: record.ended }
     },

@@ -219,7 +219,15 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     expect(backend.searches).not.toContain('why is the sky blue')
   })
 
-  it('stop pauses (exit 4) and says how to resume; resume runs the saved plan', async () => {
+  it('r rejects the plan with the reason asked: nothing is searched, the reason in a warning, exit 0', async () => {
+    backend.searches.length = 0
+    const out = await cli([...flags(), '--approve-plan', 'Why is the sky blue?'], ['r', 'wrong angle'])
+    expect(out.code).toBe(0)
+    expect(backend.searches).toEqual([])
+    expect(out.stderr).toContain('the plan was rejected: wrong angle; nothing was searched')
+  })
+
+  it('s (stop) or p pauses (exit 4) and says how to resume; resume runs the saved plan', async () => {
     backend.searches.length = 0
     const out = await cli([...flags(), '--checkpoint-dir', dir, '--approve-plan', 'Why is the sky blue?'], ['s'])
     expect(out.code).toBe(4)

@@ -633,6 +633,36 @@ describe('a paused run answered from the page (POST /runs/:id/decision)', () => 
     expect(await notPaused.json()).toMatchObject({ code: 'conflict', message: expect.stringContaining('not paused') })
   })
 
+  it("review.tools: each react tool call waits for the page's decision; the switch goes on with the resumed run", async () => {
+    const llm = scriptedLLM({
+      replies: (req) => {
+        const results = req.turns?.filter((t) => t.role === 'tool').length ?? 0
+        if (results === 0) return { text: '', toolCalls: [{ id: 'c1', name: 'search', args: { query: 'sky colour' } }] }
+        if (results === 1) return { text: '', toolCalls: [{ id: 'c2', name: 'search', args: { query: 'blue light' } }] }
+        return 'Air scatters blue light [1].'
+      },
+    })
+    const search = mockSearch({ corpus: [{ title: 'Sky', url: 'https://sky.example/', snippet: 'Air scatters blue light.' }] })
+    const agent = createAgent({ llm, search, strategy: 'react', react: { finalAnswer: () => true } })
+    const { base } = await start({ agent, checkpoints: memoryCheckpoints(), review: { tools: true } })
+    const first = await research(base, 'Why is the sky blue?')
+    expect(first.events.at(-1)).toMatchObject({ reason: 'paused', request: { kind: 'tool-call', callId: 'c1', args: { query: 'sky colour' } } })
+    expect(search.calls).toEqual([])
+
+    const approved = await decide(base, first.run, { action: 'approve' })
+    const { runId: second } = (await approved.json()) as { runId: string }
+    const secondEvents = await collect(await fetch(`${base}/runs/${second}/events`))
+    // The approved call ran; the next one waits in turn: the resumed run kept the switch.
+    expect(search.calls).toEqual(['sky colour'])
+    expect(secondEvents.at(-1)).toMatchObject({ reason: 'paused', request: { kind: 'tool-call', callId: 'c2' } })
+
+    const edited = await decide(base, second, { action: 'edit', args: { query: 'rayleigh' } })
+    const { runId: third } = (await edited.json()) as { runId: string }
+    const thirdEvents = await collect(await fetch(`${base}/runs/${third}/events`))
+    expect(search.calls).toEqual(['sky colour', 'rayleigh'])
+    expect(thirdEvents.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' })
+  })
+
   it('rejecting the plan ends the run with nothing searched, the reason in a warning', async () => {
     const { base } = await pausing()
     const { run } = await research(base, 'Why is the sky blue?')
