@@ -1,21 +1,16 @@
 // `laconic-research`: make an agent, run research, read its events. Everything a strategy author
 // needs beyond this lives on `laconic-research/strategy`; providers on `laconic-research/adapters`.
+// A part of a type here is reached through it (`EventOf<'warning'>['code']`,
+// `NonNullable<AgentOptions['react']>`, `NonNullable<LLMRequest['tools']>[number]`).
 export { createAgent, registerStrategy, strategyNames, type Agent, type AgentOptions } from './agent.js'
 // Conversations: the store interface users implement, and the in-memory store (the file store
 // lives on laconic-research/node, the Redis store on laconic-research/redis).
-export {
-  memorySessions,
-  type MemorySessionsOptions,
-  type Session,
-  type SessionOptions,
-  type SessionState,
-  type SessionStore,
-} from './conversations/session-store.js'
-export { fromGenerate, type GenerateFunction } from './core/run/generate.js'
-export { LaconicError, ProviderError, type ErrorCode, type ProviderErrorDetails } from './core/contracts/laconic-error.js'
+export { memorySessions, type Session, type SessionState, type SessionStore } from './conversations/session-store.js'
+export { fromGenerate } from './core/run/generate.js'
+export { LaconicError, ProviderError, type ErrorCode } from './core/contracts/laconic-error.js'
+// The contracts of what an agent takes: the providers you pass it (typed as these, an object
+// literal gets its parameters' types from context).
 export type {
-  JsonSchema,
-  RetryInfo,
   LLMRequest,
   LLMChunk,
   LLMProvider,
@@ -23,16 +18,9 @@ export type {
   SearchOptions,
   SearchProvider,
   FetchedPage,
-  FetchOptions,
   FetchProvider,
-  DocumentKind,
-  DocumentWarningCode,
-  PageWarning,
-  ToolSpec,
-  ToolChoice,
-  ToolCall,
-  ChatTurn,
 } from './core/contracts/providers.js'
+<<<<<<< HEAD
 export type * from './core/contracts/events.js'
 export type { SourceFilter, SourceFilterPart } from './core/run/allowed-sources.js'
 export type { EmbeddingProvider, Embeddings, EmbedOptions } from './core/contracts/embeddings.js'
@@ -61,19 +49,20 @@ export type { ReflectOptions } from './strategies/reflect/options.js'
 export type { DeepOptions } from './strategies/deep/options.js'
 export type { ReportOptions } from './strategies/report/options.js'
 export type { ReactOptions, ReactTool, ReactToolSource, OpenToolSource, ReactCall, ReactEvidence } from './strategies/react/options.js'
+=======
+export type { EmbeddingProvider } from './core/contracts/embeddings.js'
+// What a run gives back: every event is `EventOf<'claim'>`, `EventOf<'run-end'>`, ... of the one
+// union. Strategy authors find `StrategyEvent` on laconic-research/strategy.
+export type { ResearchEvent, EventOf, EventType } from './core/contracts/events.js'
+>>>>>>> e5f8472 (Root entry 110 -> 37 exports, /strategy 41 -> 34: strategy-author types move to laconic-research/strategy; parts of a public type are reached through it (EventOf<'warning'>['code'], NonNullable<AgentOptions['react']>); CHANGELOG before/after tables; tests and docs name only what stays)
 export type { ResearchRun } from './core/run/run.js'
-export type {
-  InterruptRequest,
-  InterruptDecision,
-  PlanRequest,
-  ToolCallRequest,
-  OutlineRequest,
-  ReportOutline,
-  OutlineSection,
-} from './core/contracts/interruption.js'
-export type { PriorAnswer, ResearchResult } from './core/contracts/result.js'
-export type { MemoryEntry, MemoryOptions, MemoryStore, MemoryWritePolicy, RecalledFinding, SessionFact } from './core/contracts/long-term-memory.js'
+export type { ResearchResult } from './core/contracts/result.js'
+export type { Cost, Pricing } from './core/contracts/run-cost.js'
+export type { ResearchOptions, ResumeOptions } from './core/contracts/strategy-types.js'
+// Pausing for a person: the one request/decision pair (plans, tool calls, outlines).
+export type { InterruptRequest, InterruptDecision } from './core/contracts/interruption.js'
+// Long-term memory: the store interface users implement (`memoryStore` of laconic-research/kb is one).
+export type { MemoryStore } from './core/contracts/long-term-memory.js'
 // Checkpoints: the store interface users implement, and the in-memory store (the file store
 // needs node:fs, so it lives on laconic-research/node).
-export { memoryCheckpoints, type Checkpoint, type CheckpointStore, type ReleaseLock } from './core/contracts/checkpoint.js'
-export type { JsonValue } from './core/util/json-value.js'
+export { memoryCheckpoints, type Checkpoint, type CheckpointStore } from './core/contracts/checkpoint.js'

@@ -12,10 +12,12 @@
  * is left to the servers; every other word is the question.
  */
 import { parseArgs } from 'node:util'
-import { createAgent, type Agent, type LLMProvider, type ResearchResult, type VerifyMode } from '../../src/index.js'
+import { createAgent, type Agent, type LLMProvider, type ResearchResult, type AgentOptions } from '../../src/index.js'
 // What `laconic-research/adapters` is on Node: the adapters with Node's parts installed.
 import { duckduckgo, httpFetch, ollama, openai } from '../../src/node/adapters-entry.js'
 import { demoAgent } from '../sse-server/demo.js'
+
+type VerifyMode = NonNullable<AgentOptions['verify']>
 
 export interface ExampleAgent {
   agent: Agent

@@ -5,10 +5,12 @@
  * API key. The replies are canned: every question gets the same research, which is why the
  * page labels it "scripted demo".
  */
-import { createAgent, type Agent, type VerifyMode } from '../../src/index.js'
+import { createAgent, type Agent, type AgentOptions } from '../../src/index.js'
 import type { LLMRequest } from '../../src/core/contracts/providers.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
+
+type VerifyMode = NonNullable<AgentOptions['verify']>
 
 export const DEMO_QUESTION = 'Who won the 2024 Nobel Prize in Chemistry, and for what?'
 

@@ -1,6 +1,7 @@
 /** Plan review for every built-in strategy: `review.plan` pauses (resume with a decision), or `decide` answers in process. */
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints, type JsonValue, type InterruptRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
+import { memoryCheckpoints, type InterruptRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
+import type { JsonValue } from '../../src/core/util/json-value.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { STRATEGIES, world } from './world.js'
 

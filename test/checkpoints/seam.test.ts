@@ -8,8 +8,8 @@ import {
   type InterruptRequest,
   type ResearchEvent,
   type ResearchRun,
-  type Strategy,
 } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 /** Searches `steps` queries one per step, checkpointing after each, then answers with what it found. */

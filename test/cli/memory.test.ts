@@ -1,7 +1,9 @@
 /** The CLI's `--memory` waits for a run's write before the process exits: `trackWrites` is how it knows. */
 import { describe, expect, it } from 'vitest'
 import { trackWrites } from '../../src/cli/memory.js'
-import type { MemoryEntry, MemoryStore } from '../../src/index.js'
+import type { MemoryStore } from '../../src/index.js'
+
+type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 
 const entry: MemoryEntry = { runId: 'r1', question: 'Q?', answer: 'A [1].', facts: [{ text: 'A.', url: 'https://a.example/' }], at: new Date(0).toISOString() }
 

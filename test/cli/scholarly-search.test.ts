@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { buildSources } from '../../src/cli/search.js'
-import type { PageWarning } from '../../src/index.js'
+import type { FetchedPage } from '../../src/index.js'
+
+type PageWarning = NonNullable<FetchedPage['warnings']>[number]
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/scholarly/${name}`, import.meta.url), 'utf8')
 

@@ -5,7 +5,8 @@
  * ignore their signal and never return.
  */
 import { describe, expect, it } from 'vitest'
-import type { FetchProvider, LLMProvider, LLMRequest, ResearchEvent, SearchProvider, Strategy } from '../../src/index.js'
+import type { FetchProvider, LLMProvider, LLMRequest, ResearchEvent, SearchProvider } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { STRATEGIES, world } from '../checkpoints/world.js'
 

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import {
-  createAgent,
-  type LaconicError,
-  memoryCheckpoints,
-  type AgentOptions,
-  type MemoryEntry,
-  type MemoryStore,
-  type RecalledFinding,
-  type ResearchEvent,
-} from '../../src/index.js'
+import { createAgent, type LaconicError, memoryCheckpoints, type AgentOptions, type MemoryStore, type ResearchEvent } from '../../src/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+
+type MemoryEntry = Parameters<MemoryStore['remember']>[0]
+type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
 
 /**
  * A memory that recalls every finding it was given, newest run first, and lets a test wait for

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createAgent, type ResearchEvent, type Strategy } from '../../src/index.js'
+import { createAgent, type ResearchEvent } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import type { StrategyEvent } from '../../src/core/contracts/events.js'
 import { createContext } from '../../src/core/run/context.js'
 import { generate } from '../../src/core/run/generate.js'

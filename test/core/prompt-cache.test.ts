@@ -2,7 +2,8 @@
 // (whole lines), and the anthropic adapter marks that prefix for the prompt cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { anthropic } from '../../src/adapters/index.js'
-import { createAgent, type Strategy } from '../../src/index.js'
+import { createAgent } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 import { startLoopback, type Loopback } from '../adapters/http/loopback.js'
 import { anthropicTranscript } from '../adapters/llm/fixtures.js'

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { resultOfEvents } from '../../src/core/run/result-fold.js'
 import { addCost, zeroCost } from '../../src/core/contracts/run-cost.js'
-import { createAgent, type ResearchEvent, type ResearchRun, type Strategy, type StrategyEvent } from '../../src/index.js'
+import { createAgent, type ResearchEvent, type ResearchRun } from '../../src/index.js'
+import type { Strategy, StrategyEvent } from '../../src/strategy.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 
 async function collect(run: ResearchRun): Promise<ResearchEvent[]> {

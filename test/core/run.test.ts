@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createAgent, registerStrategy, type EventOf, type ResearchEvent, type ResearchRun, type Strategy, type StrategyEvent } from '../../src/index.js'
+import { createAgent, registerStrategy, type EventOf, type ResearchEvent, type ResearchRun } from '../../src/index.js'
+import type { Strategy, StrategyEvent } from '../../src/strategy.js'
 import { createMerge } from '../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createAgent, type FetchProvider, type ResearchEvent, type SearchProvider, type SearchResult, type Strategy } from '../../src/index.js'
+import { createAgent, type FetchProvider, type ResearchEvent, type SearchProvider, type SearchResult } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import { dateAllowed, hostOf, hostUnder, normalizeDomain, sourceRules, urlAllowed } from '../../src/core/run/allowed-sources.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
 

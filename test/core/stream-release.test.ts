@@ -5,7 +5,8 @@
  * `finally`, which runs only once everything it delegated to has closed: no sleeps.
  */
 import { describe, expect, it } from 'vitest'
-import { createAgent, type LLMProvider, type LLMRequest, type Strategy } from '../../src/index.js'
+import { createAgent, type LLMProvider, type LLMRequest } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import { makeStrategy } from '../../src/core/run/registry.js'
 import { builtinStrategies } from '../../src/strategies/builtins.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'

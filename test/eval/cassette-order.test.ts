@@ -16,7 +16,6 @@ import { type EvalEvent, evaluate, openCassette, readResults } from '../../src/e
 import {
   type AgentOptions,
   createAgent,
-  type FetchOptions,
   type FetchProvider,
   type LLMChunk,
   type LLMProvider,
@@ -27,6 +26,8 @@ import {
   type SearchResult,
 } from '../../src/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
+
+type FetchOptions = NonNullable<Parameters<FetchProvider['fetch']>[1]>
 
 const TOPICS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta']
 const QUESTION = 'What do alpha and beta have in common?'

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatServer } from '../../examples/ai-sdk-chat/server.js'
 import { demoAgent } from '../../examples/sse-server/demo.js'
-import type { SessionOptions } from '../../src/index.js'
+import type { SessionOptions } from '../../src/conversations/session-store.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
 
 const EXPECTED_ANSWER =

@@ -2,10 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createAgent, type EmbeddingProvider, type MemoryEntry, type MemoryStore, type ResearchEvent } from '../../src/index.js'
+import { createAgent, type EmbeddingProvider, type MemoryStore, type ResearchEvent } from '../../src/index.js'
 import { memoryStore, memoryVectorStore } from '../../src/kb/index.js'
 import { lanceVectorStore } from '../../src/lancedb/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+
+type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 
 /**
  * A deterministic embedder: each word (lower case, stop words out) adds 1 to one of 64

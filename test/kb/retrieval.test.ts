@@ -5,9 +5,12 @@ import { parseRanking } from '../../src/kb/model-reranker.js'
 import { reciprocalRankFusion } from '../../src/documents/rank-fusion.js'
 import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'
 import { scriptedLLM } from '../../src/testing/index.js'
-import type { PageWarning, ProviderUsage } from '../../src/index.js'
+import type { FetchedPage } from '../../src/index.js'
+import type { ProviderUsage } from '../../src/core/contracts/provider-usage.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 import { fakeEmbedder, fakeVector } from './fake-embeddings.js'
+
+type PageWarning = NonNullable<FetchedPage['warnings']>[number]
 
 const serve = loopbacks()
 

@@ -2,8 +2,9 @@
  * Test agents for the chat handler: a real agent whose sessions are recorded, a strategy whose
  * model call a test can read, and a model reply a test can gate.
  */
-import type { Agent, Strategy } from '../../src/index.js'
-import type { SessionOptions } from '../../src/index.js'
+import type { Agent } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
+import type { SessionOptions } from '../../src/conversations/session-store.js'
 import type { ChatAgent } from '../../src/server/index.js'
 import { gate } from '../streams/helpers.js'
 

@@ -4,7 +4,8 @@
  * `create`, and saved normalised in every checkpoint.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { createAgent, LaconicError, memoryCheckpoints, registerStrategy, type Strategy } from '../../src/index.js'
+import { createAgent, LaconicError, memoryCheckpoints, registerStrategy } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import { optionsSection, wholeNumberOption } from '../../src/strategy.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 

@@ -4,7 +4,7 @@
  * cites carries the text the model was shown for it, and long-term memory keeps and recalls it.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { createAgent, type LLMRequest, type MemoryEntry, type MemoryStore, type ResearchEvent, type SearchResult, strategyNames } from '../../src/index.js'
+import { createAgent, type LLMRequest, type MemoryStore, type ResearchEvent, type SearchResult, strategyNames } from '../../src/index.js'
 import { memoryStore, memoryVectorStore } from '../../src/kb/index.js'
 import * as deepPrompts from '../../src/strategies/deep/prompts.js'
 import * as graphPrompts from '../../src/strategies/graph-reader/prompts.js'
@@ -16,6 +16,8 @@ import * as scratchpadPrompts from '../../src/strategies/scratchpad/prompts.js'
 import type { CitedAnswerArgs, CitedSource } from '../../src/strategies/shared/cited-answer.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { fakeEmbedder } from '../kb/fake-embeddings.js'
+
+type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 
 /** Every source an answer's `[n]` resolved to, as the strategy gave it to `citedAnswer`. */
 const resolved: CitedSource[] = []

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createAgent, strategyNames, type RecalledFinding, type ResearchEvent } from '../../src/index.js'
+import { createAgent, strategyNames, type ResearchEvent, type MemoryStore } from '../../src/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+
+type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
 
 const recalled: RecalledFinding[] = [{ text: 'Lyon is the third city of France.', url: 'https://lyon.example/', title: 'Lyon', question: 'What is Lyon?' }]
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parsePlannerDecision } from '../../src/strategy.js'
+import { parsePlannerDecision } from '../../src/strategies/scratchpad/index.js'
 
 describe('the planner parser', () => {
   it.each([

@@ -5,13 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openai } from '../../src/adapters/index.js'
-import type { JsonSchema } from '../../src/index.js'
+import type { LLMRequest } from '../../src/index.js'
 import { createAgent } from '../../src/index.js'
 import * as deepSchemas from '../../src/strategies/deep/schemas.js'
 import * as graphSchemas from '../../src/strategies/graph-reader/schemas.js'
 import * as reflectSchemas from '../../src/strategies/reflect/schemas.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../src/testing/index.js'
 import { startLoopback, type Loopback } from '../adapters/http/loopback.js'
+
+type JsonSchema = NonNullable<LLMRequest['tools']>[number]['parameters']
 
 const FACT = 'Air scatters blue light more than red light.'
 const replies: Record<string, (turn: number) => unknown> = {

@@ -9,11 +9,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { httpFetch } from '../../src/adapters/index.js'
-import { createAgent, type LLMChunk, type LLMProvider, type ResearchEvent, type VerifyMode } from '../../src/index.js'
+import { createAgent, type LLMChunk, type LLMProvider, type ResearchEvent, type AgentOptions } from '../../src/index.js'
 import { deep, graphReader } from '../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { oracleModel } from '../../bench/evidence-oracle.js'
 import { loopbacks } from '../adapters/http/loopback.js'
+
+type VerifyMode = NonNullable<AgentOptions['verify']>
 
 const serve = loopbacks()
 const paper = readFileSync(new URL('../fixtures/documents/papers/naacl06-shinyama.pdf', import.meta.url))

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import type { Cost, EventPayloads, EventType, ResearchEvent } from '../../src/index.js'
+import type { Cost, EventType, ResearchEvent } from '../../src/index.js'
+import type { EventPayloads } from '../../src/core/contracts/events.js'
 
 /** Text that stresses the SSE and NDJSON framings: line breaks, CR, field lookalikes, unicode. */
 export const trickyText: fc.Arbitrary<string> = fc.oneof(

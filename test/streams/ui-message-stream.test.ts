@@ -8,7 +8,8 @@ import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
 import { createAgent } from '../../src/index.js'
-import type { ResearchEvent, Strategy } from '../../src/index.js'
+import type { ResearchEvent } from '../../src/index.js'
+import type { Strategy } from '../../src/strategy.js'
 import {
   toUIMessageStream,
   toUIMessageStreamResponse,

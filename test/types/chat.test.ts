@@ -5,7 +5,9 @@
  */
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, ClaimVerdict, Fact, SessionFact, SessionOptions, SessionState, SessionStore } from '../../src/index.js'
+import type { Agent, SessionState, SessionStore, EventOf, ResearchResult } from '../../src/index.js'
+import type { SessionFact } from '../../src/core/contracts/long-term-memory.js'
+import type { SessionOptions } from '../../src/conversations/session-store.js'
 import type {
   ChatAgent,
   ChatHandler,
@@ -38,6 +40,9 @@ import type {
   SchemaResult,
   UIChunkOptions,
 } from '../../src/streams/index.js'
+
+type ClaimVerdict = EventOf<'claim'>['verdict']
+type Fact = ResearchResult['facts'][number]
 
 describe('createChatHandler', () => {
   it('is a fetch-style handler with a turn for composing', () => {

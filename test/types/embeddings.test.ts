@@ -17,7 +17,10 @@ import {
   type OllamaEmbeddingsOptions,
   type OpenAIEmbeddingsOptions,
 } from '../../src/adapters/index.js'
-import type { EmbeddingProvider, Embeddings, EmbedOptions, RetryInfo } from '../../src/index.js'
+import type { EmbeddingProvider, LLMRequest } from '../../src/index.js'
+import type { Embeddings, EmbedOptions } from '../../src/core/contracts/embeddings.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 describe('the embedding contract', () => {
   it('embeds a batch of texts into Float32Array vectors, cancellably', () => {

@@ -17,13 +17,10 @@ import type {
   ResearchRun,
   SearchProvider,
   Session,
-  SessionFact,
-  SessionOptions,
   SessionState,
   SessionStore,
-  Strategy,
-  StrategyDefinition,
 } from '../../src/index.js'
+import type { Strategy, StrategyDefinition } from '../../src/strategy.js'
 import type * as root from '../../src/index.js'
 import type * as node from '../../src/node/index.js'
 import type * as otel from '../../src/otel/index.js'
@@ -47,7 +44,7 @@ describe('laconic-research', () => {
   })
 
   it('a session researches like the agent', () => {
-    expectTypeOf<Agent['session']>().parameters.toEqualTypeOf<[chatId?: string, options?: SessionOptions]>()
+    expectTypeOf<Agent['session']>().parameters.toEqualTypeOf<[chatId?: string, options?: { store?: SessionStore; state?: SessionState }]>()
     expectTypeOf<Agent['session']>().returns.toEqualTypeOf<Session>()
     expectTypeOf<Session['chatId']>().toEqualTypeOf<string>()
     expectTypeOf<Session['state']>().returns.toEqualTypeOf<Promise<SessionState>>()
@@ -57,12 +54,10 @@ describe('laconic-research', () => {
 
   it('a session state is plain JSON kept by a SessionStore, such as memorySessions()', () => {
     expectTypeOf<typeof root.memorySessions>().returns.toEqualTypeOf<SessionStore>()
-    expectTypeOf<typeof root.memorySessions>().parameters.toEqualTypeOf<[options?: root.MemorySessionsOptions]>()
+    expectTypeOf<typeof root.memorySessions>().parameter(0).toEqualTypeOf<{ maxChats?: number } | undefined>()
     expectTypeOf<SessionState['version']>().toEqualTypeOf<1>()
-    expectTypeOf<SessionState['facts']>().toEqualTypeOf<SessionFact[]>()
-    expectTypeOf<SessionFact>().toEqualTypeOf<{ text: string; url: string; title?: string }>()
+    expectTypeOf<SessionState['facts']>().toEqualTypeOf<{ text: string; url: string; title?: string }[]>()
     expectTypeOf<SessionStore['update']>().parameter(1).toEqualTypeOf<(current: SessionState | undefined) => SessionState>()
-    expectTypeOf<SessionOptions>().toEqualTypeOf<{ store?: SessionStore; state?: SessionState }>()
   })
 
   it('the strategy registry takes a definition: its options section, normalised, to a Strategy', () => {
@@ -140,9 +135,8 @@ describe('laconic-research/strategy, /testing, /node, /otel', () => {
     expectTypeOf<typeof kit.reflect>().toEqualTypeOf<(options?: NonNullable<AgentOptions['reflect']>) => Strategy>()
     expectTypeOf<typeof kit.deep>().toEqualTypeOf<(options?: NonNullable<AgentOptions['deep']>) => Strategy>()
     expectTypeOf<typeof kit.react>().toEqualTypeOf<(options?: NonNullable<AgentOptions['react']>) => Strategy>()
-    expectTypeOf<typeof kit.createMerge<number>>().returns.toEqualTypeOf<kit.Merge<number>>()
-    expectTypeOf<kit.Merge<number>>().toExtend<AsyncIterable<number>>()
-    expectTypeOf<typeof kit.generate>().returns.toEqualTypeOf<Promise<kit.Generation>>()
+    expectTypeOf<ReturnType<typeof kit.createMerge<number>>>().toExtend<AsyncIterable<number>>()
+    expectTypeOf<Awaited<ReturnType<typeof kit.generate>>['text']>().toEqualTypeOf<string>()
     expectTypeOf<typeof kit.parseLooseJson>().returns.toEqualTypeOf<unknown>()
   })
 

@@ -1,24 +1,24 @@
 /** Type-level tests of the event union: what a consumer's `switch (event.type)` can rely on. */
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
-  Citation,
-  ClaimVerdict,
   Cost,
   ErrorCode,
-  ErrorInfo,
   EventOf,
-  EventPayloads,
   EventType,
-  Fact,
   FetchedPage,
   InterruptRequest,
-  RecalledFinding,
-  ReportOutline,
   ResearchEvent,
-  RunEndReason,
   SearchResult,
-  WarningCode,
+  ResearchResult,
+  MemoryStore,
 } from '../../src/index.js'
+import type { ErrorInfo, EventPayloads, RunEndReason, WarningCode } from '../../src/core/contracts/events.js'
+import type { ReportOutline } from '../../src/core/contracts/interruption.js'
+
+type Citation = ResearchResult['citations'][number]
+type ClaimVerdict = EventOf<'claim'>['verdict']
+type Fact = ResearchResult['facts'][number]
+type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
 
 /** True when `T` is a union of more than one member. */
 type IsUnion<T> = [T] extends [UnionToIntersection<T>] ? false : true

@@ -4,7 +4,8 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { EmbeddingProvider } from '../../src/core/contracts/embeddings.js'
-import type { FetchProvider, LLMProvider, SearchProvider, UsageReporter } from '../../src/index.js'
+import type { FetchProvider, LLMProvider, SearchProvider } from '../../src/index.js'
+import type { UsageReporter } from '../../src/core/contracts/provider-usage.js'
 import type {
   Chunk,
   IndexOptions,

@@ -1,18 +1,12 @@
 /** Type-level tests of long-term memory: the agent's `memory` option and `memoryStore` of `laconic-research/kb`. */
 import { describe, expectTypeOf, it } from 'vitest'
-import type {
-  AgentOptions,
-  Cost,
-  MemoryEntry,
-  MemoryOptions,
-  MemoryStore,
-  MemoryWritePolicy,
-  RecalledFinding,
-  ResearchOptions,
-  SessionFact,
-  UsageReporter,
-} from '../../src/index.js'
+import type { AgentOptions, Cost, MemoryStore, ResearchOptions } from '../../src/index.js'
+import type { MemoryOptions, MemoryWritePolicy, SessionFact } from '../../src/core/contracts/long-term-memory.js'
+import type { UsageReporter } from '../../src/core/contracts/provider-usage.js'
 import type { MemoryStoreOptions, memoryStore, VectorStore } from '../../src/kb/index.js'
+
+type MemoryEntry = Parameters<MemoryStore['remember']>[0]
+type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
 
 describe('long-term memory', () => {
   it('is an agent option around a MemoryStore, with bounded recall and a write policy', () => {

@@ -25,8 +25,8 @@ import type {
   Strategy,
   StrategyContext,
   StrategyOutcome,
-  ToolCallRequest,
 } from '../../src/index.js'
+import type { ToolCallRequest } from '../../src/core/contracts/interruption.js'
 
 declare const llm: LLMProvider
 declare const search: SearchProvider

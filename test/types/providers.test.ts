@@ -6,23 +6,14 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type {
   CheckpointStore,
   Cost,
-  DocumentKind,
-  EVENT_TYPES,
-  EventStamp,
   EventType,
   FetchedPage,
-  FetchOptions,
-  GenerateFunction,
   LaconicError,
   LLMChunk,
   LLMRequest,
   ModelPrice,
-  PageWarning,
-  PriorAnswer,
   ProviderError,
   ProviderUsage,
-  ProviderErrorDetails,
-  RetryInfo,
   SearchOptions,
   SearchOutcome,
   SearchResult,
@@ -31,11 +22,20 @@ import type {
   SourceFilter,
   SourceFilterPart,
   EventOf,
-  ToolCall,
-  ToolSpec,
   UsageReporter,
   memoryCheckpoints,
+  FetchProvider,
 } from '../../src/index.js'
+import type { DocumentKind, ToolCall } from '../../src/core/contracts/providers.js'
+import type { EVENT_TYPES, EventStamp } from '../../src/core/contracts/events.js'
+import type { GenerateFunction } from '../../src/core/run/generate.js'
+import type { PriorAnswer } from '../../src/core/contracts/result.js'
+import type { ProviderErrorDetails } from '../../src/core/contracts/laconic-error.js'
+
+type FetchOptions = NonNullable<Parameters<FetchProvider['fetch']>[1]>
+type PageWarning = NonNullable<FetchedPage['warnings']>[number]
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
+type ToolSpec = NonNullable<LLMRequest['tools']>[number]
 
 describe('source rules', () => {
   it('are options of the agent and of a run, handed to search providers, counted on the result event', () => {

@@ -1,16 +1,10 @@
 import { expectTypeOf, it } from 'vitest'
-import type {
-  AgentOptions,
-  InterruptDecision,
-  InterruptRequest,
-  OutlineRequest,
-  OutlineSection,
-  Report,
-  ReportOptions,
-  ReportOutline,
-  ReportSection,
-} from '../../src/index.js'
+import type { AgentOptions, InterruptDecision, InterruptRequest } from '../../src/index.js'
+import type { OutlineRequest, OutlineSection, ReportOutline } from '../../src/core/contracts/interruption.js'
+import type { Report, ReportSection } from '../../src/core/contracts/events.js'
 import { report } from '../../src/strategy.js'
+
+type ReportOptions = NonNullable<AgentOptions['report']>
 
 it('report: its options section, its outline request and decision, and the sections of its result', () => {
   expectTypeOf<AgentOptions['report']>().toEqualTypeOf<ReportOptions | undefined>()

@@ -3,10 +3,13 @@
  * Imported as types only, so nothing here loads an optional peer dependency.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, OpenToolSource, ReactOptions, ReactTool, ReactToolSource, ResearchResult, SessionStore } from '../../src/index.js'
+import type { Agent, ResearchResult, SessionStore, AgentOptions } from '../../src/index.js'
+import type { OpenToolSource, ReactTool, ReactToolSource } from '../../src/strategies/react/options.js'
 import type { McpServerOptions, McpServerSpec, McpToolsOptions, createMcpServer, mcpTools } from '../../src/mcp/index.js'
 import type { LiveServerLimits, LiveServerOptions, createLiveServer } from '../../src/node/index.js'
 import type { ResearchHandlerLimits } from '../../src/server/index.js'
+
+type ReactOptions = NonNullable<AgentOptions['react']>
 
 describe('MCP tools for react', () => {
   it('mcpTools makes a tool source that react.tools takes beside plain tools', () => {

@@ -3,7 +3,8 @@
  * fakes tests build runs from, and the tracing options.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { FetchedPage, LLMProvider, LLMRequest, ProviderError, ProviderErrorDetails, SearchResult } from '../../src/index.js'
+import type { FetchedPage, LLMProvider, LLMRequest, ProviderError, SearchResult } from '../../src/index.js'
+import type { ProviderErrorDetails } from '../../src/core/contracts/laconic-error.js'
 import type { TraceRunOptions } from '../../src/otel/index.js'
 import type {
   InFlight,

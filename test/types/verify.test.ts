@@ -1,6 +1,10 @@
 /** Type-level tests of claim verification: the option, the claim event and the result's fields. */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { AgentOptions, Claim, ClaimVerdict, EventOf, ResearchOptions, ResearchResult, VerifyMode } from '../../src/index.js'
+import type { AgentOptions, EventOf, ResearchOptions, ResearchResult } from '../../src/index.js'
+import type { Claim } from '../../src/core/contracts/events.js'
+
+type ClaimVerdict = EventOf<'claim'>['verdict']
+type VerifyMode = NonNullable<AgentOptions['verify']>
 
 describe('verify', () => {
   it('is an option of the agent and of a run: off, annotate or revise', () => {

@@ -7,8 +7,10 @@ import { APICallError, type EmbeddingModelV3 } from '@ai-sdk/provider'
 import { MockEmbeddingModelV3 } from 'ai/test'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { aiSdkEmbeddings, type AiSdkEmbeddingModel } from '../../../src/adapters/index.js'
-import type { RetryInfo } from '../../../src/index.js'
+import type { LLMRequest } from '../../../src/index.js'
 import { loopbacks } from '../http/loopback.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 const serve = loopbacks()
 const vectorOf = (text: string) => [text.length, text.charCodeAt(0), 1]

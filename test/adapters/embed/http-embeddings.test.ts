@@ -6,8 +6,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ollamaEmbeddings, openAIEmbeddings } from '../../../src/adapters/index.js'
-import { LaconicError, ProviderError, type RetryInfo } from '../../../src/index.js'
+import { LaconicError, ProviderError, type LLMRequest } from '../../../src/index.js'
 import { cutAt, loopbacks, writePieces } from '../http/loopback.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 const serve = loopbacks()
 const fast = { maxRetries: 2, backoff: { initialMs: 1, maxMs: 1 } }

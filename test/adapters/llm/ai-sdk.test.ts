@@ -7,11 +7,13 @@ import { APICallError, type LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { aiSdkModel, searxng, type AiSdkLanguageModel, type AiSdkModelOptions } from '../../../src/adapters/index.js'
-import type { LLMChunk, LLMProvider, RetryInfo } from '../../../src/index.js'
+import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'
 import { startFakeBackend, type FakeBackend } from '../../cli/fake-backend.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 const usage = { inputTokens: { total: 12, noCache: 8, cacheRead: 4, cacheWrite: 0 }, outputTokens: { total: 5, text: 3, reasoning: 2 } }
 

@@ -1,9 +1,11 @@
 /** A schema on the wire for each backend, and the OpenAI-compatible fallback when a server refuses it. */
 import { afterEach, expect, it } from 'vitest'
 import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
-import type { RetryInfo } from '../../../src/index.js'
+import type { LLMRequest } from '../../../src/index.js'
 import { startLoopback, type Loopback } from '../http/loopback.js'
 import { API_KEY, collect } from './cases.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 const schema = { title: 'plan', type: 'object', properties: { queries: { type: 'array', items: { type: 'string' } } }, required: ['queries'] }
 const REPLY = '{"queries":["sky colour"]}'

@@ -6,11 +6,13 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import type { ChatTurn, LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
+import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
 import { ToolCallAssembler } from '../../../src/adapters/llm/tool-calls.js'
 import { cutAt, loopbacks, writePieces } from '../http/loopback.js'
 import { API_KEY } from './cases.js'
+
+type ChatTurn = NonNullable<LLMRequest['turns']>[number]
 
 const serve = loopbacks()
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/tool-calls/${name}`, import.meta.url), 'utf8')

@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest'
 import { combineSearch, createPacer, openAlex, semanticScholar } from '../../../src/adapters/index.js'
 import { ProviderError } from '../../../src/core/contracts/laconic-error.js'
 import { normalizeUrl } from '../../../src/core/util/urls.js'
-import { createAgent, type PageWarning, type ResearchEvent, type SearchProvider, type SearchResult } from '../../../src/index.js'
+import { createAgent, type ResearchEvent, type SearchProvider, type SearchResult, type FetchedPage } from '../../../src/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
 import { loopbacks } from '../http/loopback.js'
+
+type PageWarning = NonNullable<FetchedPage['warnings']>[number]
 
 const serve = loopbacks()
 const fixed = (results: SearchResult[]): SearchProvider => ({ search: async () => results })

@@ -9,8 +9,10 @@ import { parseSemanticScholarResponse } from '../../../src/adapters/search/seman
 import { parseWikipediaSearch, parseWikipediaSummary } from '../../../src/adapters/search/wikipedia.js'
 import { arxiv, createPacer, httpFetch, openAlex, pubmed, semanticScholar, wikipedia } from '../../../src/adapters/index.js'
 import { documentPages } from '../../../src/documents/document-pages.js'
-import type { PageWarning, SearchProvider, SearchResult } from '../../../src/index.js'
+import type { SearchProvider, SearchResult, FetchedPage } from '../../../src/index.js'
 import { type Handler, loopbacks, type RecordedRequest } from '../http/loopback.js'
+
+type PageWarning = NonNullable<FetchedPage['warnings']>[number]
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/scholarly/${name}`, import.meta.url), 'utf8')
 const serve = loopbacks()

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { arxiv, brave, combineSearch, createPacer, openAlex, pubmed, tavily } from '../../../src/adapters/index.js'
-import type { SearchProvider, SourceFilter, SourceFilterPart } from '../../../src/index.js'
+import type { SearchProvider } from '../../../src/index.js'
+import type { SourceFilter, SourceFilterPart } from '../../../src/core/run/allowed-sources.js'
 import { loopbacks, type RecordedRequest } from '../http/loopback.js'
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/scholarly/${name}`, import.meta.url), 'utf8')

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalizeText, normalizeUrl } from '../../../src/strategy.js'
-import { type AddOutcome, Notebook } from '../../../src/strategy.js'
+import { Notebook } from '../../../src/strategy.js'
+import type { AddOutcome } from '../../../src/strategies/graph-reader/index.js'
 import { notebookView } from '../../../src/strategies/graph-reader/notebook.js'
 
 /** Facts from a small vocabulary, so equal, contained and overlapping texts are common. */

@@ -8,10 +8,12 @@
 import { expect, it } from 'vitest'
 import { openai } from '../../../src/adapters/index.js'
 import type { EventOf, ResearchEvent } from '../../../src/index.js'
-import type { ReactOptions } from '../../../src/index.js'
+import type { AgentOptions } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../../src/testing/index.js'
 import { cutAt, loopbacks, writePieces } from '../../adapters/http/loopback.js'
+
+type ReactOptions = NonNullable<AgentOptions['react']>
 
 const serve = loopbacks()
 

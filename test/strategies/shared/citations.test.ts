@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CitationRegistry, citationFilter, citationNumbers, rewriteCitations } from '../../../src/strategy.js'
+import { CitationRegistry, citationFilter } from '../../../src/strategy.js'
+import { citationNumbers, rewriteCitations } from '../../../src/strategies/shared/citations.js'
 import { splitAt } from '../../support/split.js'
 
 describe('citations', () => {

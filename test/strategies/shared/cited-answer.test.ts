@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createAgent, type Citation, type ResearchEvent, type StrategyContext, type StrategyEvent } from '../../../src/index.js'
+import { createAgent, type ResearchEvent, type ResearchResult } from '../../../src/index.js'
+import type { StrategyContext, StrategyEvent } from '../../../src/strategy.js'
 import { citedAnswer, nothingToAnswerFrom, type CitedAnswerArgs } from '../../../src/strategies/shared/cited-answer.js'
 import { wordLimitFilter } from '../../../src/strategies/reflect/word-limit.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
+
+type Citation = ResearchResult['citations'][number]
 
 const SOURCES = [{ url: 'https://a.example/', title: 'A' }, { url: 'https://b.example/' }, { url: 'https://c.example/', title: 'C' }]
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createAgent, type ResearchEvent, type Strategy } from '../../../src/index.js'
+import { createAgent, type ResearchEvent } from '../../../src/index.js'
+import type { Strategy } from '../../../src/strategy.js'
 import { earlySearches } from '../../../src/strategies/shared/early-searches.js'
 import { createQueryStream } from '../../../src/strategies/shared/query-stream.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'

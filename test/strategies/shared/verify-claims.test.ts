@@ -1,11 +1,14 @@
 import fc from 'fast-check'
 import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
-import { createAgent, type LLMRequest, type ResearchEvent, type ResearchOptions, type StrategyContext, type VerifyMode } from '../../../src/index.js'
+import { createAgent, type LLMRequest, type ResearchEvent, type ResearchOptions, type AgentOptions } from '../../../src/index.js'
+import type { StrategyContext } from '../../../src/strategy.js'
 import { citedAnswer, type CitedSource } from '../../../src/strategies/shared/cited-answer.js'
 import { JUDGE_BATCH } from '../../../src/strategies/shared/claim-judge.js'
 import { MAX_JUDGED } from '../../../src/strategies/shared/verify-claims.js'
 import { assertEventInvariants, scriptedLLM, type Script } from '../../../src/testing/index.js'
+
+type VerifyMode = NonNullable<AgentOptions['verify']>
 
 // Real text: the first page of the Bitcoin paper (test/fixtures/documents/pdf/issue13201.pdf).
 const BITCOIN =

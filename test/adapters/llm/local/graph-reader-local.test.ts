@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { local, type LocalModel } from '../../../../src/adapters/index.js'
-import type { JsonSchema, LLMChunk, LLMProvider, LLMRequest, ResearchEvent } from '../../../../src/index.js'
+import type { LLMChunk, LLMProvider, LLMRequest, ResearchEvent } from '../../../../src/index.js'
 import { createAgent } from '../../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../../../src/testing/index.js'
 import { writeTinyGguf } from './tiny-gguf.js'
+
+type JsonSchema = NonNullable<LLMRequest['tools']>[number]['parameters']
 
 let dir: string
 let model: LocalModel
