@@ -5,8 +5,10 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatServer } from '../../examples/ai-sdk-chat/server.js'
 import { demoAgent } from '../../examples/sse-server/demo.js'
-import type { SessionOptions } from '../../src/conversations/session-store.js'
+import type { Agent } from '../../src/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
+
+type SessionOptions = NonNullable<Parameters<Agent['session']>[1]>
 
 const EXPECTED_ANSWER =
   'The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [1]. ' +

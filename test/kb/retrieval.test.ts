@@ -5,12 +5,12 @@ import { parseRanking } from '../../src/kb/model-reranker.js'
 import { reciprocalRankFusion } from '../../src/documents/rank-fusion.js'
 import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'
 import { scriptedLLM } from '../../src/testing/index.js'
-import type { FetchedPage } from '../../src/index.js'
-import type { ProviderUsage } from '../../src/core/contracts/provider-usage.js'
+import type { FetchedPage, SearchOptions } from '../../src/index.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 import { fakeEmbedder, fakeVector } from './fake-embeddings.js'
 
 type PageWarning = NonNullable<FetchedPage['warnings']>[number]
+type ProviderUsage = Parameters<NonNullable<SearchOptions['onUsage']>>[0]
 
 const serve = loopbacks()
 

@@ -4,9 +4,10 @@
  */
 import type { Agent } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import type { SessionOptions } from '../../src/conversations/session-store.js'
 import type { ChatAgent } from '../../src/server/index.js'
 import { gate } from '../streams/helpers.js'
+
+type SessionOptions = NonNullable<Parameters<Agent['session']>[1]>
 
 /** `agent`, recording every session the handler opens (the chat id and the options). */
 export function recordingAgent(agent: Agent): ChatAgent & { opened: { chatId: string; options: SessionOptions | undefined }[] } {

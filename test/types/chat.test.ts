@@ -6,8 +6,6 @@
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, SessionState, SessionStore, EventOf, ResearchResult } from '../../src/index.js'
-import type { SessionFact } from '../../src/core/contracts/long-term-memory.js'
-import type { SessionOptions } from '../../src/conversations/session-store.js'
 import type {
   ChatAgent,
   ChatHandler,
@@ -43,6 +41,8 @@ import type {
 
 type ClaimVerdict = EventOf<'claim'>['verdict']
 type Fact = ResearchResult['facts'][number]
+type SessionFact = SessionState['facts'][number]
+type SessionOptions = NonNullable<Parameters<Agent['session']>[1]>
 
 describe('createChatHandler', () => {
   it('is a fetch-style handler with a turn for composing', () => {

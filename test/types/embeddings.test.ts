@@ -18,8 +18,9 @@ import {
   type OpenAIEmbeddingsOptions,
 } from '../../src/adapters/index.js'
 import type { EmbeddingProvider, LLMRequest } from '../../src/index.js'
-import type { Embeddings, EmbedOptions } from '../../src/core/contracts/embeddings.js'
 
+type Embeddings = Awaited<ReturnType<EmbeddingProvider['embed']>>
+type EmbedOptions = NonNullable<Parameters<EmbeddingProvider['embed']>[1]>
 type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 describe('the embedding contract', () => {

@@ -11,14 +11,18 @@ import type {
   SearchResult,
   ResearchResult,
   MemoryStore,
+  InterruptDecision,
 } from '../../src/index.js'
-import type { ErrorInfo, EventPayloads, RunEndReason, WarningCode } from '../../src/core/contracts/events.js'
-import type { ReportOutline } from '../../src/core/contracts/interruption.js'
+import type { EventPayloads } from '../../src/core/contracts/events.js'
 
 type Citation = ResearchResult['citations'][number]
 type ClaimVerdict = EventOf<'claim'>['verdict']
+type ErrorInfo = NonNullable<EventOf<'run-end'>['error']>
 type Fact = ResearchResult['facts'][number]
 type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
+type ReportOutline = Extract<InterruptDecision, { outline: unknown }>['outline']
+type RunEndReason = EventOf<'run-end'>['reason']
+type WarningCode = EventOf<'warning'>['code']
 
 /** True when `T` is a union of more than one member. */
 type IsUnion<T> = [T] extends [UnionToIntersection<T>] ? false : true

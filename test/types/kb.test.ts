@@ -4,8 +4,7 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { EmbeddingProvider } from '../../src/core/contracts/embeddings.js'
-import type { FetchProvider, LLMProvider, SearchProvider } from '../../src/index.js'
-import type { UsageReporter } from '../../src/core/contracts/provider-usage.js'
+import type { FetchProvider, LLMProvider, SearchProvider, SearchOptions } from '../../src/index.js'
 import type {
   Chunk,
   IndexOptions,
@@ -27,6 +26,8 @@ import type {
   StoredDocument,
   VectorStore,
 } from '../../src/kb/index.js'
+
+type UsageReporter = NonNullable<SearchOptions['onUsage']>
 
 describe('knowledgeBase', () => {
   it('takes a store and an embedder, and is a search and a fetch provider', () => {

@@ -1,12 +1,14 @@
 /** Type-level tests of long-term memory: the agent's `memory` option and `memoryStore` of `laconic-research/kb`. */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { AgentOptions, Cost, MemoryStore, ResearchOptions } from '../../src/index.js'
-import type { MemoryOptions, MemoryWritePolicy, SessionFact } from '../../src/core/contracts/long-term-memory.js'
-import type { UsageReporter } from '../../src/core/contracts/provider-usage.js'
+import type { AgentOptions, Cost, MemoryStore, ResearchOptions, SessionState, SearchOptions } from '../../src/index.js'
+import type { MemoryWritePolicy } from '../../src/core/contracts/long-term-memory.js'
 import type { MemoryStoreOptions, memoryStore, VectorStore } from '../../src/kb/index.js'
 
 type MemoryEntry = Parameters<MemoryStore['remember']>[0]
+type MemoryOptions = NonNullable<AgentOptions['memory']>
 type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
+type SessionFact = SessionState['facts'][number]
+type UsageReporter = NonNullable<SearchOptions['onUsage']>
 
 describe('long-term memory', () => {
   it('is an agent option around a MemoryStore, with bounded recall and a write policy', () => {

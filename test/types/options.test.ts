@@ -5,28 +5,18 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
-import type {
-  AgentOptions,
-  DecideAnswer,
-  DeepOptions,
-  GraphReaderOptions,
-  InterruptDecision,
-  InterruptRequest,
-  LLMProvider,
-  ReactOptions,
-  ReactTool,
-  ReflectOptions,
-  ResearchOptions,
-  ResumeOptions,
-  Resumption,
-  ReviewSwitches,
-  ScratchpadOptions,
-  SearchProvider,
-  Strategy,
-  StrategyContext,
-  StrategyOutcome,
-} from '../../src/index.js'
-import type { ToolCallRequest } from '../../src/core/contracts/interruption.js'
+import type { AgentOptions, InterruptDecision, InterruptRequest, LLMProvider, ResearchOptions, ResumeOptions, SearchProvider } from '../../src/index.js'
+import type { Resumption, ReviewSwitches } from '../../src/core/contracts/strategy-types.js'
+import type { Strategy, StrategyContext, StrategyOutcome } from '../../src/strategy.js'
+
+type DecideAnswer = Awaited<ReturnType<NonNullable<ResearchOptions['decide']>>>
+type DeepOptions = NonNullable<AgentOptions['deep']>
+type GraphReaderOptions = NonNullable<AgentOptions['graphReader']>
+type ReactOptions = NonNullable<AgentOptions['react']>
+type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>
+type ReflectOptions = NonNullable<AgentOptions['reflect']>
+type ScratchpadOptions = NonNullable<AgentOptions['scratchpad']>
+type ToolCallRequest = Extract<InterruptRequest, { kind: 'tool-call' }>
 
 declare const llm: LLMProvider
 declare const search: SearchProvider

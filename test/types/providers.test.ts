@@ -11,31 +11,38 @@ import type {
   LaconicError,
   LLMChunk,
   LLMRequest,
-  ModelPrice,
   ProviderError,
-  ProviderUsage,
   SearchOptions,
-  SearchOutcome,
   SearchResult,
-  SharedOptions,
   ResearchOptions,
-  SourceFilter,
-  SourceFilterPart,
   EventOf,
-  UsageReporter,
   memoryCheckpoints,
+  ResearchEvent,
   FetchProvider,
+  fromGenerate,
+  Pricing,
+  Checkpoint,
+  AgentOptions,
 } from '../../src/index.js'
-import type { DocumentKind, ToolCall } from '../../src/core/contracts/providers.js'
-import type { EVENT_TYPES, EventStamp } from '../../src/core/contracts/events.js'
-import type { GenerateFunction } from '../../src/core/run/generate.js'
-import type { PriorAnswer } from '../../src/core/contracts/result.js'
-import type { ProviderErrorDetails } from '../../src/core/contracts/laconic-error.js'
+import type { StrategyContext } from '../../src/strategy.js'
 
+type SearchOutcome = ReturnType<StrategyContext['runSearch']> extends AsyncGenerator<unknown, infer T> ? T : never
+type DocumentKind = NonNullable<FetchedPage['kind']>
+type EventStamp = Pick<ResearchEvent, 'runId' | 'seq' | 'time'>
 type FetchOptions = NonNullable<Parameters<FetchProvider['fetch']>[1]>
+type GenerateFunction = Parameters<typeof fromGenerate>[0]
+type ModelPrice = Pricing[string]
 type PageWarning = NonNullable<FetchedPage['warnings']>[number]
+type PriorAnswer = NonNullable<Checkpoint['input']['priorAnswers']>[number]
+type ProviderUsage = Parameters<NonNullable<SearchOptions['onUsage']>>[0]
+type ProviderErrorDetails = ConstructorParameters<typeof ProviderError>[1]
 type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
+type SharedOptions = AgentOptions
+type SourceFilter = NonNullable<ResearchOptions['sources']>
+type SourceFilterPart = Parameters<NonNullable<SearchOptions['onSourcesApplied']>>[0][number]
+type ToolCall = Omit<Extract<LLMChunk, { type: 'tool-call' }>, 'type'>
 type ToolSpec = NonNullable<LLMRequest['tools']>[number]
+type UsageReporter = NonNullable<SearchOptions['onUsage']>
 
 describe('source rules', () => {
   it('are options of the agent and of a run, handed to search providers, counted on the result event', () => {
@@ -98,9 +105,9 @@ describe('provider contracts', () => {
 })
 
 describe('runs', () => {
-  it('every event is stamped, and its type is one of EVENT_TYPES', () => {
+  it('every event is stamped, and its type is one of EventType', () => {
     expectTypeOf<EventStamp>().toEqualTypeOf<{ runId: string; seq: number; time: number }>()
-    expectTypeOf<typeof EVENT_TYPES>().toEqualTypeOf<readonly EventType[]>()
+    expectTypeOf<ResearchEvent['type']>().toEqualTypeOf<EventType>()
     expectTypeOf<DocumentKind>().toEqualTypeOf<'pdf' | 'docx'>()
     expectTypeOf<PriorAnswer['answer']>().toEqualTypeOf<string>()
     expectTypeOf<ReturnType<typeof memoryCheckpoints>>().toEqualTypeOf<CheckpointStore>()

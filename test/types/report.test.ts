@@ -1,10 +1,12 @@
 import { expectTypeOf, it } from 'vitest'
 import type { AgentOptions, InterruptDecision, InterruptRequest } from '../../src/index.js'
-import type { OutlineRequest, OutlineSection, ReportOutline } from '../../src/core/contracts/interruption.js'
+import type { OutlineSection } from '../../src/core/contracts/interruption.js'
 import type { Report, ReportSection } from '../../src/core/contracts/events.js'
 import { report } from '../../src/strategy.js'
 
+type OutlineRequest = Extract<InterruptRequest, { kind: 'outline' }>
 type ReportOptions = NonNullable<AgentOptions['report']>
+type ReportOutline = Extract<InterruptDecision, { outline: unknown }>['outline']
 
 it('report: its options section, its outline request and decision, and the sections of its result', () => {
   expectTypeOf<AgentOptions['report']>().toEqualTypeOf<ReportOptions | undefined>()

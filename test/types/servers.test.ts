@@ -4,12 +4,13 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, ResearchResult, SessionStore, AgentOptions } from '../../src/index.js'
-import type { OpenToolSource, ReactTool, ReactToolSource } from '../../src/strategies/react/options.js'
+import type { OpenToolSource, ReactToolSource } from '../../src/strategies/react/options.js'
 import type { McpServerOptions, McpServerSpec, McpToolsOptions, createMcpServer, mcpTools } from '../../src/mcp/index.js'
 import type { LiveServerLimits, LiveServerOptions, createLiveServer } from '../../src/node/index.js'
 import type { ResearchHandlerLimits } from '../../src/server/index.js'
 
 type ReactOptions = NonNullable<AgentOptions['react']>
+type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>
 
 describe('MCP tools for react', () => {
   it('mcpTools makes a tool source that react.tools takes beside plain tools', () => {

@@ -4,7 +4,6 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { FetchedPage, LLMProvider, LLMRequest, ProviderError, SearchResult } from '../../src/index.js'
-import type { ProviderErrorDetails } from '../../src/core/contracts/laconic-error.js'
 import type { TraceRunOptions } from '../../src/otel/index.js'
 import type {
   InFlight,
@@ -19,6 +18,8 @@ import type {
   searchFailure,
   sleep,
 } from '../../src/testing/index.js'
+
+type ProviderErrorDetails = ConstructorParameters<typeof ProviderError>[1]
 
 describe('testing fakes', () => {
   it('scriptedLLM replies from a script and records requests', () => {

@@ -1,8 +1,8 @@
 /** Type-level tests of claim verification: the option, the claim event and the result's fields. */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { AgentOptions, EventOf, ResearchOptions, ResearchResult } from '../../src/index.js'
-import type { Claim } from '../../src/core/contracts/events.js'
 
+type Claim = Omit<EventOf<'claim'>, 'type' | 'runId' | 'seq' | 'time'>
 type ClaimVerdict = EventOf<'claim'>['verdict']
 type VerifyMode = NonNullable<AgentOptions['verify']>
 

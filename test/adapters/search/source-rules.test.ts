@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { arxiv, brave, combineSearch, createPacer, openAlex, pubmed, tavily } from '../../../src/adapters/index.js'
-import type { SearchProvider } from '../../../src/index.js'
-import type { SourceFilter, SourceFilterPart } from '../../../src/core/run/allowed-sources.js'
+import type { SearchProvider, ResearchOptions, SearchOptions } from '../../../src/index.js'
 import { loopbacks, type RecordedRequest } from '../http/loopback.js'
+
+type SourceFilter = NonNullable<ResearchOptions['sources']>
+type SourceFilterPart = Parameters<NonNullable<SearchOptions['onSourcesApplied']>>[0][number]
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/scholarly/${name}`, import.meta.url), 'utf8')
 const serve = loopbacks()

@@ -2,10 +2,12 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints } from '../../../src/index.js'
 import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/index.js'
-import type { InterruptRequest, ReactTool } from '../../../src/index.js'
+import type { InterruptRequest, AgentOptions } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, type ScriptedReply } from '../../../src/testing/index.js'
 import { heldCalls } from '../held-calls.js'
 import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
+
+type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>
 
 async function read(run: ResearchRun): Promise<ResearchEvent[]> {
   const events: ResearchEvent[] = []

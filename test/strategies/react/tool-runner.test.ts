@@ -7,7 +7,6 @@ import type { InterruptDecision } from '../../../src/core/contracts/interruption
 import type { ToolCall } from '../../../src/core/contracts/providers.js'
 import { createContext } from '../../../src/core/run/context.js'
 import type { AgentOptions } from '../../../src/index.js'
-import type { ReactTool } from '../../../src/strategies/react/options.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 import { toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'
@@ -15,6 +14,7 @@ import { mockFetch, mockSearch } from '../../../src/testing/index.js'
 import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
 
 type ReactOptions = NonNullable<AgentOptions['react']>
+type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>
 
 async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
   const events: StrategyEvent[] = []
