@@ -5,7 +5,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { mergeCitations } from '../../src/conversations/citation-numbers.js'
-import type { Citation } from '../../src/index.js'
+import type { ResearchResult } from '../../src/index.js'
+
+type Citation = ResearchResult['citations'][number]
 
 /** Citations numbered uniquely, over a few URLs so that turns share sources. */
 const citations = fc
