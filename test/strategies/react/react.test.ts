@@ -304,6 +304,51 @@ it('decide pausing a tool call: the decisions taken before it are kept, and the 
   expect(seen).toHaveLength(2)
 })
 
+it('a checkpoint saved before the approval contract (react.needsApproval in its settings) is refused naming that option, untouched', async () => {
+  const { tool } = lookup({ needsApproval: true })
+  const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'c1', name: 'lookup_order', args: { order: 1 } }] }, 'done'] })
+  const checkpoints = memoryCheckpoints()
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const first = agent.research('q', { checkpoints })
+  expect((await first.result).reason).toBe('paused')
+  const saved = (await checkpoints.load(first.runId))!
+  // As 0.2's development builds wrote it: the mode in the settings, the step's answers as { approved, message }.
+  const state = saved.state as { pending: Record<string, unknown> }
+  const old = {
+    ...saved,
+    options: { ...saved.options, settings: { ...(saved.options.settings as object), needsApproval: true } },
+    state: { ...state, pending: { ...state.pending, decisions: { c0: { approved: false, message: 'no' } } } },
+  }
+  await checkpoints.save(old)
+  await expect(agent.resume(first.runId, { checkpoints, decision: { action: 'approve' } }).result).rejects.toMatchObject({
+    code: 'config',
+    message: expect.stringContaining('saved with `needsApproval`, which this version of laconic no longer has'),
+  })
+  expect(await checkpoints.load(first.runId)).toEqual(old)
+})
+
+it('aborting the run while decide waits ends it aborted, the call not run', async () => {
+  const { tool, seen } = lookup({ needsApproval: true })
+  const llm = scriptedLLM({ replies: [{ text: '', toolCalls: [{ id: 'c1', name: 'lookup_order', args: { order: 1 } }] }, 'done'] })
+  const agent = createAgent({ llm, strategy: 'react', react: { tools: [tool], finalAnswer: () => true } })
+  const controller = new AbortController()
+  let asked!: () => void
+  const waiting = new Promise<void>((resolve) => (asked = resolve))
+  const run = agent.research('q', {
+    signal: controller.signal,
+    decide: (_request, { signal }) =>
+      new Promise((_resolve, reject) => {
+        asked()
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+      }),
+  })
+  const events = collect(run)
+  await waiting
+  controller.abort()
+  expect((await events).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' })
+  expect(seen).toEqual([])
+})
+
 it('the removed approval options of react are refused with a config error naming what replaced them', () => {
   const llm = scriptedLLM({ replies: [] })
   const refused = (react: Record<string, unknown>) => () => createAgent({ llm, strategy: 'react', react: react as never })
