@@ -19,6 +19,9 @@ export interface GuardedNetwork {
 
 let installed: GuardedNetwork | undefined
 
+/** The global fetch as it is at each call (a test or a polyfill may set it later). */
+const globalFetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init)
+
 /** Installs Node's network for the guard (src/node/runtime.ts does). */
 export function installGuardedNetwork(network: GuardedNetwork): void {
   installed = network
@@ -46,6 +49,7 @@ export function guardedNetwork(
     throw new LaconicError(`${who}: Node's DNS-pinned network for the SSRF guard is not installed`, { code: 'config', hint: NODE_SETUP_HINT })
   }
   const resolveHost = given.resolveHost ?? installed?.resolveHost ?? unresolved
-  if (given.fetch !== undefined || given.allowPrivateNetwork) return { resolveHost, fetch: given.fetch ?? globalThis.fetch }
-  return { resolveHost, fetch: installed ? installed.pinnedFetch(resolveHost) : globalThis.fetch }
+  if (given.fetch !== undefined) return { resolveHost, fetch: given.fetch }
+  if (installed && !given.allowPrivateNetwork) return { resolveHost, fetch: installed.pinnedFetch(resolveHost) }
+  return { resolveHost, fetch: globalFetch }
 }
