@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process'
 import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { build } from 'esbuild'
 import { afterAll, expect, it } from 'vitest'
 
 const run = promisify(execFile)
@@ -49,6 +50,19 @@ const fetcher = httpFetch()
 console.log(JSON.stringify({ title: hit?.title, fetch: typeof fetcher.fetch }))
 `
 
+/** The same user's code bundled for Node: the entry that installs Node's parts must survive tree-shaking (`sideEffects`). */
+const BUNDLED_USER_CODE = `
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { httpFetch, localCorpus } from 'laconic-research/adapters'
+
+const dir = mkdtempSync(join(tmpdir(), 'laconic-bundled-'))
+writeFileSync(join(dir, 'sky.md'), '# Sky\\n\\nAir scatters blue light most (Rayleigh scattering).\\n')
+const [hit] = await localCorpus({ dir }).search('Rayleigh scattering')
+console.log(JSON.stringify({ title: hit?.title, fetch: typeof httpFetch().fetch }))
+`
+
 it('every entry point imports by name from the build, with types, and runs', { timeout: 120_000 }, async () => {
   await mkdir(root, { recursive: true })
   await copyFile(join(REPO, 'package.json'), join(root, 'package.json'))
@@ -68,6 +82,20 @@ it('every entry point imports by name from the build, with types, and runs', { t
   await writeFile(join(root, 'node-user.mjs'), NODE_USER_CODE)
   const nodeUser = await run(process.execPath, ['node-user.mjs'], { cwd: root })
   expect(JSON.parse(nodeUser.stdout)).toEqual({ title: 'Sky', fetch: 'function' })
+  await writeFile(join(root, 'bundled-user.mjs'), BUNDLED_USER_CODE)
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+  const dependencies = ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) => Object.keys(pkg[field] ?? {}))
+  await build({
+    entryPoints: [join(root, 'bundled-user.mjs')],
+    outfile: join(root, 'bundled.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    external: dependencies,
+    logLevel: 'silent',
+  })
+  const bundled = await run(process.execPath, ['bundled.mjs'], { cwd: root })
+  expect(JSON.parse(bundled.stdout)).toEqual({ title: 'Sky', fetch: 'function' })
   await writeFile(join(root, 'user.mjs'), USER_CODE)
   const { stdout } = await run(process.execPath, ['user.mjs'], { cwd: root })
   const output = JSON.parse(stdout) as {
