@@ -67,7 +67,7 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     })
     const t = target.origin
     const pages: Record<string, string> = {
-      '/script': html(`<div id="root"></div><script>document.getElementById('root').innerHTML = '<article><h1>Kelp</h1><p>${ARTICLE}</p></article>'</script>`),
+      '/script': html(`<div id="root"></div><script>document.getElementById('root').innerHTML = '<article><h1>Kelp</h1><time datetime="2023-04-05">5 April</time><p>${ARTICLE}</p></article>'</script>`),
       '/fetched': html(
         `<div id="root"></div><script>fetch('/data').then(r => r.text()).then(t => { document.getElementById('root').innerHTML = '<article><p>' + t + '</p></article>' })</script>`,
       ),
@@ -128,9 +128,10 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     await Promise.all([site, target].map((s) => s && new Promise((resolve) => s.server.close(resolve))))
   })
 
-  it('reads text a script writes, through the readable-text extraction', async () => {
+  it('reads text a script writes, through the readable-text extraction, and the date it writes in the article', async () => {
     const page = await reader.fetch(`${site.origin}/script`)
     expect(page.title).toBe('Test page')
+    expect(page.published).toBe('2023-04-05')
     expect(page.text).toContain('Kelp forests grow in cold')
     expect(page.text).not.toContain('<p>')
   })
