@@ -67,7 +67,9 @@ describe.runIf(browserAvailable('browserFetch in Chromium'))('browserFetch in Ch
     })
     const t = target.origin
     const pages: Record<string, string> = {
-      '/script': html(`<div id="root"></div><script>document.getElementById('root').innerHTML = '<article><h1>Kelp</h1><time datetime="2023-04-05">5 April</time><p>${ARTICLE}</p></article>'</script>`),
+      '/script': html(
+        `<div id="root"></div><script>document.getElementById('root').innerHTML = '<article><h1>Kelp</h1><time datetime="2023-04-05">5 April</time><p>${ARTICLE}</p></article>'</script>`,
+      ),
       '/fetched': html(
         `<div id="root"></div><script>fetch('/data').then(r => r.text()).then(t => { document.getElementById('root').innerHTML = '<article><p>' + t + '</p></article>' })</script>`,
       ),
