@@ -20,7 +20,7 @@ export interface McpToolsOptions {
   name?: string
   /** Only these tools of the server (by the server's names). @defaultValue all */
   include?: readonly string[]
-  /** Every tool waits for approval (`true`), or these by name. @defaultValue false */
+  /** Every tool's calls wait for a decision (`true`), or these tools' by name: put to the run's `decide`, or pausing the run. @defaultValue false */
   needsApproval?: boolean | readonly string[]
   /** Argument fields shown as `[redacted]` in `tool-call` events, by tool name. */
   sensitive?: Readonly<Record<string, readonly string[]>>

@@ -31,7 +31,7 @@ export interface ReactTool {
   parameters: JsonSchema
   /** Runs the tool; `signal` aborts when the run does. What it returns (text, or JSON) goes back to the model, bounded. */
   execute(args: Record<string, unknown>, options: { signal: AbortSignal }): unknown
-  /** Pause the run for approval before each call (needs `checkpoints`), with a `tool-call` request; `agent.resume(runId, { checkpoints, decision })` answers it. */
+  /** Each call waits for a decision, as the run's `review.tools` would make it: the `tool-call` request goes to the run's `decide`, or pauses the run (needs `checkpoints`) for `agent.resume(runId, { checkpoints, decision })`. */
   needsApproval?: boolean
   /** Argument fields shown as `[redacted]` in `tool-call` events. */
   sensitive?: readonly string[]
