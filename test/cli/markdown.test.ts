@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import type { ResearchResult } from '../../src/core/contracts/result.js'
+import type { ResearchResult } from '../../src/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { prettyRenderer } from '../../src/cli/render/index.js'
 import { resultMarkdown } from '../../src/cli/render/result-markdown.js'

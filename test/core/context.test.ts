@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { StrategyEvent } from '../../src/core/contracts/events.js'
-import { isAbortError } from '../../src/core/contracts/laconic-error.js'
+import type { StrategyEvent } from '../../src/strategy.js'
+import { isAbortError } from '../../src/strategy.js'
 import { createContext } from '../../src/core/run/context.js'
 import { mockSearch } from '../../src/testing/index.js'
 import { cached } from '../../src/adapters/index.js'

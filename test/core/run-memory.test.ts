@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeText } from '../../src/core/util/text.js'
-import { normalizeUrl } from '../../src/core/util/urls.js'
+import { normalizeText } from '../../src/strategy.js'
+import { normalizeUrl } from '../../src/strategy.js'
 import { findingsOf, keptFindings } from '../../src/core/run/run-memory.js'
 
 const finding = fc.record(

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { ollama, openai } from '../../src/adapters/index.js'
-import { ProviderError } from '../../src/core/contracts/laconic-error.js'
-import { parseToolArgs, toolsUnsupported } from '../../src/core/contracts/tool-args.js'
+import { ProviderError } from '../../src/index.js'
+import { parseToolArgs, toolsUnsupported } from '../../src/strategy.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 
 const serve = loopbacks()

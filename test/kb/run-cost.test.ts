@@ -5,7 +5,7 @@
  * told to `memory.onWrite` instead.
  */
 import { describe, expect, it } from 'vitest'
-import type { EmbeddingProvider } from '../../src/core/contracts/embeddings.js'
+import type { EmbeddingProvider } from '../../src/index.js'
 import { type Cost, createAgent, type ResearchEvent, type SearchProvider } from '../../src/index.js'
 import { knowledgeBase, memoryStore, memoryVectorStore, modelReranker } from '../../src/kb/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'

@@ -3,7 +3,7 @@
  * decides itself (limits, errors, the end of a finished stream) whatever host it serves.
  */
 import { describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/contracts/events.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { createResearchHandler, type RunHost, type StartedRun } from '../../src/server/index.js'
 

@@ -6,7 +6,7 @@
  * what the search found, as with a real model, and it prices its calls like a small hosted model.
  */
 import type { LLMRequest } from '../../src/index.js'
-import { estimateTokens } from '../../src/core/util/text.js'
+import { estimateTokens } from '../../src/strategy.js'
 import { type ScriptedLLM, type ScriptedReply, scriptedLLM } from '../../src/testing/index.js'
 
 const STOP = new Set(

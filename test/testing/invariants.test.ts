@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ResearchEvent } from '../../src/core/contracts/events.js'
+import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 

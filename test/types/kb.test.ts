@@ -3,7 +3,7 @@
  * vector-store contract and the in-memory store.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { EmbeddingProvider } from '../../src/core/contracts/embeddings.js'
+import type { EmbeddingProvider } from '../../src/index.js'
 import type { FetchProvider, LLMProvider, SearchProvider, SearchOptions } from '../../src/index.js'
 import type {
   Chunk,

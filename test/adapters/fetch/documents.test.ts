@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createContext } from '../../../src/core/run/context.js'
-import { documentPages } from '../../../src/documents/document-pages.js'
+import { documentPages } from '../../../src/strategy.js'
 import type { FetchProvider, FetchedPage } from '../../../src/index.js'
 import type { StrategyEvent } from '../../../src/strategy.js'
 import { httpFetch } from '../../../src/adapters/index.js'

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { httpRequest } from '../../../src/adapters/http/index.js'
-import { ProviderError, isAbortError } from '../../../src/core/contracts/laconic-error.js'
+import { ProviderError } from '../../../src/index.js'
+import { isAbortError } from '../../../src/strategy.js'
 import type { RetryInfo } from '../../../src/core/contracts/providers.js'
 import { loopbacks, startLoopback, writePieces } from './loopback.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ProviderError, isAbortError } from '../../../src/core/contracts/laconic-error.js'
+import { ProviderError } from '../../../src/index.js'
+import { isAbortError } from '../../../src/strategy.js'
 import type { RetryInfo } from '../../../src/core/contracts/providers.js'
 import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
 import { openai } from '../../../src/adapters/index.js'

@@ -8,7 +8,7 @@ import type { XmlParser } from '../../../src/adapters/search/xml.js'
 import { parseSemanticScholarResponse } from '../../../src/adapters/search/semantic-scholar.js'
 import { parseWikipediaSearch, parseWikipediaSummary } from '../../../src/adapters/search/wikipedia.js'
 import { arxiv, createPacer, httpFetch, openAlex, pubmed, semanticScholar, wikipedia } from '../../../src/adapters/index.js'
-import { documentPages } from '../../../src/documents/document-pages.js'
+import { documentPages } from '../../../src/strategy.js'
 import type { SearchProvider, SearchResult, FetchedPage } from '../../../src/index.js'
 import { type Handler, loopbacks, type RecordedRequest } from '../http/loopback.js'
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { neighborPrompt, type SearchedView } from '../../../src/strategies/graph-reader/prompts.js'
-import { normalizeText } from '../../../src/core/util/text.js'
+import { normalizeText } from '../../../src/strategy.js'
 import { fitSearched, SearchedQueries } from '../../../src/strategies/graph-reader/searched-view.js'
 
 const promptOf = (searched: SearchedView) =>

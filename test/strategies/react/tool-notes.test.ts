@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { requestText } from '../../../src/core/contracts/tool-args.js'
-import { estimateTokens } from '../../../src/core/util/text.js'
+import { estimateTokens } from '../../../src/strategy.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 
 const system = 'You are a research agent.'

@@ -1,9 +1,9 @@
 /** The react tool runner on its own: checks, approvals, concurrency and results of one step's calls, without a model. */
 import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints } from '../../../src/core/contracts/checkpoint.js'
-import type { StrategyEvent } from '../../../src/core/contracts/events.js'
-import type { InterruptDecision } from '../../../src/core/contracts/interruption.js'
+import { memoryCheckpoints } from '../../../src/index.js'
+import type { StrategyEvent } from '../../../src/strategy.js'
+import type { InterruptDecision } from '../../../src/index.js'
 import type { ToolCall } from '../../../src/core/contracts/providers.js'
 import { createContext } from '../../../src/core/run/context.js'
 import type { AgentOptions } from '../../../src/index.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { normalizeText } from '../../../src/core/util/text.js'
+import { normalizeText } from '../../../src/strategy.js'
 import { evidenceText } from '../../../src/strategies/shared/cited-answer.js'
 
 it('evidence is the distinct parts in order, one a line, never past its bound', () => {
