@@ -13,6 +13,7 @@ import type { ResearchRun } from '../core/run/run.js'
 import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../conversations/session-store.js'
 import { readJsonObject } from '../wire/read-body.js'
 import { createRequestGuard, type RequestGuard, type RequestGuardOptions } from '../wire/request-guard.js'
+import { failure } from './responses.js'
 import { readChatTurn } from './chat-request.js'
 import { sessionStateFromMessages } from '../conversations/state-from-messages.js'
 import { logMaskedError, maskedText, type OnMaskedError } from '../streams/error-masking.js'
@@ -186,11 +187,4 @@ async function forgetLastAnswer(store: SessionStore, chatId: string, question: s
 function positive(value: number, name: string): number {
   if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`createChatHandler: \`${name}\` must be a positive integer, got ${value}`)
   return value
-}
-
-function failure(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${JSON.stringify({ code, message })}\n`, {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers },
-  })
 }
