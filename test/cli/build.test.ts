@@ -37,8 +37,10 @@ it('the built CLI starts with a shebang and answers --version, --help and a usag
 
 it('the built package reads pages in its compiled worker thread (plain node, no TypeScript loader)', { timeout: 60_000 }, async () => {
   const module = pathToFileURL(join(root, 'dist', 'adapters', 'fetch', 'readable-text.js')).href
+  // The pool is Node's part, installed as Node's build of laconic-research/adapters installs it.
+  const runtime = pathToFileURL(join(root, 'dist', 'node', 'runtime.js')).href
   const html = `<html><head><title>Built</title></head><body><article><h1>Built</h1>${'<p>The worker thread read this article from the compiled sources.</p>'.repeat(8)}</article></body></html>`
-  const script = `const { readableText } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(await readableText(${JSON.stringify(html)})))`
+  const script = `(await import(${JSON.stringify(runtime)})).installNodeRuntime(); const { readableText } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(await readableText(${JSON.stringify(html)})))`
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root })
   const page = JSON.parse(stdout) as { title?: string; text: string }
   // A title and paragraph breaks only come from the DOM walk in the worker (the fallback has neither).

@@ -66,7 +66,8 @@ it('a corpus folder with a .docx file and no mammoth skips the file with a warni
     await copyFile(new URL('../fixtures/documents/docx/tables.docx', import.meta.url), join(dir, 'tables.docx'))
     await writeFile(join(dir, 'notes.md'), '# Notes\n\nKelp forests shelter otters.\n')
     const stdout = await project.script(`
-      const { localCorpus } = await import('./src/adapters/index.ts')
+      // laconic-research/adapters as Node resolves it (its node export condition).
+      const { localCorpus } = await import('./src/node/adapters-entry.ts')
       const warnings = []
       const results = await localCorpus({ dir: 'corpus' }).search('kelp otters', { onWarning: (warning) => warnings.push(warning) })
       console.log(JSON.stringify({ urls: results.map((result) => result.url.replace(/^.*\\//, '')), warnings }))
