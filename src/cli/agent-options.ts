@@ -5,7 +5,7 @@
 import type { AgentOptions } from '../agent.js'
 import type { FetchProvider, LLMProvider, SearchProvider } from '../core/contracts/providers.js'
 import type { CliOptions } from './args.js'
-import { mcpTools } from '../mcp/tools.js'
+import { mcpTools } from '../mcp/mcp-tools.js'
 import type { CliMemory } from './memory.js'
 
 export function agentOptions(

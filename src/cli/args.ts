@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { languageTag } from '../core/run/language.js'
-import type { McpServerSpec } from '../mcp/tools.js'
+import type { McpServerSpec } from '../mcp/mcp-tools.js'
 import { sourceRules, type SourceFilter } from '../core/run/allowed-sources.js'
 import { type EmbedFlags, embedFlags, KB_FLAGS } from './kb-flags.js'
 import { UsageError } from './usage-error.js'

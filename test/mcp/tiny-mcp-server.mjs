@@ -1,4 +1,4 @@
-// A small MCP server over stdio for test/mcp/tools.test.ts: `add`, `lookup` (a token argument
+// A small MCP server over stdio for test/mcp/mcp-tools.test.ts: `add`, `lookup` (a token argument
 // the run must redact) and `broken` (a tool error). It writes its pid to the file named by
 // TINY_MCP_PID_FILE, so the test can check the run closed it, and appends a line per tool call
 // to the file named by TINY_MCP_CALLS_FILE, so the test sees which calls really ran.
