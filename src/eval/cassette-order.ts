@@ -20,11 +20,17 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LaconicError } from '../core/contracts/laconic-error.js'
 
-/** A line of the order file: request `n` made (its entry's id, what it asked), `count` pieces of it handed over, or it settled. */
-type Line = ['i', number, string, string] | ['c', number, number] | ['d', number]
+/**
+ * A line of the order file: request `n` made (its entry's id, what it asked), `count` pieces of it
+ * handed over, or its end (`1`: the run stopped it, by its signal or by no longer reading).
+ */
+type Line = ['i', number, string, string] | ['c', number, number] | ['d', number] | ['d', number, 1]
+
+/** What a request's next step is: a piece, its end, or its end where the run stopped it. */
+export type StepKind = 'c' | 'd' | 'cut'
 
 interface Step {
-  kind: 'i' | 'c' | 'd'
+  kind: 'i' | StepKind
   n: number
   id?: string
   description?: string
@@ -41,8 +47,13 @@ const IDLE_TURNS = 200
 
 /** One request of a scope: its place in the recorded order. */
 export interface Ticket {
-  /** Waits until this request's next recorded piece (`c`) or its end (`d`) is due, then keeps that it was handed over. */
-  turn(kind: 'c' | 'd', signal?: AbortSignal): Promise<void>
+  /**
+   * Waits until this request's next recorded step is due and says what it was (undefined: no
+   * order is followed for it), then keeps it: `kind` is what the caller hands over (a piece, the
+   * end, or the end of a call the run stopped). Following, a request is handed what its recording
+   * was, whatever its signal: the recorded run was stopped, or not, at this same step.
+   */
+  turn(kind: StepKind): Promise<StepKind | undefined>
   /** The request is over (handed over, failed, or its reader left): what the recording still had of it is not waited for. */
   close(): void
 }
@@ -100,7 +111,7 @@ function parseOrder(text: string): Step[] {
     if (!Array.isArray(line) || typeof line[1] !== 'number') continue
     if (line[0] === 'i' && typeof line[2] === 'string') steps.push({ kind: 'i', n: line[1], id: line[2], description: String(line[3] ?? line[2]), done: false })
     else if (line[0] === 'c') for (let count = Number(line[2]) || 1; count > 0; count--) steps.push({ kind: 'c', n: line[1], done: false })
-    else if (line[0] === 'd') steps.push({ kind: 'd', n: line[1], done: false })
+    else if (line[0] === 'd') steps.push({ kind: line[2] === 1 ? 'cut' : 'd', n: line[1], done: false })
   }
   return steps
 }
@@ -187,7 +198,7 @@ class Scope implements OrderScope {
   private readonly unmade = new Map<string, number[]>()
   /** Steps not yet done, by request. */
   private readonly pending = new Map<number, number[]>()
-  private readonly waiting = new Map<number, () => void>()
+  private readonly waiting = new Map<number, (step?: StepKind) => void>()
   private own = 0
   /** Counts what the run does (asks, reads, settles), so the idle watch sees it is not still. */
   private activity = 0
@@ -282,8 +293,15 @@ class Scope implements OrderScope {
       if (!wake) break
       this.done(this.position++)
       this.waiting.delete(step.n)
+      // Pieces of one stream with nothing recorded between them came as a burst (as a network
+      // read hands several over): the next is handed over as soon as the stream is read again.
+      const next = this.nextStep()
+      if (step.kind === 'c' && next && next.kind !== 'i' && next.n === step.n) {
+        wake(step.kind)
+        return
+      }
       this.handing = true
-      wake()
+      wake(step.kind as StepKind)
       // The run takes in what it was handed (microtasks) before the next piece comes.
       setImmediate(() => {
         this.handing = false
@@ -292,6 +310,12 @@ class Scope implements OrderScope {
       return
     }
     if (this.waiting.size > 0) this.watchIdle()
+  }
+
+  /** The first step from the position on not yet done. */
+  private nextStep(): Step | undefined {
+    for (let index = this.position; index < this.steps.length; index++) if (!this.steps[index]?.done) return this.steps[index]
+    return undefined
   }
 
   /** A run whose every request waits on a step that does not come: that step is passed over. */
@@ -345,22 +369,23 @@ class Scope implements OrderScope {
       this.pump()
     }
     const matched = this.state === 'loading' ? this.loaded.then(match) : Promise.resolve(match())
-    const keep = (kind: 'c' | 'd') => {
+    const keep = (kind: StepKind) => {
       if (ticket.settled) return
-      if (kind === 'd') ticket.settled = true
-      this.writer.keep(kind === 'c' ? ['c', mine, 1] : ['d', mine])
+      if (kind !== 'c') ticket.settled = true
+      this.writer.keep(kind === 'c' ? ['c', mine, 1] : kind === 'cut' ? ['d', mine, 1] : ['d', mine])
     }
     return {
-      turn: async (kind, signal) => {
+      turn: async (kind) => {
         await matched
         if (ticket.unexpected && this.options.strict) this.refuse(description)
-        await this.wait(ticket.n, signal)
-        keep(kind)
+        const step = await this.wait(ticket.n)
+        keep(step ?? kind)
         // Written behind the run, not before it is handed the result: the order is what the run saw.
-        if (kind === 'd') this.writer.flush()
+        if ((step ?? kind) !== 'c') this.writer.flush()
+        return step
       },
       close: () => {
-        keep('d')
+        keep('cut')
         try {
           this.writer.flush()
         } catch {
@@ -383,32 +408,18 @@ class Scope implements OrderScope {
     })
   }
 
-  /** Waits until request `n`'s next piece is due: its recorded turn when following, else a turn of the loop of its own when the order is being recorded. */
-  private async wait(n: number | undefined, signal: AbortSignal | undefined): Promise<void> {
-    if (this.state === 'following' && n !== undefined && this.pending.get(n)?.length) return this.handedOver(n, signal)
-    if (signal?.aborted) throw signal.reason
+  /** Waits until request `n`'s next step is due: its recorded turn when following, else a turn of the loop of its own when the order is being recorded. */
+  private async wait(n: number | undefined): Promise<StepKind | undefined> {
+    if (this.state === 'following' && n !== undefined && this.pending.get(n)?.length) return this.handedOver(n)
     // Recording the order: each piece is handed over in a turn of its own, as a replay will hand it over.
     if (this.writer.writing()) await new Promise((resolve) => setImmediate(resolve))
+    return undefined
   }
 
-  /**
-   * Waits for request `n`'s next recorded step. Aborted, it waits for the step where the recording
-   * saw the request end (its pieces after the abort are passed over), then rejects: the run learns
-   * of its abort where the recorded run did.
-   */
-  private handedOver(n: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const toTheEnd = () => {
-        for (const index of this.pending.get(n) ?? []) if (this.steps[index]?.kind === 'c') this.done(index)
-        this.pump()
-      }
-      this.waiting.set(n, () => {
-        signal?.removeEventListener('abort', toTheEnd)
-        if (signal?.aborted) reject(signal.reason)
-        else resolve()
-      })
-      if (signal?.aborted) return toTheEnd()
-      signal?.addEventListener('abort', toTheEnd, { once: true })
+  /** Waits for request `n`'s next recorded step, and says what it was (undefined: the order was given up meanwhile). */
+  private handedOver(n: number): Promise<StepKind | undefined> {
+    return new Promise((resolve) => {
+      this.waiting.set(n, resolve)
       this.pump()
     })
   }

@@ -20,7 +20,7 @@ import type {
   SearchResult,
 } from '../core/contracts/providers.js'
 import { type Entry, entryFiles, type Kind, type Place, redactor, rethrow, storedError } from './cassette-files.js'
-import { type OrderScope, orderScope, type Ticket, unordered } from './cassette-order.js'
+import { type OrderScope, orderScope, type StepKind, type Ticket, unordered } from './cassette-order.js'
 
 /** How a cassette answers (see `CassetteOptions['mode']`). */
 export type CassetteMode = NonNullable<CassetteOptions['mode']>
@@ -116,11 +116,7 @@ function searchThrough(wrapping: Wrapping, inner: SearchProvider): SearchProvide
           usage.push(reported)
           opts.onUsage?.(reported)
         }
-        try {
-          return await recorded(wrapping.deck, 'search', place, opts.signal, () => inner.search(query, { ...opts, onUsage }), usage)
-        } finally {
-          await ticket.turn('d', opts.signal).catch(() => {})
-        }
+        return await recorded(wrapping.deck, 'search', place, ticket, opts.signal, () => inner.search(query, { ...opts, onUsage }), usage)
       } finally {
         ticket.close()
       }
@@ -135,9 +131,7 @@ function fetchThrough(wrapping: Wrapping, inner: FetchProvider): FetchProvider {
       const { place, entry, ticket } = await lookup(wrapping, 'fetch', key, `page ${wrapping.deck.scrub(key.url)}`)
       try {
         if (entry) return await replayed<FetchedPage>(entry, ticket, opts.signal)
-        const page = await recorded(wrapping.deck, 'fetch', place, opts.signal, () => inner.fetch(url, opts))
-        await ticket.turn('d', opts.signal)
-        return page
+        return await recorded(wrapping.deck, 'fetch', place, ticket, opts.signal, () => inner.fetch(url, opts))
       } finally {
         ticket.close()
       }
@@ -145,27 +139,46 @@ function fetchThrough(wrapping: Wrapping, inner: FetchProvider): FetchProvider {
   }
 }
 
+/** A replayed call its recorded run stopped: it ends with this run's abort, as it did then (or, not aborted, as cut short). */
+function stopped(signal: AbortSignal | undefined): never {
+  if (signal?.aborted) throw signal.reason
+  cutShort()
+}
+
 /** A search or page read handed over from its entry, in its turn. */
 async function replayed<T>(entry: Entry, ticket: Ticket, signal?: AbortSignal, onUsage?: (usage: ProviderUsage) => void): Promise<T> {
-  await ticket.turn('d', signal)
+  let step = await ticket.turn('d')
+  while (step === 'c') step = await ticket.turn('d')
+  if (step === 'cut' || (step === undefined && entry.cut)) stopped(signal)
   for (const usage of entry.usage ?? []) onUsage?.(usage)
   if (entry.error) rethrow(entry.error)
-  if (entry.cut) cutShort()
+  if (entry.cut) stopped(signal)
   return structuredClone(entry.response as T)
 }
 
-/** Calls the provider and writes what it answered, or how it failed (or where the run stopped it). */
-async function recorded<T>(deck: Deck, kind: Kind, place: Place, signal: AbortSignal | undefined, call: () => Promise<T>, usage?: ProviderUsage[]): Promise<T> {
+/** Calls the provider and writes what it answered, or how it failed, or that the run stopped it; its end is kept in the order. */
+async function recorded<T>(
+  deck: Deck,
+  kind: Kind,
+  place: Place,
+  ticket: Ticket,
+  signal: AbortSignal | undefined,
+  call: () => Promise<T>,
+  usage?: ProviderUsage[],
+): Promise<T> {
   const spent = () => (usage?.length ? { usage } : {})
+  let response: T
   try {
-    const response = await call()
-    await deck.files.write(kind, place, { response, ...spent() })
-    return response
+    response = await call()
   } catch (error) {
     if (aborted(signal)) await deck.files.writeCut(kind, place)
     else await deck.files.write(kind, place, { error: storedError(error, deck.scrub), ...spent() })
+    await ticket.turn(aborted(signal) ? 'cut' : 'd')
     throw error
   }
+  await deck.files.write(kind, place, { response, ...spent() })
+  await ticket.turn('d')
+  return response
 }
 
 function llmThrough(wrapping: Wrapping, inner: LLMProvider): LLMProvider {
@@ -187,39 +200,46 @@ function llmThrough(wrapping: Wrapping, inner: LLMProvider): LLMProvider {
   }
 }
 
-/** A model's recorded chunks, each in its turn, then its end (its failure, or where the run stopped it). */
+/** A model's recorded chunks, each in its turn, as many as its recorded run was handed, then its end (its failure, or where the run stopped it). */
 async function* replayedStream(entry: Entry, ticket: Ticket, signal: AbortSignal | undefined): AsyncGenerator<LLMChunk> {
+  let end: StepKind | undefined
   for (const chunk of entry.response as LLMChunk[]) {
-    await ticket.turn('c', signal)
+    end = await ticket.turn('c')
+    if (end === 'd' || end === 'cut') break
     yield structuredClone(chunk)
   }
-  await ticket.turn('d', signal)
+  if (end !== 'd' && end !== 'cut') {
+    do end = await ticket.turn('d')
+    while (end === 'c')
+  }
+  if (end === 'cut' || (end === undefined && entry.cut)) stopped(signal)
   if (entry.error) rethrow(entry.error)
-  if (entry.cut) cutShort()
+  if (entry.cut) stopped(signal)
 }
 
 /** The model's stream, passed on as it comes and written when it ends: whole, failed, or stopped by the run (its signal, or it stopped reading). */
 async function* recordedStream(deck: Deck, inner: LLMProvider, req: LLMRequest, place: Place, ticket: Ticket): AsyncGenerator<LLMChunk> {
   const chunks: LLMChunk[] = []
-  let settled = false
+  let end: StepKind | undefined
   try {
     for await (const chunk of inner.stream(req)) {
       chunks.push(chunk)
-      await ticket.turn('c', req.signal)
+      await ticket.turn('c')
       yield chunk
     }
-    settled = true
+    end = 'd'
   } catch (error) {
-    settled = true
-    if (aborted(req.signal)) await deck.files.writeCut('llm', place, chunks)
+    end = aborted(req.signal) ? 'cut' : 'd'
+    if (end === 'cut') await deck.files.writeCut('llm', place, chunks)
     else await deck.files.write('llm', place, { response: chunks, error: storedError(error, deck.scrub) })
-    await ticket.turn('d', req.signal).catch(() => {})
+    await ticket.turn(end)
     throw error
   } finally {
-    if (!settled) await deck.files.writeCut('llm', place, chunks)
+    // The run stopped reading: what it read is what a replay hands over (the ticket's close keeps the cut end).
+    if (end === undefined) await deck.files.writeCut('llm', place, chunks)
   }
   await deck.files.write('llm', place, { response: chunks })
-  await ticket.turn('d', req.signal)
+  await ticket.turn('d')
 }
 
 /** The options with each provider through the cassette, sharing one order scope (named by `label`). */

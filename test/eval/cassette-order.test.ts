@@ -23,79 +23,13 @@ import {
   type ResearchEvent,
   type SearchOptions,
   type SearchProvider,
-  type SearchResult,
 } from '../../src/index.js'
 import { scriptedLLM } from '../../src/testing/index.js'
+import { anyStrategyReply as reply, hash, searchResults as results } from '../support/any-strategy-model.js'
 
 type FetchOptions = NonNullable<Parameters<FetchProvider['fetch']>[1]>
 
-const TOPICS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta']
 const QUESTION = 'What do alpha and beta have in common?'
-
-/** FNV-1a: a stable number for a string. */
-function hash(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
-  return h
-}
-
-const topic = (key: string) => TOPICS[hash(key) % TOPICS.length] as string
-
-/**
- * One reply for every role of every built-in strategy, a function of the request alone: a
- * structured request gets one object holding every field the strategies' schemas read (each
- * parser takes its own), a request with tools calls search twice or answers, a planner asked for
- * an action searches or answers, anything else is a cited sentence.
- */
-function reply(req: LLMRequest): string | { text: string; toolCalls: { name: string; args: unknown }[] } {
-  const key = `${req.system}|${req.prompt}|${JSON.stringify(req.turns ?? [])}`
-  const n = hash(key)
-  if (req.tools?.length) {
-    const search = req.tools.find((tool) => /search/i.test(tool.name))?.name
-    if (!search || n % 3 === 0 || (req.turns?.length ?? 0) > 6) return `It is ${n % 97} [1].`
-    return { text: '', toolCalls: [search, search].map((name, i) => ({ name, args: { query: topic(`${key}${i}`) } })) }
-  }
-  if (req.json) {
-    const queries = [topic(`${key}1`), topic(`${key}2`)]
-    const fact = { text: `fact ${n % 31} of ${topic(key)}`, source: 1, sources: [1] }
-    return JSON.stringify({
-      goal: 'g',
-      steps: ['s'],
-      key_elements: ['k'],
-      queries,
-      facts: [fact, { text: `other ${n % 7}`, source: 2, sources: [2] }],
-      answerable: n % 4 === 0,
-      missing: 'm',
-      is_complete: n % 3 === 0,
-      next_question: `what about ${topic(key)}`,
-      reasoning: 'r',
-      answer: `It is ${n % 97} [1].`,
-      confidence: 0.7,
-      need_more: n % 2 === 0,
-      slots: { who: 'someone [1]', when: n % 2 ? null : 'then [2]' },
-      new_queries: queries,
-      title: 'T',
-      sections: [
-        { title: `On ${queries[0]}`, goal: 'g', questions: [queries[0]] },
-        { title: `On ${queries[1]}`, goal: 'g', questions: [queries[1]] },
-      ],
-      main_findings: ['m [1]'],
-      conclusions: ['c'],
-      limitations: [],
-      recommendations: [],
-      sources_summary: 's',
-    })
-  }
-  if (/Action: Search/.test(req.system ?? '')) return n % 3 === 0 ? 'Action: Answer' : `Action: Search\nQuery: ${topic(key)}`
-  return `Finding ${n % 97} about ${topic(key)} [1].`
-}
-
-const results = (query: string): SearchResult[] =>
-  Array.from({ length: 1 + (hash(`n|${query}`) % 3) }, (_, i) => ({
-    title: `${query} ${i}`,
-    url: `https://site${hash(`u|${query}|${i}`) % 5}.example/${encodeURIComponent(query)}/${i}`,
-    snippet: `About ${query}, part ${i}: ${hash(`s|${query}|${i}`) % 1000}.`,
-  }))
 
 /**
  * Providers whose every answer (a search, a page, each model chunk and a stream's end) waits
@@ -383,14 +317,32 @@ describe('a replay that no longer matches its recording', () => {
     expect(await one).toEqual(results('one'))
   })
 
-  it('an aborted request waiting for its turn ends with its abort, not waiting forever', async () => {
+  it('a call the recorded run stopped is stopped again at its recorded step, with this run’s abort', async () => {
     const folder = await tmp()
-    await recordSearches(folder, ['one', 'two'])
-    const wrapped = openCassette(folder, { mode: 'replay' }).wrap({ llm: scriptedLLM({ replies: [] }), search: refused })
+    const world = heldWorld()
+    const wrapped = openCassette(folder, { mode: 'record' }).wrap({ ...world.providers })
     const controller = new AbortController()
-    const one = wrapped.search!.search('one', { signal: controller.signal })
-    controller.abort(new Error('stopped'))
-    await expect(one).rejects.toThrow('stopped')
+    const one = wrapped.search!.search('one', { signal: controller.signal }).catch((error: unknown) => error)
+    const two = wrapped.search!.search('two').finally(world.deliver)
+    await loopTurn()
+    controller.abort(new Error('stopped one'))
+    expect(await one).toMatchObject({ message: 'stopped one' })
+    world.release(0)
+    await two
+
+    const replaying = openCassette(folder, { mode: 'replay' }).wrap({ llm: scriptedLLM({ replies: [] }), search: refused })
+    const again = new AbortController()
+    again.abort(new Error('stopped again'))
+    const settled: string[] = []
+    await Promise.all([
+      replaying.search!.search('one', { signal: again.signal }).catch((error: Error) => settled.push(`one: ${error.message}`)),
+      replaying.search!.search('two').then(() => settled.push('two')),
+    ])
+    // In the recorded order: "one" ended (stopped) before "two" was answered.
+    expect(settled).toEqual(['one: stopped again', 'two'])
+    // A run that does not stop it is told the cassette has no more of it.
+    const unstopped = openCassette(folder, { mode: 'replay' }).wrap({ llm: scriptedLLM({ replies: [] }), search: refused })
+    await expect(unstopped.search!.search('one')).rejects.toThrow(/only up to where its run stopped it/)
   })
 
   it('evaluate: a recorded request the replay never makes ends the eval with an error naming it', async () => {
