@@ -1,6 +1,6 @@
 /**
  * List prices of common hosted models, in dollars per million tokens, by the model names their
- * APIs take. Data only: `modelPrice()` in cost.ts reads it.
+ * APIs take. Data only: `modelPrice()` in run-cost.ts reads it.
  *
  * `asOf` is the day every entry was checked against the sources it names in `from` (keys of
  * `sources`: a provider's own page, or a price dataset at a fixed commit). A price that could not
