@@ -10,7 +10,8 @@ import type { LLMRequest } from '../src/core/contracts/providers.js'
 import { normalizeText } from '../src/core/util/text.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem, condenserSystem } from '../src/strategies/graph-reader/prompts.js'
 import { conversationalSystem, planSystem, reportSystem, subAnswerSystem, summarySystem } from '../src/strategies/deep/prompts.js'
-import { scriptedLLM, type ScriptedLLM, type ScriptedReply } from '../src/testing/index.js'
+import { scriptedLLM, type ScriptedLLM } from '../src/testing/index.js'
+import type { ScriptedReply } from '../src/testing/scripted-llm.js'
 
 /** A sentence the oracle found, and the number of the source it was in. */
 export interface Found {

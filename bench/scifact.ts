@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { localCorpus } from '../src/adapters/index.js'
-import { memoryVectorStore, type Chunk, type VectorStore } from '../src/kb/index.js'
+import { memoryVectorStore, type VectorStore } from '../src/kb/index.js'
+import type { Chunk } from '../src/kb/vector-store.js'
 import { mean, round } from './stats.js'
 
 /** The BEIR paper's BM25 (Elasticsearch) nDCG@10 on SciFact. */

@@ -25,10 +25,13 @@ import { duckduckgo, httpFetch } from '../../src/adapters/index.js'
 import { fileSessions } from '../../src/node/index.js'
 import { createHandlerServer } from '../../src/node/node-listener.js'
 import { readJsonObject } from '../../src/wire/read-body.js'
-import { type ChatHandlerOptions, createChatHandler, createRequestGuard, type RequestRefusal } from '../../src/server/index.js'
+import { createChatHandler, createRequestGuard, type RequestGuard } from '../../src/server/index.js'
 import { exampleAgent } from '../shared/agent.js'
 import { buildApp } from './build.js'
 import { CHAT_ID, fileChatLog } from './chat-log.js'
+
+type ChatHandlerOptions = NonNullable<Parameters<typeof createChatHandler>[0]>
+type RequestRefusal = NonNullable<ReturnType<RequestGuard['checkStart']>>
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

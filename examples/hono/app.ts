@@ -4,7 +4,11 @@
  * `server.ts` beside it serves it with Bun or Deno.
  */
 import { Hono } from 'hono'
-import { createResearchHandler, inProcessRuns, type InProcessRuns, type LiveAgent } from '../../src/server/index.js'
+import { createResearchHandler, inProcessRuns } from '../../src/server/index.js'
+
+/** Any agent `createAgent` makes. */
+type LiveAgent = Parameters<typeof inProcessRuns>[0]['agent']
+type InProcessRuns = Awaited<ReturnType<typeof inProcessRuns>>
 
 /** The app, and the runs to close on shutdown (closing aborts them: each open page gets its run-end). */
 export function createApp(agent: LiveAgent, options: { label?: string; host?: string } = {}): { app: Hono; runs: InProcessRuns } {

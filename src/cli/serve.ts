@@ -7,7 +7,8 @@
  */
 import type { AddressInfo } from 'node:net'
 import type { Agent } from '../index.js'
-import { createLiveServer, type LiveServerOptions } from '../node/index.js'
+import { createLiveServer } from '../node/index.js'
+import type { LiveServerOptions } from '../node/live-server.js'
 import { EXIT } from './exit-codes.js'
 import type { Output } from './render/index.js'
 

@@ -3,7 +3,7 @@
  * project's own JSONL or imported from a published format (formats.ts). Reading is total: a bad
  * row becomes a `DatasetProblem` with its line number, and the others are kept.
  */
-import type { LocalDocument } from '../adapters/index.js'
+import type { LocalDocument } from '../adapters/search/index.js'
 
 /** One question of an eval, with the answers that count as right. */
 export interface EvalRow {

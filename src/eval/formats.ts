@@ -4,7 +4,7 @@
  * column mapping. Each turns its records into raw rows for `collect`, with line numbers.
  */
 import { parse } from 'csv-parse/sync'
-import type { LocalDocument } from '../adapters/index.js'
+import type { LocalDocument } from '../adapters/search/index.js'
 import { collect, type Dataset, type Evidence, type RawRow } from './dataset.js'
 import { parsePythonLiteral } from './python-literal.js'
 

@@ -1,10 +1,10 @@
-// `laconic-research/kb`: the knowledge base. Documents indexed once into a vector store, retrieved by meaning and by words.
-export { knowledgeBase, type KnowledgeBase, type KnowledgeBaseOptions, type KnowledgeBaseWarning } from './knowledge-base.js'
-export type { IndexOptions, IndexProgress, IndexReport } from './indexer.js'
-export type { KnowledgeSource } from './knowledge-sources.js'
-export type { Reranker, RerankedPassage } from './reranker.js'
-export { modelReranker, type ModelRerankerOptions } from './model-reranker.js'
-export { rerankEndpoint, type RerankEndpointOptions } from './rerank-endpoint.js'
+// `laconic-research/kb`: the knowledge base. Documents indexed once into a vector store, retrieved
+// by meaning and by words. `VectorStore` and `Reranker` are the contracts users implement; options
+// are each factory's first parameter (`Parameters<typeof knowledgeBase>[0]`).
+export { knowledgeBase, type KnowledgeBase } from './knowledge-base.js'
+export type { Reranker } from './reranker.js'
+export { modelReranker } from './model-reranker.js'
+export { rerankEndpoint } from './rerank-endpoint.js'
 export { memoryVectorStore } from './memory-vector-store.js'
-export type { Chunk, ScoredChunk, StoredDocument, VectorStore } from './vector-store.js'
-export { memoryStore, type MemoryStoreOptions } from './memory-store.js'
+export type { VectorStore } from './vector-store.js'
+export { memoryStore } from './memory-store.js'

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis'
 import type { ResearchEvent } from '../core/contracts/events.js'
 import { LaconicError } from '../core/contracts/laconic-error.js'
-import { isResearchEvent } from '../streams/index.js'
+import { isResearchEvent } from '../streams/parse-event.js'
 import { withDeadline } from './redis-connection.js'
 import { EventLogError } from './redis-errors.js'
 import { DEFAULT_PREFIX, entryId, runKeys } from './keys.js'

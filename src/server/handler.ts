@@ -19,7 +19,7 @@
  */
 import type { InterruptDecision } from '../core/contracts/interruption.js'
 import { SAFE_CHAT_ID } from '../conversations/session-store.js'
-import type { EventStream } from '../streams/index.js'
+import type { EventStream } from '../streams/types.js'
 import { sseResponse } from '../streams/index.js'
 import { livePage } from './live-page.js'
 import { readJsonObject } from '../wire/read-body.js'

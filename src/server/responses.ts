@@ -1,5 +1,7 @@
 /** The handler's responses: JSON bodies and errors, the page with its policy, the text view, SSE. */
-import { encodeSSEFrame, SSE_END_EVENT, SSE_HEADERS } from '../streams/index.js'
+import { encodeSSEFrame } from '../streams/sse-frame.js'
+import { SSE_END_EVENT } from '../streams/to-sse.js'
+import { SSE_HEADERS } from '../streams/sse-response.js'
 
 /** Every response: never sniffed into another type. */
 const BASE_HEADERS = { 'x-content-type-options': 'nosniff' } as const

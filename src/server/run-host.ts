@@ -6,7 +6,7 @@
  */
 import type { InterruptDecision } from '../core/contracts/interruption.js'
 import type { ResearchResult } from '../core/contracts/result.js'
-import type { EventStream } from '../streams/index.js'
+import type { EventStream } from '../streams/types.js'
 
 /** `queued`: waiting for a worker; `running`: in progress; `done`: it ended (see `result.reason`); `failed`: it could not run to its end. */
 export type RunState = 'queued' | 'running' | 'done' | 'failed'

@@ -5,10 +5,12 @@
  * machine where the engine cannot load skips with a notice; in CI it fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LocalEmbeddings } from '../../src/adapters/index.js'
+import type { localEmbeddings } from '../../src/adapters/index.js'
 import type { EmbeddingProvider } from '../../src/index.js'
 import { knowledgeBase, memoryVectorStore } from '../../src/kb/index.js'
 import { startTinyEmbedder, type TinyEmbedder } from '../adapters/embed/tiny-embedder.js'
+
+type LocalEmbeddings = Awaited<ReturnType<typeof localEmbeddings>>
 
 let tiny: TinyEmbedder
 let engine: LocalEmbeddings

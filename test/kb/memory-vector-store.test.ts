@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type Chunk, memoryVectorStore, type StoredDocument } from '../../src/kb/index.js'
+import { memoryVectorStore } from '../../src/kb/index.js'
+import type { Chunk, StoredDocument } from '../../src/kb/vector-store.js'
 
 const MODEL = { model: 'fake', dimensions: 3 }
 

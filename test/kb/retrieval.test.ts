@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type KnowledgeBaseWarning, knowledgeBase, memoryVectorStore, modelReranker, type Reranker, rerankEndpoint } from '../../src/kb/index.js'
+import { knowledgeBase, memoryVectorStore, modelReranker, type Reranker, rerankEndpoint } from '../../src/kb/index.js'
+import type { KnowledgeBaseWarning } from '../../src/kb/knowledge-base.js'
 import { parseRanking } from '../../src/kb/model-reranker.js'
 import { reciprocalRankFusion } from '../../src/documents/rank-fusion.js'
 import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'

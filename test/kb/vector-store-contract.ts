@@ -3,7 +3,8 @@
  * store: the in-memory reference, LanceDB, Postgres (on PGlite). A new store passes it too.
  */
 import { describe, expect, it } from 'vitest'
-import type { Chunk, StoredDocument, VectorStore } from '../../src/kb/index.js'
+import type { VectorStore } from '../../src/kb/index.js'
+import type { Chunk, StoredDocument } from '../../src/kb/vector-store.js'
 
 export interface ContractSubject {
   /** A new, empty store. */

@@ -11,10 +11,13 @@ import { memoryCheckpoints } from '../../src/index.js'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
 import { createAgent, memorySessions } from '../../src/index.js'
-import { createLiveServer, type LiveAgent, type LiveServerOptions } from '../../src/node/index.js'
+import { createLiveServer } from '../../src/node/index.js'
+import type { LiveAgent } from '../../src/server/in-process-runs.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { world } from '../checkpoints/world.js'
+
+type LiveServerOptions = NonNullable<Parameters<typeof createLiveServer>[0]>
 
 const RUN_ID = 'run-1'
 const TOKEN_HEADER = 'x-laconic-token'

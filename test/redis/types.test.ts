@@ -10,16 +10,18 @@ import {
   redisEventLog,
   redisRuns,
   redisStore,
-  type RedisRuns,
   type ResearchQueue,
   type ResearchWorker,
-  type RunStatus,
-  type EventLogReader,
-  type RedisEventLog,
-  type RedisEventLogOptions,
 } from '../../src/redis/index.js'
-import type { RunHost, RunStatus as ServedStatus } from '../../src/server/index.js'
-import type { EventStream } from '../../src/streams/index.js'
+import type { RunStatus } from '../../src/redis/queue.js'
+import type { EventLogReader } from '../../src/redis/event-log.js'
+import type { RunHost } from '../../src/server/index.js'
+import type { RunStatus as ServedStatus } from '../../src/server/run-host.js'
+import type { EventStream } from '../../src/streams/types.js'
+
+type RedisRuns = Awaited<ReturnType<typeof redisRuns>>
+type RedisEventLog = Awaited<ReturnType<typeof redisEventLog>>
+type RedisEventLogOptions = NonNullable<Parameters<typeof redisEventLog>[1]>
 
 describe('laconic-research/redis types', () => {
   it('the log appends events and its readers are event streams pipeSSE accepts', () => {

@@ -5,11 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { createResearchWorker, redisRuns, type RedisRuns, type ResearchWorker } from '../../src/redis/index.js'
+import { createResearchWorker, redisRuns, type ResearchWorker } from '../../src/redis/index.js'
 import { createResearchHandler, type ResearchHandler } from '../../src/server/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { SKY_ANSWER, SKY_QUESTION, skyAgent } from './fixtures/sky-agent.js'
 import { redisAvailable, startRedis, type RedisServer } from './redis-server.js'
+
+type RedisRuns = Awaited<ReturnType<typeof redisRuns>>
 
 const BASE = 'http://127.0.0.1:8787'
 const TOKEN = 'a-shared-token-of-enough-length'

@@ -4,7 +4,7 @@
  */
 import type { Agent } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import type { ChatAgent } from '../../src/server/index.js'
+import type { ChatAgent } from '../../src/server/chat-handler.js'
 import { gate } from '../streams/helpers.js'
 
 type SessionOptions = NonNullable<Parameters<Agent['session']>[1]>

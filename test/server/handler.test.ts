@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
-import { createResearchHandler, type RunHost, type StartedRun } from '../../src/server/index.js'
+import { createResearchHandler, type RunHost } from '../../src/server/index.js'
+import type { StartedRun } from '../../src/server/run-host.js'
 
 const TOKEN = 'a-token-of-enough-length'
 const BASE = 'http://127.0.0.1:8787'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LaconicError, type ResearchEvent } from '../../src/index.js'
-import { encodeEventFrame, fromSSE, toSSE } from '../../src/streams/index.js'
+import { fromSSE, toSSE } from '../../src/streams/index.js'
+import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { stamp } from './arbitraries.js'
 import { collect, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'

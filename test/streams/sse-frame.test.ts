@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LaconicError } from '../../src/index.js'
-import { encodeSSEComment, encodeSSEFrame } from '../../src/streams/index.js'
+import { encodeSSEComment, encodeSSEFrame } from '../../src/streams/sse-frame.js'
 
 describe('encodeSSEFrame', () => {
   it('writes id, event, retry and data lines, then the blank line', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../../src/core/contracts/run-cost.js'
-import { broadcast, encodeEventFrame, toSSE } from '../../src/streams/index.js'
+import { broadcast, toSSE } from '../../src/streams/index.js'
+import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { gate, readText, scriptedRun } from './helpers.js'
 
 const start: ResearchEvent = { type: 'run-start', question: 'why?', strategy: 'scratchpad', runId: 'r', seq: 0, time: 10 }

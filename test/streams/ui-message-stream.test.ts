@@ -10,18 +10,15 @@ import { demoAgent } from '../../examples/sse-server/demo.js'
 import { createAgent } from '../../src/index.js'
 import type { ResearchEvent } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
+import { toUIMessageStream, toUIMessageStreamResponse, researchDataSchemas, researchMetadataSchema } from '../../src/streams/index.js'
 import {
-  toUIMessageStream,
-  toUIMessageStreamResponse,
   UI_MESSAGE_STREAM_HEADERS,
-  type EventStream,
   type ResearchDataParts,
   type ResearchMessageMetadata,
   type ResearchUIChunk,
   type UIMessageStreamResponseInit,
-  researchDataSchemas,
-  researchMetadataSchema,
-} from '../../src/streams/index.js'
+} from '../../src/streams/ui-message-stream.js'
+import type { EventStream } from '../../src/streams/types.js'
 import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { researchRun, trickyText } from './arbitraries.js'

@@ -5,49 +5,55 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { FetchProvider, LLMProvider, SearchProvider, SearchResult } from '../../src/index.js'
 import type {
-  AiSdkLanguageModel,
-  ArxivOptions,
-  CombineSearchOptions,
-  OpenAlexOptions,
-  PubMedOptions,
-  ScholarlyOptions,
-  SemanticScholarOptions,
-  WikipediaOptions,
   arxiv,
   combineSearch,
   openAlex,
   pubmed,
   semanticScholar,
   wikipedia,
-  AiSdkModelOptions,
-  Backoff,
-  BraveOptions,
-  CacheOptions,
-  DuckDuckGoOptions,
-  HttpFetchOptions,
-  HttpSearchOptions,
-  HttpTimeouts,
-  LLMAdapterOptions,
-  LocalCorpusBaseOptions,
-  LocalCorpusOptions,
-  LocalDocument,
-  LocalModel,
-  LocalModelOptions,
-  MemoryCacheOptions,
-  OllamaBodyOptions,
-  OllamaOptions,
-  OllamaThink,
-  Pacer,
-  PacerOptions,
-  ResolveHost,
-  SearxngOptions,
-  TavilyOptions,
   aiSdkModel,
   createPacer,
-  isBlockedAddress,
   local,
   localCorpus,
+  brave,
+  duckduckgo,
+  httpFetch,
+  memoryCache,
+  ollama,
+  searxng,
+  tavily,
 } from '../../src/adapters/index.js'
+import type {
+  AiSdkLanguageModel,
+  Backoff,
+  HttpTimeouts,
+  LLMAdapterOptions,
+  LocalModel,
+  LocalModelOptions,
+  OllamaBodyOptions,
+  OllamaThink,
+} from '../../src/adapters/llm/index.js'
+import type { ScholarlyOptions, HttpSearchOptions, LocalCorpusBaseOptions, LocalDocument } from '../../src/adapters/search/index.js'
+import type { CacheOptions } from '../../src/adapters/cache/index.js'
+import type { ResolveHost, isBlockedAddress } from '../../src/adapters/fetch/index.js'
+
+type ArxivOptions = NonNullable<Parameters<typeof arxiv>[0]>
+type CombineSearchOptions = NonNullable<Parameters<typeof combineSearch>[1]>
+type OpenAlexOptions = NonNullable<Parameters<typeof openAlex>[0]>
+type PubMedOptions = NonNullable<Parameters<typeof pubmed>[0]>
+type SemanticScholarOptions = NonNullable<Parameters<typeof semanticScholar>[0]>
+type WikipediaOptions = NonNullable<Parameters<typeof wikipedia>[0]>
+type AiSdkModelOptions = NonNullable<Parameters<typeof aiSdkModel>[1]>
+type BraveOptions = NonNullable<Parameters<typeof brave>[0]>
+type DuckDuckGoOptions = NonNullable<Parameters<typeof duckduckgo>[0]>
+type HttpFetchOptions = NonNullable<Parameters<typeof httpFetch>[0]>
+type LocalCorpusOptions = NonNullable<Parameters<typeof localCorpus>[0]>
+type MemoryCacheOptions = NonNullable<Parameters<typeof memoryCache>[0]>
+type OllamaOptions = NonNullable<Parameters<typeof ollama>[0]>
+type Pacer = Awaited<ReturnType<typeof createPacer>>
+type PacerOptions = NonNullable<Parameters<typeof createPacer>[0]>
+type SearxngOptions = NonNullable<Parameters<typeof searxng>[0]>
+type TavilyOptions = NonNullable<Parameters<typeof tavily>[0]>
 
 describe('model adapters', () => {
   it('share HTTP options, and take their own', () => {

@@ -4,9 +4,11 @@
  * playwright-core here.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import type { HttpFetchOptions } from '../../src/adapters/index.js'
+import type { httpFetch } from '../../src/adapters/index.js'
 import type { BrowserFetchOptions, BrowserFetchProvider, browserFetch } from '../../src/browser/index.js'
 import type { FetchProvider } from '../../src/index.js'
+
+type HttpFetchOptions = NonNullable<Parameters<typeof httpFetch>[0]>
 
 describe('browserFetch', () => {
   it('takes optional options and gives a fetch provider that can be closed', () => {

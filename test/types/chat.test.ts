@@ -6,38 +6,20 @@
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, SessionState, SessionStore, EventOf, ResearchResult } from '../../src/index.js'
-import type {
-  ChatAgent,
-  ChatHandler,
-  ChatHandlerOptions,
-  createChatHandler,
-  createRequestGuard,
-  RequestGuard,
-  RequestGuardOptions,
-  REBUILT_LIMITS,
-  sessionStateFromMessages,
-  StartedChatTurn,
-} from '../../src/server/index.js'
-import type { nodeListener, WebHandler } from '../../src/node/index.js'
-import type {
-  MaskedError,
-  OnMaskedError,
-  ResearchDataParts,
-  ResearchDataSchemas,
-  ResearchDataUIPart,
-  ResearchMessageDataParts,
-  ResearchMessageMetadata,
-  researchDataSchemas,
-  researchMetadataSchema,
-  ResearchSchema,
-  ResearchToolUIPart,
-  ResearchUIChunk,
-  ResearchUIMessage,
-  ResearchUIMessagePart,
-  SchemaIssue,
-  SchemaResult,
-  UIChunkOptions,
-} from '../../src/streams/index.js'
+import type { ChatHandler, createChatHandler, createRequestGuard, RequestGuard, REBUILT_LIMITS, sessionStateFromMessages } from '../../src/server/index.js'
+import type { ChatAgent, StartedChatTurn } from '../../src/server/chat-handler.js'
+import type { nodeListener } from '../../src/node/index.js'
+import type { WebHandler } from '../../src/node/node-listener.js'
+import type { MaskedError, researchDataSchemas, researchMetadataSchema, ResearchUIMessage } from '../../src/streams/index.js'
+import type { OnMaskedError } from '../../src/streams/error-masking.js'
+import type { ResearchDataParts, ResearchMessageMetadata, ResearchUIChunk } from '../../src/streams/ui-message-stream.js'
+import type { ResearchDataUIPart, ResearchMessageDataParts, ResearchToolUIPart, ResearchUIMessagePart } from '../../src/streams/research-ui-message.js'
+import type { ResearchSchema, SchemaIssue, SchemaResult } from '../../src/streams/standard-schema.js'
+import type { UIChunkOptions } from '../../src/streams/ui-message-chunks.js'
+
+type ChatHandlerOptions = NonNullable<Parameters<typeof createChatHandler>[0]>
+type RequestGuardOptions = NonNullable<Parameters<typeof createRequestGuard>[0]>
+type ResearchDataSchemas = typeof researchDataSchemas
 
 type ClaimVerdict = EventOf<'claim'>['verdict']
 type Fact = ResearchResult['facts'][number]

@@ -3,21 +3,15 @@
  * factories and options on `laconic-research/adapters`.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import {
-  aiSdkEmbeddings,
-  localEmbeddings,
-  ollamaEmbeddings,
-  openAIEmbeddings,
-  type AiSdkEmbeddingModel,
-  type AiSdkEmbeddingsOptions,
-  type EmbeddingAdapterOptions,
-  type EmbeddingBatchOptions,
-  type LocalEmbeddings,
-  type LocalEmbeddingsOptions,
-  type OllamaEmbeddingsOptions,
-  type OpenAIEmbeddingsOptions,
-} from '../../src/adapters/index.js'
+import { aiSdkEmbeddings, localEmbeddings, ollamaEmbeddings, openAIEmbeddings } from '../../src/adapters/index.js'
+import type { AiSdkEmbeddingModel, EmbeddingAdapterOptions, EmbeddingBatchOptions } from '../../src/adapters/embed/index.js'
 import type { EmbeddingProvider, LLMRequest } from '../../src/index.js'
+
+type AiSdkEmbeddingsOptions = NonNullable<Parameters<typeof aiSdkEmbeddings>[1]>
+type LocalEmbeddings = Awaited<ReturnType<typeof localEmbeddings>>
+type LocalEmbeddingsOptions = NonNullable<Parameters<typeof localEmbeddings>[0]>
+type OllamaEmbeddingsOptions = NonNullable<Parameters<typeof ollamaEmbeddings>[0]>
+type OpenAIEmbeddingsOptions = NonNullable<Parameters<typeof openAIEmbeddings>[0]>
 
 type Embeddings = Awaited<ReturnType<EmbeddingProvider['embed']>>
 type EmbedOptions = NonNullable<Parameters<EmbeddingProvider['embed']>[1]>

@@ -5,27 +5,16 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { EmbeddingProvider } from '../../src/index.js'
 import type { FetchProvider, LLMProvider, SearchProvider, SearchOptions } from '../../src/index.js'
-import type {
-  Chunk,
-  IndexOptions,
-  IndexProgress,
-  IndexReport,
-  KnowledgeBase,
-  KnowledgeBaseOptions,
-  KnowledgeBaseWarning,
-  KnowledgeSource,
-  knowledgeBase,
-  memoryVectorStore,
-  modelReranker,
-  ModelRerankerOptions,
-  RerankedPassage,
-  Reranker,
-  rerankEndpoint,
-  RerankEndpointOptions,
-  ScoredChunk,
-  StoredDocument,
-  VectorStore,
-} from '../../src/kb/index.js'
+import type { KnowledgeBase, knowledgeBase, memoryVectorStore, modelReranker, Reranker, rerankEndpoint, VectorStore } from '../../src/kb/index.js'
+import type { Chunk, ScoredChunk, StoredDocument } from '../../src/kb/vector-store.js'
+import type { IndexOptions, IndexProgress, IndexReport } from '../../src/kb/indexer.js'
+import type { KnowledgeBaseWarning } from '../../src/kb/knowledge-base.js'
+import type { KnowledgeSource } from '../../src/kb/knowledge-sources.js'
+import type { RerankedPassage } from '../../src/kb/reranker.js'
+
+type KnowledgeBaseOptions = NonNullable<Parameters<typeof knowledgeBase>[0]>
+type ModelRerankerOptions = NonNullable<Parameters<typeof modelReranker>[1]>
+type RerankEndpointOptions = NonNullable<Parameters<typeof rerankEndpoint>[0]>
 
 type UsageReporter = NonNullable<SearchOptions['onUsage']>
 

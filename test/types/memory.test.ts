@@ -2,7 +2,9 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { AgentOptions, Cost, MemoryStore, ResearchOptions, SessionState, SearchOptions } from '../../src/index.js'
 import type { MemoryWritePolicy } from '../../src/core/contracts/long-term-memory.js'
-import type { MemoryStoreOptions, memoryStore, VectorStore } from '../../src/kb/index.js'
+import type { memoryStore, VectorStore } from '../../src/kb/index.js'
+
+type MemoryStoreOptions = NonNullable<Parameters<typeof memoryStore>[0]>
 
 type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 type MemoryOptions = NonNullable<AgentOptions['memory']>

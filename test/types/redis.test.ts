@@ -5,26 +5,8 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { CheckpointStore, ResearchEvent, ResearchOptions, SessionStore } from '../../src/index.js'
 import type {
-  EventLogReader,
-  QueuedResearchOptions,
-  ReadOptions,
-  RedisCheckpointsOptions,
-  RedisConnection,
-  RedisEventLog,
-  RedisEventLogOptions,
-  RedisRuns,
-  RedisRunsOptions,
-  RedisSessionsOptions,
-  RedisStoreOptions,
-  ResearchEventsOptions,
-  ResearchJobData,
   ResearchQueue,
-  ResearchQueueOptions,
   ResearchWorker,
-  ResearchWorkerOptions,
-  RunStatus,
-  SubmitOptions,
-  WorkerAgent,
   createResearchQueue,
   createResearchWorker,
   redisCheckpoints,
@@ -33,6 +15,20 @@ import type {
   redisSessions,
   redisStore,
 } from '../../src/redis/index.js'
+import type { EventLogReader, ReadOptions } from '../../src/redis/event-log.js'
+import type { QueuedResearchOptions, ResearchEventsOptions, ResearchJobData, RunStatus, SubmitOptions } from '../../src/redis/queue.js'
+import type { RedisConnection } from '../../src/redis/redis-connection.js'
+import type { WorkerAgent } from '../../src/redis/worker.js'
+
+type RedisCheckpointsOptions = NonNullable<Parameters<typeof redisCheckpoints>[1]>
+type RedisEventLog = Awaited<ReturnType<typeof redisEventLog>>
+type RedisEventLogOptions = NonNullable<Parameters<typeof redisEventLog>[1]>
+type RedisRuns = Awaited<ReturnType<typeof redisRuns>>
+type RedisRunsOptions = NonNullable<Parameters<typeof redisRuns>[0]>
+type RedisSessionsOptions = NonNullable<Parameters<typeof redisSessions>[1]>
+type RedisStoreOptions = NonNullable<Parameters<typeof redisStore>[1]>
+type ResearchQueueOptions = NonNullable<Parameters<typeof createResearchQueue>[0]>
+type ResearchWorkerOptions = NonNullable<Parameters<typeof createResearchWorker>[0]>
 
 describe('queue and workers', () => {
   it('createResearchQueue submits, cancels and follows runs', () => {

@@ -6,8 +6,11 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, ResearchResult, SessionStore, AgentOptions } from '../../src/index.js'
 import type { OpenToolSource, ReactToolSource } from '../../src/strategies/react/options.js'
 import type { McpServerOptions, McpServerSpec, McpToolsOptions, createMcpServer, mcpTools } from '../../src/mcp/index.js'
-import type { LiveServerLimits, LiveServerOptions, createLiveServer } from '../../src/node/index.js'
-import type { ResearchHandlerLimits } from '../../src/server/index.js'
+import type { createLiveServer } from '../../src/node/index.js'
+import type { LiveServerLimits } from '../../src/node/live-server.js'
+import type { ResearchHandlerLimits } from '../../src/server/handler.js'
+
+type LiveServerOptions = NonNullable<Parameters<typeof createLiveServer>[0]>
 
 type ReactOptions = NonNullable<AgentOptions['react']>
 type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>

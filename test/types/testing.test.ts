@@ -5,19 +5,12 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { FetchedPage, LLMProvider, LLMRequest, ProviderError, SearchResult } from '../../src/index.js'
 import type { TraceRunOptions } from '../../src/otel/index.js'
-import type {
-  InFlight,
-  MockFetch,
-  MockFetchOptions,
-  MockSearch,
-  MockSearchOptions,
-  Script,
-  ScriptedLLM,
-  ScriptedLLMOptions,
-  ScriptedReply,
-  searchFailure,
-  sleep,
-} from '../../src/testing/index.js'
+import type { InFlight, MockFetch, MockSearch, ScriptedLLM, searchFailure, sleep, mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import type { Script, ScriptedReply } from '../../src/testing/scripted-llm.js'
+
+type MockFetchOptions = NonNullable<Parameters<typeof mockFetch>[0]>
+type MockSearchOptions = NonNullable<Parameters<typeof mockSearch>[0]>
+type ScriptedLLMOptions = NonNullable<Parameters<typeof scriptedLLM>[0]>
 
 type ProviderErrorDetails = ConstructorParameters<typeof ProviderError>[1]
 

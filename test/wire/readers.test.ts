@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encodeSSEFrame, type SSEFrame } from '../../src/streams/index.js'
+import { encodeSSEFrame, type SSEFrame } from '../../src/streams/sse-frame.js'
 import { FrameTooLongError, readLines, readSSE, type EventSourceMessage, type ReadSSEOptions } from '../../src/wire/index.js'
 import { splitBytesAt } from '../support/split.js'
 

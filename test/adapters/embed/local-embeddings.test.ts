@@ -4,8 +4,10 @@
  * in CI it fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { localEmbeddings, type LocalEmbeddings } from '../../../src/adapters/index.js'
+import { localEmbeddings } from '../../../src/adapters/index.js'
 import { startTinyEmbedder, type TinyEmbedder } from './tiny-embedder.js'
+
+type LocalEmbeddings = Awaited<ReturnType<typeof localEmbeddings>>
 
 let tiny: TinyEmbedder
 let embedder: LocalEmbeddings

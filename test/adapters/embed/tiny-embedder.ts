@@ -6,8 +6,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type LocalEmbeddings, localEmbeddings } from '../../../src/adapters/index.js'
+import { localEmbeddings } from '../../../src/adapters/index.js'
 import { writeTinyGguf } from '../llm/local/tiny-gguf.js'
+
+type LocalEmbeddings = Awaited<ReturnType<typeof localEmbeddings>>
 
 export interface TinyEmbedder {
   /** The GGUF file, in a folder of the test's own. */

@@ -6,12 +6,15 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { APICallError, type LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import { aiSdkModel, searxng, type AiSdkLanguageModel, type AiSdkModelOptions } from '../../../src/adapters/index.js'
+import { aiSdkModel, searxng } from '../../../src/adapters/index.js'
+import type { AiSdkLanguageModel } from '../../../src/adapters/llm/index.js'
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
 import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'
 import { startFakeBackend, type FakeBackend } from '../../cli/fake-backend.js'
+
+type AiSdkModelOptions = NonNullable<Parameters<typeof aiSdkModel>[1]>
 
 type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 

@@ -2,7 +2,8 @@
  * The three adapters described the same way, so every fault test runs against each of them.
  */
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
-import { anthropic, ollama, openai, type LLMAdapterOptions } from '../../../src/adapters/index.js'
+import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
+import type { LLMAdapterOptions } from '../../../src/adapters/llm/index.js'
 import { anthropicTranscript, expectedUsage, ollamaTranscript, openaiTranscript } from './fixtures.js'
 
 export const API_KEY = 'sk-test-9f8e7d6c5b4a3210SECRET'

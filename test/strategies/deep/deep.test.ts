@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type SearchResult } from '../../../src/index.js'
 import { deep } from '../../../src/strategy.js'
-import { mockFetch, mockSearch, scriptedLLM, searchFailure, type Script } from '../../../src/testing/index.js'
+import { mockFetch, mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
+import type { Script } from '../../../src/testing/scripted-llm.js'
 import { collect, ofType } from '../reflect/helpers.js'
 import { heldCalls } from '../held-calls.js'
 

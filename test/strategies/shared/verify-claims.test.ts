@@ -6,7 +6,8 @@ import type { StrategyContext } from '../../../src/strategy.js'
 import { citedAnswer, type CitedSource } from '../../../src/strategies/shared/cited-answer.js'
 import { JUDGE_BATCH } from '../../../src/strategies/shared/claim-judge.js'
 import { MAX_JUDGED } from '../../../src/strategies/shared/verify-claims.js'
-import { assertEventInvariants, scriptedLLM, type Script } from '../../../src/testing/index.js'
+import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
+import type { Script } from '../../../src/testing/scripted-llm.js'
 
 type VerifyMode = NonNullable<AgentOptions['verify']>
 
