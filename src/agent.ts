@@ -39,11 +39,12 @@ export interface AgentOptions extends SharedOptions {
 const registry = createRegistry(builtinStrategies, DEFAULT_STRATEGY)
 
 /**
- * Makes a strategy available by name to every agent created afterwards. Its `optionsKey` section
- * of the agent's options goes through `normalize` (when the agent is made) to `create`.
+ * Makes a strategy (`defineStrategy`'s) available by its name to every agent created afterwards.
+ * Its `optionsKey` section of the agent's options goes through `normalize` (when the agent is
+ * made) to `run`.
  */
-export function registerStrategy<Settings>(name: string, definition: StrategyDefinition<Settings>): void {
-  registry.register(name, definition as StrategyDefinition<unknown>)
+export function registerStrategy<Settings, Options>(definition: StrategyDefinition<Settings, Options>): void {
+  registry.register(definition)
 }
 
 /** The key of the agent's options that holds the named strategy's section, e.g. `graphReader` for `graph-reader`. */

@@ -5,6 +5,7 @@
 // against: `StrategyContext['options']` and the like name their parts.
 export type { Strategy, StrategyDefinition, StrategyContext, StrategyOutcome, Step } from './core/contracts/strategy-types.js'
 export type { StrategyEvent } from './core/contracts/events.js'
+export { defineStrategy } from './core/run/registry.js'
 export { scratchpad } from './strategies/scratchpad/index.js'
 export { graphReader, Notebook } from './strategies/graph-reader/index.js'
 export { reflect } from './strategies/reflect/index.js'

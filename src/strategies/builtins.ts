@@ -1,20 +1,12 @@
-import type { StrategyDefinition } from '../core/contracts/strategy-types.js'
-import { deepDefinition } from './deep/index.js'
-import { graphReaderDefinition } from './graph-reader/index.js'
-import { reactDefinition } from './react/index.js'
-import { reflectDefinition } from './reflect/index.js'
-import { reportDefinition } from './report/index.js'
-import { scratchpadDefinition } from './scratchpad/index.js'
+import { deep } from './deep/index.js'
+import { graphReader } from './graph-reader/index.js'
+import { react } from './react/index.js'
+import { reflect } from './reflect/index.js'
+import { report } from './report/index.js'
+import { scratchpad } from './scratchpad/index.js'
 
 /** The strategies every agent knows by name. */
-export const builtinStrategies: Readonly<Record<string, StrategyDefinition<unknown>>> = {
-  scratchpad: scratchpadDefinition,
-  'graph-reader': graphReaderDefinition,
-  reflect: reflectDefinition,
-  deep: deepDefinition,
-  react: reactDefinition,
-  report: reportDefinition,
-}
+export const builtinStrategies = [scratchpad, graphReader, reflect, deep, react, report] as const
 
 /** The strategy an agent runs when its options name none. */
 export const DEFAULT_STRATEGY = 'scratchpad'

@@ -58,21 +58,63 @@ describe('createContext', () => {
   })
 })
 
-describe('model calls under a limiter', () => {
+describe("model calls under the run's limit", () => {
   it('a complete() call holds one slot from its request to its last token', async () => {
-    const { default: pLimit } = await import('p-limit')
     const { scriptedLLM } = await import('../../src/testing/index.js')
     const llm = scriptedLLM({ replies: () => 'one two three four five', tokenDelayMs: 2 })
-    const ctx = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { llm }, input: {} })
-    const schedule = pLimit(1)
-    const [a, b] = await Promise.all([
-      drain(ctx.complete('planner', { prompt: 'a' }, { schedule })),
-      drain(ctx.complete('planner', { prompt: 'b' }, { schedule })),
-    ])
+    const ctx = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { llm }, input: {}, concurrency: 1 })
+    const [a, b] = await Promise.all([drain(ctx.complete('planner', { prompt: 'a' })), drain(ctx.complete('planner', { prompt: 'b' }))])
     expect([a.value, b.value]).toEqual(['one two three four five', 'one two three four five'])
     // Scheduling each chunk instead would let the two streams interleave (two in flight).
     expect(llm.inFlight.peak).toBe(1)
     expect(a.events.map((e) => e.type)).toEqual(['llm-call', 'cost'])
+  })
+})
+
+describe("ctx.limit, the run's one limit", () => {
+  const base = { runId: 'r', question: 'q', options: {}, input: {} }
+
+  it('is shared by every scope of the run, and nested work runs in the slot already held, even at concurrency 1', async () => {
+    const ctx = createContext({ ...base, signal: new AbortController().signal, concurrency: 1 })
+    const scope = ctx.scope()
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const order: string[] = []
+    const outer = ctx.limit(async (inSlot) => {
+      order.push('outer')
+      await held
+      // Nested work (a helper that limits its own I/O) in the slot `outer` holds: no second slot, no deadlock.
+      return inSlot(async () => inSlot(async () => 'nested'))
+    })
+    const other = scope.limit(async () => order.push('scope'))
+    await Promise.resolve()
+    expect(order).toEqual(['outer'])
+    release()
+    expect(await outer).toBe('nested')
+    await other
+    expect(order).toEqual(['outer', 'scope'])
+  })
+
+  it('drops work still waiting for a slot once its scope aborts: it rejects with the abort error and never starts', async () => {
+    const run = new AbortController()
+    const ctx = createContext({ ...base, signal: run.signal, concurrency: 1 })
+    const scope = ctx.scope()
+    let release = () => {}
+    const holding = ctx.limit(() => new Promise<void>((resolve) => (release = resolve)))
+    let started = false
+    const waiting = scope.limit(async () => {
+      started = true
+    })
+    const after = ctx.limit(async () => 'next')
+    scope.abort()
+    await expect(waiting).rejects.toSatisfy(isAbortError)
+    release()
+    await holding
+    // The dropped work gave up its place: the run's next work gets the slot, and the dropped one never ran.
+    expect(await after).toBe('next')
+    expect(started).toBe(false)
+    run.abort()
+    await expect(ctx.limit(async () => 'late')).rejects.toSatisfy(isAbortError)
   })
 })
 

@@ -72,18 +72,23 @@ describe('one model-call path', () => {
     expect(types.indexOf('reasoning-token')).toBeLessThan(types.indexOf('llm-call'))
   })
 
-  it('streams reasoning of a scheduled call while it holds its limiter slot', async () => {
-    const { default: pLimit } = await import('p-limit')
+  it("streams reasoning of a call while it holds its slot of the run's limit", async () => {
     const llm = scriptedLLM({
       replies: [
         { reasoning: 'a', text: 'one' },
         { reasoning: 'b', text: 'two' },
       ],
     })
-    const ctx = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { llm, search: mockSearch() }, input: {} })
-    const schedule = pLimit(1)
-    const first = ctx.complete('planner', { prompt: 'a' }, { schedule })
-    const second = ctx.complete('planner', { prompt: 'b' }, { schedule })
+    const ctx = createContext({
+      runId: 'r',
+      question: 'q',
+      signal: new AbortController().signal,
+      options: { llm, search: mockSearch() },
+      input: {},
+      concurrency: 1,
+    })
+    const first = ctx.complete('planner', { prompt: 'a' })
+    const second = ctx.complete('planner', { prompt: 'b' })
     const a1 = await first.next()
     expect(a1.value).toMatchObject({ type: 'reasoning-token', text: 'a' })
     // The second call waits for the slot the first still holds.

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, registerStrategy, type EventOf, type ResearchEvent, type ResearchRun } from '../../src/index.js'
-import type { Strategy, StrategyEvent } from '../../src/strategy.js'
+import { defineStrategy, type Strategy, type StrategyEvent } from '../../src/strategy.js'
 import { createMerge } from '../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
 
@@ -352,15 +352,15 @@ describe('the strategy registry', () => {
   })
 
   it('runs a registered strategy by name', async () => {
-    registerStrategy('echo', {
-      create: () => ({
+    registerStrategy(
+      defineStrategy({
         name: 'echo',
         async *run(question) {
           yield { type: 'answer-token', text: question }
           yield { type: 'answer', text: question, citations: [] }
         },
       }),
-    })
+    )
     const result = await createAgent({ llm: scriptedLLM({ replies: [] }), strategy: 'echo' }).answer('hello?')
     expect(result).toMatchObject({ answer: 'hello?', reason: 'answered' })
   })

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMProvider, type LLMRequest } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import { makeStrategy } from '../../src/core/run/registry.js'
 import { builtinStrategies } from '../../src/strategies/builtins.js'
+import { scratchpad } from '../../src/strategy.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { STRATEGIES, world } from '../checkpoints/world.js'
@@ -80,9 +80,9 @@ describe('leaving a run in the middle of a model stream', () => {
   it.each(STRATEGIES)('%s: no stream is left open after a break on the first answer token', async (name) => {
     const base = world(name, 5)
     const llm = counting(base.llm)
-    const definition = builtinStrategies[name]
+    const definition = builtinStrategies.find((d) => d.name === name)
     if (!definition) throw new Error(`no strategy ${name}`)
-    const { strategy, closed } = watched(makeStrategy(definition, { maxSteps: 3 }))
+    const { strategy, closed } = watched(definition({ maxSteps: 3 }))
     const run = createAgent({ llm, search: base.search, strategy }).research('What happened to alpha?')
     let answered = false
     for await (const event of run) {
@@ -98,9 +98,7 @@ describe('leaving a run in the middle of a model stream', () => {
 
   it("closes a planner's stream read while its queries are searched early (scratchpad), left at its first reasoning token", async () => {
     const planner = counting(scriptedLLM({ replies: [{ reasoning: 'I should look this up first.', text: 'Action: Search\nQuery: capital of France' }] }))
-    const definition = builtinStrategies.scratchpad
-    if (!definition) throw new Error('no scratchpad')
-    const { strategy, closed } = watched(makeStrategy(definition, {}))
+    const { strategy, closed } = watched(scratchpad({}))
     const run = createAgent({ models: { planner }, search: mockSearch({ corpus: [] }), strategy }).research('What is the capital of France?')
     let reasoning = false
     for await (const event of run) {

@@ -34,6 +34,7 @@ it('the root entry exports only the agent, its registry, fromGenerate, the error
 
 it('strategy authors find their toolkit on laconic-research/strategy', () => {
   for (const name of [
+    'defineStrategy',
     'createMerge',
     'generate',
     'parseLooseJson',

@@ -1,11 +1,11 @@
 /**
  * A strategy of your own gets its options as a built-in one does: its section of the agent's
  * options (declared by augmenting `AgentOptions`), checked and filled by its `normalize`, typed in
- * `create`, and saved normalised in every checkpoint.
+ * `run`, and saved normalised in every checkpoint.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { createAgent, LaconicError, memoryCheckpoints, registerStrategy } from '../../src/index.js'
-import type { Strategy } from '../../src/strategy.js'
+import { defineStrategy } from '../../src/strategy.js'
 import { optionsSection, wholeNumberOption } from '../../src/strategy.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
@@ -32,34 +32,30 @@ function stepperSettings(raw: unknown): StepperSettings {
   return { steps: wholeNumberOption(options.steps, 'stepper.steps', 2, 1), label }
 }
 
-/** What each `create` got, to see the section reach it normalised. */
+/** What each run got, to see the section reach it normalised. */
 const created: StepperSettings[] = []
 
-registerStrategy('stepper', {
+const stepper = defineStrategy({
+  name: 'stepper',
   optionsKey: 'stepper',
   normalize: stepperSettings,
-  create(settings): Strategy {
+  async *run(question, ctx, settings) {
     expectTypeOf(settings).toEqualTypeOf<StepperSettings>()
     created.push(settings)
-    return {
-      name: 'stepper',
-      settings: { ...settings },
-      async *run(question, ctx) {
-        const done = (ctx.resumed?.state as number | null) ?? 0
-        for (let i = done; i < settings.steps; i++) {
-          yield* ctx.runSearch(`${settings.label} ${i} ${question}`)
-          yield* ctx.checkpoint(i + 1)
-        }
-        yield { type: 'answer', text: `${settings.label} x${settings.steps}`, citations: [] }
-      },
+    const done = (ctx.resumed?.state as number | null) ?? 0
+    for (let i = done; i < settings.steps; i++) {
+      yield* ctx.runSearch(`${settings.label} ${i} ${question}`)
+      yield* ctx.checkpoint(i + 1)
     }
+    yield { type: 'answer', text: `${settings.label} x${settings.steps}`, citations: [] }
   },
 })
+registerStrategy(stepper)
 
 const world = () => ({ llm: scriptedLLM({ replies: [] }), search: mockSearch({ results: (q) => [{ title: q, url: 'https://x.example/', snippet: q }] }) })
 
 describe('a custom strategy and its options section', () => {
-  it('gets its section normalised in create, defaults filled', async () => {
+  it('gets its section normalised in run, defaults filled', async () => {
     created.length = 0
     const result = await createAgent({ ...world(), strategy: 'stepper', stepper: { steps: 3 } }).answer('q')
     expect(result.answer).toBe('step x3')
@@ -77,10 +73,19 @@ describe('a custom strategy and its options section', () => {
     ).toThrow(/`stepper.steps`/)
   })
 
-  it('refuses a bare factory, saying how to register it', () => {
-    expect(() => registerStrategy('bare', (() => ({ name: 'bare', run: async function* () {} })) as never)).toThrow(
-      /did you mean registerStrategy\('bare', \{ create: factory \}\)/,
+  it('refuses the removed (name, definition) form, naming defineStrategy', () => {
+    const old = registerStrategy as unknown as (name: string, definition: object) => void
+    expect(() => old('bare', { create: () => ({ name: 'bare', run: async function* () {} }) })).toThrow(
+      expect.objectContaining({ code: 'config', hint: expect.stringMatching(/registerStrategy\(defineStrategy\(\{ name: 'bare'/) }),
     )
+    expect(() => registerStrategy({ name: 'bare' } as never)).toThrow(/expects `run`/)
+  })
+
+  it('makes the strategy with options of its section when called, checked by normalize', async () => {
+    const result = await createAgent({ ...world(), strategy: stepper({ steps: 1, label: 'hop' }) }).answer('q')
+    expect(result.answer).toBe('hop x1')
+    expect(() => stepper({ steps: 0 })).toThrow(/`stepper.steps` must be a whole number >= 1/)
+    expect(stepper({ steps: 2 })).toMatchObject({ name: 'stepper', settings: { steps: 2, label: 'step' } })
   })
 })
 

@@ -64,10 +64,27 @@ describe('laconic-research', () => {
     expectTypeOf<SessionStore['update']>().parameter(1).toEqualTypeOf<(current: SessionState | undefined) => SessionState>()
   })
 
-  it('the strategy registry takes a definition: its options section, normalised, to a Strategy', () => {
-    expectTypeOf<typeof root.registerStrategy<{ depth: number }>>().parameters.toEqualTypeOf<[string, StrategyDefinition<{ depth: number }>]>()
-    expectTypeOf<StrategyDefinition<{ depth: number }>['create']>().parameters.toEqualTypeOf<[{ depth: number }]>()
-    expectTypeOf<StrategyDefinition<{ depth: number }>['create']>().returns.toEqualTypeOf<Strategy>()
+  it('defineStrategy makes a definition, callable with options of its section, that the registry takes', () => {
+    // Never called: what `defineStrategy` infers is the point.
+    const define = (defineStrategy: typeof kit.defineStrategy) =>
+      defineStrategy({
+        name: 'depth',
+        optionsKey: 'depth',
+        normalize: (options: { depth?: number } | undefined) => ({ depth: options?.depth ?? 1 }),
+        concurrency: (settings) => settings.depth,
+        async *run(_question, ctx, settings) {
+          // `run` gets what `normalize` returned, typed.
+          expectTypeOf(settings).toEqualTypeOf<{ depth: number }>()
+          expectTypeOf(ctx.limit<string>).returns.toEqualTypeOf<Promise<string>>()
+          yield { type: 'answer', text: String(settings.depth), citations: [] }
+        },
+      })
+    type Defined = ReturnType<typeof define>
+    expectTypeOf<Defined>().parameters.toEqualTypeOf<[options?: { depth?: number }]>()
+    expectTypeOf<Defined>().returns.toEqualTypeOf<Strategy>()
+    expectTypeOf<Defined>().toExtend<StrategyDefinition<unknown, { depth?: number }>>()
+    expectTypeOf<typeof root.registerStrategy<unknown, { depth?: number }>>().parameters.toEqualTypeOf<[StrategyDefinition<unknown, { depth?: number }>]>()
+    expectTypeOf<Strategy['concurrency']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<typeof root.strategyNames>().returns.toEqualTypeOf<string[]>()
     expectTypeOf<typeof root.fromGenerate>().returns.toEqualTypeOf<LLMProvider>()
   })
@@ -131,13 +148,23 @@ describe('laconic-research/streams', () => {
 })
 
 describe('laconic-research/strategy, /testing, /node, /otel', () => {
-  it('the built-in strategies are factories, and the toolkit keeps its types', () => {
+  it('the built-in strategies are definitions, callable as factories, and the toolkit keeps its types', () => {
     // Each takes its own section of the agent's options (as `createAgent` would pass it).
-    expectTypeOf<typeof kit.scratchpad>().toEqualTypeOf<(options?: NonNullable<AgentOptions['scratchpad']>) => Strategy>()
-    expectTypeOf<typeof kit.graphReader>().toEqualTypeOf<(options?: NonNullable<AgentOptions['graphReader']>) => Strategy>()
-    expectTypeOf<typeof kit.reflect>().toEqualTypeOf<(options?: NonNullable<AgentOptions['reflect']>) => Strategy>()
-    expectTypeOf<typeof kit.deep>().toEqualTypeOf<(options?: NonNullable<AgentOptions['deep']>) => Strategy>()
-    expectTypeOf<typeof kit.react>().toEqualTypeOf<(options?: NonNullable<AgentOptions['react']>) => Strategy>()
+    expectTypeOf<typeof kit.scratchpad>().toEqualTypeOf<
+      StrategyDefinition<unknown, NonNullable<AgentOptions['scratchpad']>> & ((options?: NonNullable<AgentOptions['scratchpad']>) => Strategy)
+    >()
+    expectTypeOf<typeof kit.graphReader>().toEqualTypeOf<
+      StrategyDefinition<unknown, NonNullable<AgentOptions['graphReader']>> & ((options?: NonNullable<AgentOptions['graphReader']>) => Strategy)
+    >()
+    expectTypeOf<typeof kit.reflect>().toEqualTypeOf<
+      StrategyDefinition<unknown, NonNullable<AgentOptions['reflect']>> & ((options?: NonNullable<AgentOptions['reflect']>) => Strategy)
+    >()
+    expectTypeOf<typeof kit.deep>().toEqualTypeOf<
+      StrategyDefinition<unknown, NonNullable<AgentOptions['deep']>> & ((options?: NonNullable<AgentOptions['deep']>) => Strategy)
+    >()
+    expectTypeOf<typeof kit.react>().toEqualTypeOf<
+      StrategyDefinition<unknown, NonNullable<AgentOptions['react']>> & ((options?: NonNullable<AgentOptions['react']>) => Strategy)
+    >()
     expectTypeOf<ReturnType<typeof kit.createMerge<number>>>().toExtend<AsyncIterable<number>>()
     expectTypeOf<Awaited<ReturnType<typeof kit.generate>>['text']>().toEqualTypeOf<string>()
     expectTypeOf<typeof kit.parseLooseJson>().returns.toEqualTypeOf<unknown>()

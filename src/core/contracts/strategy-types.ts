@@ -164,7 +164,7 @@ export interface Resumption {
  */
 export type StrategyOutcome = { reason?: Extract<RunEndReason, 'answered' | 'max-iterations'> } | { reason: 'paused'; request: InterruptRequest }
 
-/** Runs work under a concurrency limit (a p-limit instance fits). */
+/** Runs work under a concurrency limit: the run's (`ctx.limit`), or the slot a limited task already holds. */
 export type Schedule = <T>(work: () => Promise<T>) => Promise<T>
 
 /** A sub-generator: yields events, returns a value (`const x = yield* ctx.complete(...)`). */
@@ -198,12 +198,21 @@ export interface StrategyContext {
    */
   scope(): ScopedContext
   /**
+   * Runs `work` in one of the run's `concurrency` slots: the run's one limit, which every search,
+   * page read and model call of the context (and of its scopes) takes by itself while in flight.
+   * Use it for I/O of the strategy's own (a tool's `execute`, a request outside the context).
+   * `work` gets `inSlot`, which runs nested work in the slot `work` already holds; limit nested
+   * work with it rather than with `ctx.limit` (which would wait for a second slot). Work still
+   * waiting when the context's signal aborts rejects with the abort error and never starts.
+   */
+  limit<T>(work: (inSlot: <U>(nested: () => Promise<U>) => Promise<U>) => Promise<T>): Promise<T>
+  /**
    * One model call to the end; yields `reasoning-token`s as they stream, then `llm-call` and
    * `cost`; returns the visible text. `onText` sees the visible text piece by piece as it
    * arrives (think blocks removed), e.g. to start searching a planner's queries before its
    * reply ends.
    */
-  complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { schedule?: Schedule; onText?: (text: string) => void }): Step<string>
+  complete(role: ModelRole, req: Omit<LLMRequest, 'signal' | 'onRetry'>, opts?: { onText?: (text: string) => void }): Step<string>
   /**
    * A model call streamed to the user as `answer-token`s (think blocks removed, then `filter`
    * if given; reasoning as `reasoning-token`s); returns the streamed text, which the strategy
@@ -220,9 +229,9 @@ export interface StrategyContext {
    * One search: yields `query`, then `result` (or a `warning` when it failed) and `cost`.
    * A failing search never throws (unless the run was aborted).
    */
-  runSearch(query: string, opts?: { parentId?: string; depth?: number; schedule?: Schedule; limit?: number }): Step<SearchOutcome>
+  runSearch(query: string, opts?: { parentId?: string; depth?: number; limit?: number }): Step<SearchOutcome>
   /** Deep-reads one page: yields `page` and `cost`, or a `warning` and returns undefined. */
-  readPage(url: string, opts?: { queryId?: string; schedule?: Schedule }): Step<FetchedPage | undefined>
+  readPage(url: string, opts?: { queryId?: string }): Step<FetchedPage | undefined>
   /** A `warning` event. */
   warning(message: string, code: WarningCode): StrategyEvent
   /**
@@ -268,23 +277,30 @@ export interface Strategy {
    * them, and a resume under different ones is refused.
    */
   readonly settings?: JsonValue
+  /** The size of a run's one limit (`ctx.limit`): its searches, page reads and model calls in flight at once. @defaultValue 4 */
+  readonly concurrency?: number
   // biome-ignore lint/suspicious/noConfusingVoidType: a generator without a `return` is inferred as returning void; undefined would reject it
   run(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome | void, undefined>
 }
 
 /**
- * How an agent makes a strategy it knows by name (`registerStrategy(name, definition)`): the
- * core reads the agent options' `optionsKey` section without looking inside, `normalize` checks
- * it and fills its defaults, and `create` gets the result, typed.
+ * A strategy as `defineStrategy` takes it: its name, its own section of the agent's options
+ * (`optionsKey`, checked and filled by `normalize`), the size of its runs' limit, and `run`,
+ * which gets the settings, typed.
  */
-export interface StrategyDefinition<Settings = undefined> {
+export interface StrategyDefinition<Settings = undefined, Options = unknown> {
+  /** The name `createAgent({ strategy })` knows it by once registered, and every checkpoint saves. */
+  readonly name: string
   /** The key of the agent's options that holds this strategy's own section, e.g. `graphReader`. */
   readonly optionsKey?: string
   /**
    * Checks the section (`undefined` when the agent has none) and fills its defaults. Throws a
    * `config` LaconicError naming the field that is wrong. Runs when the agent is made.
    */
-  normalize?(raw: unknown): Settings
-  /** Makes the strategy from its normalised section (what `normalize` returned). */
-  create(settings: Settings): Strategy
+  normalize?(options: Options | undefined): Settings
+  /** The size of a run's one limit, from the settings (e.g. `(s) => s.concurrency`). @defaultValue 4 */
+  concurrency?(settings: Settings): number
+  /** One run: `settings` is what `normalize` returned (`undefined` without one). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a generator without a `return` is inferred as returning void; undefined would reject it
+  run(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome | void, undefined>
 }

@@ -5,7 +5,7 @@ import { modelCalls } from './model-calls.js'
 import { OpenCalls } from './open-calls.js'
 import { pageReads } from './page-reads.js'
 import type { LLMProvider } from '../contracts/providers.js'
-import { createLedger, type Ledger, type RunShared } from './run-scope.js'
+import { createLedger, createLimit, type Ledger, limitFor, type RunShared, runNow } from './run-scope.js'
 import { searchCalls } from './search-calls.js'
 import { stepCalls } from './step-calls.js'
 import type { ModelRole, ResearchOptions, Resumption, SharedOptions, StrategyContext } from '../contracts/strategy-types.js'
@@ -32,9 +32,19 @@ export interface ContextInit {
   openCalls?: OpenCalls
   /** What the run has spent (the runtime's, which counts a recall before the strategy starts). @defaultValue a new one */
   ledger?: Ledger
+  /** The size of the run's one limit (`ctx.limit`), its strategy's `concurrency`. @defaultValue 4 */
+  concurrency?: number
 }
 
-export function createContext({ signal, ids = createIdSource(), resumed, openCalls = new OpenCalls(), ledger, ...init }: ContextInit): StrategyContext {
+export function createContext({
+  signal,
+  ids = createIdSource(),
+  resumed,
+  openCalls = new OpenCalls(),
+  ledger,
+  concurrency,
+  ...init
+}: ContextInit): StrategyContext {
   const { options } = init
   const model = (role: ModelRole): LLMProvider => {
     const seen = new Set<string>()
@@ -62,6 +72,7 @@ export function createContext({ signal, ids = createIdSource(), resumed, openCal
       resultDates: new Map(),
       runSignal: signal,
       openCalls,
+      limit: createLimit(concurrency),
     },
     signal,
   )
@@ -86,6 +97,9 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     model,
     newId,
     resumed: run.resumed,
+    limit(work) {
+      return limitFor(run.limit, signal)(() => work(runNow))
+    },
     scope() {
       const controller = new AbortController()
       const onParentAbort = () => controller.abort(signal.reason)

@@ -3,7 +3,7 @@ import type { StrategyEvent } from '../contracts/events.js'
 import { type Generation, modelCall } from './model-call.js'
 import { runLanguage, withLanguage } from './language.js'
 import type { LLMProvider, LLMRequest } from '../contracts/providers.js'
-import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import { limitFor, retryNotices, type RunShared } from './run-scope.js'
 import { usageEvents } from './run-usage.js'
 import type { ModelRole, Schedule, Step, StrategyContext } from '../contracts/strategy-types.js'
 import { estimateTokens, type TextFilter } from '../util/text.js'
@@ -12,7 +12,6 @@ import { requestText } from '../contracts/tool-args.js'
 type ModelRequest = Omit<LLMRequest, 'signal' | 'onRetry'>
 
 interface CallOptions {
-  schedule?: Schedule | undefined
   /** The visible text streams as `answer-token`s. */
   answer?: boolean
   /** The visible text streams as the role's `reasoning-token`s: a step of the work, not yet the answer. */
@@ -38,7 +37,6 @@ function sharedLines(a: string, b: string): number {
  * can stream its events while it holds the slot.
  */
 function holdSlot(schedule: Schedule): Promise<() => void> {
-  if (schedule === runNow) return Promise.resolve(() => undefined)
   return new Promise((granted, refused) => {
     schedule(() => new Promise<void>((release) => granted(release))).catch(refused)
   })
@@ -52,6 +50,7 @@ function estimatedGeneration(req: ModelRequest, text: string): Generation {
 /** A scope's model calls (`complete`, `streamAnswer`, `act`): each request gets `signal`. */
 export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'complete' | 'streamAnswer' | 'act'> {
   const { input, model, ledger } = run
+  const limited = limitFor(run.limit, signal)
   const language = runLanguage(run.options.language, input.language)
 
   /** The `llm-call` and `cost` events of a finished call. */
@@ -92,17 +91,13 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
   /**
    * Every model call of the run, through `modelCall`: reasoning is yielded as `reasoning-token`s
    * as it arrives, the visible text as `answer-token`s when `answer` is set; then `llm-call` and
-   * `cost`. Under a limiter the call holds one slot from its request to its last byte.
+   * `cost`. The call holds one slot of the run's limit from its request to its last byte.
    */
-  async function* callModel(
-    role: ModelRole,
-    req: ModelRequest,
-    { schedule = runNow, answer = false, draft = false, filter, onText }: CallOptions,
-  ): Step<Generation> {
+  async function* callModel(role: ModelRole, req: ModelRequest, { answer = false, draft = false, filter, onText }: CallOptions): Step<Generation> {
     const llm = model(role)
     if (answer) refuseAnswerFromNothing()
     const retries = retryNotices(`${role} model`)
-    const release = await holdSlot(schedule)
+    const release = await holdSlot(limited)
     const started = Date.now()
     // What the call streamed, in case it never finishes: a cut-off call is counted from it.
     let streamed = ''
@@ -148,7 +143,7 @@ export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyCo
 
   return {
     async *complete(role, req, opts) {
-      return (yield* callModel(role, req, { schedule: opts?.schedule, onText: opts?.onText })).text
+      return (yield* callModel(role, req, { onText: opts?.onText })).text
     },
     async *streamAnswer(role, req, opts) {
       return (yield* callModel(role, req, { answer: true, filter: opts?.filter })).text

@@ -1,6 +1,6 @@
 import { costDelta } from '../contracts/run-cost.js'
 import { describeError, isAbortError } from '../contracts/laconic-error.js'
-import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import { limitFor, retryNotices, type RunShared } from './run-scope.js'
 import { pageDateAllowed, runSourceRules, type SourceRules, urlAllowed } from './allowed-sources.js'
 import type { StrategyContext } from '../contracts/strategy-types.js'
 import type { FetchedPage } from '../contracts/providers.js'
@@ -8,6 +8,7 @@ import type { FetchedPage } from '../contracts/providers.js'
 /** A scope's page reads (`readPage`): each request gets `signal`; a failure is a warning and no page. */
 export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'readPage'> {
   const { options } = run
+  const limited = limitFor(run.limit, signal)
   const rules = runSourceRules(options.sources, run.input.sources)
   const denied = function* (url: string, queryId: string | undefined) {
     yield {
@@ -41,7 +42,7 @@ export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyCon
       }
       const retries = retryNotices(`fetch ${url}`)
       try {
-        const page = await (opts.schedule ?? runNow)(() => fetcher.fetch(url, { signal, onRetry: retries.onRetry }))
+        const page = await limited(() => fetcher.fetch(url, { signal, onRetry: retries.onRetry }))
         yield* retries.pending.splice(0)
         // A redirect to a domain the rules leave out: the page is dropped (the request was made, so it counts).
         if (rules && page.url && !urlAllowed(rules, page.url)) {

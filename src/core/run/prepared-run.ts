@@ -77,6 +77,7 @@ function contextOf(run: Prepared, signal: AbortSignal, ids: ReturnType<typeof cr
     ids,
     openCalls: run.openCalls,
     ledger: run.ledger,
+    ...(run.init.strategy.concurrency !== undefined && { concurrency: run.init.strategy.concurrency }),
     ...(restore
       ? {
           resumed: {

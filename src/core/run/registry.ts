@@ -1,12 +1,16 @@
+import { toJson } from '../contracts/checkpoint.js'
 import { LaconicError } from '../contracts/laconic-error.js'
 import type { Strategy, StrategyDefinition } from '../contracts/strategy-types.js'
 
 /** The agent's options as the registry sees them: an object holding each strategy's section under its `optionsKey`, unread. */
 type AnyOptions = object
 
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds definitions of any settings; each is only ever given its own
+type AnyDefinition = StrategyDefinition<any, any>
+
 /** Strategies by name. The package entry fills one with the built-ins. */
 export interface StrategyRegistry {
-  register(name: string, definition: StrategyDefinition<unknown>): void
+  register(definition: AnyDefinition): void
   /** The agent's strategy, made from its section of `options` (a name's definition) or given as it is. */
   resolve(strategy: string | Strategy | undefined, options: AnyOptions): Strategy
   /** Checks every known strategy's section that `options` holds (a `config` error names the field). */
@@ -17,23 +21,26 @@ export interface StrategyRegistry {
 }
 
 /** `fallback` is the strategy an agent that names none runs (the package entry's default). */
-export function createRegistry(initial: Readonly<Record<string, StrategyDefinition<unknown>>> = {}, fallback?: string): StrategyRegistry {
-  const definitions = new Map(Object.entries(initial))
-  const sectionOf = (definition: StrategyDefinition<unknown>, options: AnyOptions): unknown =>
+export function createRegistry(initial: readonly AnyDefinition[] = [], fallback?: string): StrategyRegistry {
+  const definitions = new Map(initial.map((definition) => [definition.name, definition]))
+  const sectionOf = (definition: AnyDefinition, options: AnyOptions): unknown =>
     definition.optionsKey === undefined ? undefined : (options as Readonly<Record<string, unknown>>)[definition.optionsKey]
   return {
-    register(name, definition) {
-      if (!name.trim()) throw new LaconicError('a strategy needs a non-empty name', { code: 'config' })
-      if (typeof definition === 'function') {
-        throw new LaconicError(`registerStrategy(\`${name}\`, factory) expects a definition, got a function`, {
+    register(definition) {
+      if (typeof definition === 'string') {
+        throw new LaconicError(`registerStrategy(name, definition) takes the definition alone now, its name inside`, {
           code: 'config',
-          hint: `did you mean registerStrategy('${name}', { create: factory })?`,
+          hint: `registerStrategy(defineStrategy({ name: '${definition}', run }))`,
         })
       }
-      if (typeof definition?.create !== 'function') {
-        throw new LaconicError(`registerStrategy(\`${name}\`, definition) expects \`create\`, a function returning a Strategy`, { code: 'config' })
+      if (typeof definition?.run !== 'function') {
+        throw new LaconicError("registerStrategy(definition) expects `run`, the strategy's async generator", {
+          code: 'config',
+          hint: 'make the definition with defineStrategy({ name, run })',
+        })
       }
-      definitions.set(name, definition)
+      if (typeof definition.name !== 'string' || !definition.name.trim()) throw new LaconicError('a strategy needs a non-empty name', { code: 'config' })
+      definitions.set(definition.name, definition)
     },
     resolve(strategy, options) {
       if (strategy === undefined) strategy = fallback
@@ -63,7 +70,36 @@ export function createRegistry(initial: Readonly<Record<string, StrategyDefiniti
   }
 }
 
-/** A strategy from its definition and its raw options section: normalised, then made. */
-export function makeStrategy<Settings>(definition: StrategyDefinition<Settings>, raw: unknown): Strategy {
-  return definition.create(definition.normalize ? definition.normalize(raw) : (raw as Settings))
+/** A strategy from its definition and options of its section: normalised, then made. */
+function makeStrategy<Settings, Options>(definition: StrategyDefinition<Settings, Options>, options: Options | undefined): Strategy {
+  const settings = definition.normalize ? definition.normalize(options) : (options as Settings)
+  const concurrency = definition.concurrency?.(settings)
+  return {
+    name: definition.name,
+    ...(settings !== undefined && { settings: toJson(settings) }),
+    ...(concurrency !== undefined && { concurrency }),
+    run: (question, ctx) => definition.run(question, ctx, settings),
+  }
+}
+
+/**
+ * A strategy of its own definition, in one place: its name, its section of the agent's options
+ * (`optionsKey`, checked by `normalize`), its runs' limit (`concurrency`) and `run`. Returns the
+ * definition, callable: `mine(options)` makes the strategy for `createAgent({ strategy })`, and
+ * `registerStrategy(mine)` makes it known by name (its section then read from the agent's options).
+ */
+export function defineStrategy<Settings = undefined, Options = unknown>(
+  definition: StrategyDefinition<Settings, Options>,
+): StrategyDefinition<unknown, Options> & ((options?: Options) => Strategy) {
+  const make = (options?: Options) => makeStrategy(definition, options)
+  return Object.defineProperties(make, {
+    // A function's own `name` is read-only: defined, not assigned.
+    name: { value: definition.name, enumerable: true },
+    ...Object.fromEntries(
+      (['optionsKey', 'normalize', 'concurrency', 'run'] as const)
+        .filter((key) => definition[key] !== undefined)
+        .map((key) => [key, { value: definition[key], enumerable: true }]),
+    ),
+    // Settings stay the definition's own business: callers pass options and get strategies.
+  }) as StrategyDefinition<unknown, Options> & ((options?: Options) => Strategy)
 }

@@ -1,4 +1,7 @@
+import pLimit from 'p-limit'
 import type { Cost } from '../contracts/run-cost.js'
+import { abortError } from '../contracts/laconic-error.js'
+import { onAbort } from '../util/abort-listener.js'
 import type { ErrorInfo, StrategyEvent } from '../contracts/events.js'
 import type { IdSource } from '../util/ids.js'
 import type { OpenCalls } from './open-calls.js'
@@ -27,6 +30,8 @@ export interface RunShared {
   openCalls: OpenCalls
   /** With `sources` dates: how each result the run's searches kept was dated, by URL, so a page read of it with no date of its own is judged by it. */
   resultDates: Map<string, ResultDate>
+  /** The run's one limit: every search, page read and model call of every scope holds a slot of it while in flight. */
+  limit: Schedule
 }
 
 /** What the run's scopes spent and how its searches went, for the budget and the no-search check. */
@@ -48,8 +53,43 @@ export function createLedger(spent?: Cost): Ledger {
   return { dollars: spent?.total ?? 0, priciestCall: 0, searchesOk: spent?.searches ?? 0, firstSearchFailure: undefined }
 }
 
-/** Runs work at once: the schedule of a call given none. */
+/** Runs work at once: nested work in a slot already held. */
 export const runNow: Schedule = (work) => work()
+
+/** A run's searches, page reads and model calls in flight at once when its strategy sets no `concurrency`. */
+export const DEFAULT_CONCURRENCY = 4
+
+/** The one limit of a run: `concurrency` slots, served first come first served. */
+export function createLimit(concurrency = DEFAULT_CONCURRENCY): Schedule {
+  return pLimit(concurrency)
+}
+
+/**
+ * The run's limit as a scope uses it: work still waiting for a slot when `signal` aborts rejects
+ * with the abort error at once and never starts (its place in line is given up), so cancelling
+ * a run or a scope stops its queued requests as well as those in flight.
+ */
+export function limitFor(limit: Schedule, signal: AbortSignal): Schedule {
+  return <T>(work: () => Promise<T>) => {
+    if (signal.aborted) return Promise.reject(abortError(signal))
+    return new Promise<T>((resolve, reject) => {
+      let started = false
+      const stop = onAbort(signal, () => {
+        if (!started) reject(abortError(signal))
+      })
+      void limit(async () => {
+        if (signal.aborted) return
+        started = true
+        stop()
+        try {
+          resolve(await work())
+        } catch (error) {
+          reject(error)
+        }
+      })
+    })
+  }
+}
 
 /** Retries happen inside a provider call; their notices are emitted once the call returns. */
 export function retryNotices(label: string): { pending: StrategyEvent[]; onRetry: (info: RetryInfo) => void } {

@@ -1,6 +1,6 @@
 import { costDelta } from '../contracts/run-cost.js'
 import { describeWithCause, type ErrorInfo, isAbortError } from '../contracts/laconic-error.js'
-import { retryNotices, type RunShared, runNow } from './run-scope.js'
+import { limitFor, retryNotices, type RunShared } from './run-scope.js'
 import { usageCollector } from './run-usage.js'
 import type { PageWarning } from '../contracts/providers.js'
 import { filterResults, runSourceRules, type SourceFilterPart } from './allowed-sources.js'
@@ -10,6 +10,7 @@ import type { StrategyContext } from '../contracts/strategy-types.js'
 /** A scope's searches (`runSearch`): each request gets `signal`; a failure is a warning and a result with its error. */
 export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'runSearch'> {
   const { options, newId, ledger } = run
+  const limited = limitFor(run.limit, signal)
   const searchProvider = options.search
   const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
   const rules = runSourceRules(options.sources, run.input.sources)
@@ -42,9 +43,7 @@ export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyC
         : {}
       // Start the search before announcing it, so it is in flight while consumers see `query`.
       const pending = searchProvider
-        ? (opts.schedule ?? runNow)(() =>
-            searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage, onWarning, ...sourceOptions }),
-          )
+        ? limited(() => searchProvider.search(query, { signal, limit, onRetry: retries.onRetry, onUsage: usage.onUsage, onWarning, ...sourceOptions }))
         : undefined
       pending?.catch(() => undefined)
       yield {

@@ -1,8 +1,6 @@
-import pLimit from 'p-limit'
-import { toJson } from '../../core/contracts/checkpoint.js'
 import type { StrategyEvent } from '../../core/contracts/events.js'
-import type { Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
-import { makeStrategy } from '../../core/run/registry.js'
+import type { StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { defineStrategy } from '../../core/run/registry.js'
 import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 import { restoredState } from '../shared/resume.js'
 import { deepState } from './state.js'
@@ -32,16 +30,13 @@ type Settings = DeepSettings
  * sub-question (or declares the research complete), `search_one` answers it with a few searches,
  * and the loop repeats until complete or `maxSteps`; then a report (or a direct answer).
  */
-export function deep(options?: DeepOptions): Strategy {
-  return makeStrategy(deepDefinition, options)
-}
-
-/** `deep` by name: its `deep` section of the agent's options, checked, then the strategy. */
-export const deepDefinition: StrategyDefinition<DeepSettings> = {
+export const deep = defineStrategy<DeepSettings, DeepOptions>({
+  name: 'deep',
   optionsKey: 'deep',
   normalize: deepSettings,
-  create: (settings) => ({ name: 'deep', settings: toJson(settings), run: (question, ctx) => runDeep(question, ctx, settings) }),
-}
+  concurrency: (settings) => settings.concurrency,
+  run: runDeep,
+})
 
 /** What a deep checkpoint holds: taken after each sub-question is answered. */
 interface DeepState {
@@ -57,7 +52,6 @@ interface DeepState {
 }
 
 async function* runDeep(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  const schedule = pLimit(settings.concurrency)
   const saved = restoredState<DeepState>(ctx, 'deep', deepState)
   const titles = new SourceTitles(ctx.input.citations, saved?.titles)
   const recalled = recalledFindings(ctx)
@@ -92,7 +86,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
     // The sub-question is its own first search: it starts as soon as the planner's reply names it.
     let early: EarlySearches | undefined
     if (subQuestion === undefined) {
-      early = earlySearches(ctx, { schedule, limit: 1, clean: cleanSubQuestion, skip: asked, enabled: reviewed || !planAwaitsReview(ctx) })
+      early = earlySearches(ctx, { limit: 1, clean: cleanSubQuestion, skip: asked, enabled: reviewed || !planAwaitsReview(ctx) })
       const call = (onText: (text: string) => void) =>
         ctx.complete(
           'planner',
@@ -131,7 +125,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
       ;[subQuestion, ...queued] = passed.queries as [string, ...string[]]
     }
     asked.add(normalizeText(subQuestion))
-    const finding = yield* searchOne(subQuestion, ctx, { ...settings, schedule, titles, ...(early && { early }) })
+    const finding = yield* searchOne(subQuestion, ctx, { ...settings, titles, ...(early && { early }) })
     findings.push(finding)
     yield { type: 'knowledge-update', knowledge: knowledgeOf(findings), iteration: step }
     yield* ctx.checkpoint(state(step + 1))
@@ -140,7 +134,7 @@ async function* runDeep(question: string, ctx: StrategyContext, settings: Settin
   if (!complete && !stopped) {
     yield ctx.warning(`reached deep.maxSteps (${settings.maxSteps}) before the planner called the research complete`, 'max-iterations')
   }
-  yield* synthesize(question, findings, settings.mode, titles, ctx, schedule)
+  yield* synthesize(question, findings, settings.mode, titles, ctx)
   return { reason: complete || stopped ? 'answered' : 'max-iterations' }
 }
 

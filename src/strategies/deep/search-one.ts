@@ -1,6 +1,6 @@
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { SearchResult } from '../../core/contracts/providers.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 import { createMerge } from '../../core/util/merge.js'
 import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 import { isAdUrl, normalizeUrl } from '../../core/util/urls.js'
@@ -18,7 +18,6 @@ export interface SearchOneSettings {
   searchesPerQuestion: number
   readPages: number
   pageChars: number
-  schedule: Schedule
   titles: SourceTitles
   /** Holds the sub-question's search when it started while the planner's reply streamed. */
   early?: EarlySearches
@@ -51,7 +50,7 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
     const batch = queries.slice(0, searchesLeft)
     searchesLeft -= batch.length
     for (const q of batch) searched.add(normalizeText(q))
-    const found = yield* searchConcurrently(batch, ctx, settings.schedule, early)
+    const found = yield* searchConcurrently(batch, ctx, early)
     const added = addSources(sources, found, settings.titles)
     const toRead = added.slice(0, pagesLeft)
     pagesLeft -= toRead.length
@@ -59,7 +58,7 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
     if (!sources.length) break
 
     // The follow-up queries are searched as they close in the reply; the parse keeps those the loop runs next.
-    early = earlySearches(ctx, { schedule: settings.schedule, limit: searchesLeft, clean: cleanQuery, skip: searched, enabled: searchesLeft > 0 })
+    early = earlySearches(ctx, { limit: searchesLeft, clean: cleanQuery, skip: searched, enabled: searchesLeft > 0 })
     const call = (onText: (text: string) => void) =>
       ctx.complete(
         'extractor',
@@ -94,11 +93,10 @@ export async function* searchOne(subQuestion: string, ctx: StrategyContext, sett
   }
 }
 
-/** Runs the searches at once under the run's limiter, taking over those `early` started; their results, in query order. */
+/** Runs the searches at once (under the run's limit), taking over those `early` started; their results, in query order. */
 async function* searchConcurrently(
   queries: readonly string[],
   ctx: StrategyContext,
-  schedule: Schedule,
   early: EarlySearches | undefined,
 ): AsyncGenerator<StrategyEvent, { queryId: string; results: SearchResult[] }[]> {
   const found: { queryId: string; results: SearchResult[] }[] = queries.map(() => ({ queryId: '', results: [] }))
@@ -106,7 +104,7 @@ async function* searchConcurrently(
   queries.forEach((query, i) => {
     merge.add(
       (async function* () {
-        found[i] = yield* early?.take(query) ?? ctx.runSearch(query, { schedule })
+        found[i] = yield* early?.take(query) ?? ctx.runSearch(query)
       })(),
     )
   })
@@ -153,7 +151,7 @@ async function* readPages(
   for (const source of toRead) {
     merge.add(
       (async function* () {
-        const page = yield* ctx.readPage(source.url, { queryId: source.queryId, schedule: settings.schedule })
+        const page = yield* ctx.readPage(source.url, { queryId: source.queryId })
         if (page) read.set(source, documentPassages({ ...page, url: page.url || source.url }, subQuestion, settings.pageChars))
       })(),
     )

@@ -1,5 +1,5 @@
 import type { Report, StrategyEvent } from '../../core/contracts/events.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 import { citedAnswer, evidenceText, type AnswerDetails } from '../shared/cited-answer.js'
 import { meanConfidence, numberFindings, type Finding, type SourceTitles } from './findings.js'
 import { parseReport, type ReportBody } from './parse.js'
@@ -17,7 +17,6 @@ export async function* synthesize(
   mode: 'report' | 'conversational',
   titles: SourceTitles,
   ctx: StrategyContext,
-  schedule?: Schedule,
 ): AsyncGenerator<StrategyEvent> {
   const { shown, sources } = numberFindings(findings, titles)
   const prompt = { question, findings: shown, sources }
@@ -29,7 +28,6 @@ export async function* synthesize(
     },
     // Prompt numbers map to the conversation's numbers; numbers not in the list are invented.
     source: (n) => (sources[n - 1] ? { ...sources[n - 1]!, text: evidence(n) } : undefined),
-    ...(schedule && { schedule }),
     empty: {
       warning: 'the finalizer wrote nothing; answering with the findings themselves',
       text: () => (findings.length ? findings.map((f) => f.answer).join(' ') : 'No findings were gathered for this question.'),

@@ -1,5 +1,5 @@
 import type { StrategyEvent } from '../../core/contracts/events.js'
-import type { Schedule, ScopedContext, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { ScopedContext, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { createFrontier, type FrontierState } from './frontier.js'
 import { earlyNodes, nodeWork, type Exploring, type NodeSettings } from './node.js'
 import type { Notebook } from './notebook.js'
@@ -41,12 +41,11 @@ export type PlanStep = (hooks: {
 }) => AsyncGenerator<StrategyEvent, { queries: string[]; keyElements: string[] } | undefined>
 
 /**
- * Explores the query graph breadth-first. At most `concurrency` nodes hold a slot at once, each
- * doing search → deep reads → extractor → answer check in order, so at most `concurrency`
- * model calls are in flight; searches and page fetches also go through `schedule`, the run's
- * one limiter. Model calls stay outside it so that slow page fetches never hold up another
- * node's answer check. With concurrency 1 nodes run one after another in queue order:
- * deterministic.
+ * Explores the query graph breadth-first. At most `concurrency` nodes hold a slot of the
+ * frontier at once, each doing search → deep reads → extractor → answer check in order; every
+ * search, page fetch and model call also holds a slot of the run's one limit (`ctx.limit`, of
+ * the same size) while in flight, so the run never has more than `concurrency` requests out.
+ * With concurrency 1 nodes run one after another in queue order: deterministic.
  *
  * Pipelining (`pipelining`, concurrency 2 or more): a query that closes in a reply still
  * streaming (the plan's, a node check's) starts its node at once, without a slot: its search
@@ -65,7 +64,6 @@ export async function* explore(
   ctx: StrategyContext,
   args: {
     settings: ExploreSettings
-    schedule: Schedule
     notebook: Notebook
     keyElements: readonly string[]
     /** Where a resumed run's exploration stood. */
@@ -92,7 +90,6 @@ export async function* explore(
   const run: Exploring = {
     ctx,
     settings,
-    schedule: args.schedule,
     notebook: args.notebook,
     frontier,
     pipelined: ctx.options.pipelining !== false && settings.concurrency > 1,

@@ -1,5 +1,5 @@
 import type { StrategyEvent } from '../../core/contracts/events.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 import { createMerge } from '../../core/util/merge.js'
 import { normalizeUrl } from '../../core/util/urls.js'
 import { citedAnswer, evidenceText, nothingToAnswerFrom } from '../shared/cited-answer.js'
@@ -41,13 +41,13 @@ function numberSources(facts: readonly NoteFact[]): { urls: string[]; numbered: 
 
 /**
  * Shrinks a large notebook for a small context: batches of `batch` facts, condensed at once
- * (under the run's limiter), for up to three rounds while it stays above `above` and shrinks.
+ * (under the run's limit), for up to three rounds while it stays above `above` and shrinks.
  * A batch whose reply cannot be read is kept as it was.
  */
 export async function* condense(
   facts: readonly NoteFact[],
   ctx: StrategyContext,
-  args: { above: number; batch: number; schedule: Schedule },
+  args: { above: number; batch: number },
 ): AsyncGenerator<StrategyEvent, NoteFact[]> {
   let current = [...facts]
   for (let round = 0; round < CONDENSE_ROUNDS && current.length > args.above; round++) {
@@ -59,11 +59,12 @@ export async function* condense(
       merge.add(
         (async function* () {
           const { urls, numbered } = numberSources(batch)
-          const reply = yield* ctx.complete(
-            'extractor',
-            { system: condenserSystem, prompt: condenserPrompt({ question: ctx.question, facts: numbered }), json: condenseSchema, temperature: 0 },
-            { schedule: args.schedule },
-          )
+          const reply = yield* ctx.complete('extractor', {
+            system: condenserSystem,
+            prompt: condenserPrompt({ question: ctx.question, facts: numbered }),
+            json: condenseSchema,
+            temperature: 0,
+          })
           const { facts: read } = parseExtraction(reply)
           if (!read.length) {
             yield ctx.warning(`could not read a condensed batch of ${batch.length} facts; keeping it as it was`, 'unparseable-output')
@@ -94,7 +95,7 @@ export async function* condense(
 export async function* answerFromNotebook(
   facts: readonly NoteFact[],
   ctx: StrategyContext,
-  args: { titles: ReadonlyMap<string, string>; bestEffort: boolean; schedule?: Schedule },
+  args: { titles: ReadonlyMap<string, string>; bestEffort: boolean },
 ): AsyncGenerator<StrategyEvent> {
   const knowledge = ctx.input.knowledge?.trim() ?? ''
   if (!facts.length && !knowledge) {
@@ -115,6 +116,5 @@ export async function* answerFromNotebook(
     },
     source: (n) => (sources[n - 1] ? { ...sources[n - 1]!, text: evidence(n) } : undefined),
     empty: { warning: 'the finalizer wrote nothing' },
-    ...(args.schedule && { schedule: args.schedule }),
   })
 }

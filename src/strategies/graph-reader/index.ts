@@ -1,8 +1,6 @@
-import pLimit from 'p-limit'
-import { toJson } from '../../core/contracts/checkpoint.js'
 import type { StrategyEvent } from '../../core/contracts/events.js'
-import type { Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
-import { makeStrategy } from '../../core/run/registry.js'
+import type { StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { defineStrategy } from '../../core/run/registry.js'
 import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 import { type GraphReaderOptions, type GraphReaderSettings, graphReaderSettings } from './options.js'
 import { restoredState } from '../shared/resume.js'
@@ -31,20 +29,13 @@ const PLAN_KNOWLEDGE_CHARS = 1000
  * notebook, one answer-check-and-next-queries call per node, and an answer streamed from
  * the notebook with `[n]` citations.
  */
-export function graphReader(options?: GraphReaderOptions): Strategy {
-  return makeStrategy(graphReaderDefinition, options)
-}
-
-/** `graph-reader` by name: its `graphReader` section of the agent's options, checked, then the strategy. */
-export const graphReaderDefinition: StrategyDefinition<GraphReaderSettings> = {
+export const graphReader = defineStrategy<GraphReaderSettings, GraphReaderOptions>({
+  name: 'graph-reader',
   optionsKey: 'graphReader',
   normalize: graphReaderSettings,
-  create: (settings) => ({
-    name: 'graph-reader',
-    settings: toJson(settings),
-    run: (question, ctx) => runGraphReader(question, ctx, settings),
-  }),
-}
+  concurrency: (settings) => settings.concurrency,
+  run: runGraphReader,
+})
 
 /** What a graph-reader checkpoint holds: taken after the plan, then after each node. */
 interface GraphReaderState {
@@ -68,8 +59,6 @@ function startingAt(queries: readonly string[]): ExploreState {
 }
 
 async function* runGraphReader(question: string, ctx: StrategyContext, settings: GraphReaderSettings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  // One limiter for the whole run: searches, page fetches and the exploration's model calls.
-  const schedule = pLimit(settings.concurrency)
   const notebook = new Notebook(() => ctx.newId('f'))
   const saved = restoredState<GraphReaderState>(ctx, 'graph-reader', graphReaderState)
   if (ctx.resumed) notebook.restore(ctx.resumed.facts)
@@ -106,7 +95,6 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
   const save = (explored: () => ExploreState) => ctx.checkpoint(() => ({ keyElements, explore: explored() }))
   const exploration = yield* explore(ctx, {
     settings,
-    schedule,
     notebook,
     keyElements,
     save,
@@ -124,14 +112,13 @@ async function* runGraphReader(question: string, ctx: StrategyContext, settings:
     const prior = priorNotFound(ctx.input.knowledge ?? '', facts)
     yield { type: 'knowledge-update', knowledge: fitLines(prior ? [...lines, prior] : lines, KNOWLEDGE_CHARS), iteration: exploration.explored }
   }
-  const shown =
-    facts.length > settings.condenseAbove ? yield* condense(facts, ctx, { above: settings.condenseAbove, batch: settings.condenseBatch, schedule }) : facts
+  const shown = facts.length > settings.condenseAbove ? yield* condense(facts, ctx, { above: settings.condenseAbove, batch: settings.condenseBatch }) : facts
   // What long-term memory recalled joins the notebook for the answer only, cited as its own source.
   const recalled = recalledFindings(ctx)
   const titles = new Map(exploration.titles)
   for (const finding of recalled) if (finding.title && !titles.has(finding.url)) titles.set(finding.url, finding.title)
   const notes = [...shown, ...recalled.map((finding) => ({ text: finding.text, sources: [finding.url] }))]
-  yield* answerFromNotebook(notes, ctx, { titles, bestEffort: !exploration.answered, schedule })
+  yield* answerFromNotebook(notes, ctx, { titles, bestEffort: !exploration.answered })
   return { reason: budgetSpent ? 'max-iterations' : 'answered' }
 }
 

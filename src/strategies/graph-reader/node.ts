@@ -1,7 +1,7 @@
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import { ProviderError } from '../../core/contracts/laconic-error.js'
 import type { SearchResult } from '../../core/contracts/providers.js'
-import type { Schedule, ScopedContext, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { ScopedContext, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { requestText } from '../../core/contracts/tool-args.js'
 import { createMerge } from '../../core/util/merge.js'
 import { estimateTokens, truncateAtSentence } from '../../core/util/text.js'
@@ -28,8 +28,6 @@ export interface NodeSettings {
 export interface Exploring {
   ctx: StrategyContext
   settings: NodeSettings
-  /** The run's one limiter, for searches and page fetches. */
-  schedule: Schedule
   notebook: Notebook
   frontier: Frontier<StrategyEvent>
   /** Queries that close in a streaming node check start their nodes early. */
@@ -93,7 +91,6 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
     const { queryId, results } = yield* scope.runSearch(node.query, {
       ...(node.parentId !== undefined ? { parentId: node.parentId } : {}),
       depth: node.depth,
-      schedule: run.schedule,
     })
     run.searched.add(node.query)
     const usable = results.filter((r) => !isAdUrl(r.url))
@@ -210,7 +207,7 @@ export function nodeWork(run: Exploring): (node: Node, ticket: NodeTicket<Scoped
     for (const url of chosen) {
       reads.add(
         (async function* () {
-          const page = yield* scope.readPage(url, { queryId, schedule: run.schedule })
+          const page = yield* scope.readPage(url, { queryId })
           const passages = page ? documentPassages({ ...page, url: page.url || url }, query, run.settings.pageChars) : []
           if (passages.length > 0) pages.set(url, { url: page?.url || url, passages })
         })(),

@@ -4,16 +4,15 @@
  */
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { ToolCall } from '../../core/contracts/providers.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 import { documentPassages, passageTitle } from '../../documents/passages.js'
 import { pageFinding, searchFindings } from './conversation.js'
 import { bound, type ToolNotes, type ToolOutcome } from './tool-notes.js'
 
-/** What the built-ins work with: the run, its tool notes, the limiter and the result bound. */
+/** What the built-ins work with: the run, its tool notes and the result bound. */
 export interface BuiltinInit {
   ctx: StrategyContext
   notes: ToolNotes
-  schedule: Schedule
   resultChars: number
 }
 
@@ -26,12 +25,8 @@ export function failed(call: ToolCall, error: string): ToolOutcome {
   return { call, ok: false, content, note: `- ${bound(call.name, 60)}: failed (${bound(error, 120)})` }
 }
 
-export async function* searchCall(
-  { ctx, notes, schedule, resultChars }: BuiltinInit,
-  call: ToolCall,
-  query: string,
-): AsyncGenerator<StrategyEvent, ToolOutcome> {
-  const outcome = yield* ctx.runSearch(query, { schedule })
+export async function* searchCall({ ctx, notes, resultChars }: BuiltinInit, call: ToolCall, query: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
+  const outcome = yield* ctx.runSearch(query)
   if (outcome.error) return failed(call, `search failed: ${outcome.error.message}`)
   if (!outcome.results.length) return { call, ok: true, content: 'No results.', note: `- search "${query}": no results` }
   const lines = outcome.results.map((r) => {
@@ -50,16 +45,12 @@ export async function* searchCall(
   }
 }
 
-export async function* readPageCall(
-  { ctx, notes, schedule, resultChars }: BuiltinInit,
-  call: ToolCall,
-  ref: string,
-): AsyncGenerator<StrategyEvent, ToolOutcome> {
+export async function* readPageCall({ ctx, notes, resultChars }: BuiltinInit, call: ToolCall, ref: string): AsyncGenerator<StrategyEvent, ToolOutcome> {
   // The model may name a source by its number instead of its URL.
   const number = /^\[?(\d{1,4})\]?$/.exec(ref.trim())
   const url = number ? notes.find(Number(number[1]))?.url : ref.trim()
   if (!url || !/^https?:\/\//i.test(url)) return failed(call, `\`${bound(ref, 100)}\` is not the URL of a source; pass a URL from the search results`)
-  const page = yield* ctx.readPage(url, { schedule })
+  const page = yield* ctx.readPage(url)
   if (!page) return failed(call, `could not read ${url}`)
   // What the page holds for the question: a document's pages each a source of their own.
   const passages = documentPassages({ ...page, url: page.url || url }, ctx.question, resultChars)

@@ -1,12 +1,10 @@
-import pLimit from 'p-limit'
-import { toJson } from '../../core/contracts/checkpoint.js'
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { InterruptDecision } from '../../core/contracts/interruption.js'
 import { describeError } from '../../core/contracts/laconic-error.js'
 import type { ToolCall, ToolSpec } from '../../core/contracts/providers.js'
-import type { Schedule, Step, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import type { Step, StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
 import { toolsUnsupported } from '../../core/contracts/tool-args.js'
-import { makeStrategy } from '../../core/run/registry.js'
+import { defineStrategy } from '../../core/run/registry.js'
 import { truncateAtSentence } from '../../core/util/text.js'
 import { budgetStop } from '../shared/budget.js'
 import { citedAnswer } from '../shared/cited-answer.js'
@@ -63,24 +61,26 @@ const KNOWLEDGE_CHARS = 3000
  * `read_page` and the user's own tools, a flat context, a grounding gate on the answer, and
  * tool calls that can pause the run for approval.
  */
-export function react(options?: ReactOptions): Strategy {
-  return makeStrategy(reactDefinition, options)
-}
-
-/** `react` by name: its `react` section of the agent's options, checked, then the strategy. */
-export const reactDefinition: StrategyDefinition<ReactSettings> = {
+export const react = defineStrategy<ReactSettings, ReactOptions>({
+  name: 'react',
   optionsKey: 'react',
-  normalize: reactSettings,
-  create: ({ limits, tools, sources, hooks }) => ({
-    name: 'react',
-    // What shapes the run and is plain data: the limits, the user's tools as the model sees them, and the tool sources by name.
-    settings: toJson({ ...limits, tools: tools.map((tool) => tool.spec), ...(sources.length ? { toolSources: sources.map((source) => source.name) } : {}) }),
-    run: (question, ctx) =>
-      sources.length
-        ? withToolSources(question, ctx, { settings: limits, own: tools, hooks }, sources)
-        : runReact(question, ctx, { settings: limits, own: tools, hooks }),
-  }),
-}
+  normalize: (options) => {
+    const settings = reactSettings(options)
+    const { limits, tools, sources } = settings
+    // What checkpoints save, what shapes the run and is plain data: the limits, the user's tools as the model sees them, and the tool sources by name.
+    const toJSON = () => ({
+      ...limits,
+      tools: tools.map((tool) => tool.spec),
+      ...(sources.length ? { toolSources: sources.map((source) => source.name) } : {}),
+    })
+    return Object.assign(settings, { toJSON })
+  },
+  concurrency: (settings) => settings.limits.concurrency,
+  run: (question, ctx, { limits, tools, sources, hooks }) =>
+    sources.length
+      ? withToolSources(question, ctx, { settings: limits, own: tools, hooks }, sources)
+      : runReact(question, ctx, { settings: limits, own: tools, hooks }),
+})
 
 /** The run with its tool sources open: their tools join the user's own, and every source is closed when the run ends, however it ends. */
 async function* withToolSources(
@@ -116,7 +116,6 @@ interface Loop {
   made: Set<string>
   tools: RunnableTool[]
   byName: ReadonlyMap<string, RunnableTool>
-  schedule: Schedule
   /** What the prompt shows before the sources: recalled findings and the caller's knowledge; the conversation's earlier answers. */
   knowledge: string
   earlier: string
@@ -151,7 +150,7 @@ async function* runReact(question: string, ctx: StrategyContext, setup: Setup): 
   }
 }
 
-/** The loop's state, fresh or restored, and its parts: tools, limiter, tool notes, what the prompt shows of earlier turns. */
+/** The loop's state, fresh or restored, and its parts: tools, tool notes, what the prompt shows of earlier turns. */
 function openLoop(question: string, ctx: StrategyContext, { settings, own, hooks }: Setup, saved: SavedState | undefined): Loop {
   const notes = new ToolNotes(saved)
   const state: SavedState = {
@@ -167,7 +166,6 @@ function openLoop(question: string, ctx: StrategyContext, { settings, own, hooks
   const made = new Set(state.made)
   const tools = [...builtinTools({ search: ctx.search !== undefined, fetch: ctx.fetch !== undefined }), ...own]
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]))
-  const schedule: Schedule = pLimit(settings.concurrency)
   // Findings long-term memory recalled are sources the answer may cite (numbered first, so a
   // resumed run numbers them the same), shown with their numbers before the caller's knowledge.
   const recalled = recalledLines(recalledFindings(ctx), (finding) => {
@@ -184,8 +182,8 @@ function openLoop(question: string, ctx: StrategyContext, { settings, own, hooks
     (citation) => notes.source(citation.url, citation.title, false).n,
     settings.contextTokens,
   )
-  const runner = toolRunner({ ctx, notes, tools: byName, schedule, made, resultChars: settings.resultChars, hooks, onRepeat: () => state.repeats++ })
-  return { ctx, question, settings, hooks, state, notes, made, tools, byName, schedule, knowledge, earlier, runner }
+  const runner = toolRunner({ ctx, notes, tools: byName, made, resultChars: settings.resultChars, hooks, onRepeat: () => state.repeats++ })
+  return { ctx, question, settings, hooks, state, notes, made, tools, byName, knowledge, earlier, runner }
 }
 
 function save({ ctx, state, made }: Loop): Step<void> {
@@ -347,7 +345,7 @@ async function* settleAnswer(loop: Loop, read: ReadReply, forced: boolean): Asyn
     }
     yield ctx.warning(`the answer was rejected (${reason}), but no revision is left: it stands as it is`, 'answer-ungrounded')
   }
-  yield* answer(draft, ctx, notes, gathered, loop.schedule)
+  yield* answer(draft, ctx, notes, gathered)
   return { reason: forced && state.step >= settings.maxSteps ? 'max-iterations' : 'answered' }
 }
 
@@ -359,7 +357,7 @@ function gatheredAnswer(notes: ToolNotes): string {
 }
 
 /** The answer, released once the gate took it: its `[n]` renumbered for the conversation. */
-async function* answer(draft: string, ctx: StrategyContext, notes: ToolNotes, warned: boolean, schedule: Schedule): AsyncGenerator<StrategyEvent> {
+async function* answer(draft: string, ctx: StrategyContext, notes: ToolNotes, warned: boolean): AsyncGenerator<StrategyEvent> {
   // What the run found, then what it was given: the next turn of a conversation starts from it.
   const outcomes = notes.steps.flatMap((s) => s.outcomes)
   if (outcomes.some((o) => o.ok)) {
@@ -368,7 +366,6 @@ async function* answer(draft: string, ctx: StrategyContext, notes: ToolNotes, wa
   yield* citedAnswer(ctx, {
     from: { draft },
     source: (n) => notes.find(n),
-    schedule,
     empty: { warning: warned ? undefined : 'the model gave no answer', text: () => 'No answer was found within the step budget.' },
   })
 }

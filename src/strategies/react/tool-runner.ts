@@ -168,12 +168,12 @@ async function* runPlanned(init: ToolRunnerInit, step: number, planned: readonly
 
 /** Runs one call; a failing tool is an error result, never the run's end (unless the run was aborted). */
 async function* execute(init: ToolRunnerInit, call: ToolCall, { tool, args }: Run): AsyncGenerator<StrategyEvent, ToolOutcome> {
-  const { ctx, schedule, resultChars } = init
+  const { ctx, resultChars } = init
   init.made.add(callKey(call.name, args))
   if (tool.spec.name === SEARCH && !tool.user) return yield* searchCall(init, call, String(args.query))
   if (tool.spec.name === READ_PAGE && !tool.user) return yield* readPageCall(init, call, String(args.url))
   try {
-    const value = await schedule(async () => tool.user!.execute(args, { signal: ctx.signal }))
+    const value = await ctx.limit(async () => tool.user!.execute(args, { signal: ctx.signal }))
     ctx.signal.throwIfAborted()
     const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
     const content = bound(text, resultChars)

@@ -1,9 +1,7 @@
-import pLimit from 'p-limit'
-import { toJson } from '../../core/contracts/checkpoint.js'
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { SearchResult } from '../../core/contracts/providers.js'
-import type { Schedule, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
-import { makeStrategy } from '../../core/run/registry.js'
+import type { StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { defineStrategy } from '../../core/run/registry.js'
 import { createMerge } from '../../core/util/merge.js'
 import { normalizeText } from '../../core/util/text.js'
 import { normalizeUrl } from '../../core/util/urls.js'
@@ -39,16 +37,13 @@ const PLANNED_QUERIES = 5
  * model fill the answer's slots from the results and ask for what is missing (a bounded number
  * of rounds), then synthesise a short answer citing only results that were retrieved.
  */
-export function reflect(options?: ReflectOptions): Strategy {
-  return makeStrategy(reflectDefinition, options)
-}
-
-/** `reflect` by name: its `reflect` section of the agent's options, checked, then the strategy. */
-export const reflectDefinition: StrategyDefinition<ReflectSettings> = {
+export const reflect = defineStrategy<ReflectSettings, ReflectOptions>({
+  name: 'reflect',
   optionsKey: 'reflect',
   normalize: reflectSettings,
-  create: (settings) => ({ name: 'reflect', settings: toJson(settings), run: (question, ctx) => runReflect(question, ctx, settings) }),
-}
+  concurrency: (settings) => settings.concurrency,
+  run: runReflect,
+})
 
 type Settings = ReflectSettings
 
@@ -70,14 +65,13 @@ interface ReflectState {
 }
 
 async function* runReflect(question: string, ctx: StrategyContext, settings: Settings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  const schedule = pLimit(settings.concurrency)
   const saved = restoredState<ReflectState>(ctx, 'reflect', reflectState)
   /** The searches the last planner call started while its reply streamed (pipelining). */
   let early: EarlySearches | undefined
   let state: ReflectState
   if (saved) state = structuredClone(saved)
   else {
-    const planned = yield* planQueries(question, ctx, schedule)
+    const planned = yield* planQueries(question, ctx)
     if ('end' in planned) return planned.end
     ;({ state, early } = planned)
   }
@@ -94,7 +88,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     if (state.queries.length) {
       for (const q of state.queries) state.searched.push(normalizeText(q))
       state.queriesRun.push(...state.queries)
-      state.resultsPerQuery.push(...(yield* searchAll(state.queries, ctx, schedule, early)))
+      state.resultsPerQuery.push(...(yield* searchAll(state.queries, ctx, early)))
       state.queries = []
       yield* ctx.checkpoint(state)
     }
@@ -103,7 +97,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     const searched = new Set(state.searched)
     // The last round's gaps are never searched: nothing to start early then.
     const lastRound = state.round >= settings.maxSteps
-    early = earlySearches(ctx, { schedule, limit: NEW_QUERIES, clean: cleanOneQuery, skip: searched, enabled: !lastRound })
+    early = earlySearches(ctx, { limit: NEW_QUERIES, clean: cleanOneQuery, skip: searched, enabled: !lastRound })
     const reflection = yield* reflectOn(question, state.queriesRun, sources, ctx, early)
     const unseen = reflection.newQueries.filter((q) => !searched.has(normalizeText(q))).slice(0, NEW_QUERIES)
     const goOn = reflection.needMore && unseen.length > 0
@@ -128,7 +122,7 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
     if (state.done) yield* ctx.checkpoint(state)
   }
 
-  yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords, schedule)
+  yield* synthesize(question, state.reflection.slots, interleaveResults(state.resultsPerQuery, SOURCES_SHOWN, SNIPPET_CHARS), ctx, settings.maxWords)
   return { reason: state.capped ? 'max-iterations' : 'answered' }
 }
 
@@ -141,7 +135,6 @@ async function* runReflect(question: string, ctx: StrategyContext, settings: Set
 async function* planQueries(
   question: string,
   ctx: StrategyContext,
-  schedule: Schedule,
 ): AsyncGenerator<StrategyEvent, { state: ReflectState; early?: EarlySearches } | { end: StrategyOutcome }> {
   const state: ReflectState = {
     round: 1,
@@ -172,7 +165,7 @@ async function* planQueries(
   let early: EarlySearches | undefined
   let queries = gaps
   if (!queries.length) {
-    early = earlySearches(ctx, { schedule, limit: PLANNED_QUERIES, clean: cleanOneQuery, enabled: !planAwaitsReview(ctx) })
+    early = earlySearches(ctx, { limit: PLANNED_QUERIES, clean: cleanOneQuery, enabled: !planAwaitsReview(ctx) })
     const reply = yield* early.during(
       (onText) =>
         ctx.complete('planner', { system: queriesSystem, prompt: queriesPrompt(question), json: queriesSchema, maxTokens: 200, temperature: 0 }, { onText }),
@@ -199,18 +192,13 @@ async function* planQueries(
  * while the planner's reply streamed; a failing query only warns (runSearch reports it).
  * Returns the results in query order, whatever order they arrived in.
  */
-async function* searchAll(
-  queries: readonly string[],
-  ctx: StrategyContext,
-  schedule: Schedule,
-  early: EarlySearches | undefined,
-): AsyncGenerator<StrategyEvent, SearchResult[][]> {
+async function* searchAll(queries: readonly string[], ctx: StrategyContext, early: EarlySearches | undefined): AsyncGenerator<StrategyEvent, SearchResult[][]> {
   const results: SearchResult[][] = queries.map(() => [])
   const merge = createMerge<StrategyEvent>()
   queries.forEach((query, i) => {
     merge.add(
       (async function* () {
-        results[i] = (yield* early?.take(query) ?? ctx.runSearch(query, { schedule })).results
+        results[i] = (yield* early?.take(query) ?? ctx.runSearch(query)).results
       })(),
     )
   })
@@ -273,7 +261,6 @@ async function* synthesize(
   sources: readonly SearchResult[],
   ctx: StrategyContext,
   maxWords: number,
-  schedule: Schedule,
 ): AsyncGenerator<StrategyEvent> {
   if (!sources.length) {
     yield* nothingToAnswerFrom(
@@ -300,7 +287,6 @@ async function* synthesize(
       return source && { url: source.url, title: source.title, text: evidenceText([source.snippet]) }
     },
     filter: wordLimitFilter(maxWords),
-    schedule,
     empty: {
       warning: 'the synthesizer wrote nothing; answering with the top result',
       text: (cite) => `${wordLimitText(sources[0]!.snippet || sources[0]!.title, maxWords - 1)} [${cite(sources[0]!)}]`,

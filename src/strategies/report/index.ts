@@ -1,10 +1,8 @@
-import pLimit from 'p-limit'
-import { toJson } from '../../core/contracts/checkpoint.js'
 import type { Report, StrategyEvent } from '../../core/contracts/events.js'
 import type { InterruptDecision, ReportOutline } from '../../core/contracts/interruption.js'
 import { isAbortError, LaconicError } from '../../core/contracts/laconic-error.js'
-import type { Step, Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
-import { makeStrategy } from '../../core/run/registry.js'
+import type { Step, StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { defineStrategy } from '../../core/run/registry.js'
 import { runVerifyMode } from '../../core/run/shared-options.js'
 import { createMerge } from '../../core/util/merge.js'
 import { truncateAtSentence } from '../../core/util/text.js'
@@ -52,19 +50,15 @@ const RECALLED_SHOWN = 3
  * researched and written side by side and streamed in outline order, then an introduction and a
  * conclusion from the sections' summaries, and the references numbered once across the report.
  */
-export function report(options?: ReportOptions): Strategy {
-  return makeStrategy(reportDefinition, options)
-}
-
-/** `report` by name: its `report` section of the agent's options, checked, then the strategy. */
-export const reportDefinition: StrategyDefinition<ReportSettings> = {
+export const report = defineStrategy<ReportSettings, ReportOptions>({
+  name: 'report',
   optionsKey: 'report',
   normalize: reportSettings,
-  create: (settings) => ({ name: 'report', settings: toJson(settings), run: (question, ctx) => runReport(question, ctx, settings) }),
-}
+  concurrency: (settings) => settings.concurrency,
+  run: runReport,
+})
 
 async function* runReport(question: string, ctx: StrategyContext, settings: ReportSettings): AsyncGenerator<StrategyEvent, StrategyOutcome> {
-  const schedule = pLimit(settings.concurrency)
   const saved = restoredState<ReportState>(ctx, 'report', reportState)
   let outline: ReportOutline
   if (saved?.pending) {
@@ -73,7 +67,7 @@ async function* runReport(question: string, ctx: StrategyContext, settings: Repo
     outline = decided
   } else if (saved) outline = saved.outline
   else {
-    const planned = yield* planOutline(question, ctx, settings, schedule)
+    const planned = yield* planOutline(question, ctx, settings)
     // The outline is the report's plan: `review.plan` puts it to the caller.
     const answer = await ctx.decide({ kind: 'outline', outline: planned })
     if (answer.action === 'pause') {
@@ -85,13 +79,13 @@ async function* runReport(question: string, ctx: StrategyContext, settings: Repo
     outline = decided
   }
   yield { type: 'outline', outline }
-  yield* writeReport(question, outline, saved?.pending ? [] : (saved?.written ?? []), ctx, { ...settings, schedule })
+  yield* writeReport(question, outline, saved?.pending ? [] : (saved?.written ?? []), ctx, settings)
   return { reason: 'answered' }
 }
 
 /** The first search and the planner's outline (the question as one section when the reply cannot be read). */
-async function* planOutline(question: string, ctx: StrategyContext, settings: ReportSettings, schedule: ReturnType<typeof pLimit>): Step<ReportOutline> {
-  const { results } = yield* ctx.runSearch(question, { schedule })
+async function* planOutline(question: string, ctx: StrategyContext, settings: ReportSettings): Step<ReportOutline> {
+  const { results } = yield* ctx.runSearch(question)
   const found = results.slice(0, FIRST_PASS_RESULTS)
   const recalled = recalledLines(recalledFindings(ctx).slice(0, RECALLED_SHOWN), (f) => `(${f.title || f.url})`)
   const prompt = fitPrompt({
@@ -146,7 +140,7 @@ async function* writeReport(
   outline: ReportOutline,
   written: readonly WrittenSection[],
   ctx: StrategyContext,
-  settings: ReportSettings & { schedule: ReturnType<typeof pLimit> },
+  settings: ReportSettings,
 ): Step<void> {
   const count = outline.sections.length
   const done = new Map(written.filter((w) => w.index < count).map((w) => [w.index, w]))
@@ -172,7 +166,6 @@ async function* writeReport(
           const texts = evidence.get(n)
           return texts ? [...texts].join('\n\n') : undefined
         },
-        schedule: settings.schedule,
         start: (check) => merge.add(check),
       })
     : undefined

@@ -2,7 +2,7 @@
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { OutlineSection } from '../../core/contracts/interruption.js'
 import type { RecalledFinding } from '../../core/contracts/long-term-memory.js'
-import type { Schedule, SearchOutcome, Step, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { SearchOutcome, Step, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { createMerge } from '../../core/util/merge.js'
 import { truncateAtSentence } from '../../core/util/text.js'
 import { isAdUrl, normalizeUrl } from '../../core/util/urls.js'
@@ -25,12 +25,12 @@ export interface SectionResearch {
   facts: { text: string; sources: number[] }[]
 }
 
-/** Researches `section`: searches (concurrently, under `schedule`), deep reads, then one extractor call whose grounded facts are `fact` events. */
+/** Researches `section`: searches (concurrently, under the run's limit), deep reads, then one extractor call whose grounded facts are `fact` events. */
 export async function* researchSection(
   section: OutlineSection,
   reportTitle: string,
   ctx: StrategyContext,
-  settings: ReportSettings & { schedule: Schedule; recalled?: readonly RecalledFinding[] },
+  settings: ReportSettings & { recalled?: readonly RecalledFinding[] },
 ): Step<SectionResearch> {
   const queries = distinctQueries(section.questions, settings.searchesPerSection)
   const found: SearchOutcome[] = []
@@ -38,7 +38,7 @@ export async function* researchSection(
   queries.forEach((query, i) => {
     searches.add(
       (async function* () {
-        found[i] = yield* ctx.runSearch(query, { schedule: settings.schedule })
+        found[i] = yield* ctx.runSearch(query)
       })(),
     )
   })
@@ -75,7 +75,7 @@ export async function* researchSection(
   for (const source of toRead) {
     reads.add(
       (async function* () {
-        const page = yield* ctx.readPage(source.url, { queryId: source.queryId, schedule: settings.schedule })
+        const page = yield* ctx.readPage(source.url, { queryId: source.queryId })
         if (!page) return
         const [first, ...rest] = documentPassages({ ...page, url: page.url || source.url }, focus, settings.pageChars)
         if (!first) return
@@ -106,11 +106,7 @@ export async function* researchSection(
         ),
       }),
   })
-  const reply = yield* ctx.complete(
-    'extractor',
-    { system: factsSystem, prompt, json: factsSchema, maxTokens: FACTS_TOKENS, temperature: 0 },
-    { schedule: settings.schedule },
-  )
+  const reply = yield* ctx.complete('extractor', { system: factsSystem, prompt, json: factsSchema, maxTokens: FACTS_TOKENS, temperature: 0 })
   const facts = readFacts(reply, sources.length)
   if (facts === undefined) yield ctx.warning(`could not read the facts of the section "${section.title}"; it is written from its sources`, 'unparseable-output')
   for (const fact of facts ?? []) {

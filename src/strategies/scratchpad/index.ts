@@ -1,8 +1,7 @@
-import { toJson } from '../../core/contracts/checkpoint.js'
 import type { StrategyEvent } from '../../core/contracts/events.js'
 import type { RecalledFinding } from '../../core/contracts/long-term-memory.js'
-import type { Strategy, StrategyContext, StrategyDefinition, StrategyOutcome } from '../../core/contracts/strategy-types.js'
-import { makeStrategy } from '../../core/run/registry.js'
+import type { StrategyContext, StrategyOutcome } from '../../core/contracts/strategy-types.js'
+import { defineStrategy } from '../../core/run/registry.js'
 import { normalizeText, truncateAtSentence } from '../../core/util/text.js'
 import { normalizeUrl } from '../../core/util/urls.js'
 import { rewriteCitations } from '../shared/citations.js'
@@ -29,16 +28,12 @@ const QUERY_CHARS = 120
  * finalizer streams the answer. The knowledge is rewritten, never appended to, and capped, so
  * every prompt stays the same size however many iterations run.
  */
-export function scratchpad(options?: ScratchpadOptions): Strategy {
-  return makeStrategy(scratchpadDefinition, options)
-}
-
-/** `scratchpad` by name: its `scratchpad` section of the agent's options, checked, then the strategy. */
-export const scratchpadDefinition: StrategyDefinition<ScratchpadSettings> = {
+export const scratchpad = defineStrategy<ScratchpadSettings, ScratchpadOptions>({
+  name: 'scratchpad',
   optionsKey: 'scratchpad',
   normalize: scratchpadSettings,
-  create: (settings) => ({ name: 'scratchpad', settings: toJson(settings), run: (question, ctx) => runScratchpad(question, ctx, settings) }),
-}
+  run: runScratchpad,
+})
 
 type Settings = ScratchpadSettings
 

@@ -1,7 +1,6 @@
-import pLimit from 'p-limit'
 import type { Report, StrategyEvent, WarningCode } from '../../core/contracts/events.js'
 import type { LLMRequest } from '../../core/contracts/providers.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 import { runVerifyMode } from '../../core/run/shared-options.js'
 import { createMerge } from '../../core/util/merge.js'
 import { chainFilters, normalizeText, type TextFilter, truncateAtSentence } from '../../core/util/text.js'
@@ -74,12 +73,7 @@ export interface CitedAnswerArgs {
    * report); `renumber` rewrites other text's citations as the text's were.
    */
   details?: (text: string, renumber: (text: string) => string) => AnswerDetails | AsyncGenerator<StrategyEvent, AnswerDetails>
-  /** The strategy's concurrency limit, which claim verification's judge calls share. @defaultValue a limit of 4 */
-  schedule?: Schedule
 }
-
-/** The judge's concurrency when the strategy has no limit of its own. */
-const JUDGES_AT_ONCE = 4
 
 /**
  * The end of a run that cites its sources: the text (streamed from the finalizer, or a draft)
@@ -113,7 +107,6 @@ export async function* citedAnswer(ctx: StrategyContext, args: CitedAnswerArgs):
       const texts = shown.get(n)
       return texts ? [...texts].join('\n\n') : undefined
     },
-    schedule: args.schedule ?? pLimit(JUDGES_AT_ONCE),
     start: (check) => merge.add(check),
   })
   let draft: string | undefined

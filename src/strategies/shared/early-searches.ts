@@ -1,5 +1,5 @@
 import type { StrategyEvent } from '../../core/contracts/events.js'
-import type { Schedule, ScopedContext, SearchOutcome, Step, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { ScopedContext, SearchOutcome, Step, StrategyContext } from '../../core/contracts/strategy-types.js'
 import { normalizeText } from '../../core/util/text.js'
 import type { QueryStream } from './query-stream.js'
 
@@ -33,8 +33,6 @@ export interface SearchPlace {
 }
 
 export interface EarlySearchOptions {
-  /** The run's limiter, which searches go through. */
-  schedule?: Schedule
   /** Early searches per call at most: the parser's own limit, so none is started only to be cut. */
   limit: number
   /** The query as the strategy's parser keeps it, or undefined to skip it (unusable). */
@@ -67,7 +65,7 @@ export function earlySearches(ctx: StrategyContext, options: EarlySearchOptions)
     if (seen.has(key) || options.skip?.has(key)) return undefined
     seen.add(key)
     const scope = ctx.scope()
-    const iterator = scope.runSearch(query, { ...place, ...(options.schedule && { schedule: options.schedule }) })
+    const iterator = scope.runSearch(query, place)
     const early: Early = { query, scope, iterator, pending: settledLater(iterator.next()) }
     open.set(key, early)
     return early

@@ -10,7 +10,7 @@
  */
 import type { Claim, ClaimVerdict, StrategyEvent } from '../../core/contracts/events.js'
 import { isAbortError } from '../../core/contracts/laconic-error.js'
-import type { Schedule, StrategyContext } from '../../core/contracts/strategy-types.js'
+import type { StrategyContext } from '../../core/contracts/strategy-types.js'
 import { JUDGE_BATCH, JUDGE_SOURCE_CHARS, judgeRequest, parseVerdicts } from './claim-judge.js'
 import { claimBody, type LexicalSupport, lexicalSupport, type PreparedSource, prepareSource } from './claim-support.js'
 import { citationNumbers } from './citations.js'
@@ -19,8 +19,6 @@ import { sentenceStream } from './sentences.js'
 export interface ClaimCheckOptions {
   /** The text a source was shown with, by its number in the answer; undefined when unknown. */
   sourceText: (n: number) => string | undefined
-  /** The run's concurrency limit for the judge's calls. */
-  schedule: Schedule
   /** Starts a judged check: its events (the judge's `llm-call`/`cost`, then its `claim`s) join the run's stream. */
   start: (check: AsyncIterable<StrategyEvent>) => void
 }
@@ -101,7 +99,7 @@ export function claimChecker(ctx: StrategyContext, options: ClaimCheckOptions): 
     let reply: string
     try {
       const request = judgeRequest(batch.map(({ claim, source }) => ({ sentence: claimBody(claim.text), source })))
-      reply = yield* ctx.complete('verifier', request, { schedule: options.schedule })
+      reply = yield* ctx.complete('verifier', request)
     } catch (error) {
       if (ctx.signal.aborted || isAbortError(error)) throw error
       const why = error instanceof Error ? error.message : String(error)

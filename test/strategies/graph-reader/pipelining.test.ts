@@ -362,9 +362,11 @@ describe('graph-reader pipelining', () => {
           expect(new Set(piped.searched).size).toBe(9)
           expect(piped.facts).toEqual(whole.facts)
           expect(piped.reason).toBe(whole.reason)
-          // Only pipelining starts a decoy (each sighted as its reply streams), and only decoys are ever cancelled.
+          // Only pipelining starts a decoy (each sighted as its reply streams), and only decoys are ever
+          // cancelled. A decoy's search reaches the provider only if a slot of the run's limit frees
+          // before the parse cancels it: one still waiting for a slot never starts.
           expect(whole.decoysStarted).toBe(0)
-          expect(piped.decoysStarted).toBe((args.decoys.plan ? 1 : 0) + (args.decoys.checks ? 9 : 0))
+          expect(piped.decoysStarted).toBeLessThanOrEqual((args.decoys.plan ? 1 : 0) + (args.decoys.checks ? 9 : 0))
           expect(whole.aborted).toEqual([])
           for (const query of piped.aborted) expect(query).toMatch(/^decoy/)
           expect(piped.modelPeak).toBeLessThanOrEqual(args.concurrency)

@@ -95,25 +95,36 @@ describe('graph-reader', () => {
     expect((await run.result).answer).toBe('The answer [1].')
   })
 
-  it('ends promptly on an early stop while other nodes still have work queued in the limiter', async () => {
-    const slow = ['https://r.example/1', 'https://r.example/2', 'https://r.example/3']
-    // The slow pages hold both limiter slots and queue a third fetch; the model calls of the
-    // other node are not held up, and its early stop aborts them all. Its answer check waits
-    // until both slots are held, so the stop comes while the third fetch is still queued.
+  it("ends promptly on an early stop while other nodes still have work queued in the run's limit", async () => {
+    const slow = ['https://r.example/1', 'https://r.example/2', 'https://r.example/3', 'https://r.example/4']
+    // Concurrency 3: the answer check of "answers" holds one slot of the run's limit and two slow
+    // pages of "reads" the other two; its other two fetches wait in line. The check answers once
+    // both slow pages are held: the slot it frees goes to the third fetch, and the stop that
+    // follows aborts the three in flight while the fourth still waits, so it never starts.
     const signals: (AbortSignal | undefined)[] = []
     let slowStarted = 0
     let slotsHeld = () => {}
     const bothSlotsHeld = new Promise<void>((resolve) => (slotsHeld = resolve))
+    let checking = () => {}
+    const checkStarted = new Promise<void>((resolve) => (checking = resolve))
     const llm = graphModel({
       plan: '{"queries": ["answers", "reads"]}',
       extract: () => '{"facts": [{"text": "Enough", "source": 1}]}',
       check: async (req) => {
         if (queryOf(req) !== 'answers') return '{"answerable": false}'
+        checking()
         await bothSlotsHeld
         return '{"answerable": true}'
       },
     })
-    const search = mockSearch({ results: (q) => (q === 'answers' ? [baker] : slow.map((url) => result(url))) })
+    const results = mockSearch({ results: (q) => (q === 'answers' ? [baker] : slow.map((url) => result(url))) })
+    // "reads" finds its pages once the check holds its slot, so the slow pages never take the check's.
+    const search = {
+      async search(query: string, opts: { signal?: AbortSignal; limit?: number }) {
+        if (query === 'reads') await checkStarted
+        return results.search(query, opts)
+      },
+    }
     const fetch = {
       async fetch(url: string, opts: { signal?: AbortSignal } = {}) {
         signals.push(opts.signal)
@@ -124,9 +135,11 @@ describe('graph-reader', () => {
         return { url, text: `Page at ${url}.` }
       },
     }
-    const run = createAgent({ llm, search, fetch, strategy: graphReader({ concurrency: 2, maxPagesPerNode: 3 }) }).research('q?')
+    const run = createAgent({ llm, search, fetch, strategy: graphReader({ concurrency: 3, maxPagesPerNode: 4 }) }).research('q?')
     // Within the suite's timeout, far below the 60 s the held fetches would take.
     await collect(run)
+    // Baker's page and three slow ones: the fourth was still waiting for a slot, and never started.
+    expect(slowStarted).toBe(3)
     expect(signals).toHaveLength(4)
     expect(signals.every((s) => s?.aborted)).toBe(true)
     expect((await run.result).reason).toBe('answered')

@@ -1,5 +1,4 @@
 /** The react tool runner on its own: checks, approvals, concurrency and results of one step's calls, without a model. */
-import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { memoryCheckpoints } from '../../../src/index.js'
 import type { StrategyEvent } from '../../../src/strategy.js'
@@ -37,6 +36,7 @@ function setup(
     signal: new AbortController().signal,
     options: { search, ...(options.fetch ? { fetch: options.fetch } : {}) },
     input: { ...(options.store === false ? {} : { checkpoints: memoryCheckpoints() }), ...(options.reviewTools ? { review: { tools: true } } : {}) },
+    concurrency: options.concurrency ?? 4,
   })
   const notes = new ToolNotes()
   const made = new Set<string>()
@@ -46,7 +46,6 @@ function setup(
     ctx,
     notes,
     tools: new Map(all.map((t) => [t.spec.name, t])),
-    schedule: pLimit(options.concurrency ?? 4),
     made,
     resultChars: 3000,
     hooks: options.hooks ?? {},

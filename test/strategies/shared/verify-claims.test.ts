@@ -1,5 +1,4 @@
 import fc from 'fast-check'
-import pLimit from 'p-limit'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMRequest, type ResearchEvent, type ResearchOptions, type AgentOptions } from '../../../src/index.js'
 import type { StrategyContext } from '../../../src/strategy.js'
@@ -39,7 +38,8 @@ interface Setup {
   revision?: string
   verify?: VerifyMode
   runVerify?: VerifyMode
-  schedule?: number
+  /** The run's limit (`Strategy.concurrency`). */
+  concurrency?: number
   options?: ResearchOptions
 }
 
@@ -51,12 +51,12 @@ function agentFor(setup: Setup) {
     ...(setup.verify !== undefined ? { verify: setup.verify } : {}),
     strategy: {
       name: 'ending',
+      ...(setup.concurrency ? { concurrency: setup.concurrency } : {}),
       async *run(_question, ctx: StrategyContext) {
         yield* citedAnswer(ctx, {
           from: { request: { prompt: 'answer' } },
           source: (n) => SOURCES[n - 1],
           empty: {},
-          ...(setup.schedule ? { schedule: pLimit(setup.schedule) } : {}),
         })
         return { reason: 'answered' }
       },
@@ -211,7 +211,7 @@ describe('claim verification', () => {
       // Never answers: only the abort ends it.
       return new Promise<string>(() => undefined)
     }
-    const { agent, verifier } = agentFor({ verify: 'annotate', answer: paraphrases.join(' '), judge, schedule: 1 })
+    const { agent, verifier } = agentFor({ verify: 'annotate', answer: paraphrases.join(' '), judge, concurrency: 1 })
     const handle = agent.research('q')
     for await (const event of handle) {
       if (event.type === 'answer' && signals.length === 1) break

@@ -1,0 +1,129 @@
+/**
+ * One limit per run: whatever the strategy, a run's searches, page fetches and model calls in
+ * flight at once never exceed its `concurrency`. Every request waits at the provider until
+ * fast-check's scheduler releases it, so each run explores one order of completions: no timing.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createAgent, type FetchProvider, type LLMProvider, type LLMRequest, type ResearchEvent, type SearchProvider } from '../../src/index.js'
+import * as reportOutline from '../../src/strategies/report/outline.js'
+import * as reportPrompts from '../../src/strategies/report/prompts.js'
+import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
+import { STRATEGIES, world } from '../checkpoints/world.js'
+
+/** Requests in flight at the providers, each held until the scheduler lets it go on. */
+function gate(s: fc.Scheduler) {
+  let inFlight = 0
+  let peak = 0
+  const held = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight++
+    peak = Math.max(peak, inFlight)
+    try {
+      await s.schedule(Promise.resolve())
+      return await work()
+    } finally {
+      inFlight--
+    }
+  }
+  const llm = (base: LLMProvider): LLMProvider => ({
+    ...base,
+    async *stream(req) {
+      inFlight++
+      peak = Math.max(peak, inFlight)
+      try {
+        await s.schedule(Promise.resolve())
+        yield* base.stream(req)
+      } finally {
+        inFlight--
+      }
+    },
+  })
+  const search = (base: SearchProvider): SearchProvider => ({ ...base, search: (query, opts) => held(() => base.search(query, opts)) })
+  const fetch = (base: FetchProvider): FetchProvider => ({ fetch: (url, opts) => held(() => base.fetch(url, opts)) })
+  return { llm, search, fetch, peak: () => peak, inFlight: () => inFlight }
+}
+
+const pages: FetchProvider = { fetch: async (url) => ({ url, title: `Page ${url}`, text: `The page at ${url} says something.` }) }
+
+/** Report and react replies (the scripted world covers the other strategies). */
+function moreReplies(req: LLMRequest, index: number): string | { text: string; toolCalls?: { name: string; args: unknown }[] } {
+  switch (req.system) {
+    case reportOutline.outlineSystem:
+      return JSON.stringify({
+        title: 'T',
+        sections: ['alpha', 'beta', 'gamma'].map((topic) => ({ title: topic, goal: `about ${topic}`, questions: [topic, `${topic} more`] })),
+      })
+    case reportPrompts.factsSystem:
+      return '{"facts": [{"text": "A fact", "sources": [1]}]}'
+    case reportPrompts.sectionSystem:
+      return 'The section says so [1].'
+    case reportPrompts.introductionSystem:
+    case reportPrompts.conclusionSystem:
+      return 'In short.'
+  }
+  // react: three searches at once, then the answer.
+  if (req.tools?.length && !/alpha.*beta.*gamma/s.test(req.prompt ?? '') && index < 2) {
+    return { text: '', toolCalls: ['alpha', 'beta', 'gamma'].map((query) => ({ name: 'search', args: { query } })) }
+  }
+  return 'It is alpha [1].'
+}
+
+const NAMES = [...STRATEGIES, 'report', 'react'] as const
+
+/** The system prompts `moreReplies` answers. */
+const KNOWN = new Set([
+  reportOutline.outlineSystem,
+  reportPrompts.factsSystem,
+  reportPrompts.sectionSystem,
+  reportPrompts.introductionSystem,
+  reportPrompts.conclusionSystem,
+])
+
+describe("a run's one limit", () => {
+  it('keeps searches, fetches and model calls in flight within the run concurrency, whatever the strategy and order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...NAMES),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.constantFrom<'annotate' | false>('annotate', false),
+        fc.scheduler(),
+        async (name, concurrency, seed, verify, s) => {
+          const scripted = world(name === 'report' || name === 'react' ? 'scratchpad' : name, seed)
+          let calls = 0
+          const more = scriptedLLM({ replies: (req) => moreReplies(req, calls++) })
+          // The scripted world answers the four strategies it knows; report's and react's prompts are answered here.
+          const base: LLMProvider = {
+            ...scripted.llm,
+            stream: (req) => (KNOWN.has(req.system ?? '') || req.tools?.length || name === 'report' ? more.stream(req) : scripted.llm.stream(req)),
+          }
+          const g = gate(s)
+          const agent = createAgent({
+            llm: g.llm(base),
+            search: g.search(scripted.search),
+            fetch: g.fetch(pages),
+            strategy: name,
+            ...(verify ? { verify } : {}),
+            graphReader: { concurrency, maxSteps: 5, maxPagesPerNode: 2 },
+            reflect: { concurrency, maxSteps: 2 },
+            deep: { concurrency, maxSteps: 2, searchesPerQuestion: 2, readPages: 2 },
+            report: { concurrency, sections: 3, searchesPerSection: 2, readPages: 2 },
+            react: { concurrency, maxSteps: 3 },
+          })
+          const run = agent.research('What about alpha?')
+          const events: ResearchEvent[] = []
+          const read = (async () => {
+            for await (const event of run) events.push(event)
+          })()
+          await s.waitFor(read)
+          assertEventInvariants(events)
+          expect(events.at(-1)).toMatchObject({ type: 'run-end' })
+          // scratchpad has no `concurrency` of its own: its runs have the default limit, 4.
+          expect(g.peak()).toBeLessThanOrEqual(name === 'scratchpad' ? 4 : concurrency)
+          expect(g.inFlight()).toBe(0)
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+})
