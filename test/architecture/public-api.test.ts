@@ -39,7 +39,6 @@ const KNOWN_UNTESTED = new Set([
   'index.api.md: ReactCall',
   'index.api.md: ReactEvidence',
   'index.api.md: ReleaseLock',
-  'index.api.md: Schedule',
   'index.api.md: ScopedContext',
   'index.api.md: Step',
   'index.api.md: StrategyEvent',
