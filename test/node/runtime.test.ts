@@ -71,6 +71,12 @@ describe('the Web-standard sources on Node, without Node parts installed', () =>
 })
 
 describe('the Node builds of the entries', () => {
+  it('export the same names as the Web builds they stand for', async () => {
+    const names = async (path: string) => Object.keys(await import(/* @vite-ignore */ path)).sort()
+    expect(await names('../../src/node/adapters-entry.js')).toEqual(await names('../../src/adapters/index.js'))
+    expect(await names('../../src/node/kb-entry.js')).toEqual(await names('../../src/kb/index.js'))
+  })
+
   it("laconic-research/adapters on Node reads a folder and guards fetches with no step of the user's", async () => {
     const { localCorpus, httpFetch } = await import('../../src/node/adapters-entry.js')
     const corpus = localCorpus({ dir })
