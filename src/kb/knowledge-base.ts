@@ -119,6 +119,55 @@ function keepFirsts(fused: readonly Chunk[], firsts: readonly Chunk[], limit: nu
   return top
 }
 
+/** The candidates in the reranker's order; on its failure (or none named), the fused order, with a warning. */
+async function rerank(
+  reranker: Reranker | undefined,
+  onWarning: KnowledgeBaseOptions['onWarning'],
+  query: string,
+  candidates: Chunk[],
+  { signal, onUsage, onWarning: tellRun }: SearchOptions,
+): Promise<Chunk[]> {
+  if (!reranker || candidates.length < 2) return candidates
+  // Told to the knowledge base's owner and to the search's caller (a run makes it a `warning`).
+  const warn = (warning: KnowledgeBaseWarning) => {
+    onWarning?.(warning)
+    tellRun?.(warning)
+  }
+  try {
+    const ranked = await reranker.rerank(
+      query,
+      candidates.map((chunk) => `${resultTitle(chunk)}\n${chunk.text}`),
+      { ...(signal ? { signal } : {}), ...(onUsage ? { onUsage } : {}) },
+    )
+    if (ranked.length === 0) warn({ code: 'rerank-unparsed', message: 'the reranker named no candidate; the fused order is kept' })
+    return completeOrder(ranked, candidates.length).map((index) => candidates[index] as Chunk)
+  } catch (error) {
+    if (isAbortError(error)) throw error
+    warn({ code: 'rerank-failed', message: `reranking failed, the fused order is kept: ${error instanceof Error ? error.message : String(error)}` })
+    return candidates
+  }
+}
+
+/**
+ * The hit's text with the neighbours that best match the query (`chooseWindows`, the nearest
+ * first on a tie), in document order, within `expandChars`, `[…]` where one was left out
+ * between them; the hit itself always whole.
+ */
+async function snippet(store: VectorStore, chunk: Chunk, query: string, neighbours: number, expandChars: number): Promise<string> {
+  if (neighbours === 0) return chunk.text
+  const around = (await store.chunksAround(chunk.documentId, chunk.position - neighbours, chunk.position + neighbours)).sort((a, b) => a.position - b.position)
+  const hit = around.findIndex((other) => other.position === chunk.position)
+  if (hit === -1) return chunk.text
+  const texts = around.map((other, index) => (index === hit ? chunk.text : other.text))
+  const joined = (chosen: readonly number[]) =>
+    chosen
+      .map((index, i) => (i > 0 && around[index]!.position !== around[chosen[i - 1]!]!.position + 1 ? `${OMITTED}\n\n${texts[index]}` : texts[index]))
+      .join('\n\n')
+  const scores = rankTexts(query, texts).map((score, index) => score - Math.abs(index - hit) * 1e-9)
+  const chosen = chooseWindows(scores, (trial) => trial.length === 1 || joined(trial).length <= expandChars, hit)
+  return joined(chosen)
+}
+
 export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
   if (!options?.store || !options.embed) {
     throw new LaconicError('knowledgeBase: `store` and `embed` are required', {
@@ -183,50 +232,6 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
     return vector ? store.searchByVector(vector, limit) : []
   }
 
-  const rerank = async (query: string, candidates: Chunk[], { signal, onUsage, onWarning: tellRun }: SearchOptions): Promise<Chunk[]> => {
-    if (!reranker || candidates.length < 2) return candidates
-    // Told to the knowledge base's owner and to the search's caller (a run makes it a `warning`).
-    const warn = (warning: KnowledgeBaseWarning) => {
-      onWarning?.(warning)
-      tellRun?.(warning)
-    }
-    try {
-      const ranked = await reranker.rerank(
-        query,
-        candidates.map((chunk) => `${resultTitle(chunk)}\n${chunk.text}`),
-        { ...(signal ? { signal } : {}), ...(onUsage ? { onUsage } : {}) },
-      )
-      if (ranked.length === 0) warn({ code: 'rerank-unparsed', message: 'the reranker named no candidate; the fused order is kept' })
-      return completeOrder(ranked, candidates.length).map((index) => candidates[index] as Chunk)
-    } catch (error) {
-      if (isAbortError(error)) throw error
-      warn({ code: 'rerank-failed', message: `reranking failed, the fused order is kept: ${error instanceof Error ? error.message : String(error)}` })
-      return candidates
-    }
-  }
-
-  /**
-   * The hit's text with the neighbours that best match the query (`chooseWindows`, the nearest
-   * first on a tie), in document order, within `expandChars`, `[…]` where one was left out
-   * between them; the hit itself always whole.
-   */
-  const snippet = async (chunk: Chunk, query: string): Promise<string> => {
-    if (neighbours === 0) return chunk.text
-    const around = (await store.chunksAround(chunk.documentId, chunk.position - neighbours, chunk.position + neighbours)).sort(
-      (a, b) => a.position - b.position,
-    )
-    const hit = around.findIndex((other) => other.position === chunk.position)
-    if (hit === -1) return chunk.text
-    const texts = around.map((other, index) => (index === hit ? chunk.text : other.text))
-    const joined = (chosen: readonly number[]) =>
-      chosen
-        .map((index, i) => (i > 0 && around[index]!.position !== around[chosen[i - 1]!]!.position + 1 ? `${OMITTED}\n\n${texts[index]}` : texts[index]))
-        .join('\n\n')
-    const scores = rankTexts(query, texts).map((score, index) => score - Math.abs(index - hit) * 1e-9)
-    const chosen = chooseWindows(scores, (trial) => trial.length === 1 || joined(trial).length <= expandChars, hit)
-    return joined(chosen)
-  }
-
   return {
     searchCost: 0,
 
@@ -241,11 +246,11 @@ export function knowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
       const fused = byUrl(reciprocalRankFusion([byVector, byText], (hit) => hit.chunk.id, { score: (hit) => hit.score }).map(({ item }) => item.chunk))
       const firsts = [byVector[0]?.chunk, byText[0]?.chunk].filter((chunk): chunk is Chunk => chunk !== undefined)
       const chosen = reranker
-        ? (await rerank(query, fused.slice(0, Math.max(rerankCandidates, limit)), opts)).slice(0, limit)
+        ? (await rerank(reranker, onWarning, query, fused.slice(0, Math.max(rerankCandidates, limit)), opts)).slice(0, limit)
         : keepFirsts(fused, firsts, limit)
       const results: SearchResult[] = []
       for (const [rank, chunk] of chosen.entries()) {
-        results.push({ title: resultTitle(chunk), url: chunk.url, snippet: await snippet(chunk, query), score: 1 / (rank + 1) })
+        results.push({ title: resultTitle(chunk), url: chunk.url, snippet: await snippet(store, chunk, query, neighbours, expandChars), score: 1 / (rank + 1) })
       }
       return results
     },

@@ -78,14 +78,9 @@ interface QueuedPut {
  * together (a commit costs tens of milliseconds, whatever its size).
  */
 export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore {
-  if (typeof options?.path !== 'string' || options.path === '')
-    throw new LaconicError(`${STORE}: \`path\` is required`, { code: 'config', hint: 'lanceVectorStore({ path: "./kb.lance" })' })
-  const prefix = options.table ?? 'kb'
-  if (!/^[A-Za-z][\w-]*$/.test(prefix))
-    throw new LaconicError(`${STORE}: \`table\` must be letters, digits, _ or -, starting with a letter; got ${JSON.stringify(prefix)}`, { code: 'config' })
+  const names = tableNames(options)
   const optimizeEvery = options.optimizeEvery ?? 50
   const indexFrom = options.indexFrom ?? 5_000
-  const names = { chunks: `${prefix}_chunks`, documents: `${prefix}_documents` }
   let opening: Promise<Opened> | undefined
   let closed = false
   let writes: Promise<unknown> = Promise.resolve()
@@ -118,51 +113,6 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
     if (writesSinceOptimize >= optimizeEvery) await optimizeNow(opened)
   }
 
-  /**
-   * Writes a group of puts as two commits (chunks, then records): each put is checked on its own
-   * (a refused one fails alone), a document put twice keeps its last version, and every put of
-   * the group settles with the commits.
-   */
-  const commitPuts = async (opened: Opened, group: readonly QueuedPut[]) => {
-    const [current] = (await opened.documents.query().select(['model', 'dimensions']).limit(1).toArray()) as DocumentRow[]
-    let built: EmbeddingInfo | undefined = current && { model: current.model, dimensions: current.dimensions }
-    const latest = new Map<string, QueuedPut>()
-    for (const put of group) {
-      try {
-        checkEmbedding(STORE, built, put.info, put.chunks)
-        built = { model: put.info.model, dimensions: put.info.dimensions }
-        latest.set(put.document.id, put)
-      } catch (error) {
-        put.reject(error)
-      }
-    }
-    const accepted = group.filter((put) => latest.has(put.document.id))
-    if (!built || accepted.length === 0) return
-    try {
-      const ids = [...latest.keys()].map(sql).join(', ')
-      const table = await chunksTable(opened, names.chunks, built)
-      const rows: Array<Record<string, unknown>> = [...latest.values()].flatMap((put) => put.chunks.map(chunkRow))
-      // A merge with no rows would not run its delete: documents of no chunks delete plainly.
-      if (rows.length > 0) {
-        await table
-          .mergeInsert('id')
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .whenNotMatchedBySourceDelete({ where: `document_id IN (${ids})` })
-          .execute(rows)
-      } else await table.delete(`document_id IN (${ids})`)
-      await opened.documents
-        .mergeInsert('id')
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .execute([...latest.values()].map((put) => documentRow(put.document, put.info) as unknown as Record<string, unknown>))
-      await afterWrite(opened, latest.size)
-      for (const put of accepted) put.resolve()
-    } catch (error) {
-      for (const put of accepted) put.reject(error)
-    }
-  }
-
   return {
     async embedding() {
       const { documents } = await open()
@@ -181,7 +131,7 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
         openGroup = group
         serially(async () => {
           if (openGroup === group) openGroup = undefined
-          await commitPuts(await open(), group)
+          await commitPuts(await open(), group, names.chunks, afterWrite)
         }).catch((error: unknown) => {
           for (const queued of group) queued.reject(error)
         })
@@ -253,6 +203,66 @@ export function lanceVectorStore(options: LanceVectorStoreOptions): VectorStore 
       opened.documents.close()
       opened.db.close()
     },
+  }
+}
+
+/** The two tables' names, from the options' `table` prefix; a missing `path` or a bad prefix is a `config` error. */
+function tableNames(options: LanceVectorStoreOptions): { chunks: string; documents: string } {
+  if (typeof options?.path !== 'string' || options.path === '')
+    throw new LaconicError(`${STORE}: \`path\` is required`, { code: 'config', hint: 'lanceVectorStore({ path: "./kb.lance" })' })
+  const prefix = options.table ?? 'kb'
+  if (!/^[A-Za-z][\w-]*$/.test(prefix))
+    throw new LaconicError(`${STORE}: \`table\` must be letters, digits, _ or -, starting with a letter; got ${JSON.stringify(prefix)}`, { code: 'config' })
+  return { chunks: `${prefix}_chunks`, documents: `${prefix}_documents` }
+}
+
+/**
+ * Writes a group of puts as two commits (chunks, then records): each put is checked on its own
+ * (a refused one fails alone), a document put twice keeps its last version, and every put of
+ * the group settles with the commits.
+ */
+async function commitPuts(
+  opened: Opened,
+  group: readonly QueuedPut[],
+  chunksName: string,
+  afterWrite: (opened: Opened, count: number) => Promise<void>,
+): Promise<void> {
+  const [current] = (await opened.documents.query().select(['model', 'dimensions']).limit(1).toArray()) as DocumentRow[]
+  let built: EmbeddingInfo | undefined = current && { model: current.model, dimensions: current.dimensions }
+  const latest = new Map<string, QueuedPut>()
+  for (const put of group) {
+    try {
+      checkEmbedding(STORE, built, put.info, put.chunks)
+      built = { model: put.info.model, dimensions: put.info.dimensions }
+      latest.set(put.document.id, put)
+    } catch (error) {
+      put.reject(error)
+    }
+  }
+  const accepted = group.filter((put) => latest.has(put.document.id))
+  if (!built || accepted.length === 0) return
+  try {
+    const ids = [...latest.keys()].map(sql).join(', ')
+    const table = await chunksTable(opened, chunksName, built)
+    const rows: Array<Record<string, unknown>> = [...latest.values()].flatMap((put) => put.chunks.map(chunkRow))
+    // A merge with no rows would not run its delete: documents of no chunks delete plainly.
+    if (rows.length > 0) {
+      await table
+        .mergeInsert('id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .whenNotMatchedBySourceDelete({ where: `document_id IN (${ids})` })
+        .execute(rows)
+    } else await table.delete(`document_id IN (${ids})`)
+    await opened.documents
+      .mergeInsert('id')
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .execute([...latest.values()].map((put) => documentRow(put.document, put.info) as unknown as Record<string, unknown>))
+    await afterWrite(opened, latest.size)
+    for (const put of accepted) put.resolve()
+  } catch (error) {
+    for (const put of accepted) put.reject(error)
   }
 }
 

@@ -1,4 +1,4 @@
-import type { EventOf, ResearchEvent } from '../core/contracts/events.js'
+import type { EventOf, EventType, ResearchEvent } from '../core/contracts/events.js'
 import type { Cost } from '../core/contracts/run-cost.js'
 
 const COST_FIELDS: readonly (keyof Cost)[] = [
@@ -49,7 +49,7 @@ function sameData(a: unknown, b: unknown): boolean {
  */
 export function assertEventInvariants(events: readonly ResearchEvent[]): readonly ResearchEvent[] {
   const problems: string[] = []
-  const fail = (event: ResearchEvent | undefined, message: string) => problems.push(event ? `seq ${event.seq} (${event.type}): ${message}` : message)
+  const fail: Fail = (event, message) => problems.push(event ? `seq ${event.seq} (${event.type}): ${message}` : message)
 
   if (events.length === 0) fail(undefined, 'no events')
   const first = events[0]
@@ -58,173 +58,206 @@ export function assertEventInvariants(events: readonly ResearchEvent[]): readonl
   if (first && first.seq !== 0 && !(first.type === 'run-start' && first.resumed)) fail(first, 'seq must start at 0 (or at a resumed run-start)')
   if (last && last.type !== 'run-end') fail(last, 'the last event must be run-end')
 
-  const runId = first?.runId
-  const queries = new Set<string>()
-  /** Tool calls by id: whether their result came. */
-  const toolCalls = new Map<string, boolean>()
-  let tokens = ''
-  let answerText: string | undefined
-  /** `verify: 'revise'`: the rewritten answer's tokens, and its text once it came. */
-  let revisedTokens = ''
-  let revisedText: string | undefined
-  /** `verify`: the claims by index, each checked against the first answer once the stream is read. */
-  const claims = new Map<number, EventOf<'claim'>>()
-  let lastTotal: Cost | undefined
-  /** A report's sections (docs/events.md): the outline's size, the next section to start, and the one streaming. */
-  let sectionCount: number | undefined
-  let nextSection = 0
-  let openSection: number | undefined
-
+  const state = newStreamState()
   events.forEach((event, index) => {
-    const previous = events[index - 1]
-    if (previous && event.seq !== previous.seq + 1) fail(event, `seq must be ${previous.seq + 1}`)
-    if (event.runId !== runId) fail(event, 'runId differs from the first event')
-    if (typeof event.time !== 'number' || !Number.isFinite(event.time)) fail(event, 'time must be a finite number')
-    if (event.type === 'run-start' && index !== 0 && !event.resumed) fail(event, 'run-start must come only first (or resume the run)')
-    if (event.type === 'run-end' && index !== events.length - 1) {
-      const next = events[index + 1]
-      if (!(event.reason === 'paused' && next?.type === 'run-start' && next.resumed)) fail(event, 'run-end must come only last (or pause before a resume)')
-    }
-    if (previous?.type === 'run-end' && event.type !== 'run-start') fail(event, 'only a resumed run-start may follow run-end')
-    if (!survivesJson(event)) fail(event, 'not plain JSON (JSON round trip changes it)')
-    switch (event.type) {
-      case 'run-start':
-        if (event.resumed) {
-          if (lastTotal && !sameData(lastTotal, event.resumed.cost)) fail(event, 'resumed.cost differs from the cost total before it')
-          lastTotal = event.resumed.cost
-          // The run that continues a paused one announces again the calls it settles.
-          for (const [callId, done] of toolCalls) if (!done) toolCalls.delete(callId)
-          // A resumed run streams its answer again from the start (a report: every section, from the first).
-          tokens = ''
-          answerText = undefined
-          sectionCount = undefined
-          nextSection = 0
-          openSection = undefined
-        }
-        break
-      case 'outline':
-        if (sectionCount !== undefined) fail(event, 'a second outline')
-        if (!event.outline.sections.length) fail(event, 'an outline without sections')
-        sectionCount = event.outline.sections.length
-        break
-      case 'section-start':
-        if (sectionCount === undefined) fail(event, 'section-start before the outline')
-        if (openSection !== undefined) fail(event, `section ${event.index} starts while section ${openSection} streams`)
-        if (event.index !== nextSection) fail(event, `section ${event.index} starts out of outline order (expected ${nextSection})`)
-        if (sectionCount !== undefined && event.index >= sectionCount) fail(event, `section ${event.index} is not in the outline`)
-        openSection = event.index
-        nextSection = event.index + 1
-        break
-      case 'section-end':
-        if (openSection !== event.index) fail(event, `section ${event.index} ends but ${openSection === undefined ? 'none' : `section ${openSection}`} streams`)
-        openSection = undefined
-        break
-      case 'recall':
-        // Long-term memory is asked once, before the strategy starts; a resumed run asks it no more.
-        if (previous?.type !== 'run-start' || previous.resumed) fail(event, 'recall must come right after a (not resumed) run-start')
-        break
-      case 'query':
-        queries.add(event.queryId)
-        break
-      case 'result':
-      case 'page':
-        if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
-        break
-      case 'fact':
-        if (event.fact.queryId !== undefined && !queries.has(event.fact.queryId)) {
-          fail(event, `names queryId ${event.fact.queryId} before its query`)
-        }
-        break
-      case 'warning':
-        // A later attempt joined the log here (laconic-research/redis): the answer starts afresh.
-        if (event.code === 'resumed') {
-          tokens = ''
-          answerText = undefined
-          revisedTokens = ''
-          revisedText = undefined
-          claims.clear()
-          sectionCount = undefined
-          nextSection = 0
-          openSection = undefined
-        }
-        if (event.queryId !== undefined && !queries.has(event.queryId)) fail(event, `names queryId ${event.queryId} before its query`)
-        break
-      case 'tool-call':
-        if (toolCalls.has(event.callId)) fail(event, `tool call ${event.callId} announced twice`)
-        toolCalls.set(event.callId, false)
-        break
-      case 'tool-result':
-        if (!toolCalls.has(event.callId)) fail(event, `names callId ${event.callId} before its tool-call`)
-        else if (toolCalls.get(event.callId)) fail(event, `a second result for callId ${event.callId}`)
-        toolCalls.set(event.callId, true)
-        break
-      case 'reasoning-token':
-        // Reasoning is shown apart ("thinking"): it has a model role and text, and is never folded into the answer.
-        if (typeof event.role !== 'string' || !event.role) fail(event, 'reasoning-token without a role')
-        if (typeof event.text !== 'string' || !event.text) fail(event, 'reasoning-token without text')
-        break
-      case 'answer-token':
-        if (event.revised) {
-          // A revision rewrites the answer once it is complete and checked.
-          if (answerText === undefined) fail(event, 'a revised answer-token before the answer event')
-          if (revisedText !== undefined) fail(event, 'a revised answer-token after the revised answer')
-          revisedTokens += event.text
-          break
-        }
-        if (answerText !== undefined) fail(event, 'answer-token after the answer event')
-        if (event.section !== openSection)
-          fail(
-            event,
-            `an answer-token of section ${event.section ?? 'none'} while ${openSection === undefined ? 'no section' : `section ${openSection}`} streams`,
-          )
-        tokens += event.text
-        break
-      case 'answer':
-        if (event.revised) {
-          if (answerText === undefined) fail(event, 'a revised answer before the answer it revises')
-          if (revisedText !== undefined) fail(event, 'more than one revised answer')
-          revisedText = event.text
-          if (revisedTokens !== event.text) fail(event, 'the revised answer-token texts joined differ from the revised answer text')
-          break
-        }
-        if (answerText !== undefined) fail(event, 'more than one answer event')
-        if (openSection !== undefined) fail(event, `the answer while section ${openSection} streams`)
-        if (sectionCount !== undefined && nextSection !== sectionCount) fail(event, `the answer after ${nextSection} of ${sectionCount} sections`)
-        answerText = event.text
-        if (tokens !== event.text) fail(event, 'the answer-token texts joined differ from the answer text')
-        break
-      case 'claim':
-        checkClaim(event, fail)
-        if (claims.has(event.index)) fail(event, `claim ${event.index} reported twice`)
-        claims.set(event.index, event)
-        // The revision is written from every verdict: no claim comes after it has begun.
-        if (revisedTokens || revisedText !== undefined) fail(event, 'a claim after the revision began')
-        break
-      case 'cost':
-        if (lastTotal) {
-          for (const field of COST_FIELDS) {
-            if (event.total[field] < lastTotal[field] - 1e-12) fail(event, `cost.total.${field} decreased`)
-          }
-        }
-        lastTotal = event.total
-        break
-      case 'run-end':
-        // A paused run may leave the call it waits on without a result; a finished run may not.
-        if (event.reason === 'answered' || event.reason === 'max-iterations') {
-          for (const [callId, done] of toolCalls) if (!done) fail(event, `tool call ${callId} never got its tool-result`)
-        }
-        if (lastTotal && !sameData(lastTotal, event.cost)) fail(event, 'run-end.cost differs from the last cost.total')
-        if (!lastTotal && event.cost.total !== 0) fail(event, 'run-end.cost is not zero but no cost event came')
-        break
-      default:
-        break
-    }
+    checkFraming(events, index, first?.runId, fail)
+    const check = EVENT_CHECKS[event.type] as EventCheck<ResearchEvent> | undefined
+    check?.(event, state, fail, events[index - 1])
   })
 
-  checkClaimsAgainstAnswer(claims, answerText ?? tokens, fail)
+  checkClaimsAgainstAnswer(state.claims, state.answerText ?? state.tokens, fail)
 
   if (problems.length) throw new Error(`event invariants violated:\n- ${problems.slice(0, 20).join('\n- ')}`)
   return events
+}
+
+type Fail = (event: ResearchEvent | undefined, message: string) => void
+
+/** What the checks remember while reading the stream in order. */
+interface StreamState {
+  queries: Set<string>
+  /** Tool calls by id: whether their result came. */
+  toolCalls: Map<string, boolean>
+  tokens: string
+  answerText: string | undefined
+  /** `verify: 'revise'`: the rewritten answer's tokens, and its text once it came. */
+  revisedTokens: string
+  revisedText: string | undefined
+  /** `verify`: the claims by index, each checked against the first answer once the stream is read. */
+  claims: Map<number, EventOf<'claim'>>
+  lastTotal: Cost | undefined
+  /** A report's sections (docs/events.md): the outline's size, the next section to start, and the one streaming. */
+  sectionCount: number | undefined
+  nextSection: number
+  openSection: number | undefined
+}
+
+function newStreamState(): StreamState {
+  return {
+    queries: new Set(),
+    toolCalls: new Map(),
+    tokens: '',
+    answerText: undefined,
+    revisedTokens: '',
+    revisedText: undefined,
+    claims: new Map(),
+    lastTotal: undefined,
+    sectionCount: undefined,
+    nextSection: 0,
+    openSection: undefined,
+  }
+}
+
+/** The answer streams again from the start (a report: every section, from the first). */
+function restartAnswer(state: StreamState): void {
+  state.tokens = ''
+  state.answerText = undefined
+  state.sectionCount = undefined
+  state.nextSection = 0
+  state.openSection = undefined
+}
+
+/** What every event must keep, whatever its type: seq without a gap, one runId, plain JSON, run-start and run-end at the ends. */
+function checkFraming(events: readonly ResearchEvent[], index: number, runId: string | undefined, fail: Fail): void {
+  const event = events[index] as ResearchEvent
+  const previous = events[index - 1]
+  if (previous && event.seq !== previous.seq + 1) fail(event, `seq must be ${previous.seq + 1}`)
+  if (event.runId !== runId) fail(event, 'runId differs from the first event')
+  if (typeof event.time !== 'number' || !Number.isFinite(event.time)) fail(event, 'time must be a finite number')
+  if (event.type === 'run-start' && index !== 0 && !event.resumed) fail(event, 'run-start must come only first (or resume the run)')
+  if (event.type === 'run-end' && index !== events.length - 1) {
+    const next = events[index + 1]
+    if (!(event.reason === 'paused' && next?.type === 'run-start' && next.resumed)) fail(event, 'run-end must come only last (or pause before a resume)')
+  }
+  if (previous?.type === 'run-end' && event.type !== 'run-start') fail(event, 'only a resumed run-start may follow run-end')
+  if (!survivesJson(event)) fail(event, 'not plain JSON (JSON round trip changes it)')
+}
+
+type EventCheck<E extends ResearchEvent> = (event: E, state: StreamState, fail: Fail, previous: ResearchEvent | undefined) => void
+
+/** A query's id named by a later event must be a query that came before it. */
+function checkQueryId(event: ResearchEvent, queryId: string | undefined, state: StreamState, fail: Fail): void {
+  if (queryId !== undefined && !state.queries.has(queryId)) fail(event, `names queryId ${queryId} before its query`)
+}
+
+/** The checks of each event type, beyond the framing every event keeps. */
+const EVENT_CHECKS: { [T in EventType]?: EventCheck<EventOf<T>> } = {
+  'run-start': (event, state, fail) => {
+    if (!event.resumed) return
+    if (state.lastTotal && !sameData(state.lastTotal, event.resumed.cost)) fail(event, 'resumed.cost differs from the cost total before it')
+    state.lastTotal = event.resumed.cost
+    // The run that continues a paused one announces again the calls it settles.
+    for (const [callId, done] of state.toolCalls) if (!done) state.toolCalls.delete(callId)
+    // A resumed run streams its answer again from the start (a report: every section, from the first).
+    restartAnswer(state)
+  },
+  outline: (event, state, fail) => {
+    if (state.sectionCount !== undefined) fail(event, 'a second outline')
+    if (!event.outline.sections.length) fail(event, 'an outline without sections')
+    state.sectionCount = event.outline.sections.length
+  },
+  'section-start': (event, state, fail) => {
+    if (state.sectionCount === undefined) fail(event, 'section-start before the outline')
+    if (state.openSection !== undefined) fail(event, `section ${event.index} starts while section ${state.openSection} streams`)
+    if (event.index !== state.nextSection) fail(event, `section ${event.index} starts out of outline order (expected ${state.nextSection})`)
+    if (state.sectionCount !== undefined && event.index >= state.sectionCount) fail(event, `section ${event.index} is not in the outline`)
+    state.openSection = event.index
+    state.nextSection = event.index + 1
+  },
+  'section-end': (event, state, fail) => {
+    const open = state.openSection
+    if (open !== event.index) fail(event, `section ${event.index} ends but ${open === undefined ? 'none' : `section ${open}`} streams`)
+    state.openSection = undefined
+  },
+  recall: (event, _state, fail, previous) => {
+    // Long-term memory is asked once, before the strategy starts; a resumed run asks it no more.
+    if (previous?.type !== 'run-start' || previous.resumed) fail(event, 'recall must come right after a (not resumed) run-start')
+  },
+  query: (event, state) => {
+    state.queries.add(event.queryId)
+  },
+  result: (event, state, fail) => checkQueryId(event, event.queryId, state, fail),
+  page: (event, state, fail) => checkQueryId(event, event.queryId, state, fail),
+  fact: (event, state, fail) => checkQueryId(event, event.fact.queryId, state, fail),
+  warning: (event, state, fail) => {
+    // A later attempt joined the log here (laconic-research/redis): the answer starts afresh.
+    if (event.code === 'resumed') {
+      restartAnswer(state)
+      state.revisedTokens = ''
+      state.revisedText = undefined
+      state.claims.clear()
+    }
+    checkQueryId(event, event.queryId, state, fail)
+  },
+  'tool-call': (event, state, fail) => {
+    if (state.toolCalls.has(event.callId)) fail(event, `tool call ${event.callId} announced twice`)
+    state.toolCalls.set(event.callId, false)
+  },
+  'tool-result': (event, state, fail) => {
+    if (!state.toolCalls.has(event.callId)) fail(event, `names callId ${event.callId} before its tool-call`)
+    else if (state.toolCalls.get(event.callId)) fail(event, `a second result for callId ${event.callId}`)
+    state.toolCalls.set(event.callId, true)
+  },
+  'reasoning-token': (event, _state, fail) => {
+    // Reasoning is shown apart ("thinking"): it has a model role and text, and is never folded into the answer.
+    if (typeof event.role !== 'string' || !event.role) fail(event, 'reasoning-token without a role')
+    if (typeof event.text !== 'string' || !event.text) fail(event, 'reasoning-token without text')
+  },
+  'answer-token': (event, state, fail) => {
+    if (event.revised) {
+      // A revision rewrites the answer once it is complete and checked.
+      if (state.answerText === undefined) fail(event, 'a revised answer-token before the answer event')
+      if (state.revisedText !== undefined) fail(event, 'a revised answer-token after the revised answer')
+      state.revisedTokens += event.text
+      return
+    }
+    if (state.answerText !== undefined) fail(event, 'answer-token after the answer event')
+    const open = state.openSection
+    if (event.section !== open) {
+      fail(event, `an answer-token of section ${event.section ?? 'none'} while ${open === undefined ? 'no section' : `section ${open}`} streams`)
+    }
+    state.tokens += event.text
+  },
+  answer: (event, state, fail) => {
+    if (event.revised) {
+      if (state.answerText === undefined) fail(event, 'a revised answer before the answer it revises')
+      if (state.revisedText !== undefined) fail(event, 'more than one revised answer')
+      state.revisedText = event.text
+      if (state.revisedTokens !== event.text) fail(event, 'the revised answer-token texts joined differ from the revised answer text')
+      return
+    }
+    if (state.answerText !== undefined) fail(event, 'more than one answer event')
+    if (state.openSection !== undefined) fail(event, `the answer while section ${state.openSection} streams`)
+    if (state.sectionCount !== undefined && state.nextSection !== state.sectionCount) {
+      fail(event, `the answer after ${state.nextSection} of ${state.sectionCount} sections`)
+    }
+    state.answerText = event.text
+    if (state.tokens !== event.text) fail(event, 'the answer-token texts joined differ from the answer text')
+  },
+  claim: (event, state, fail) => {
+    checkClaim(event, fail)
+    if (state.claims.has(event.index)) fail(event, `claim ${event.index} reported twice`)
+    state.claims.set(event.index, event)
+    // The revision is written from every verdict: no claim comes after it has begun.
+    if (state.revisedTokens || state.revisedText !== undefined) fail(event, 'a claim after the revision began')
+  },
+  cost: (event, state, fail) => {
+    const before = state.lastTotal
+    if (before) {
+      for (const field of COST_FIELDS) {
+        if (event.total[field] < before[field] - 1e-12) fail(event, `cost.total.${field} decreased`)
+      }
+    }
+    state.lastTotal = event.total
+  },
+  'run-end': (event, state, fail) => {
+    // A paused run may leave the call it waits on without a result; a finished run may not.
+    if (event.reason === 'answered' || event.reason === 'max-iterations') {
+      for (const [callId, done] of state.toolCalls) if (!done) fail(event, `tool call ${callId} never got its tool-result`)
+    }
+    if (state.lastTotal && !sameData(state.lastTotal, event.cost)) fail(event, 'run-end.cost differs from the last cost.total')
+    if (!state.lastTotal && event.cost.total !== 0) fail(event, 'run-end.cost is not zero but no cost event came')
+  },
 }
 
 const VERDICTS = new Set(['supported', 'partial', 'unsupported', 'uncited', 'unverifiable'])
