@@ -41,8 +41,9 @@ Research:
   -s, --strategy NAME      ${strategies.join(' | ')} (default scratchpad)
   --max-steps N            steps at most: scratchpad 5 search rounds, graph-reader 8 queries,
                            reflect 2 rounds, deep 3 sub-questions, react 8 model calls
-  --tool-approval          react: ask on the terminal before each tool call (y runs it); without a
-                           terminal, with --checkpoint-dir, each call pauses the run (exit 4)
+  --tool-approval          react: ask on the terminal before each tool call (yes, no, edit its
+                           arguments, or pause); without a terminal, with --checkpoint-dir, each
+                           call pauses the run (exit 4)
   --concurrency N          searches and page reads in flight at once (default 4)
   --knowledge FILE         start from what FILE knows; write the updated knowledge back
   --checkpoint-dir DIR     save a checkpoint after every step in DIR; the run id is printed at the
@@ -55,7 +56,8 @@ Research:
                            implies -s react
   --language TAG           research and answer in this language (BCP 47: de, fr, pt-BR): answers and
                            reports in it, queries in it and, where useful, in English too
-  --approve-plan           show the plan on the terminal and ask: run it, edit its queries, or stop;
+  --approve-plan           show the plan (a report's outline) on the terminal and ask: run it, edit
+                           it, reject it (with a reason), or pause;
                            without a terminal, with --checkpoint-dir, pause after the plan (exit 4);
                            with --serve and --checkpoint-dir, the page approves or rejects it
 
