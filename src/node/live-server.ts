@@ -7,6 +7,7 @@
 import type { Server } from 'node:http'
 import { createResearchHandler, type ResearchHandlerLimits } from '../server/handler.js'
 import { inProcessRuns, type InProcessRunsOptions, type LiveAgent } from '../server/in-process-runs.js'
+import type { RequestGuardOptions } from '../wire/request-guard.js'
 import { createHandlerServer } from './node-listener.js'
 
 /** How much one server takes on. Beyond the run limits a start gets `429` with `Retry-After`. */
@@ -17,8 +18,8 @@ export interface LiveServerLimits extends ResearchHandlerLimits {
   maxRetainedBytes?: number | undefined
 }
 
-/** Options of `createLiveServer`. */
-export interface LiveServerOptions {
+/** Options of `createLiveServer`. `host` and `token` are the request guard's, as on `createResearchHandler`. */
+export interface LiveServerOptions extends RequestGuardOptions {
   /** The agent that runs the research: `createAgent(...)`. */
   agent: LiveAgent
   /** A banner on the page, e.g. "Scripted demo: …" or the model in use. */
@@ -36,13 +37,6 @@ export interface LiveServerOptions {
   keepMs?: number | undefined
   /** Interval of SSE keep-alive comments, in ms; `0` turns them off. @defaultValue 15000 */
   heartbeatMs?: number | undefined
-  /**
-   * Serve only requests whose `Host` header names this host (any loopback name counts for a
-   * loopback one), against DNS rebinding. Set it to the name the server is reached by when it
-   * listens beyond loopback, or `false` behind a proxy that checks the host itself.
-   * @defaultValue `'localhost'`: loopback names only (`localhost`, `127.0.0.1`, `[::1]`)
-   */
-  host?: string | false | undefined
   /** How many runs it takes on and keeps; see `LiveServerLimits` for the defaults. */
   limits?: LiveServerLimits | undefined
   /** Reads a `file:` source a run named for the page's text view, `GET /runs/:id/source?url=URL`; see `InProcessRunsOptions.readSource`. Unset, the view is off. */
@@ -57,12 +51,12 @@ export interface LiveServerOptions {
 
 /** The HTTP server, not yet listening: call `.listen(port, host)` on it. Closing it aborts every run. */
 export function createLiveServer(options: LiveServerOptions): Server {
-  const { agent, label, graceMs, keepMs, heartbeatMs, host, readSource, checkpoints, review, sessions, limits = {} } = options
+  const { agent, label, graceMs, keepMs, heartbeatMs, host, token, readSource, checkpoints, review, sessions, limits = {} } = options
   const { maxRetainedRuns, maxRetainedBytes, ...runLimits } = limits
   // The removed option goes on to the host, which refuses it naming `review`.
   const removed = 'pauseAfterPlan' in options ? { pauseAfterPlan: (options as { pauseAfterPlan?: unknown }).pauseAfterPlan } : {}
   const runs = inProcessRuns({ agent, graceMs, keepMs, readSource, checkpoints, review, sessions, maxRetainedRuns, maxRetainedBytes, ...removed })
-  const handler = createResearchHandler({ runs, label, host, heartbeatMs, limits: runLimits })
+  const handler = createResearchHandler({ runs, label, host, token, heartbeatMs, limits: runLimits })
   const server = createHandlerServer(handler)
   // `close()` aborts the runs first: each open stream then gets its `run-end` (aborted) and
   // ends, so a viewer learns the run stopped instead of seeing the connection drop.

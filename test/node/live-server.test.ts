@@ -173,6 +173,14 @@ describe('createLiveServer', () => {
     expect(await tokenOf(one.base)).not.toBe(await tokenOf(two.base))
   })
 
+  it('takes the token it is given, as the research handler does (servers behind one balancer share one)', async () => {
+    const token = 'one-token-for-every-node-behind-the-balancer'
+    const { base } = await start({ agent: fakeAgent(), token })
+    expect(await tokenOf(base)).toBe(token)
+    const started = await startRun(base, 'why blue?')
+    expect(started.status).toBe(201)
+  })
+
   it('without a label the page has no banner', async () => {
     const { base } = await start({ agent: fakeAgent() })
     const html = await (await fetch(`${base}/`)).text()
