@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import type { ResearchResult } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { prettyRenderer } from '../../src/cli/render/index.js'
 import { resultMarkdown } from '../../src/cli/render/result-markdown.js'
 

@@ -5,7 +5,7 @@ import { formatCitations } from '../../src/cli/render/pretty.js'
 import { createStatusArea } from '../../src/cli/render/status-area.js'
 import { formatDollars, statsLine, createStats } from '../../src/cli/render/progress-stats.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 
 function sink(isTTY: boolean, columns = 80): Output & { text: string } {
   return {

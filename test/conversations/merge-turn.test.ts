@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchResult, SessionState } from '../../src/index.js'
 import { knowledgeOf, mergeTurn, type Turn } from '../../src/conversations/merge-turn.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 
 const empty: SessionState = { version: 1, priorAnswers: [], citations: [], knowledge: '', facts: [] }
 const cost = zeroCost()

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { localCorpus } from '../../src/adapters/index.js'
 import { memoryCheckpoints } from '../../src/index.js'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { createAgent, memorySessions } from '../../src/index.js'
 import { createLiveServer } from '../../src/node/index.js'
 import type { LiveAgent } from '../../src/server/in-process-runs.js'

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { createResearchHandler, type RunHost } from '../../src/server/index.js'
 import type { StartedRun } from '../../src/server/run-host.js'
 

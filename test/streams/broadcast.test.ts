@@ -3,7 +3,7 @@ import type { ResearchEvent } from '../../src/index.js'
 import { broadcast } from '../../src/streams/index.js'
 import { stamp } from './arbitraries.js'
 import { collect, gate, scriptedRun } from './helpers.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 
 function tokens(count: number): ResearchEvent[] {
   return stamp([

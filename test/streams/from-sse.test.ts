@@ -5,7 +5,7 @@ import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { stamp } from './arbitraries.js'
 import { collect, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 
 const events: ResearchEvent[] = stamp([
   { type: 'run-start', question: 'q', strategy: 's' },

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { ClaimVerdict, EventOf, ResearchEvent } from '../../src/core/contracts/events.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { coalesceTokens, collectMetrics, filter, logEvents } from '../../src/streams/index.js'
 import { researchRun, stamp } from './arbitraries.js'
 import { collect, gate, scriptedRun } from './helpers.js'

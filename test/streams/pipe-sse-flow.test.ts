@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { broadcast, pipeSSE } from '../../src/streams/index.js'
 import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { MAX_BATCH } from '../../src/streams/pipe-sse.js'

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { broadcast, pipeSSE, toSSE } from '../../src/streams/index.js'
 import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { eventFrameBytes } from '../../src/streams/event-frame.js'

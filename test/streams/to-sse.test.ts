@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { broadcast, toSSE } from '../../src/streams/index.js'
 import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { gate, readText, scriptedRun } from './helpers.js'

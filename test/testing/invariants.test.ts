@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
-import { zeroCost } from '../../src/core/contracts/run-cost.js'
+import { zeroCost } from '../support/cost.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 
 const stamp = (events: object[]): ResearchEvent[] => events.map((e, seq) => ({ ...e, runId: 'r', seq, time: 1 }) as ResearchEvent)
