@@ -6,8 +6,8 @@
 import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
 import { languageLine } from '../../src/core/run/language.js'
-import { plannerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { roleOf } from '../support/roles.js'
 
 const corpus = [
   { title: 'Lyon', url: 'https://lyon.example/city', snippet: 'Lyon is the third city of France.' },
@@ -24,7 +24,7 @@ async function read(run: ResearchRun): Promise<ResearchEvent[]> {
 function agentOf(options: { language?: string } = {}) {
   const llm = scriptedLLM({
     replies: (req: LLMRequest) => {
-      if (!req.system?.startsWith(plannerSystem)) return 'Lyon is the third city of France [1].'
+      if (roleOf(req.system) !== 'scratchpad planner') return 'Lyon is the third city of France [1].'
       return req.prompt?.includes('lyon size') ? 'Action: Answer' : 'Action: Search\nQuery: lyon size'
     },
   })

@@ -10,9 +10,9 @@ import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint, ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { languageLine } from '../../src/core/run/language.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { type ChatTurn, cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
 import { REPO, runCli } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 const run = (argv: string[]): CliOptions => {
   const command = parseCliArgs(argv)
@@ -50,9 +50,9 @@ describe('checkpoint flags', () => {
 
 const ANSWER = 'The sky is blue because air scatters blue light the most.'
 const searchThenAnswer = (stall: boolean) => (turn: { system: string; prompt: string }) => {
-  if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
-  if (turn.system === synthesizerSystem) return 'Air scatters blue light more than red.'
-  if (turn.system === finalizerSystem) return stall ? { text: ANSWER, stallAfterTokens: 3 } : ANSWER
+  if (roleOf(turn.system) === 'scratchpad planner') return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
+  if (roleOf(turn.system) === 'scratchpad synthesizer') return 'Air scatters blue light more than red.'
+  if (roleOf(turn.system) === 'scratchpad finalizer') return stall ? { text: ANSWER, stallAfterTokens: 3 } : ANSWER
   return 'unexpected'
 }
 const results = () => [{ title: 'Rayleigh scattering', url: 'https://example.org/rayleigh', snippet: 'Blue light is scattered more.' }]
@@ -105,7 +105,7 @@ describe('a run killed with SIGKILL, then `laconic resume`', { timeout: 60_000 }
     expect(resumed.stderr).toContain(`run ${runId}`)
     // Only what came after the checkpoint ran again: the planner's second decision and the answer.
     expect(healthy.searches).toEqual([])
-    expect(healthy.turns.map((t) => t.system)).toEqual([plannerSystem, finalizerSystem])
+    expect(healthy.turns.map((t) => roleOf(t.system))).toEqual(['scratchpad planner', 'scratchpad finalizer'])
     const final = JSON.parse(await readFile(join(dir, `${runId}.json`), 'utf8')) as Checkpoint
     expect(final.status).toBe('final')
     expect(final.result?.answer).toBe(ANSWER)

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { type EmbeddingServer, FAKE_MODEL, startEmbeddingServer } from '../kb/fake-embeddings.js'
 import { type ChatTurn, type FakeBackend, startFakeBackend } from './fake-backend.js'
 import { runCli } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 let embeddings: EmbeddingServer
 let backend: FakeBackend
@@ -20,9 +20,10 @@ let docs: string
 let kbPath: string
 
 const researcher = (turn: ChatTurn): string => {
-  if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: llama shearing season' : 'Action: Answer'
-  if (turn.system === synthesizerSystem) return 'Llamas are shorn in spring.'
-  if (turn.system === finalizerSystem) return 'Llamas are shorn in spring [1].'
+  if (roleOf(turn.system) === 'scratchpad planner')
+    return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: llama shearing season' : 'Action: Answer'
+  if (roleOf(turn.system) === 'scratchpad synthesizer') return 'Llamas are shorn in spring.'
+  if (roleOf(turn.system) === 'scratchpad finalizer') return 'Llamas are shorn in spring [1].'
   return 'an unexpected request'
 }
 
@@ -104,7 +105,7 @@ describe('laconic index, kb and --kb', { timeout: 60_000 }, () => {
     expect(out.stdout).toContain('Llamas are shorn in spring')
     expect(out.stdout).toContain(`${pathToFileURL(join(docs, 'shearing.md')).href}#season`)
     expect(backend.searches.length).toBe(searches)
-    const synthesis = backend.turns.slice(turns).find((turn) => turn.system === synthesizerSystem)
+    const synthesis = backend.turns.slice(turns).find((turn) => roleOf(turn.system) === 'scratchpad synthesizer')
     expect(synthesis?.prompt).toContain('Shearing › Season')
   })
 
@@ -112,7 +113,7 @@ describe('laconic index, kb and --kb', { timeout: 60_000 }, () => {
     const turns = backend.turns.length
     const out = await runCli([...model(), '--kb', kbPath, '--search', 'searxng', '--searxng-url', backend.url, '--no-fetch', 'When are llamas shorn?'])
     expect(out.code).toBe(0)
-    const synthesis = backend.turns.slice(turns).find((turn) => turn.system === synthesizerSystem)
+    const synthesis = backend.turns.slice(turns).find((turn) => roleOf(turn.system) === 'scratchpad synthesizer')
     expect(synthesis?.prompt).toContain('[kb] Shearing › Season')
     expect(synthesis?.prompt).toContain('[web] Llama facts')
   })

@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResearchEvent, ResearchResult } from '../../src/index.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
-import { judgeSystem } from '../../src/strategies/shared/claim-judge.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { closedPort, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 const ANSWER = 'The sky looks blue because air molecules scatter short blue wavelengths of sunlight far more than red ones [1].'
 /** What the synthesizer writes (its source cited by the number it was shown), and the knowledge the caller gets (its source by URL). */
@@ -30,13 +29,13 @@ interface Script {
 
 function researcher(script: Script = {}): (turn: ChatTurn) => string | ScriptedReply {
   return (turn) => {
-    if (turn.system === plannerSystem) {
+    if (roleOf(turn.system) === 'scratchpad planner') {
       const firstStep = turn.prompt.includes('(none yet)')
       return firstStep || script.alwaysSearch ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
     }
-    if (turn.system === synthesizerSystem) return NOTES
-    if (turn.system === finalizerSystem) return script.stallAnswer ? { text: ANSWER, stallAfterTokens: 4 } : ANSWER
-    if (turn.system === judgeSystem) return '{"verdict": "partial"}'
+    if (roleOf(turn.system) === 'scratchpad synthesizer') return NOTES
+    if (roleOf(turn.system) === 'scratchpad finalizer') return script.stallAnswer ? { text: ANSWER, stallAfterTokens: 4 } : ANSWER
+    if (roleOf(turn.system) === 'claim judge') return '{"verdict": "partial"}'
     return 'an unexpected request'
   }
 }
@@ -85,7 +84,7 @@ describe('laconic, end to end', { timeout: 30_000 }, () => {
     const out = await runCli([...against(backend), 'Why is the sky blue?'])
     expect(out.code).toBe(0)
     // The local corpus was searched: its text reached the synthesizer, the bread file did not.
-    const synthesis = backend.turns.slice(seen).find((t) => t.system === synthesizerSystem)
+    const synthesis = backend.turns.slice(seen).find((t) => roleOf(t.system) === 'scratchpad synthesizer')
     expect(synthesis?.prompt).toContain('blue light is scattered most')
     expect(synthesis?.prompt).not.toContain('Yeast')
     expect(out.stdout).toMatch(new RegExp(`^${ANSWER_RE}\n\nSources:\n\\[1\\] .+ — \\S+\n$`))

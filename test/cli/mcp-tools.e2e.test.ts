@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commandWords, parseCliArgs } from '../../src/cli/args.js'
 import { createAgent, type ResearchEvent } from '../../src/index.js'
 import { mcpTools } from '../../src/mcp/index.js'
-import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
 import { startFakeBackend, type FakeBackend } from './fake-backend.js'
 import { REPO } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 const ANSWER = 'The sky looks blue because air molecules scatter blue sunlight far more than red [1].'
 let backend: FakeBackend
@@ -23,11 +23,11 @@ beforeAll(async () => {
   // The inner laconic's graph-reader steps: one search, one fact from source [1], the answer citing it.
   backend = await startFakeBackend({
     reply: (turn) => {
-      if (turn.system === plannerSystem)
+      if (roleOf(turn.system) === 'graph-reader planner')
         return JSON.stringify({ goal: 'explain', steps: ['find'], key_elements: ['scattering'], queries: ['why is the sky blue'] })
-      if (turn.system === extractorSystem) return JSON.stringify({ facts: [{ text: 'Air scatters blue light most', source: 1 }] })
-      if (turn.system === neighborSystem) return '{"answerable": true, "missing": "", "queries": []}'
-      if (turn.system === finalizerSystem) return ANSWER
+      if (roleOf(turn.system) === 'graph-reader extractor') return JSON.stringify({ facts: [{ text: 'Air scatters blue light most', source: 1 }] })
+      if (roleOf(turn.system) === 'graph-reader neighbor') return '{"answerable": true, "missing": "", "queries": []}'
+      if (roleOf(turn.system) === 'graph-reader finalizer') return ANSWER
       return '{}'
     },
   })

@@ -12,20 +12,20 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Progress } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { REPO, runCli } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 const ANSWER = 'The sky looks blue because air molecules scatter blue sunlight far more than red [1].'
 
 /** The graph-reader's steps, by system prompt: one search, one fact from source [1], then the answer citing it. */
 function researcher(stallAnswer = false): (turn: ChatTurn) => string | ScriptedReply {
   return (turn) => {
-    if (turn.system === plannerSystem)
+    if (roleOf(turn.system) === 'graph-reader planner')
       return JSON.stringify({ goal: 'explain the colour', steps: ['find the cause'], key_elements: ['scattering'], queries: ['why is the sky blue'] })
-    if (turn.system === extractorSystem) return JSON.stringify({ facts: [{ text: 'Air scatters blue light most', source: 1 }] })
-    if (turn.system === neighborSystem) return '{"answerable": true, "missing": "", "queries": []}'
-    if (turn.system === finalizerSystem) return stallAnswer ? { text: ANSWER, stallAfterTokens: 3 } : ANSWER
+    if (roleOf(turn.system) === 'graph-reader extractor') return JSON.stringify({ facts: [{ text: 'Air scatters blue light most', source: 1 }] })
+    if (roleOf(turn.system) === 'graph-reader neighbor') return '{"answerable": true, "missing": "", "queries": []}'
+    if (roleOf(turn.system) === 'graph-reader finalizer') return stallAnswer ? { text: ANSWER, stallAfterTokens: 3 } : ANSWER
     return '{}'
   }
 }
@@ -184,7 +184,7 @@ describe('laconic mcp --sessions DIR', { timeout: 60_000 }, () => {
     } finally {
       await second.client.close()
     }
-    const planner = backend.turns.slice(before).find((turn) => turn.system === plannerSystem)
+    const planner = backend.turns.slice(before).find((turn) => roleOf(turn.system) === 'graph-reader planner')
     expect(planner?.prompt).toContain('And at sunset?')
     expect(planner?.prompt).toContain('Air scatters blue light most')
     const after = JSON.parse(await readFile(join(dir, 'sky.json'), 'utf8')) as { priorAnswers: { query: string }[] }

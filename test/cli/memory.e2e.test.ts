@@ -7,10 +7,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { type EmbeddingServer, FAKE_MODEL, startEmbeddingServer } from '../kb/fake-embeddings.js'
 import { type ChatTurn, cliFlags, type FakeBackend, startFakeBackend } from './fake-backend.js'
 import { runCli } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 const FINDING = 'Llamas are shorn in spring, before the summer heat arrives'
 
@@ -24,9 +24,9 @@ const llamaNumber = (turn: ChatTurn) => /shorn in spring[^\n]*?\[(\d+)\]/.exec(t
 // The first question searches once and answers citing the result; a later one answers from what it
 // knows. Each cites the source by the number its prompt shows it under, as the prompts ask.
 const researcher = (turn: ChatTurn): string => {
-  if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: llama shearing' : 'Action: Answer'
-  if (turn.system === synthesizerSystem) return `${FINDING} [${llamaNumber(turn)}].`
-  if (turn.system === finalizerSystem) return `${turn.prompt.includes('When are llamas shorn?') ? FINDING : 'In spring'} [${llamaNumber(turn)}].`
+  if (roleOf(turn.system) === 'scratchpad planner') return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: llama shearing' : 'Action: Answer'
+  if (roleOf(turn.system) === 'scratchpad synthesizer') return `${FINDING} [${llamaNumber(turn)}].`
+  if (roleOf(turn.system) === 'scratchpad finalizer') return `${turn.prompt.includes('When are llamas shorn?') ? FINDING : 'In spring'} [${llamaNumber(turn)}].`
   return 'an unexpected request'
 }
 
@@ -59,7 +59,7 @@ describe('laconic --memory', { timeout: 60_000 }, () => {
     // No embed flags: the folder recorded its embedder.
     const second = await runCli([...cliFlags(backend), '--memory', memory, 'What is the best season to shear a llama?'])
     expect(second.code).toBe(0)
-    const planner = backend.turns.slice(turns).find((turn) => turn.system === plannerSystem)
+    const planner = backend.turns.slice(turns).find((turn) => roleOf(turn.system) === 'scratchpad planner')
     expect(planner?.prompt).toContain(`${FINDING}. [1]`)
     expect(second.stdout).toContain('In spring [1].')
     expect(second.stdout).toContain('https://example.org/llama-care')

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint } from '../../src/index.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
 import { runCli } from './run-cli.js'
+import { roleOf } from '../support/roles.js'
 
 const options = (argv: string[]): CliOptions => {
   const command = parseCliArgs(argv)
@@ -78,9 +78,10 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
   beforeAll(async () => {
     backend = await startFakeBackend({
       reply: (turn) => {
-        if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
-        if (turn.system === synthesizerSystem) return 'Air scatters blue light more than red.'
-        if (turn.system === finalizerSystem) return ANSWER
+        if (roleOf(turn.system) === 'scratchpad planner')
+          return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
+        if (roleOf(turn.system) === 'scratchpad synthesizer') return 'Air scatters blue light more than red.'
+        if (roleOf(turn.system) === 'scratchpad finalizer') return ANSWER
         return 'unexpected'
       },
       results,

@@ -17,10 +17,10 @@ import { createChatServer } from '../../examples/chat/server.js'
 import { createAgent, LaconicError, type LLMRequest } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
 import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
-import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
 import { reportRig, sectionTitle } from '../strategies/report/rig.js'
+import { roleOf } from '../support/roles.js'
 
 const NOBEL = 'https://www.nobelprize.org/prizes/chemistry/2024/summary/'
 const BAKER = 'https://www.ipd.uw.edu/2024/10/david-baker-nobel-prize/'
@@ -60,21 +60,21 @@ function numberOf(prompt: string, url: string): number {
 function world() {
   const state = { mode: 'answer' as Mode, answering: signal(), aborted: signal<unknown>() }
   const replies: Record<string, (req: LLMRequest) => string | Promise<string>> = {
-    [plannerSystem]: (req) =>
+    'graph-reader planner': (req) =>
       JSON.stringify({
         goal: 'answer the question',
         steps: ['search'],
         key_elements: ['Nobel Prize'],
         queries: [req.prompt.includes('Question: What was Baker') ? 'David Baker protein design' : '2024 Nobel Prize Chemistry winners'],
       }),
-    [extractorSystem]: (req) =>
+    'graph-reader extractor': (req) =>
       JSON.stringify({
         facts: req.prompt.includes('"David Baker protein design"')
           ? [{ text: DESIGN, source: numberOf(req.prompt, BAKER) }]
           : [{ text: WINNERS, source: numberOf(req.prompt, NOBEL) }],
       }),
-    [neighborSystem]: () => '{"answerable": true, "missing": "", "queries": []}',
-    [finalizerSystem]: async (req) => {
+    'graph-reader neighbor': () => '{"answerable": true, "missing": "", "queries": []}',
+    'graph-reader finalizer': async (req) => {
       if (state.mode === 'hold-answer') {
         // Held until the run is aborted: the test stops it from the page.
         state.answering.resolve()
@@ -100,12 +100,12 @@ function world() {
       // A provider error that names an internal endpoint: the page must not see it.
       if (state.mode === 'fail') return { text: '', error: new Error('HTTP 500 from http://10.0.0.7:11434/api/chat (internal)') }
       if (state.mode === 'unreachable') return { text: '', error: new LaconicError('fetch failed: ECONNREFUSED', { code: 'network' }) }
-      return (replies[req.system ?? ''] ?? (() => ''))(req)
+      return (replies[roleOf(req.system) ?? ''] ?? (() => ''))(req)
     },
   })
   const search = mockSearch({ corpus: CORPUS })
   const agent = createAgent({ llm, search, strategy: 'graph-reader', graphReader: { concurrency: 1, maxSteps: 2 } })
-  const plannerPrompts = () => llm.calls.filter((call) => call.system === plannerSystem).map((call) => call.prompt)
+  const plannerPrompts = () => llm.calls.filter((call) => roleOf(call.system) === 'graph-reader planner').map((call) => call.prompt)
   return { agent, llm, state, plannerPrompts }
 }
 

@@ -6,18 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { startFakeBackend, type ChatTurn, type FakeBackend } from '../cli/fake-backend.js'
 import { runCli } from '../cli/run-cli.js'
 import { startChild, startWebNode, submit, type Child, type WebNode } from './processes.js'
 import { redisAvailable, startRedis, type RedisServer } from './redis-server.js'
+import { roleOf } from '../support/roles.js'
 
 const ANSWER = 'Because air scatters blue light most (https://sky.example/).'
 
 function reply(turn: ChatTurn): string {
-  if (turn.system === plannerSystem) return turn.prompt.includes('Air scatters') ? 'Action: Answer' : 'Action: Search\nQuery: why is the sky blue'
-  if (turn.system === synthesizerSystem) return 'Air scatters blue light most (https://sky.example/).'
-  if (turn.system === finalizerSystem) return ANSWER
+  if (roleOf(turn.system) === 'scratchpad planner')
+    return turn.prompt.includes('Air scatters') ? 'Action: Answer' : 'Action: Search\nQuery: why is the sky blue'
+  if (roleOf(turn.system) === 'scratchpad synthesizer') return 'Air scatters blue light most (https://sky.example/).'
+  if (roleOf(turn.system) === 'scratchpad finalizer') return ANSWER
   return ''
 }
 

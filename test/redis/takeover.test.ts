@@ -7,12 +7,12 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { createResearchQueue, redisEventLog, type ResearchQueue } from '../../src/redis/index.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from '../cli/fake-backend.js'
 import { runCli } from '../cli/run-cli.js'
 import { startChild, type Child } from './processes.js'
 import { redisAvailable, startRedis, type RedisServer } from './redis-server.js'
+import { roleOf } from '../support/roles.js'
 
 const ANSWER = 'Because air scatters blue light most (https://sky.example/).'
 /**
@@ -25,7 +25,13 @@ const TAKEOVER_BOUND_MS = 20_000
 
 /** The role of a model call, from its system prompt. */
 function role(turn: ChatTurn): string {
-  return turn.system === plannerSystem ? 'planner' : turn.system === synthesizerSystem ? 'synthesizer' : turn.system === finalizerSystem ? 'finalizer' : 'other'
+  return roleOf(turn.system) === 'scratchpad planner'
+    ? 'planner'
+    : roleOf(turn.system) === 'scratchpad synthesizer'
+      ? 'synthesizer'
+      : roleOf(turn.system) === 'scratchpad finalizer'
+        ? 'finalizer'
+        : 'other'
 }
 
 describe.skipIf(!redisAvailable())('a SIGKILLed laconic worker', () => {
@@ -38,9 +44,10 @@ describe.skipIf(!redisAvailable())('a SIGKILLed laconic worker', () => {
   const stalled = new Set<string>()
 
   function reply(turn: ChatTurn): string | ScriptedReply {
-    if (turn.system === plannerSystem) return turn.prompt.includes('Air scatters') ? 'Action: Answer' : 'Action: Search\nQuery: why is the sky blue'
-    if (turn.system === synthesizerSystem) return 'Air scatters blue light most (https://sky.example/).'
-    if (turn.system !== finalizerSystem) return ''
+    if (roleOf(turn.system) === 'scratchpad planner')
+      return turn.prompt.includes('Air scatters') ? 'Action: Answer' : 'Action: Search\nQuery: why is the sky blue'
+    if (roleOf(turn.system) === 'scratchpad synthesizer') return 'Air scatters blue light most (https://sky.example/).'
+    if (roleOf(turn.system) !== 'scratchpad finalizer') return ''
     const question = /\(run \d+\)/.exec(turn.prompt)?.[0] ?? ''
     if (stalled.has(question)) return ANSWER
     stalled.add(question)

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints, type CheckpointStore, type LLMRequest, type ResearchEvent } from '../../src/index.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { roleOf } from '../support/roles.js'
 
 const results = [
   { title: 'Rayleigh', url: 'https://physics.example/rayleigh', snippet: 'Short wavelengths scatter more.' },
@@ -26,9 +26,10 @@ function numberAbove(prompt: string, words: string): string | undefined {
 function obedientModel(synthesized?: (req: LLMRequest) => string) {
   return scriptedLLM({
     replies: (req) => {
-      if (req.system === plannerSystem) return req.prompt.includes('(none yet)') ? 'Action: Search\nQuery: sky' : 'Action: Answer'
-      if (req.system === synthesizerSystem) return synthesized?.(req) ?? `Short wavelengths scatter more [${numberAbove(req.prompt, 'Short wavelengths')}].`
-      if (req.system === finalizerSystem) {
+      if (roleOf(req.system) === 'scratchpad planner') return req.prompt.includes('(none yet)') ? 'Action: Search\nQuery: sky' : 'Action: Answer'
+      if (roleOf(req.system) === 'scratchpad synthesizer')
+        return synthesized?.(req) ?? `Short wavelengths scatter more [${numberAbove(req.prompt, 'Short wavelengths')}].`
+      if (roleOf(req.system) === 'scratchpad finalizer') {
         const n = /scatter more\.? \[(\d+)\]/.exec(req.prompt)?.[1]
         return n ? `Blue light scatters most [${n}].` : 'Blue light scatters most.'
       }
@@ -54,7 +55,7 @@ it('scratchpad cites [n] and lists only the source its answer cites, numbered af
   expect(result.citations).toEqual([{ index: 2, url: 'https://physics.example/rayleigh', title: 'Rayleigh' }])
   expect(events.find((e) => e.type === 'answer')).toMatchObject({ citations: result.citations })
   // The finalizer saw the notes citing [1] and that source with its snippet, not the four it did not use.
-  const final = llm.calls.find((c) => c.system === finalizerSystem)!.prompt
+  const final = llm.calls.find((c) => roleOf(c.system) === 'scratchpad finalizer')!.prompt
   expect(final).toContain('Short wavelengths scatter more [1].')
   expect(final).toContain('[1] Rayleigh — https://physics.example/rayleigh\nShort wavelengths scatter more.')
   expect(final).not.toContain('physics.example/sunset')
@@ -68,8 +69,8 @@ function twoSearchModel() {
     /\(none yet\)/.test(req.prompt) ? 'Action: Search\nQuery: sky' : /- sea/.test(req.prompt) ? 'Action: Answer' : 'Action: Search\nQuery: sea'
   return scriptedLLM({
     replies: (req) => {
-      if (req.system === plannerSystem) return planner(req)
-      if (req.system === synthesizerSystem) {
+      if (roleOf(req.system) === 'scratchpad planner') return planner(req)
+      if (roleOf(req.system) === 'scratchpad synthesizer') {
         // The second search shows the sea as [3] and Rayleigh, seen before, as [1] again.
         if (!/New results for "sea"/.test(req.prompt)) return 'Short wavelengths scatter more [1].'
         const numbered = req.prompt.includes('[3] Oceans') && req.prompt.includes('[1] Rayleigh')
@@ -115,7 +116,7 @@ it('a run resumed after its first search numbers its sources as the run it conti
 it('shows the finalizer every source read when the notes cite none (a synthesizer that dropped its markers)', async () => {
   const llm = obedientModel(() => 'Short wavelengths scatter more.')
   const result = await createAgent({ llm, search: mockSearch({ results: () => results.slice(0, 2) }) }).research('Why is the sky blue?').result
-  const final = llm.calls.find((c) => c.system === finalizerSystem)!.prompt
+  const final = llm.calls.find((c) => roleOf(c.system) === 'scratchpad finalizer')!.prompt
   expect(final).toContain('[1] Rayleigh — https://physics.example/rayleigh\nShort wavelengths scatter more.')
   expect(final).toContain('[2] Sunsets — https://physics.example/sunset\nLonger paths redden the light.')
   expect(result.citations).toEqual([])

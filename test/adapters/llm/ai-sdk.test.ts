@@ -10,9 +10,9 @@ import { aiSdkModel, searxng } from '../../../src/adapters/index.js'
 import type { AiSdkLanguageModel } from '../../../src/adapters/llm/index.js'
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
-import { finalizerSystem, plannerSystem, synthesizerSystem } from '../../../src/strategies/scratchpad/prompts.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'
 import { startFakeBackend, type FakeBackend } from '../../cli/fake-backend.js'
+import { roleOf } from '../../support/roles.js'
 
 type AiSdkModelOptions = NonNullable<Parameters<typeof aiSdkModel>[1]>
 
@@ -258,9 +258,10 @@ describe('aiSdkModel with @ai-sdk/openai-compatible against a loopback server', 
   beforeAll(async () => {
     backend = await startFakeBackend({
       reply: (turn) => {
-        if (turn.system === plannerSystem) return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
-        if (turn.system === synthesizerSystem) return 'Air scatters blue light most (https://example.org/rayleigh).'
-        if (turn.system === finalizerSystem) return ANSWER
+        if (roleOf(turn.system) === 'scratchpad planner')
+          return turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: why is the sky blue' : 'Action: Answer'
+        if (roleOf(turn.system) === 'scratchpad synthesizer') return 'Air scatters blue light most (https://example.org/rayleigh).'
+        if (roleOf(turn.system) === 'scratchpad finalizer') return ANSWER
         return '{"ok": true}'
       },
       results: () => [{ title: 'Rayleigh scattering', url: 'https://example.org/rayleigh', snippet: 'Blue light is scattered more.' }],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type LLMRequest } from '../../../src/index.js'
-import { planSystem, subAnswerSystem } from '../../../src/strategies/deep/prompts.js'
 import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from '../reflect/helpers.js'
+import { roleOf } from '../../support/roles.js'
 
 type Reply = readonly (string | Piece)[]
 const DONE = '{"is_complete": true, "reasoning": "covered"}'
@@ -15,8 +15,8 @@ function deepRig(script: (rig: GatedRig) => { planner: Reply[]; extractor: Reply
   let built: { planner: Reply[]; extractor: Reply[] } | undefined
   const rig: GatedRig = gatedRig((req: LLMRequest) => {
     built ??= script(rig)
-    if (req.system === planSystem) return built.planner[planned++] ?? [DONE]
-    if (req.system === subAnswerSystem) return built.extractor[extracted++] ?? [ANSWERED]
+    if (roleOf(req.system) === 'deep planner') return built.planner[planned++] ?? [DONE]
+    if (roleOf(req.system) === 'deep sub-answer') return built.extractor[extracted++] ?? [ANSWERED]
     return ['A is x [1].']
   })
   return rig

@@ -1,6 +1,6 @@
 import type { LLMRequest, ResearchEvent, ResearchRun, SearchResult } from '../../../src/index.js'
-import { condenserSystem, extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../../src/strategies/graph-reader/prompts.js'
 import { assertEventInvariants, scriptedLLM, type ScriptedLLM } from '../../../src/testing/index.js'
+import { roleOf as systemRole } from '../../support/roles.js'
 
 export async function collect(run: ResearchRun): Promise<ResearchEvent[]> {
   const events: ResearchEvent[] = []
@@ -11,20 +11,9 @@ export async function collect(run: ResearchRun): Promise<ResearchEvent[]> {
 export type Role = 'planner' | 'extractor' | 'neighbor' | 'condenser' | 'finalizer'
 
 export function roleOf(req: LLMRequest): Role {
-  switch (req.system) {
-    case plannerSystem:
-      return 'planner'
-    case extractorSystem:
-      return 'extractor'
-    case neighborSystem:
-      return 'neighbor'
-    case condenserSystem:
-      return 'condenser'
-    case finalizerSystem:
-      return 'finalizer'
-    default:
-      throw new Error(`unexpected system prompt: ${req.system}`)
-  }
+  const role = systemRole(req.system)
+  if (!role?.startsWith('graph-reader ')) throw new Error(`unexpected system prompt: ${req.system}`)
+  return role.slice('graph-reader '.length) as Role
 }
 
 /** The query an extractor or neighbor prompt is about. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, memoryCheckpoints, type AgentOptions, type LLMRequest } from '../../../src/index.js'
-import { queriesSystem, reflectSystem } from '../../../src/strategies/reflect/prompts.js'
 import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from './helpers.js'
+import { roleOf } from '../../support/roles.js'
 
 type Script = { planner: readonly (string | Piece)[]; reflections: readonly (readonly (string | Piece)[])[] }
 
@@ -12,8 +12,8 @@ function reflectRig(script: (rig: GatedRig) => Script): GatedRig {
   let built: Script | undefined
   const rig: GatedRig = gatedRig((req: LLMRequest) => {
     built ??= script(rig)
-    if (req.system === queriesSystem) return built.planner
-    if (req.system === reflectSystem) return built.reflections[reflections++] ?? ['{"slots": {"score": "3-3 [1]"}, "need_more": false}']
+    if (roleOf(req.system) === 'reflect queries') return built.planner
+    if (roleOf(req.system) === 'reflect reflection') return built.reflections[reflections++] ?? ['{"slots": {"score": "3-3 [1]"}, "need_more": false}']
     return ['It was 3-3 [1].']
   })
   return rig

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMRequest, type SearchResult } from '../../../src/index.js'
-import { queriesSystem, reflectSystem } from '../../../src/strategies/reflect/prompts.js'
 import { reflect } from '../../../src/strategy.js'
 import { mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
 import { collect, ofType } from './helpers.js'
 import { heldCalls } from '../held-calls.js'
+import { roleOf } from '../../support/roles.js'
 
 const doc = (id: string, snippet = `about ${id}`): SearchResult => ({ title: `Title ${id}`, url: `https://${id}.example/page`, snippet })
 
@@ -13,8 +13,8 @@ function planner(queries: string, reflection: (i: number) => string) {
   let reflections = 0
   return scriptedLLM({
     replies: (req: LLMRequest) => {
-      if (req.system === queriesSystem) return queries
-      if (req.system === reflectSystem) return reflection(reflections++)
+      if (roleOf(req.system) === 'reflect queries') return queries
+      if (roleOf(req.system) === 'reflect reflection') return reflection(reflections++)
       throw new Error(`unexpected planner prompt: ${req.system}`)
     },
   })
@@ -60,7 +60,7 @@ describe('reflect', () => {
       const { events, result } = await collect(agent, 'What was the score?')
       expect(result.reason).toBe('max-iterations')
       expect(search.calls).toEqual(['first', ...Array.from({ length: maxIterations - 1 }, (_, i) => `more ${i}`)])
-      expect(plan.calls.filter((c) => c.system === reflectSystem)).toHaveLength(maxIterations)
+      expect(plan.calls.filter((c) => roleOf(c.system) === 'reflect reflection')).toHaveLength(maxIterations)
       expect(ofType(events, 'warning').map((w) => w.code)).toContain('max-iterations')
       expect(result.answer).toBe('Unknown score [1].')
     }
@@ -147,7 +147,7 @@ describe('reflect', () => {
     const priorAnswers = [{ query: 'Who won the final?', answer: 'Argentina won [4].', sources: ['https://fifa.example/final'] }]
     const { result } = await collect(agent, 'Which team won?', { priorAnswers, citations })
     expect(search.calls).toEqual([])
-    expect(plan.calls.some((c) => c.system === queriesSystem)).toBe(false)
+    expect(plan.calls.some((c) => roleOf(c.system) === 'reflect queries')).toBe(false)
     expect(result.answer).toBe('Argentina [4].')
     expect(result.citations).toEqual(citations)
   })

@@ -2,11 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type LLMRequest } from '../../../src/index.js'
 import { lineQuery, parsePlannerDecision, plannerQuery } from '../../../src/strategies/scratchpad/parse.js'
-import { finalizerSystem, plannerSystem } from '../../../src/strategies/scratchpad/prompts.js'
 import { createQueryStream } from '../../../src/strategies/shared/query-stream.js'
 import { gatedRig, watchedStore, type GatedRig, type Piece } from '../gated.js'
 import { collect, ofType } from '../reflect/helpers.js'
 import { splitAt } from '../../support/split.js'
+import { roleOf } from '../../support/roles.js'
 
 type Reply = readonly (string | Piece)[]
 
@@ -16,8 +16,8 @@ function scratchpadRig(script: (rig: GatedRig) => Reply[]): GatedRig {
   let built: Reply[] | undefined
   const rig: GatedRig = gatedRig((req: LLMRequest) => {
     built ??= script(rig)
-    if (req.system === plannerSystem) return built[planned++] ?? ['Action: Answer']
-    if (req.system === finalizerSystem) return ['The score was 3-3.']
+    if (roleOf(req.system) === 'scratchpad planner') return built[planned++] ?? ['Action: Answer']
+    if (roleOf(req.system) === 'scratchpad finalizer') return ['The score was 3-3.']
     return [`Notes after "${req.prompt.length}" characters.`]
   })
   return rig

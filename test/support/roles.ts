@@ -1,0 +1,28 @@
+/**
+ * Which role of a built-in strategy a model request is for, told by what its system prompt asks
+ * (the prompt's opening words): for tests that serve every role from one model, such as a CLI run
+ * against one fake backend. A prompt that opens otherwise has no role here, so a reworded prompt
+ * fails its tests rather than being answered as another role.
+ */
+const OPENINGS = {
+  'scratchpad planner': 'You are the planner of a research agent.',
+  'scratchpad synthesizer': 'You maintain the knowledge notes of a research agent.',
+  'scratchpad finalizer': "You answer the user's question from research notes",
+  'graph-reader planner': 'You plan web research.',
+  'graph-reader extractor': 'You extract atomic facts for a research question',
+  'graph-reader neighbor': 'You steer web research.',
+  'graph-reader condenser': 'You condense research notes.',
+  'graph-reader finalizer': "You answer the user's question from a notebook of facts",
+  'reflect queries': 'You write web search queries for a research question.',
+  'reflect reflection': 'You check whether search results answer a question.',
+  'deep planner': 'You plan research one sub-question at a time.',
+  'deep sub-answer': 'You answer one research sub-question',
+  'claim judge': 'You check sentences against the source text',
+} as const
+
+export type Role = keyof typeof OPENINGS
+
+export function roleOf(system: string | undefined): Role | undefined {
+  if (system === undefined) return undefined
+  return (Object.keys(OPENINGS) as Role[]).find((role) => system.startsWith(OPENINGS[role]))
+}
