@@ -1,0 +1,140 @@
+/**
+ * The docs can't name what the package doesn't export (issue 37): every
+ * `import { … } from 'laconic-research…'` in a code block of README.md or docs/*.md names only
+ * exports of that entry point, as the API reports (api/*.api.md) list them, and every entry point
+ * it names is one package.json exports.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+
+/** The names an API report lists as exported: `export function x`, `export interface X`, ... */
+function reportedExports(report: string): Set<string> {
+  const names = new Set<string>()
+  for (const match of report.matchAll(/^export (?:declare )?(?:abstract )?(?:class|const|function|interface|type|enum|let|namespace) ([A-Za-z_$][\w$]*)/gm)) {
+    names.add(match[1] as string)
+  }
+  return names
+}
+
+/** Each entry point of package.json (`laconic-research`, `laconic-research/kb`, ...) with its API report's exports. */
+function entryExports(): Map<string, Set<string>> {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> }
+  const entries = new Map<string, Set<string>>()
+  for (const subpath of Object.keys(pkg.exports)) {
+    if (subpath === './package.json') continue
+    const specifier = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`
+    const report = subpath === '.' ? 'index' : subpath.slice(2).replaceAll('/', '-')
+    entries.set(specifier, reportedExports(readFileSync(join(REPO, 'api', `${report}.api.md`), 'utf8')))
+  }
+  return entries
+}
+
+interface DocImport {
+  specifier: string
+  names: string[]
+  /** The 1-based line of the doc where the import starts. */
+  line: number
+}
+
+/** The package's imports in a Markdown text's fenced code blocks (named, default and dynamic ones, across lines). */
+function docImports(markdown: string, packageName: string): DocImport[] {
+  const imports: DocImport[] = []
+  const escaped = packageName.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
+  const fence = /^(```|~~~)[^\n]*\n([\s\S]*?)^\1[ \t]*$/gm
+  for (const block of markdown.matchAll(fence)) {
+    const code = block[2] as string
+    const codeStart = (block.index ?? 0) + block[0].indexOf('\n') + 1
+    const lineOf = (offset: number) => markdown.slice(0, codeStart + offset).split('\n').length
+    const statement = new RegExp(
+      `(?:import|export)\\s+(type\\s+)?(?:([\\w$]+)\\s*,?\\s*)?(?:\\{([^}]*)\\}|\\*\\s+as\\s+[\\w$]+)?\\s*from\\s*['"](${escaped}(?:/[\\w/-]+)?)['"]`,
+      'g',
+    )
+    for (const match of code.matchAll(statement)) {
+      const names = (match[3] ?? '')
+        .split(',')
+        .map(
+          (part) =>
+            part
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0]
+              ?.trim() ?? '',
+        )
+        .filter((name) => name !== '')
+      imports.push({ specifier: match[4] as string, names, line: lineOf(match.index ?? 0) })
+    }
+    for (const match of code.matchAll(new RegExp(`import\\(\\s*['"](${escaped}(?:/[\\w/-]+)?)['"]\\s*\\)`, 'g'))) {
+      imports.push({ specifier: match[1] as string, names: [], line: lineOf(match.index ?? 0) })
+    }
+  }
+  return imports
+}
+
+/** What a doc imports that its entry point doesn't export (or an entry point that doesn't exist), one line each. */
+function unknownImports(doc: string, markdown: string, entries: Map<string, Set<string>>, packageName: string): string[] {
+  const problems: string[] = []
+  for (const { specifier, names, line } of docImports(markdown, packageName)) {
+    const exported = entries.get(specifier)
+    if (exported === undefined) {
+      problems.push(`${doc}:${line} imports from ${specifier}, which is no entry point of package.json`)
+      continue
+    }
+    for (const name of names) {
+      if (!exported.has(name)) problems.push(`${doc}:${line} imports ${name} from ${specifier}, which doesn't export it`)
+    }
+  }
+  return problems
+}
+
+const docs = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(REPO, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+]
+const PACKAGE = 'laconic-research'
+
+describe('imports in the docs', () => {
+  const entries = entryExports()
+
+  it('reads the API reports: the root entry exports createAgent, /kb exports no createAgent', () => {
+    expect(entries.get(PACKAGE)?.has('createAgent')).toBe(true)
+    expect(entries.get(`${PACKAGE}/kb`)?.has('createAgent')).toBe(false)
+  })
+
+  it('finds named, type, renamed, multi-line and dynamic imports, and only in code blocks', () => {
+    const markdown = [
+      "Prose: import { notCode } from 'laconic-research'",
+      '```ts',
+      "import { createAgent, type Agent as A } from 'laconic-research'",
+      'import {',
+      '  knowledgeBase,',
+      "} from 'laconic-research/kb'",
+      "const { x } = await import('laconic-research/node')",
+      "import { other } from 'not-laconic'",
+      '```',
+    ].join('\n')
+    expect(docImports(markdown, PACKAGE)).toEqual([
+      { specifier: PACKAGE, names: ['createAgent', 'Agent'], line: 3 },
+      { specifier: `${PACKAGE}/kb`, names: ['knowledgeBase'], line: 4 },
+      { specifier: `${PACKAGE}/node`, names: [], line: 7 },
+    ])
+  })
+
+  it('fails a doc naming a removed export or a missing entry point', () => {
+    const markdown = ['```ts', "import { createAgent, approvePlan } from 'laconic-research'", "import { x } from 'laconic-research/core'", '```'].join('\n')
+    expect(unknownImports('docs/x.md', markdown, entries, PACKAGE)).toEqual([
+      "docs/x.md:2 imports approvePlan from laconic-research, which doesn't export it",
+      'docs/x.md:3 imports from laconic-research/core, which is no entry point of package.json',
+    ])
+  })
+
+  it.each(docs)('%s imports only what its entry points export', (doc) => {
+    expect(unknownImports(doc, readFileSync(join(REPO, doc), 'utf8'), entries, PACKAGE)).toEqual([])
+  })
+})
