@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createMerge, merge } from '../../src/core/util/merge.js'
+import { merge } from '../../src/core/util/merge.js'
+import { createMerge } from '../../src/strategy.js'
 
 async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = []

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { memoryVectorStore } from '../../src/kb/index.js'
-import type { Chunk, StoredDocument } from '../../src/kb/vector-store.js'
+import { memoryVectorStore, type VectorStore } from '../../src/kb/index.js'
+
+type Chunk = Parameters<VectorStore['putDocument']>[1][number]
+type StoredDocument = Parameters<VectorStore['putDocument']>[0]
 
 const MODEL = { model: 'fake', dimensions: 3 }
 

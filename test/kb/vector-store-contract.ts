@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { VectorStore } from '../../src/kb/index.js'
-import type { Chunk, StoredDocument } from '../../src/kb/vector-store.js'
+
+type Chunk = Parameters<VectorStore['putDocument']>[1][number]
+type StoredDocument = Parameters<VectorStore['putDocument']>[0]
 
 export interface ContractSubject {
   /** A new, empty store. */

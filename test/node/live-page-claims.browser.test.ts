@@ -10,10 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
 import { createLiveServer } from '../../src/node/index.js'
-import type { LiveAgent } from '../../src/server/in-process-runs.js'
 import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
+import type { inProcessRuns } from '../../src/server/index.js'
+
+type LiveAgent = Parameters<typeof inProcessRuns>[0]['agent']
 
 /** Markup that would show an image and set a flag if it were ever parsed as HTML. */
 const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='yes'">`

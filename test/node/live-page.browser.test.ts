@@ -14,10 +14,12 @@ import { localCorpus } from '../../src/adapters/index.js'
 import { memoryCheckpoints } from '../../src/index.js'
 import { createAgent } from '../../src/index.js'
 import { createLiveServer } from '../../src/node/index.js'
-import type { LiveAgent } from '../../src/server/in-process-runs.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { browserAvailable, launchChromium } from '../support/browser.js'
 import { world } from '../checkpoints/world.js'
+import type { inProcessRuns } from '../../src/server/index.js'
+
+type LiveAgent = Parameters<typeof inProcessRuns>[0]['agent']
 
 /** Markup that would show an image and set a flag if it were ever parsed as HTML. */
 const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='yes'">`

@@ -14,10 +14,12 @@ import {
   type ResearchWorker,
 } from '../../src/redis/index.js'
 import type { RunStatus } from '../../src/redis/queue.js'
-import type { EventLogReader } from '../../src/redis/event-log.js'
 import type { RunHost } from '../../src/server/index.js'
 import type { RunStatus as ServedStatus } from '../../src/server/run-host.js'
-import type { EventStream } from '../../src/streams/types.js'
+import type { toSSE } from '../../src/streams/index.js'
+
+type EventLogReader = ReturnType<ReturnType<typeof redisEventLog>['read']>
+type EventStream = Parameters<typeof toSSE>[0]
 
 type RedisRuns = Awaited<ReturnType<typeof redisRuns>>
 type RedisEventLog = Awaited<ReturnType<typeof redisEventLog>>

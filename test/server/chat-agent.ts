@@ -4,8 +4,10 @@
  */
 import type { Agent } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import type { ChatAgent } from '../../src/server/chat-handler.js'
 import { gate } from '../streams/helpers.js'
+import type { createChatHandler } from '../../src/server/index.js'
+
+type ChatAgent = Parameters<typeof createChatHandler>[0]['agent']
 
 type SessionOptions = NonNullable<Parameters<Agent['session']>[1]>
 

@@ -8,7 +8,8 @@
 import type { LLMRequest } from '../../src/index.js'
 import { estimateTokens } from '../../src/strategy.js'
 import { type ScriptedLLM, scriptedLLM } from '../../src/testing/index.js'
-import type { ScriptedReply } from '../../src/testing/scripted-llm.js'
+
+type ScriptedReply = Exclude<Extract<Parameters<typeof scriptedLLM>[0]['replies'], readonly unknown[]>[number], string>
 
 const STOP = new Set(
   'the a an of in on at to for and or is was were what which who whom when where how why did does do by with from as that this its it be are'.split(' '),

@@ -23,19 +23,13 @@ import type {
   searxng,
   tavily,
 } from '../../src/adapters/index.js'
-import type {
-  AiSdkLanguageModel,
-  Backoff,
-  HttpTimeouts,
-  LLMAdapterOptions,
-  LocalModel,
-  LocalModelOptions,
-  OllamaBodyOptions,
-  OllamaThink,
-} from '../../src/adapters/llm/index.js'
+import type { Backoff, HttpTimeouts, LLMAdapterOptions, LocalModelOptions, OllamaBodyOptions, OllamaThink } from '../../src/adapters/llm/index.js'
 import type { ScholarlyOptions, HttpSearchOptions, LocalCorpusBaseOptions, LocalDocument } from '../../src/adapters/search/index.js'
 import type { CacheOptions } from '../../src/adapters/cache/index.js'
 import type { ResolveHost, isBlockedAddress } from '../../src/adapters/fetch/index.js'
+
+type AiSdkLanguageModel = Parameters<typeof aiSdkModel>[0]
+type LocalModel = ReturnType<typeof local>
 
 type ArxivOptions = NonNullable<Parameters<typeof arxiv>[0]>
 type CombineSearchOptions = NonNullable<Parameters<typeof combineSearch>[1]>

@@ -7,15 +7,19 @@ import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } fro
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, SessionState, SessionStore, EventOf, ResearchResult } from '../../src/index.js'
 import type { ChatHandler, createChatHandler, createRequestGuard, RequestGuard, REBUILT_LIMITS, sessionStateFromMessages } from '../../src/server/index.js'
-import type { ChatAgent, StartedChatTurn } from '../../src/server/chat-handler.js'
+import type { StartedChatTurn } from '../../src/server/chat-handler.js'
 import type { nodeListener } from '../../src/node/index.js'
 import type { WebHandler } from '../../src/node/node-listener.js'
-import type { MaskedError, researchDataSchemas, researchMetadataSchema, ResearchUIMessage } from '../../src/streams/index.js'
+import type { MaskedError, researchDataSchemas, researchMetadataSchema, ResearchUIMessage, toUIMessageStream } from '../../src/streams/index.js'
 import type { OnMaskedError } from '../../src/streams/error-masking.js'
-import type { ResearchDataParts, ResearchMessageMetadata, ResearchUIChunk } from '../../src/streams/ui-message-stream.js'
+import type { ResearchDataParts } from '../../src/streams/ui-message-stream.js'
 import type { ResearchDataUIPart, ResearchMessageDataParts, ResearchToolUIPart, ResearchUIMessagePart } from '../../src/streams/research-ui-message.js'
 import type { ResearchSchema, SchemaIssue, SchemaResult } from '../../src/streams/standard-schema.js'
 import type { UIChunkOptions } from '../../src/streams/ui-message-chunks.js'
+
+type ChatAgent = Parameters<typeof createChatHandler>[0]['agent']
+type ResearchMessageMetadata = NonNullable<ResearchUIMessage['metadata']>
+type ResearchUIChunk = ReturnType<typeof toUIMessageStream> extends ReadableStream<infer C> ? C : never
 
 type ChatHandlerOptions = NonNullable<Parameters<typeof createChatHandler>[0]>
 type RequestGuardOptions = NonNullable<Parameters<typeof createRequestGuard>[0]>

@@ -4,8 +4,10 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import { aiSdkEmbeddings, localEmbeddings, ollamaEmbeddings, openAIEmbeddings } from '../../src/adapters/index.js'
-import type { AiSdkEmbeddingModel, EmbeddingAdapterOptions, EmbeddingBatchOptions } from '../../src/adapters/embed/index.js'
+import type { EmbeddingAdapterOptions, EmbeddingBatchOptions } from '../../src/adapters/embed/index.js'
 import type { EmbeddingProvider, LLMRequest } from '../../src/index.js'
+
+type AiSdkEmbeddingModel = Parameters<typeof aiSdkEmbeddings>[0]
 
 type AiSdkEmbeddingsOptions = NonNullable<Parameters<typeof aiSdkEmbeddings>[1]>
 type LocalEmbeddings = Awaited<ReturnType<typeof localEmbeddings>>

@@ -6,11 +6,14 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { EmbeddingProvider } from '../../src/index.js'
 import type { FetchProvider, LLMProvider, SearchProvider, SearchOptions } from '../../src/index.js'
 import type { KnowledgeBase, knowledgeBase, memoryVectorStore, modelReranker, Reranker, rerankEndpoint, VectorStore } from '../../src/kb/index.js'
-import type { Chunk, ScoredChunk, StoredDocument } from '../../src/kb/vector-store.js'
 import type { IndexOptions, IndexProgress, IndexReport } from '../../src/kb/indexer.js'
 import type { KnowledgeBaseWarning } from '../../src/kb/knowledge-base.js'
 import type { KnowledgeSource } from '../../src/kb/knowledge-sources.js'
 import type { RerankedPassage } from '../../src/kb/reranker.js'
+
+type Chunk = Parameters<VectorStore['putDocument']>[1][number]
+type ScoredChunk = Awaited<ReturnType<VectorStore['searchByVector']>>[number]
+type StoredDocument = Parameters<VectorStore['putDocument']>[0]
 
 type KnowledgeBaseOptions = NonNullable<Parameters<typeof knowledgeBase>[0]>
 type ModelRerankerOptions = NonNullable<Parameters<typeof modelReranker>[1]>

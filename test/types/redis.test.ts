@@ -15,10 +15,12 @@ import type {
   redisSessions,
   redisStore,
 } from '../../src/redis/index.js'
-import type { EventLogReader, ReadOptions } from '../../src/redis/event-log.js'
+import type { ReadOptions } from '../../src/redis/event-log.js'
 import type { QueuedResearchOptions, ResearchEventsOptions, ResearchJobData, RunStatus, SubmitOptions } from '../../src/redis/queue.js'
 import type { RedisConnection } from '../../src/redis/redis-connection.js'
 import type { WorkerAgent } from '../../src/redis/worker.js'
+
+type EventLogReader = ReturnType<ReturnType<typeof redisEventLog>['read']>
 
 type RedisCheckpointsOptions = NonNullable<Parameters<typeof redisCheckpoints>[1]>
 type RedisEventLog = Awaited<ReturnType<typeof redisEventLog>>

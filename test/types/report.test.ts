@@ -1,8 +1,10 @@
 import { expectTypeOf, it } from 'vitest'
-import type { AgentOptions, InterruptDecision, InterruptRequest } from '../../src/index.js'
+import type { AgentOptions, InterruptDecision, InterruptRequest, ResearchResult } from '../../src/index.js'
 import type { OutlineSection } from '../../src/core/contracts/interruption.js'
-import type { Report, ReportSection } from '../../src/core/contracts/events.js'
 import { report } from '../../src/strategy.js'
+
+type Report = NonNullable<ResearchResult['report']>
+type ReportSection = NonNullable<NonNullable<ResearchResult['report']>['sections']>[number]
 
 type OutlineRequest = Extract<InterruptRequest, { kind: 'outline' }>
 type ReportOptions = NonNullable<AgentOptions['report']>

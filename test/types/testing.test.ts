@@ -6,7 +6,9 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { FetchedPage, LLMProvider, LLMRequest, ProviderError, SearchResult } from '../../src/index.js'
 import type { TraceRunOptions } from '../../src/otel/index.js'
 import type { InFlight, MockFetch, MockSearch, ScriptedLLM, searchFailure, sleep, mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
-import type { Script, ScriptedReply } from '../../src/testing/scripted-llm.js'
+
+type Script = Parameters<typeof scriptedLLM>[0]['replies']
+type ScriptedReply = Exclude<Extract<Parameters<typeof scriptedLLM>[0]['replies'], readonly unknown[]>[number], string>
 
 type MockFetchOptions = NonNullable<Parameters<typeof mockFetch>[0]>
 type MockSearchOptions = NonNullable<Parameters<typeof mockSearch>[0]>

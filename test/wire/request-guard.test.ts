@@ -4,7 +4,8 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import fc from 'fast-check'
-import { createRequestGuard, TOKEN_HEADER, type GuardedRequest, type RequestRefusal } from '../../src/wire/request-guard.js'
+import { TOKEN_HEADER, type GuardedRequest, type RequestRefusal } from '../../src/wire/request-guard.js'
+import { createRequestGuard } from '../../src/server/index.js'
 
 const guard = createRequestGuard({ host: '127.0.0.1', token: 'a-token-of-enough-length' })
 const host = '127.0.0.1:8787'

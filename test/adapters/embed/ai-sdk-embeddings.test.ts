@@ -7,9 +7,10 @@ import { APICallError, type EmbeddingModelV3 } from '@ai-sdk/provider'
 import { MockEmbeddingModelV3 } from 'ai/test'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { aiSdkEmbeddings } from '../../../src/adapters/index.js'
-import type { AiSdkEmbeddingModel } from '../../../src/adapters/embed/index.js'
 import type { LLMRequest } from '../../../src/index.js'
 import { loopbacks } from '../http/loopback.js'
+
+type AiSdkEmbeddingModel = Parameters<typeof aiSdkEmbeddings>[0]
 
 type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 

@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest'
 import { httpRequest } from '../../../src/adapters/http/index.js'
-import { ProviderError } from '../../../src/index.js'
+import { ProviderError, type LLMRequest } from '../../../src/index.js'
 import { isAbortError } from '../../../src/strategy.js'
-import type { RetryInfo } from '../../../src/core/contracts/providers.js'
 import { loopbacks, startLoopback, writePieces } from './loopback.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 const KEY = 'brave-key-0123456789abcdef'
 const serve = loopbacks()

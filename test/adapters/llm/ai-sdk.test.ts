@@ -7,12 +7,13 @@ import { APICallError, type LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { aiSdkModel, searxng } from '../../../src/adapters/index.js'
-import type { AiSdkLanguageModel } from '../../../src/adapters/llm/index.js'
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { createAgent } from '../../../src/index.js'
 import { assertEventInvariants } from '../../../src/testing/index.js'
 import { startFakeBackend, type FakeBackend } from '../../cli/fake-backend.js'
 import { roleOf } from '../../support/roles.js'
+
+type AiSdkLanguageModel = Parameters<typeof aiSdkModel>[0]
 
 type AiSdkModelOptions = NonNullable<Parameters<typeof aiSdkModel>[1]>
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { ProviderError } from '../../../src/index.js'
+import { ProviderError, type LLMRequest } from '../../../src/index.js'
 import { isAbortError } from '../../../src/strategy.js'
-import type { RetryInfo } from '../../../src/core/contracts/providers.js'
 import { loopbacks, startLoopback, writePieces, type Handler } from '../http/loopback.js'
 import { openai } from '../../../src/adapters/index.js'
 import { API_KEY, cases, collect, collectUntilError } from './cases.js'
 import { expectedText } from './fixtures.js'
+
+type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
 
 const serve = loopbacks()
 

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localCorpus } from '../../../src/adapters/index.js'
-import type { PageWarning } from '../../../src/core/contracts/providers.js'
-import { createAgent, type ResearchEvent } from '../../../src/index.js'
+import { createAgent, type ResearchEvent, type FetchedPage } from '../../../src/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
+
+type PageWarning = NonNullable<FetchedPage['warnings']>[number]
 
 const fixture = (path: string) => new URL(`../../fixtures/documents/${path}`, import.meta.url)
 

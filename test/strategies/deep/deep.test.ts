@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { createAgent, type AgentOptions, type SearchResult } from '../../../src/index.js'
 import { deep } from '../../../src/strategy.js'
 import { mockFetch, mockSearch, scriptedLLM, searchFailure } from '../../../src/testing/index.js'
-import type { Script } from '../../../src/testing/scripted-llm.js'
 import { collect, ofType } from '../reflect/helpers.js'
 import { heldCalls } from '../held-calls.js'
+
+type Script = Parameters<typeof scriptedLLM>[0]['replies']
 
 const doc = (id: string, snippet = `about ${id}`): SearchResult => ({ title: `Title ${id}`, url: `https://${id}.example/page`, snippet })
 const next = (q: string) => JSON.stringify({ is_complete: false, next_question: q, reasoning: 'needed' })

@@ -4,9 +4,10 @@ import { createAgent, memoryCheckpoints } from '../../../src/index.js'
 import { ProviderError, type EventOf, type LLMRequest, type ResearchEvent, type ResearchRun } from '../../../src/index.js'
 import type { InterruptRequest, AgentOptions } from '../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM } from '../../../src/testing/index.js'
-import type { ScriptedReply } from '../../../src/testing/scripted-llm.js'
 import { heldCalls } from '../held-calls.js'
 import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
+
+type ScriptedReply = Exclude<Extract<Parameters<typeof scriptedLLM>[0]['replies'], readonly unknown[]>[number], string>
 
 type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>
 

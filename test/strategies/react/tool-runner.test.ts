@@ -1,9 +1,8 @@
 /** The react tool runner on its own: checks, approvals, concurrency and results of one step's calls, without a model. */
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints } from '../../../src/index.js'
+import { memoryCheckpoints, type LLMChunk } from '../../../src/index.js'
 import type { StrategyEvent } from '../../../src/strategy.js'
 import type { InterruptDecision } from '../../../src/index.js'
-import type { ToolCall } from '../../../src/core/contracts/providers.js'
 import { createContext } from '../../../src/core/run/context.js'
 import type { AgentOptions } from '../../../src/index.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
@@ -11,6 +10,8 @@ import { toolRunner } from '../../../src/strategies/react/tool-runner.js'
 import { builtinTools, userTools } from '../../../src/strategies/react/tools.js'
 import { mockFetch, mockSearch } from '../../../src/testing/index.js'
 import { EVIDENCE_CHARS } from '../../../src/strategies/shared/cited-answer.js'
+
+type ToolCall = Omit<Extract<LLMChunk, { type: 'tool-call' }>, 'type'>
 
 type ReactOptions = NonNullable<AgentOptions['react']>
 type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>

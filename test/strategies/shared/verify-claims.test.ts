@@ -6,7 +6,8 @@ import { citedAnswer, type CitedSource } from '../../../src/strategies/shared/ci
 import { JUDGE_BATCH } from '../../../src/strategies/shared/claim-judge.js'
 import { MAX_JUDGED } from '../../../src/strategies/shared/verify-claims.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
-import type { Script } from '../../../src/testing/scripted-llm.js'
+
+type Script = Parameters<typeof scriptedLLM>[0]['replies']
 
 type VerifyMode = NonNullable<AgentOptions['verify']>
 

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { local } from '../../../../src/adapters/index.js'
-import type { LocalModel } from '../../../../src/adapters/llm/index.js'
 import type { LLMChunk, LLMProvider, LLMRequest, ResearchEvent } from '../../../../src/index.js'
 import { createAgent } from '../../../../src/index.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../../../src/testing/index.js'
 import { writeTinyGguf } from './tiny-gguf.js'
+
+type LocalModel = ReturnType<typeof local>
 
 type JsonSchema = NonNullable<LLMRequest['tools']>[number]['parameters']
 

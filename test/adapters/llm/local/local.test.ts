@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { local } from '../../../../src/adapters/index.js'
-import type { LocalModel } from '../../../../src/adapters/llm/index.js'
 import type { LLMChunk, LLMRequest } from '../../../../src/index.js'
 import { writeTinyGguf } from './tiny-gguf.js'
+
+type LocalModel = ReturnType<typeof local>
 
 let dir: string
 let model: LocalModel
