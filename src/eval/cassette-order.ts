@@ -163,6 +163,7 @@ function orderWriter(options: ScopeOptions) {
       file = path
     },
     keep(line: Line): void {
+      if (options.write === 'never') return
       const last = lines[lines.length - 1]
       // Pieces in a row of one request are one line, unless that line is written already.
       if (line[0] === 'c' && last?.[0] === 'c' && last[1] === line[1] && lines.length > written) last[2] += 1
@@ -197,7 +198,9 @@ class Scope implements OrderScope {
   /** Recorded requests not yet made again, by entry id: their steps, earliest first. */
   private readonly unmade = new Map<string, number[]>()
   /** Steps not yet done, by request. */
-  private readonly pending = new Map<number, number[]>()
+  private readonly stepsOf = new Map<number, number[]>()
+  /** How many of each request's steps are not done yet. */
+  private readonly left = new Map<number, number>()
   private readonly waiting = new Map<number, (step?: StepKind) => void>()
   private own = 0
   /** Counts what the run does (asks, reads, settles), so the idle watch sees it is not still. */
@@ -224,11 +227,19 @@ class Scope implements OrderScope {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
     this.steps = text === undefined ? [] : parseOrder(text)
-    this.steps.forEach((step, index) => {
-      const into = step.kind === 'i' && step.id ? [this.unmade, step.id] : [this.pending, step.n]
-      const [map, key] = into as [Map<string | number, number[]>, string | number]
-      map.set(key, [...(map.get(key) ?? []), index])
-    })
+    const into = <K>(map: Map<K, number[]>, key: K, index: number) => {
+      const list = map.get(key)
+      if (list) list.push(index)
+      else map.set(key, [index])
+    }
+    for (const [index, step] of this.steps.entries()) {
+      if (step.kind === 'i' && step.id) {
+        into(this.unmade, step.id, index)
+        continue
+      }
+      into(this.stepsOf, step.n, index)
+      this.left.set(step.n, (this.left.get(step.n) ?? 0) + 1)
+    }
     if (this.steps.length) this.state = 'following'
     else {
       this.state = 'free'
@@ -236,23 +247,19 @@ class Scope implements OrderScope {
     }
   }
 
-  /** Marks a step done; a request's pieces and end are also counted off its pending steps. */
+  /** Marks a step done; a request's pieces and end are also counted off what is left of it. */
   private done(index: number): void {
     const step = this.steps[index]
     if (!step || step.done) return
     step.done = true
-    if (step.kind !== 'i')
-      this.pending.set(
-        step.n,
-        (this.pending.get(step.n) ?? []).filter((other) => other !== index),
-      )
+    if (step.kind !== 'i') this.left.set(step.n, (this.left.get(step.n) ?? 1) - 1)
   }
 
   /** A step taken as never coming; for a request never made, the rest of it too. */
   private passOver(index: number): void {
     const step = this.steps[index]
     this.done(index)
-    if (step?.kind === 'i') for (const other of this.pending.get(step.n) ?? []) this.done(other)
+    if (step?.kind === 'i') for (const other of this.stepsOf.get(step.n) ?? []) this.done(other)
   }
 
   /** Wakes every waiting request, one per turn of the event loop (so a new recording of the order can be followed in turn). */
@@ -392,7 +399,7 @@ class Scope implements OrderScope {
           // told by the next request's end
         }
         if (ticket.n === undefined) return
-        for (const index of this.pending.get(ticket.n) ?? []) this.done(index)
+        for (const index of this.stepsOf.get(ticket.n) ?? []) this.done(index)
         this.pump()
       },
     }
@@ -410,7 +417,7 @@ class Scope implements OrderScope {
 
   /** Waits until request `n`'s next step is due: its recorded turn when following, else a turn of the loop of its own when the order is being recorded. */
   private async wait(n: number | undefined): Promise<StepKind | undefined> {
-    if (this.state === 'following' && n !== undefined && this.pending.get(n)?.length) return this.handedOver(n)
+    if (this.state === 'following' && n !== undefined && (this.left.get(n) ?? 0) > 0) return this.handedOver(n)
     // Recording the order: each piece is handed over in a turn of its own, as a replay will hand it over.
     if (this.writer.writing()) await new Promise((resolve) => setImmediate(resolve))
     return undefined
