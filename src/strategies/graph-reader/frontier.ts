@@ -164,6 +164,19 @@ export function createFrontier<E, S extends NodeScope>(options: FrontierOptions<
     while (planned && !waiting.length && canStart() && active < concurrency && queue.length) launch(queue.shift()!, false)
   }
 
+  /** What a reply's early nodes reach of the frontier. */
+  const core: FrontierCore<S> = {
+    visited,
+    queue,
+    canStart,
+    launch,
+    uncount: () => {
+      explored--
+    },
+    readyForSlot,
+    fill,
+  }
+
   async function* guarded(node: Node, running: Running<S>): AsyncGenerator<E> {
     const ticket: NodeTicket<S> = {
       scope: running.scope,
@@ -203,62 +216,13 @@ export function createFrontier<E, S extends NodeScope>(options: FrontierOptions<
       return queue.length
     },
 
-    early(place, limit) {
-      /** This reply's early nodes, by normalised query. */
-      const mine = new Map<string, Running<S>>()
-      /** Distinct queries sighted: no more than the parser keeps start. */
-      const sighted = new Set<string>()
-      const drop = (queries: readonly string[]) => {
-        const kept = new Set(queries.map(normalizeText))
-        for (const [key, running] of mine) {
-          if (kept.has(key)) continue
-          mine.delete(key)
-          running.cancelled = true
-          explored--
-          visited.delete(key)
-          running.scope.abort(new DOMException(`the reply's parse did not keep the query`, 'AbortError'))
-        }
-      }
-      return {
-        offer(query) {
-          const key = normalizeText(query)
-          if (!key || sighted.has(key) || sighted.size >= limit) return
-          sighted.add(key)
-          if (visited.has(key) || !canStart()) return
-          visited.add(key)
-          mine.set(key, launch({ query, ...place }, true))
-        },
-        drop,
-        settle(queries) {
-          drop(queries)
-          const fresh: string[] = []
-          for (const query of queries) {
-            const key = normalizeText(query)
-            if (mine.has(key)) fresh.push(query)
-            else if (!visited.has(key)) {
-              visited.add(key)
-              queue.push({ query, ...place })
-              fresh.push(query)
-            }
-          }
-          return fresh
-        },
-        keep() {
-          for (const running of mine.values()) {
-            running.tentative = false
-            readyForSlot(running)
-          }
-          fill()
-        },
-      }
-    },
+    early: (place, limit) => earlyNodesOf(core, place, limit),
 
     planSettled() {
       planned = true
     },
 
-    // Work still queued in the run's limiter is not cleared (its promise would never settle): it
-    // starts with the aborted signal and fails at once.
+    // Work of theirs still waiting for a slot of the run's limit gives up its place: it never starts.
     stop(reason) {
       answered = true
       for (const running of inFlight.values()) running.scope.abort(reason)
@@ -281,6 +245,70 @@ export function createFrontier<E, S extends NodeScope>(options: FrontierOptions<
       if (alongside) merge.add(alongside)
       fill()
       yield* merge
+    },
+  }
+}
+
+/** What a reply's early nodes reach of their frontier. */
+interface FrontierCore<S> {
+  /** Normalised queries explored or queued. */
+  readonly visited: Set<string>
+  readonly queue: Node[]
+  canStart(): boolean
+  launch(node: Node, early: boolean): Running<S>
+  /** A cancelled early node no longer counts as explored. */
+  uncount(): void
+  readyForSlot(running: Running<S>): void
+  fill(): void
+}
+
+/** The early nodes of one reply, placed at `place` in the graph: see `Frontier.early`. */
+function earlyNodesOf<S extends NodeScope>(core: FrontierCore<S>, place: Omit<Node, 'query'>, limit: number): EarlyNodes {
+  /** This reply's early nodes, by normalised query. */
+  const mine = new Map<string, Running<S>>()
+  /** Distinct queries sighted: no more than the parser keeps start. */
+  const sighted = new Set<string>()
+  const drop = (queries: readonly string[]) => {
+    const kept = new Set(queries.map(normalizeText))
+    for (const [key, running] of mine) {
+      if (kept.has(key)) continue
+      mine.delete(key)
+      running.cancelled = true
+      core.uncount()
+      core.visited.delete(key)
+      running.scope.abort(new DOMException(`the reply's parse did not keep the query`, 'AbortError'))
+    }
+  }
+  return {
+    offer(query) {
+      const key = normalizeText(query)
+      if (!key || sighted.has(key) || sighted.size >= limit) return
+      sighted.add(key)
+      if (core.visited.has(key) || !core.canStart()) return
+      core.visited.add(key)
+      mine.set(key, core.launch({ query, ...place }, true))
+    },
+    drop,
+    settle(queries) {
+      drop(queries)
+      const fresh: string[] = []
+      for (const query of queries) {
+        const key = normalizeText(query)
+        if (mine.has(key)) fresh.push(query)
+        else if (!core.visited.has(key)) {
+          core.visited.add(key)
+          core.queue.push({ query, ...place })
+          fresh.push(query)
+        }
+      }
+      return fresh
+    },
+    keep() {
+      for (const running of mine.values()) {
+        running.tentative = false
+        core.readyForSlot(running)
+      }
+      core.fill()
     },
   }
 }
