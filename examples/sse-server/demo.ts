@@ -6,7 +6,7 @@
  * page labels it "scripted demo".
  */
 import { createAgent, type Agent, type AgentOptions } from '../../src/index.js'
-import type { LLMRequest } from '../../src/core/contracts/providers.js'
+import type { LLMRequest } from '../../src/index.js'
 import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
