@@ -7,7 +7,7 @@
  *   const chat = createChatHandler({ agent, store })
  *   export const POST = chat                      // app/api/chat/route.ts
  */
-import { describeError } from '../core/contracts/laconic-error.js'
+import { describeError, LaconicError } from '../core/contracts/laconic-error.js'
 import type { ResearchOptions } from '../core/contracts/strategy-types.js'
 import type { ResearchRun } from '../core/run/run.js'
 import { emptySessionState, type Session, type SessionOptions, type SessionStore } from '../conversations/session-store.js'
@@ -42,8 +42,8 @@ export interface ChatHandlerOptions extends RequestGuardOptions {
   /**
    * Which requests may start a turn (every turn spends the model's keys): a request guard shared
    * with the server that serves the page (`createRequestGuard({ host })`, whose token the page
-   * sends), in place of the one `host` and `token` make. `false` lets every `POST` through (a
-   * server-to-server endpoint behind your own checks).
+   * sends), in place of the one `host` and `token` make (so not with them: a `config` error).
+   * `false` lets every `POST` through (a server-to-server endpoint behind your own checks).
    * @defaultValue `createRequestGuard({ host, token })`
    */
   guard?: Pick<RequestGuard, 'checkStart'> | false | undefined
@@ -113,6 +113,13 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const { agent, store, chatKey, heartbeatMs } = options
   if (typeof agent?.session !== 'function') {
     throw new TypeError('createChatHandler needs an `agent` with `session(chatId, options)`: pass `createAgent(...)`')
+  }
+  if (options.guard !== undefined && (options.host !== undefined || options.token !== undefined)) {
+    // A guard of its own makes its own checks: `host` and `token` beside it would be ignored.
+    throw new LaconicError('createChatHandler takes `guard` or `host`/`token`, not both', {
+      code: 'config',
+      hint: 'give them to the guard: createRequestGuard({ host, token })',
+    })
   }
   const guard = options.guard ?? createRequestGuard({ host: options.host, token: options.token ?? false })
   const maskErrors = options.maskErrors ?? true

@@ -220,6 +220,16 @@ describe('the request guard a chat shares with the research handler', () => {
     expect(llm.calls).toHaveLength(1)
   })
 
+  it('refuses a guard beside host or token, which it would ignore', () => {
+    const { agent } = echoAgent([])
+    const guard = createRequestGuard()
+    for (const extra of [{ host: 'chat.example.com' }, { token: 'the-page-token-of-this-server' }, { host: false as const }]) {
+      expect(() => createChatHandler({ agent, guard, ...extra })).toThrow(
+        expect.objectContaining({ code: 'config', message: expect.stringMatching(/`guard` or `host`\/`token`/) }),
+      )
+    }
+  })
+
   it('lets a guard made for the page through with its token', async () => {
     const { agent } = echoAgent(['ok'])
     const guard = createRequestGuard({ host: 'localhost' })
