@@ -28,7 +28,9 @@ export type { ResearchRun } from './core/run/run.js'
 export type { ResearchResult } from './core/contracts/result.js'
 export type { Cost, Pricing } from './core/contracts/run-cost.js'
 export type { ResearchOptions, ResumeOptions } from './core/contracts/strategy-types.js'
-// Pausing for a person: the one request/decision pair (plans, tool calls, outlines).
+// Pausing for a person: the one request/decision pair (plans, tool calls, outlines), what a
+// `decide` callback answers, and which requests wait for one.
+export type { DecideAnswer, ReviewSwitches } from './core/contracts/strategy-types.js'
 export type { InterruptRequest, InterruptDecision } from './core/contracts/interruption.js'
 // Long-term memory: the store interface users implement (`memoryStore` of laconic-research/kb is one).
 export type { MemoryStore } from './core/contracts/long-term-memory.js'

@@ -5,9 +5,7 @@
 import { PassThrough, Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { lineAsker, terminalDecide } from '../../src/cli/decide-prompt.js'
-import type { InterruptRequest, ResearchOptions } from '../../src/index.js'
-
-type DecideAnswer = Awaited<ReturnType<NonNullable<ResearchOptions['decide']>>>
+import type { DecideAnswer, InterruptRequest } from '../../src/index.js'
 
 /** A terminal: stdin the test types into, the prompts and stderr it reads. Each answer waits for its question (one write of the prompt each). */
 function terminal() {

@@ -5,11 +5,20 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
-import type { AgentOptions, InterruptDecision, InterruptRequest, LLMProvider, ResearchOptions, ResumeOptions, SearchProvider } from '../../src/index.js'
-import type { Resumption, ReviewSwitches } from '../../src/core/contracts/strategy-types.js'
+import type {
+  AgentOptions,
+  DecideAnswer,
+  InterruptDecision,
+  InterruptRequest,
+  LLMProvider,
+  ResearchOptions,
+  ResumeOptions,
+  ReviewSwitches,
+  SearchProvider,
+} from '../../src/index.js'
+import type { Resumption } from '../../src/core/contracts/strategy-types.js'
 import type { Strategy, StrategyContext, StrategyOutcome } from '../../src/strategy.js'
 
-type DecideAnswer = Awaited<ReturnType<NonNullable<ResearchOptions['decide']>>>
 type DeepOptions = NonNullable<AgentOptions['deep']>
 type GraphReaderOptions = NonNullable<AgentOptions['graphReader']>
 type ReactOptions = NonNullable<AgentOptions['react']>
