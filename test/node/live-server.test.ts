@@ -12,10 +12,12 @@ import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { createAgent, memorySessions } from '../../src/index.js'
 import { createLiveServer } from '../../src/node/index.js'
-import type { LiveAgent } from '../../src/server/in-process-runs.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { world } from '../checkpoints/world.js'
+
+/** What the live server needs of an agent. */
+type LiveAgent = Parameters<typeof createLiveServer>[0]['agent']
 
 type LiveServerOptions = NonNullable<Parameters<typeof createLiveServer>[0]>
 

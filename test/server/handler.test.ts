@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { createResearchHandler, type RunHost } from '../../src/server/index.js'
-import type { StartedRun } from '../../src/server/run-host.js'
 
 const TOKEN = 'a-token-of-enough-length'
 const BASE = 'http://127.0.0.1:8787'
@@ -26,7 +25,7 @@ function fakeHost(options: { fail?: boolean } = {}) {
       endings.set(runId, end)
       // A start may take a while (a round trip to Redis): the test releases it.
       if (release === undefined) await new Promise<void>((resolve) => (release = resolve))
-      return { runId, ended } satisfies StartedRun
+      return { runId, ended } satisfies Awaited<ReturnType<RunHost['start']>>
     },
     async status(runId) {
       if (options.fail) throw new Error('Redis did not answer for 30 s')

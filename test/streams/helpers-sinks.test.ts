@@ -1,10 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import type { ClaimVerdict, EventOf, ResearchEvent } from '../../src/core/contracts/events.js'
+import type { EventOf, ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { coalesceTokens, collectMetrics, filter, logEvents } from '../../src/streams/index.js'
 import { researchRun, stamp } from './arbitraries.js'
 import { collect, gate, scriptedRun } from './helpers.js'
+
+type ClaimVerdict = EventOf<'claim'>['verdict']
 
 const cost = { ...zeroCost(), llm: 0.02, total: 0.025, search: 0.005, llmCalls: 2, searches: 1, inputTokens: 300, outputTokens: 40 }
 
