@@ -14,8 +14,7 @@ import { growth } from '../../bench/soak.js'
 import { labelledSet } from '../../bench/verification.js'
 import { max, mean, median, percentile, targetLines } from '../../bench/stats.js'
 import { createAgent } from '../../src/index.js'
-import { encodeEventFrame, SSE_END_EVENT } from '../../src/streams/to-sse.js'
-import { encodeSSEFrame } from '../../src/streams/sse-frame.js'
+import { eventFrame } from '../streams/helpers.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
 import type { ResearchEvent } from '../../src/index.js'
 
@@ -102,7 +101,7 @@ describe('fan-out SSE reader', () => {
     { type: 'run-start', question: 'q', strategy: 's', runId: 'r', seq: 0, time: 1 },
     { type: 'answer-token', text: 'a\nb', runId: 'r', seq: 1, time: 2 },
   ]
-  const wire = encodeSSEFrame({ retry: 3000 }) + events.map(encodeEventFrame).join('') + encodeSSEFrame({ event: SSE_END_EVENT, data: '[DONE]' })
+  const wire = `retry: 3000\n\n${events.map(eventFrame).join('')}event: end\ndata: [DONE]\n\n`
 
   it('gets every data payload of toSSE output, however the text is cut', () => {
     fc.assert(

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { LaconicError, type ResearchEvent } from '../../src/index.js'
 import { fromSSE, toSSE } from '../../src/streams/index.js'
-import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { stamp } from './arbitraries.js'
-import { collect, scriptedRun } from './helpers.js'
+import { collect, eventFrame, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'
 import { zeroCost } from '../support/cost.js'
 
@@ -33,7 +32,7 @@ describe('fromSSE', () => {
     const seen: Array<string | undefined> = []
     const server = await startServer((req, res) => {
       seen.push(req.headers['last-event-id'] as string | undefined)
-      sse(res, events.map(encodeEventFrame).join(''))
+      sse(res, events.map(eventFrame).join(''))
     })
     try {
       expect(await collect(fromSSE(server.url, { lastEventId: '1' }))).toEqual(events.slice(2))
@@ -96,7 +95,7 @@ describe('fromSSE', () => {
     let calls = 0
     const server = await startServer((_req, res) => {
       calls += 1
-      sse(res, encodeEventFrame(events[0]!))
+      sse(res, eventFrame(events[0]!))
     })
     try {
       const error = await failure(collect(fromSSE(server.url, { retryMs: 1, maxRetries: 2 })))
@@ -111,7 +110,7 @@ describe('fromSSE', () => {
   it('throws an aborted error when the signal aborts mid-stream', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.write(encodeEventFrame(events[0]!))
+      res.write(eventFrame(events[0]!))
     })
     const controller = new AbortController()
     try {
@@ -132,7 +131,7 @@ describe('fromSSE', () => {
     const server = await startServer((_req, res) => {
       res.on('close', closed)
       res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.write(events.slice(0, 2).map(encodeEventFrame).join(''))
+      res.write(events.slice(0, 2).map(eventFrame).join(''))
     })
     try {
       for await (const _event of fromSSE(server.url)) break
@@ -143,7 +142,7 @@ describe('fromSSE', () => {
   })
 
   it('reads a Response once and does not reconnect', async () => {
-    const body = events.slice(0, 2).map(encodeEventFrame).join('')
+    const body = events.slice(0, 2).map(eventFrame).join('')
     const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } })
     expect(await collect(fromSSE(response))).toEqual(events.slice(0, 2))
     expect((await failure(collect(fromSSE(new Response(body))))).code).toBe('bad-response')

@@ -1,5 +1,13 @@
 import type { ResearchEvent } from '../../src/index.js'
 
+/**
+ * The wire text of one event as docs/streams.md shows it, written out here rather than taken from
+ * the encoder under test: `id` is its `seq`, `event` its type, `data` the event as one line of JSON.
+ */
+export function eventFrame(event: ResearchEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
+}
+
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = []
   for await (const item of iterable) out.push(item)

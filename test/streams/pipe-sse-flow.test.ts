@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { broadcast, pipeSSE } from '../../src/streams/index.js'
-import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { MAX_BATCH } from '../../src/streams/pipe-sse.js'
 import { stamp } from './arbitraries.js'
-import { gate, scriptedRun } from './helpers.js'
+import { eventFrame, gate, scriptedRun } from './helpers.js'
 
 function tokens(count: number): ResearchEvent[] {
   return stamp([
@@ -17,7 +16,7 @@ function tokens(count: number): ResearchEvent[] {
 
 const HEAD = 'retry: 3000\n\n'
 const END = 'event: end\ndata: [DONE]\n\n'
-const frames = (events: readonly ResearchEvent[]) => events.map(encodeEventFrame).join('')
+const frames = (events: readonly ResearchEvent[]) => events.map(eventFrame).join('')
 
 /** pipeSSE writes once a turn of the event loop is over: after this, every write it had due is done. */
 const turnEnded = () => new Promise<void>((resolve) => setImmediate(resolve))

@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { broadcast, pipeSSE, toSSE } from '../../src/streams/index.js'
-import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { eventFrameBytes } from '../../src/streams/event-frame.js'
 import { stamp } from './arbitraries.js'
-import { collect, gate, readText, scriptedRun } from './helpers.js'
+import { collect, eventFrame, gate, readText, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'
 
 const events: ResearchEvent[] = stamp([
@@ -48,7 +47,7 @@ describe('pipeSSE wire text', () => {
     const server = await startServer((_req, res) => void pipeSSE(hub.subscribe(), res, { heartbeatMs: 0 }))
     try {
       const body = await readBody(server.url)
-      expect(body).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
+      expect(body).toBe(`retry: 3000\n\n${events.map(eventFrame).join('')}event: end\ndata: [DONE]\n\n`)
     } finally {
       await server.close()
     }
@@ -110,10 +109,10 @@ describe('pipeSSE batching', () => {
     // Written before anything else ran: the head does not wait for the run.
     for (const client of clients) expect(client.writes).toEqual(['retry: 3000\n\n'])
     await Promise.all(clients.map((client) => client.nextWrite()))
-    for (const client of clients) expect(client.writes).toEqual(['retry: 3000\n\n', `${encodeEventFrame(events[0]!)}${encodeEventFrame(events[1]!)}`])
+    for (const client of clients) expect(client.writes).toEqual(['retry: 3000\n\n', `${eventFrame(events[0]!)}${eventFrame(events[1]!)}`])
     later.open()
     await Promise.all(done)
-    for (const client of clients) expect(client.writes.join('')).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
+    for (const client of clients) expect(client.writes.join('')).toBe(`retry: 3000\n\n${events.map(eventFrame).join('')}event: end\ndata: [DONE]\n\n`)
   })
 
   it('the head goes out when the run has nothing yet', async () => {
@@ -125,7 +124,7 @@ describe('pipeSSE batching', () => {
     expect(writes).toEqual(['retry: 3000\n\n'])
     first.open()
     await done
-    expect(writes.join('')).toBe(`retry: 3000\n\n${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`)
+    expect(writes.join('')).toBe(`retry: 3000\n\n${events.map(eventFrame).join('')}event: end\ndata: [DONE]\n\n`)
   })
 
   it('frames already waiting for a client go out in one write', async () => {
@@ -140,7 +139,7 @@ describe('pipeSSE batching', () => {
       once: () => undefined,
     }
     await pipeSSE(hub.subscribe(), res, { heartbeatMs: 0 })
-    expect(writes).toEqual(['retry: 3000\n\n', `${events.map(encodeEventFrame).join('')}event: end\ndata: [DONE]\n\n`])
+    expect(writes).toEqual(['retry: 3000\n\n', `${events.map(eventFrame).join('')}event: end\ndata: [DONE]\n\n`])
   })
 })
 
@@ -149,7 +148,7 @@ describe('eventFrameBytes', () => {
     const event = events[1]!
     const bytes = eventFrameBytes(event)
     expect(eventFrameBytes(event)).toBe(bytes)
-    expect(new TextDecoder().decode(bytes)).toBe(encodeEventFrame(event))
+    expect(new TextDecoder().decode(bytes)).toBe(eventFrame(event))
   })
 
   it('toSSE hands each reader its own copy, so one reader cannot corrupt another', async () => {
@@ -157,6 +156,6 @@ describe('eventFrameBytes', () => {
     await first.read() // retry hint
     const { value } = await first.read()
     value!.fill(0)
-    expect(await readText(toSSE(scriptedRun(events), { heartbeatMs: 0 }))).toContain(encodeEventFrame(events[0]!))
+    expect(await readText(toSSE(scriptedRun(events), { heartbeatMs: 0 }))).toContain(eventFrame(events[0]!))
   })
 })

@@ -2,9 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { broadcast, fromSSE, pipeSSE, type Broadcast } from '../../src/streams/index.js'
-import { encodeEventFrame } from '../../src/streams/to-sse.js'
 import { researchRun } from './arbitraries.js'
-import { collect, scriptedRun } from './helpers.js'
+import { collect, eventFrame, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'
 
 /** The resume rule a server applies: Last-Event-ID n means "send from seq n + 1". */
@@ -73,8 +72,8 @@ describe('resume over a dropped connection', () => {
       if (first) {
         first = false
         res.writeHead(200, { 'content-type': 'text/event-stream' })
-        const whole = events.slice(0, 2).map(encodeEventFrame).join('')
-        const half = encodeEventFrame(events[2]!).slice(0, 20)
+        const whole = events.slice(0, 2).map(eventFrame).join('')
+        const half = eventFrame(events[2]!).slice(0, 20)
         res.write(whole + half, () => res.destroy())
         return
       }
@@ -101,7 +100,7 @@ describe('resume over a dropped connection', () => {
       if (typeof header === 'string') received.push(Buffer.from(header, 'latin1').toString('utf8'))
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       const at = connection++
-      const frame = (n: number, id?: string) => encodeEventFrame(events[n]!).replace(/^id: .*$/m, `id: ${id ?? events[n]!.seq}`)
+      const frame = (n: number, id?: string) => eventFrame(events[n]!).replace(/^id: .*$/m, `id: ${id ?? events[n]!.seq}`)
       if (at < ids.length) res.write(frame(at, ids[at]), () => res.destroy())
       else
         res.end(

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { broadcast, toSSE } from '../../src/streams/index.js'
-import { encodeEventFrame } from '../../src/streams/to-sse.js'
-import { gate, readText, scriptedRun } from './helpers.js'
+import { eventFrame, gate, readText, scriptedRun } from './helpers.js'
 
 const start: ResearchEvent = { type: 'run-start', question: 'why?', strategy: 'scratchpad', runId: 'r', seq: 0, time: 10 }
 const token: ResearchEvent = { type: 'answer-token', text: 'line one\nline two', runId: 'r', seq: 1, time: 11 }
@@ -90,7 +89,7 @@ describe('toSSE', () => {
           text += decoder.decode(value)
         }
       })().catch((error: unknown) => error)
-      expect(text).toBe(`retry: 3000\n\n${[start, ...tokens].map(encodeEventFrame).join('')}`)
+      expect(text).toBe(`retry: 3000\n\n${[start, ...tokens].map(eventFrame).join('')}`)
       expect(failure).toEqual(new Error('bug in a strategy'))
     }
   })
