@@ -5,7 +5,7 @@
  *
  * The lower bound for concurrency c comes from the same workload: the plan and the finalizer
  * run alone; exploration takes at least its longest chain of dependent nodes, and at least
- * its model calls spread over c slots (at most c model calls at once).
+ * its searches and model calls spread over c slots (the run's one limit: at most c at once).
  * Targets: concurrency 4 at least 3× faster than 1, within 1.25× of its bound; ≤ 2 model calls per node.
  */
 import { createAgent } from '../src/index.js'
@@ -31,16 +31,15 @@ export const ROOTS = ['first topic', 'second topic', 'third topic', 'fourth topi
 const NODE_MS = SEARCH_MS + 2 * MODEL_MS
 
 /**
- * The workload's critical-path and work lower bound for `concurrency` slots: at most
- * `concurrency` model calls and `concurrency` searches at once. (A node's search need not hold
- * one of the model-call slots: with pipelining, a node a reply names searches while the reply
- * still streams, so at concurrency 2 the run beats a bound that counted searches as node work.)
+ * The workload's critical-path and work lower bound for `concurrency` slots: the run's one limit
+ * holds every search and model call, so at most `concurrency` of them are in flight at once and
+ * a node's whole work (its search and two model calls) is slot work.
  */
 function lowerBound(concurrency: number): number {
   const chain = (query: string): number => NODE_MS + Math.max(0, ...(WORKLOAD[query] ?? []).map(chain))
   const longestChain = Math.max(...ROOTS.map(chain))
   const nodes = Object.keys(WORKLOAD).length
-  const work = Math.max(nodes * 2 * MODEL_MS, nodes * SEARCH_MS) / concurrency
+  const work = (nodes * NODE_MS) / concurrency
   return MODEL_MS + Math.max(longestChain, work) + MODEL_MS
 }
 
