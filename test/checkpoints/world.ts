@@ -1,10 +1,7 @@
 /** A scripted world for resume tests: every reply is a function of the request alone, so separate runs see the same world. */
 import { createAgent, type Agent, type AgentOptions, type FetchProvider, type LLMRequest, type SearchResult } from '../../src/index.js'
-import * as deepPrompts from '../../src/strategies/deep/prompts.js'
-import * as graphPrompts from '../../src/strategies/graph-reader/prompts.js'
-import * as reflectPrompts from '../../src/strategies/reflect/prompts.js'
-import * as scratchpadPrompts from '../../src/strategies/scratchpad/prompts.js'
 import { mockSearch, scriptedLLM, type MockSearch, type ScriptedLLM } from '../../src/testing/index.js'
+import { roleOf } from '../support/roles.js'
 
 const TOPICS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta']
 
@@ -33,28 +30,28 @@ export function world(strategy: StrategyName, seed: number, extra: Partial<Agent
   const reply = (req: LLMRequest): string => {
     const key = `${req.system}|${req.prompt}`
     const n = h(key)
-    switch (req.system) {
-      case scratchpadPrompts.plannerSystem:
+    switch (roleOf(req.system)) {
+      case 'scratchpad planner':
         return n % 4 === 0 ? 'Action: Answer' : `Action: Search\nQuery: ${topic(key)}`
-      case scratchpadPrompts.synthesizerSystem:
+      case 'scratchpad synthesizer':
         return `Notes ${n % 997}.`
-      case scratchpadPrompts.finalizerSystem:
+      case 'scratchpad finalizer':
         return `Answer ${n % 997} from the notes.`
-      case reflectPrompts.queriesSystem:
+      case 'reflect queries':
         return JSON.stringify([topic(`${key}1`), topic(`${key}2`)])
-      case reflectPrompts.reflectSystem:
+      case 'reflect reflection':
         return JSON.stringify({
           slots: { who: 'someone [1]', when: n % 2 ? null : 'then [2]' },
           need_more: n % 2 === 1,
           new_queries: [topic(key), topic(`${key}x`)],
         })
-      case reflectPrompts.synthesizeSystem(80):
+      case 'reflect synthesizer':
         return `Someone did it [1] then [2].`
-      case deepPrompts.planSystem:
+      case 'deep planner':
         return n % 3 === 0
           ? '{"is_complete": true, "reasoning": "covered"}'
           : JSON.stringify({ is_complete: false, next_question: `what about ${topic(key)}`, reasoning: 'r' })
-      case deepPrompts.subAnswerSystem:
+      case 'deep sub-answer':
         return JSON.stringify({
           answer: `It is ${n % 97} [1].`,
           confidence: 0.7,
@@ -62,25 +59,25 @@ export function world(strategy: StrategyName, seed: number, extra: Partial<Agent
           need_more: n % 2 === 0,
           queries: [topic(key)],
         })
-      case deepPrompts.summarySystem:
-      case deepPrompts.conversationalSystem:
+      case 'deep summary':
+      case 'deep conversational':
         return `Summary ${n % 97} [1].`
-      case deepPrompts.reportSystem:
+      case 'deep report':
         return JSON.stringify({ title: 'T', main_findings: ['m [1]'], conclusions: ['c'], limitations: [], recommendations: [], sources_summary: 's' })
-      case graphPrompts.plannerSystem:
+      case 'graph-reader planner':
         return JSON.stringify({ goal: 'g', steps: ['s'], key_elements: ['k'], queries: [topic(`${key}1`), topic(`${key}2`)] })
-      case graphPrompts.extractorSystem:
+      case 'graph-reader extractor':
         return JSON.stringify({
           facts: [
             { text: `fact ${n % 31} of ${topic(key)}`, source: 1 },
             { text: `other ${n % 7}`, source: 2 },
           ],
         })
-      case graphPrompts.neighborSystem:
+      case 'graph-reader neighbor':
         return JSON.stringify({ answerable: n % 5 === 0, missing: 'm', queries: [topic(key), topic(`${key}y`)] })
-      case graphPrompts.condenserSystem:
+      case 'graph-reader condenser':
         return '{"facts": []}'
-      case graphPrompts.finalizerSystem:
+      case 'graph-reader finalizer':
         return `From the notebook [1] and [2].`
       default:
         throw new Error(`no script for the system prompt: ${req.system?.slice(0, 60)}`)

@@ -6,18 +6,15 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, memorySessions } from '../../src/index.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
-import * as deepPrompts from '../../src/strategies/deep/prompts.js'
-import * as graphPrompts from '../../src/strategies/graph-reader/prompts.js'
-import * as reflectPrompts from '../../src/strategies/reflect/prompts.js'
-import * as scratchpadPrompts from '../../src/strategies/scratchpad/prompts.js'
 import { STRATEGIES, world, type StrategyName } from '../checkpoints/world.js'
+import { type Role, roleOf } from '../support/roles.js'
 
-/** The system prompts of each strategy's planning calls. */
-const PLANNERS: Record<StrategyName, readonly string[]> = {
-  scratchpad: [scratchpadPrompts.plannerSystem],
-  'graph-reader': [graphPrompts.plannerSystem],
-  reflect: [reflectPrompts.queriesSystem, reflectPrompts.reflectSystem],
-  deep: [deepPrompts.planSystem],
+/** The roles of each strategy's planning calls. */
+const PLANNERS: Record<StrategyName, readonly Role[]> = {
+  scratchpad: ['scratchpad planner'],
+  'graph-reader': ['graph-reader planner'],
+  reflect: ['reflect queries', 'reflect reflection'],
+  deep: ['deep planner'],
 }
 
 describe('a follow-up turn of a session', () => {
@@ -37,7 +34,7 @@ describe('a follow-up turn of a session', () => {
     // A new agent, as another process would have: only the store links the two turns.
     const second = world(strategy, 3)
     await second.agent.session('chat', { store }).answer('And what came after that?')
-    const plans = second.llm.calls.filter((req) => PLANNERS[strategy].includes(req.system ?? '')).map((req) => req.prompt)
+    const plans = second.llm.calls.filter((req) => PLANNERS[strategy].some((role) => roleOf(req.system) === role)).map((req) => req.prompt)
     expect(plans.length).toBeGreaterThan(0)
     expect(findings.filter((finding) => plans.some((prompt) => prompt.includes(finding.trim())))).not.toEqual([])
   })

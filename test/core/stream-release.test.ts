@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMProvider, type LLMRequest } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import { builtinStrategies } from '../../src/strategies/builtins.js'
-import { scratchpad } from '../../src/strategy.js'
+import { deep, graphReader, react, reflect, report, scratchpad } from '../../src/strategy.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { STRATEGIES, world } from '../checkpoints/world.js'
@@ -80,7 +79,7 @@ describe('leaving a run in the middle of a model stream', () => {
   it.each(STRATEGIES)('%s: no stream is left open after a break on the first answer token', async (name) => {
     const base = world(name, 5)
     const llm = counting(base.llm)
-    const definition = builtinStrategies.find((d) => d.name === name)
+    const definition = [scratchpad, graphReader, reflect, deep, react, report].find((d) => d.name === name)
     if (!definition) throw new Error(`no strategy ${name}`)
     const { strategy, closed } = watched(definition({ maxSteps: 3 }))
     const run = createAgent({ llm, search: base.search, strategy }).research('What happened to alpha?')

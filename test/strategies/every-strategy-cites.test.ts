@@ -6,16 +6,10 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createAgent, type LLMRequest, type MemoryStore, type ResearchEvent, type SearchResult, strategyNames } from '../../src/index.js'
 import { memoryStore, memoryVectorStore } from '../../src/kb/index.js'
-import * as deepPrompts from '../../src/strategies/deep/prompts.js'
-import * as graphPrompts from '../../src/strategies/graph-reader/prompts.js'
-import * as reactPrompts from '../../src/strategies/react/prompts.js'
-import * as reflectPrompts from '../../src/strategies/reflect/prompts.js'
-import { outlineSystem } from '../../src/strategies/report/outline.js'
-import * as reportPrompts from '../../src/strategies/report/prompts.js'
-import * as scratchpadPrompts from '../../src/strategies/scratchpad/prompts.js'
 import type { CitedAnswerArgs, CitedSource } from '../../src/strategies/shared/cited-answer.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { fakeEmbedder } from '../kb/fake-embeddings.js'
+import { roleOf } from '../support/roles.js'
 
 type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 
@@ -88,27 +82,27 @@ function obedientModel() {
     replies: (req) => {
       const knows = shown(req).includes('330 metres')
       const n = citationOf(req)?.replace(/\D/g, '')
-      switch (req.system) {
-        case scratchpadPrompts.plannerSystem:
+      switch (roleOf(req.system)) {
+        case 'scratchpad planner':
           return knows ? 'Action: Answer' : `Action: Search\nQuery: ${search}`
-        case scratchpadPrompts.synthesizerSystem:
-        case scratchpadPrompts.finalizerSystem:
-        case graphPrompts.finalizerSystem:
-        case deepPrompts.summarySystem:
-        case deepPrompts.conversationalSystem:
-        case reflectPrompts.synthesizeSystem(80):
+        case 'scratchpad synthesizer':
+        case 'scratchpad finalizer':
+        case 'graph-reader finalizer':
+        case 'deep summary':
+        case 'deep conversational':
+        case 'reflect synthesizer':
           return cited(req) ?? 'Nothing is known.'
-        case graphPrompts.plannerSystem:
+        case 'graph-reader planner':
           return JSON.stringify({ goal: 'height', steps: ['search'], key_elements: ['height'], queries: [search] })
-        case graphPrompts.extractorSystem:
+        case 'graph-reader extractor':
           return JSON.stringify({ facts: n ? [{ text: FACT, source: Number(n) }] : [] })
-        case graphPrompts.neighborSystem:
+        case 'graph-reader neighbor':
           return '{"answerable": true}'
-        case deepPrompts.planSystem:
+        case 'deep planner':
           return knows ? '{"is_complete": true, "reasoning": "covered"}' : JSON.stringify({ is_complete: false, next_question: QUESTION, reasoning: 'needed' })
-        case deepPrompts.subAnswerSystem:
+        case 'deep sub-answer':
           return JSON.stringify({ answer: `${FACT} [${n}].`, confidence: 0.9, facts: [{ text: FACT, sources: [Number(n)] }], need_more: false, queries: [] })
-        case deepPrompts.reportSystem:
+        case 'deep report':
           return JSON.stringify({
             title: 'Height',
             main_findings: [`${FACT} [${n}].`],
@@ -117,20 +111,20 @@ function obedientModel() {
             recommendations: [],
             sources_summary: `One source [${n}].`,
           })
-        case reflectPrompts.queriesSystem:
+        case 'reflect queries':
           return JSON.stringify({ queries: [search] })
-        case reflectPrompts.reflectSystem:
+        case 'reflect reflection':
           return JSON.stringify({ slots: { height: knows ? `330 metres [${n}]` : null }, need_more: !knows, new_queries: knows ? [] : [search] })
-        case outlineSystem:
+        case 'report outline':
           return JSON.stringify({ title: 'Height', sections: [{ title: 'The height', goal: 'how tall it is', questions: [search] }] })
-        case reportPrompts.factsSystem:
+        case 'report facts':
           return JSON.stringify({ facts: n ? [{ text: FACT, sources: [Number(n)] }] : [] })
-        case reportPrompts.sectionSystem:
+        case 'report section':
           return cited(req) ?? 'Nothing is known.'
-        case reportPrompts.introductionSystem:
-        case reportPrompts.conclusionSystem:
+        case 'report introduction':
+        case 'report conclusion':
           return 'The tower is tall.'
-        case reactPrompts.reactSystem:
+        case 'react':
           return knows ? (cited(req) ?? '') : { text: '', toolCalls: [{ name: 'search', args: { query: search } }] }
         default:
           throw new Error(`unexpected system prompt: ${req.system}`)

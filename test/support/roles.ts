@@ -15,8 +15,18 @@ const OPENINGS = {
   'graph-reader finalizer': "You answer the user's question from a notebook of facts",
   'reflect queries': 'You write web search queries for a research question.',
   'reflect reflection': 'You check whether search results answer a question.',
+  'reflect synthesizer': 'You answer a question from numbered search results',
   'deep planner': 'You plan research one sub-question at a time.',
   'deep sub-answer': 'You answer one research sub-question',
+  'deep summary': 'You write the executive summary of a research report',
+  'deep conversational': "You answer the user's question directly from research findings",
+  'deep report': 'You write a structured research report from findings.',
+  'report outline': 'You plan a long research report.',
+  'report facts': 'You extract facts for one section of a report.',
+  'report section': 'You write one section of a research report',
+  'report introduction': 'You write the introduction of a research report',
+  'report conclusion': 'You write the conclusion of a research report',
+  react: 'You are a careful research agent.',
   'claim judge': 'You check sentences against the source text',
 } as const
 
