@@ -94,14 +94,21 @@ function queryCounts(query: string): Map<string, number> {
  * a handful of texts at once (a page's windows, say). 0 for a text with none of the query's terms.
  */
 export function rankTexts(query: string, texts: readonly string[]): number[] {
-  const scores = texts.map(() => 0)
+  return rankTermLists(query, texts.map(lexicalTerms))
+}
+
+/**
+ * `rankTexts` of texts already cut into their `lexicalTerms`: a caller with much text can cut it
+ * a slice at a time, letting other work run between slices, and rank once at the end.
+ */
+export function rankTermLists(query: string, termLists: readonly (readonly string[])[]): number[] {
+  const scores = termLists.map(() => 0)
   const wanted = queryCounts(query)
-  if (wanted.size === 0 || texts.length === 0) return scores
+  if (wanted.size === 0 || termLists.length === 0) return scores
   const lengths: number[] = []
   // Per query term, per text holding it, how often.
   const found = new Map<string, Map<number, number>>()
-  for (const [at, text] of texts.entries()) {
-    const terms = lexicalTerms(text)
+  for (const [at, terms] of termLists.entries()) {
     lengths.push(terms.length)
     for (const term of terms) {
       if (!wanted.has(term)) continue
@@ -109,9 +116,9 @@ export function rankTexts(query: string, texts: readonly string[]): number[] {
       found.set(term, holders.set(at, (holders.get(at) ?? 0) + 1))
     }
   }
-  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / texts.length
+  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / termLists.length
   for (const [term, holders] of found) {
-    const weight = (wanted.get(term) as number) * idf(texts.length, holders.size)
+    const weight = (wanted.get(term) as number) * idf(termLists.length, holders.size)
     for (const [at, frequency] of holders) scores[at] = (scores[at] as number) + weight * saturation(frequency, lengths[at] as number, averageLength)
   }
   return scores

@@ -11,10 +11,13 @@
  * fragment other than `#page=n` names the same source (`normalizeUrl`), so `url#a` and `url#b`
  * would fold into one citation carrying the first one's anchor. The heading line above a window
  * says where in the page it sits instead.
+ *
+ * A large page is cut into terms a slice at a time, yielding to the event loop between slices: a
+ * megabyte of text takes tens of milliseconds to tokenize, and other runs' streams go on meanwhile.
  */
 import { documentPages, pageUrl } from './document-pages.js'
 import type { FetchedPage } from '../core/contracts/providers.js'
-import { rankTexts } from './lexical.js'
+import { lexicalTerms, rankTermLists } from './lexical.js'
 import { truncateAtSentence } from '../core/util/text.js'
 import { type TextWindow, textWindows } from './text-windows.js'
 
@@ -124,6 +127,28 @@ function render(windows: readonly Placed[], chosen: readonly number[]): Passage[
 
 const shown = (passages: readonly Passage[]) => passages.reduce((sum, passage) => sum + passage.text.length, 0)
 
+/** Characters of window text cut into terms between two yields to the event loop. */
+const SLICE_CHARS = 64_000
+
+/** Lets other work run: a macrotask (`setImmediate` where the runtime has it, else a 0 ms timer). */
+const yieldToEventLoop = () =>
+  new Promise<void>((resolve) => (typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate(resolve) : setTimeout(resolve, 0)))
+
+/** Each window's `lexicalTerms`, a slice of `SLICE_CHARS` at a time. */
+async function termsOf(windows: readonly Placed[]): Promise<string[][]> {
+  const lists: string[][] = []
+  let sinceYield = 0
+  for (const window of windows) {
+    if (sinceYield >= SLICE_CHARS) {
+      sinceYield = 0
+      await yieldToEventLoop()
+    }
+    lists.push(lexicalTerms(window.ranked))
+    sinceYield += window.ranked.length
+  }
+  return lists
+}
+
 /**
  * The passages of a read page, at most `maxChars` of text in all (marks and heading lines
  * included): the whole page when it fits (a document page by page); else the windows that
@@ -131,7 +156,7 @@ const shown = (passages: readonly Passage[]) => passages.reduce((sum, passage) =
  * start), in reading order. The best-matching window is always among them (only its start,
  * cut at a sentence, when the budget is smaller than it).
  */
-export function documentPassages(page: Pick<FetchedPage, 'url' | 'text' | 'pageStarts'>, query: string, maxChars: number): Passage[] {
+export async function documentPassages(page: Pick<FetchedPage, 'url' | 'text' | 'pageStarts'>, query: string, maxChars: number): Promise<Passage[]> {
   const budget = Math.max(0, Math.floor(maxChars))
   const pages = documentPages(page)
   if (page.text.trim().length <= budget) {
@@ -142,10 +167,7 @@ export function documentPassages(page: Pick<FetchedPage, 'url' | 'text' | 'pageS
   // Room for a window and a mark either side of it.
   const windows = pageWindows(page, Math.min(WINDOW_CHARS, budget - 2 * (OMITTED.length + 2)))
   if (windows.length === 0) return []
-  const scores = rankTexts(
-    query,
-    windows.map((window) => window.ranked),
-  )
+  const scores = rankTermLists(query, await termsOf(windows))
   const top = scores.reduce((top, score, index) => (score > (scores[top] ?? 0) ? index : top), 0)
   const chosen = chooseWindows(scores, (trial) => shown(render(windows, trial)) <= budget)
   if (chosen.includes(top)) return render(windows, chosen)

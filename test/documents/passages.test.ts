@@ -58,23 +58,23 @@ describe('document pages', () => {
 })
 
 describe('documentPassages', () => {
-  it('a page within the budget is shown whole: a web page as one passage, a document page by page', () => {
-    expect(documentPassages({ url: 'https://example.org/', text: '  First sentence. Second sentence.\n' }, 'q', 100)).toEqual([
+  it('a page within the budget is shown whole: a web page as one passage, a document page by page', async () => {
+    expect(await documentPassages({ url: 'https://example.org/', text: '  First sentence. Second sentence.\n' }, 'q', 100)).toEqual([
       { url: 'https://example.org/', text: 'First sentence. Second sentence.' },
     ])
-    expect(documentPassages(doc(['one', '', 'three']), 'q', 100)).toEqual([
+    expect(await documentPassages(doc(['one', '', 'three']), 'q', 100)).toEqual([
       { url: 'https://example.org/paper.pdf#page=1', page: 1, text: 'one' },
       { url: 'https://example.org/paper.pdf#page=3', page: 3, text: 'three' },
     ])
   })
 
-  it('a long web page shows the paragraph that matches, far past its start, under its heading, with marks where text was left out', () => {
+  it('a long web page shows the paragraph that matches, far past its start, under its heading, with marks where text was left out', async () => {
     const filler = (n: number) => `Paragraph ${n} says nothing of interest about the weather or the season.`
     const body = Array.from({ length: 200 }, (_, i) => filler(i))
     body.splice(150, 0, '## Grazing', 'Llamas hum when they are anxious, and graze on the high puna.')
     const page = { url: 'https://example.org/llamas', text: `# Llamas\n\n${body.join('\n\n')}` }
     expect(page.text.indexOf('Llamas hum')).toBeGreaterThan(10_000)
-    const passages = documentPassages(page, 'why do llamas hum', 1000)
+    const passages = await documentPassages(page, 'why do llamas hum', 1000)
     expect(passages).toHaveLength(1)
     expect(passages[0]?.url).toBe('https://example.org/llamas')
     expect(passages[0]?.text).toContain('## Grazing\n\nLlamas hum when they are anxious')
@@ -83,31 +83,44 @@ describe('documentPassages', () => {
     expect(shownChars(passages)).toBeLessThanOrEqual(1000)
   })
 
-  it('a document gives its best-matching pages within the budget, in page order, each at its page URL', () => {
+  it('a document gives its best-matching pages within the budget, in page order, each at its page URL', async () => {
     const filler = 'Nothing of interest here at all. '.repeat(8).trim()
     const paper = doc([filler, 'Llamas hum. Llamas hum when anxious.', filler, 'Why llamas hum: a note.', filler])
-    const passages = documentPassages(paper, 'why do llamas hum', 300)
+    const passages = await documentPassages(paper, 'why do llamas hum', 300)
     // Pages 2 and 4 match; no other window fits in what is left.
     expect(passages.map((p) => p.page)).toEqual([2, 4])
     expect(passages[0]).toEqual({ url: 'https://example.org/paper.pdf#page=2', page: 2, text: 'Llamas hum. Llamas hum when anxious.' })
     expect(shownChars(passages)).toBeLessThanOrEqual(300)
   })
 
-  it('the part of a page that matches, not the page from its start', () => {
+  it('the part of a page that matches, not the page from its start', async () => {
     const before = Array.from({ length: 12 }, (_, i) => `Sentence ${i} of the method section describes the corpus in general terms.`).join(' ')
     const paper = doc(['A title page about information extraction.', `${before} The metaclusters obtained are shown in the tables below.`])
-    const passages = documentPassages(paper, 'metaclusters obtained tables', 400)
+    const passages = await documentPassages(paper, 'metaclusters obtained tables', 400)
     expect(passages.map((p) => p.page)).toContain(2)
     expect(passages.find((p) => p.page === 2)?.text).toContain('The metaclusters obtained are shown in the tables below.')
   })
 
-  it('with nothing matching, the page from its start', () => {
-    expect(documentPassages(doc(['a b c', 'd e f', 'g h i']), 'zebra', 12).map((p) => p.page)).toEqual([1, 2])
+  it('with nothing matching, the page from its start', async () => {
+    expect((await documentPassages(doc(['a b c', 'd e f', 'g h i']), 'zebra', 12)).map((p) => p.page)).toEqual([1, 2])
   })
 
-  it('a budget smaller than a window shows the start of the best one', () => {
+  it('ranks a large page a slice at a time, letting other work run before it answers', async () => {
+    const paragraph = (n: number) => `Paragraph ${n} of a long page says little about llamas or anything else.`
+    const text = Array.from({ length: 4000 }, (_, i) => paragraph(i)).join('\n\n')
+    expect(text.length).toBeGreaterThan(250_000)
+    let ranMeanwhile = false
+    setImmediate(() => {
+      ranMeanwhile = true
+    })
+    const passages = await documentPassages({ url: 'https://example.org/long', text }, 'llamas', 1000)
+    expect(ranMeanwhile).toBe(true)
+    expect(shownChars(passages)).toBeLessThanOrEqual(1000)
+  })
+
+  it('a budget smaller than a window shows the start of the best one', async () => {
     const page = { url: 'https://example.org/', text: `${'Filler words go here. '.repeat(20)}\n\nLlamas hum when anxious. They hum softly and often.` }
-    const passages = documentPassages(page, 'llamas hum', 30)
+    const passages = await documentPassages(page, 'llamas hum', 30)
     expect(passages).toEqual([{ url: 'https://example.org/', text: 'Llamas hum when anxious.' }])
   })
 })
@@ -154,10 +167,10 @@ describe('documentPassages properties', () => {
   const query = fc.array(word, { minLength: 1, maxLength: 5 }).map((words) => words.join(' '))
   const budget = fc.integer({ min: 0, max: 6000 })
 
-  it('never shows more than the budget; every shown stretch lies, in reading order, in the place it cites', () => {
-    fc.assert(
-      fc.property(page, query, budget, (read, q, maxChars) => {
-        const passages = documentPassages(read, q, maxChars)
+  it('never shows more than the budget; every shown stretch lies, in reading order, in the place it cites', async () => {
+    await fc.assert(
+      fc.asyncProperty(page, query, budget, async (read, q, maxChars) => {
+        const passages = await documentPassages(read, q, maxChars)
         expect(shownChars(passages)).toBeLessThanOrEqual(maxChars)
         let lastPage = 0
         for (const passage of passages) {
@@ -180,9 +193,9 @@ describe('documentPassages properties', () => {
     )
   })
 
-  it('the best-scoring window is always shown whole', () => {
-    fc.assert(
-      fc.property(page, query, fc.integer({ min: 900, max: 6000 }), (read, q, maxChars) => {
+  it('the best-scoring window is always shown whole', async () => {
+    await fc.assert(
+      fc.asyncProperty(page, query, fc.integer({ min: 900, max: 6000 }), async (read, q, maxChars) => {
         if (read.text.trim().length <= maxChars) return
         const places = read.pageStarts ? documentPages(read) : [{ page: 0, text: read.text }]
         const windows = places.flatMap((place) =>
@@ -196,9 +209,7 @@ describe('documentPassages properties', () => {
           windows.map((w) => w.ranked),
         )
         const best = windows[scores.indexOf(Math.max(...scores))]!
-        const shown = documentPassages(read, q, maxChars)
-          .map((p) => p.text)
-          .join('\n\n')
+        const shown = (await documentPassages(read, q, maxChars)).map((p) => p.text).join('\n\n')
         expect(shown).toContain(best.own)
       }),
       { numRuns: 200 },

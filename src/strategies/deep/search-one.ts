@@ -152,7 +152,7 @@ async function* readPages(
     merge.add(
       (async function* () {
         const page = yield* ctx.readPage(source.url, { queryId: source.queryId })
-        if (page) read.set(source, documentPassages({ ...page, url: page.url || source.url }, subQuestion, settings.pageChars))
+        if (page) read.set(source, await documentPassages({ ...page, url: page.url || source.url }, subQuestion, settings.pageChars))
       })(),
     )
   }

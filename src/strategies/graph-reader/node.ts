@@ -219,7 +219,7 @@ async function* deepRead(
     reads.add(
       (async function* () {
         const page = yield* scope.readPage(url, { queryId })
-        const passages = page ? documentPassages({ ...page, url: page.url || url }, query, run.settings.pageChars) : []
+        const passages = page ? await documentPassages({ ...page, url: page.url || url }, query, run.settings.pageChars) : []
         if (passages.length > 0) pages.set(url, { url: page?.url || url, passages })
       })(),
     )

@@ -53,7 +53,7 @@ export async function* readPageCall({ ctx, notes, resultChars }: BuiltinInit, ca
   const page = yield* ctx.readPage(url)
   if (!page) return failed(call, `could not read ${url}`)
   // What the page holds for the question: a document's pages each a source of their own.
-  const passages = documentPassages({ ...page, url: page.url || url }, ctx.question, resultChars)
+  const passages = await documentPassages({ ...page, url: page.url || url }, ctx.question, resultChars)
   if (passages.length === 0) passages.push({ url: page.url || url, text: '' })
   const shown = passages.map((passage) => {
     const title = page.title ? passageTitle(page.title, passage) : undefined

@@ -77,7 +77,7 @@ export async function* researchSection(
       (async function* () {
         const page = yield* ctx.readPage(source.url, { queryId: source.queryId })
         if (!page) return
-        const [first, ...rest] = documentPassages({ ...page, url: page.url || source.url }, focus, settings.pageChars)
+        const [first, ...rest] = await documentPassages({ ...page, url: page.url || source.url }, focus, settings.pageChars)
         if (!first) return
         if (first.page === undefined) source.text = first.text
         else {
