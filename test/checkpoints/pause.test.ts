@@ -1,9 +1,11 @@
 /** Plan review for every built-in strategy: `review.plan` pauses (resume with a decision), or `decide` answers in process. */
 import { describe, expect, it } from 'vitest'
-import { memoryCheckpoints, type InterruptRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
-import type { JsonValue } from '../../src/core/util/json-value.js'
+import { type CheckpointStore, memoryCheckpoints, type InterruptRequest, type ResearchEvent, type ResearchRun } from '../../src/index.js'
 import { assertEventInvariants } from '../../src/testing/index.js'
 import { STRATEGIES, world } from './world.js'
+
+/** A value a checkpoint's state holds. */
+type JsonValue = NonNullable<Awaited<ReturnType<CheckpointStore['load']>>>['state']
 
 async function read(run: ResearchRun): Promise<ResearchEvent[]> {
   const events: ResearchEvent[] = []

@@ -3,10 +3,11 @@
  * `dimensions` axes, so texts sharing words point the same way. Served as OpenAI's
  * `POST /v1/embeddings` on a loopback server, or called in process.
  */
-import type { Embeddings } from '../../src/core/contracts/embeddings.js'
 import { type Loopback, startLoopback } from '../adapters/http/loopback.js'
 import { fakeVector } from './fake-vector.js'
 import type { EmbeddingProvider } from '../../src/index.js'
+
+type Embeddings = Awaited<ReturnType<EmbeddingProvider['embed']>>
 
 export { fakeVector }
 

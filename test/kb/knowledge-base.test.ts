@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { knowledgeBase, memoryVectorStore } from '../../src/kb/index.js'
-import type { IndexProgress } from '../../src/kb/indexer.js'
+import { type KnowledgeBase, knowledgeBase, memoryVectorStore } from '../../src/kb/index.js'
 import { mockFetch } from '../../src/testing/index.js'
 import { textPdf } from '../support/make-pdf.js'
 import { openAIEmbeddings } from '../../src/adapters/index.js'
 import { type EmbeddingServer, FAKE_MODEL, fakeEmbedder, startEmbeddingServer } from './fake-embeddings.js'
+
+/** One step of an indexing run, as `index`'s `onProgress` is told it. */
+type IndexProgress = Parameters<NonNullable<NonNullable<Parameters<KnowledgeBase['index']>[1]>['onProgress']>>[0]
 
 let server: EmbeddingServer
 let dir: string

@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { knowledgeBase, memoryVectorStore, modelReranker, type Reranker, rerankEndpoint } from '../../src/kb/index.js'
-import type { KnowledgeBaseWarning } from '../../src/kb/knowledge-base.js'
 import { parseRanking } from '../../src/kb/model-reranker.js'
 import { reciprocalRankFusion } from '../../src/documents/rank-fusion.js'
 import { parseRerankResponse } from '../../src/kb/rerank-endpoint.js'
@@ -9,6 +8,8 @@ import { scriptedLLM } from '../../src/testing/index.js'
 import type { FetchedPage, SearchOptions } from '../../src/index.js'
 import { loopbacks } from '../adapters/http/loopback.js'
 import { fakeEmbedder, fakeVector } from './fake-embeddings.js'
+
+type KnowledgeBaseWarning = Parameters<NonNullable<Parameters<typeof knowledgeBase>[0]['onWarning']>>[0]
 
 type PageWarning = NonNullable<FetchedPage['warnings']>[number]
 type ProviderUsage = Parameters<NonNullable<SearchOptions['onUsage']>>[0]
