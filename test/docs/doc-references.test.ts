@@ -2,10 +2,11 @@
  * The docs can't name what the package doesn't export (issue 37): every
  * `import { … } from 'laconic-research…'` in a code block of README.md or docs/*.md names only
  * exports of that entry point, as the API reports (api/*.api.md) list them, and every entry point
- * it names is one package.json exports.
+ * it names is one package.json exports. And every file of the repository they name (`src/…`,
+ * `test/…`, a relative link) is there.
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -136,5 +137,38 @@ describe('imports in the docs', () => {
 
   it.each(docs)('%s imports only what its entry points export', (doc) => {
     expect(unknownImports(doc, readFileSync(join(REPO, doc), 'utf8'), entries, PACKAGE)).toEqual([])
+  })
+})
+
+/** Paths a doc names as history (what a measurement was taken on), not as where code is now. */
+const HISTORY: Readonly<Record<string, readonly string[]>> = {
+  'docs/performance.md': ['src/kb/text-index.ts'],
+}
+
+/** The repository files a Markdown text names (`src/…`, `test/…`, … and relative links) that don't exist. */
+function missingPaths(doc: string, markdown: string, exists: (path: string) => boolean): string[] {
+  const missing = new Set<string>()
+  const named = /(?<![\w./-])((?:src|test|bench|scripts|examples|docs|api|assets)\/[\w./-]*\w)/g
+  for (const [, path] of markdown.matchAll(named)) {
+    if (path !== undefined && !exists(path) && !exists(`${path}.ts`) && !HISTORY[doc]?.includes(path)) missing.add(path)
+  }
+  for (const [, target] of markdown.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+    if (target === undefined || /^[a-z]+:/.test(target)) continue
+    const path = join(dirname(doc), target)
+    if (!exists(path)) missing.add(path)
+  }
+  return [...missing]
+}
+
+describe('paths in the docs', () => {
+  const exists = (path: string) => existsSync(join(REPO, path))
+
+  it('finds a moved file and a broken link, and takes what exists', () => {
+    const markdown = 'See `src/core/session.ts`, `src/agent.ts`, `src/agent` and [the CLI](cli.md), [gone](old.md#x), [web](https://example.com/a.md).'
+    expect(missingPaths('docs/x.md', markdown, exists)).toEqual(['src/core/session.ts', 'docs/old.md'])
+  })
+
+  it.each(docs)('%s names only files that exist', (doc) => {
+    expect(missingPaths(doc, readFileSync(join(REPO, doc), 'utf8'), exists)).toEqual([])
   })
 })
