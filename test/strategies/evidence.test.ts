@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { httpFetch } from '../../src/adapters/index.js'
-import { requestText } from '../../src/core/contracts/tool-args.js'
+import { shownText } from '../support/shown-text.js'
 import { normalizeText } from '../../src/strategy.js'
 import { createAgent } from '../../src/index.js'
 import { deep, graphReader, react } from '../../src/strategy.js'
@@ -37,7 +37,7 @@ async function research(strategy: keyof typeof strategies, url: string, question
   const events: ResearchEvent[] = []
   for await (const event of run) events.push(event)
   assertEventInvariants(events)
-  const shown = llm.calls.map((req) => normalizeText(requestText(req))).join('\n')
+  const shown = llm.calls.map((req) => normalizeText(shownText(req))).join('\n')
   return { result: await run.result, shown }
 }
 

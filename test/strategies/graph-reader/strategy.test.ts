@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent } from '../../../src/index.js'
 import { graphReader } from '../../../src/strategy.js'
 import { ProviderError } from '../../../src/index.js'
-import { requestText } from '../../../src/core/contracts/tool-args.js'
+import { shownText } from '../../support/shown-text.js'
 import { estimateTokens } from '../../../src/strategy.js'
 import { assertEventInvariants, mockFetch, mockSearch, scriptedLLM, searchFailure, sleep } from '../../../src/testing/index.js'
 import { calls, collect, graphModel, ofType, queryOf, result, roleOf } from './helpers.js'
@@ -166,7 +166,7 @@ describe('graph-reader', () => {
     await collect(createAgent({ llm, search, strategy: graphReader({ maxSteps: 150, concurrency: 1 }) }).research('q?'))
     const checks = calls(llm, 'neighbor')
     expect(checks).toHaveLength(150)
-    for (const req of checks) expect(estimateTokens(requestText(req))).toBeLessThanOrEqual(6000)
+    for (const req of checks) expect(estimateTokens(shownText(req))).toBeLessThanOrEqual(6000)
     expect(checks[100]!.prompt).not.toContain('earlier searches not listed')
     const last = checks.at(-1)!.prompt
     expect(last).toMatch(/\((\d+) earlier searches not listed; the words searched most: [^)]*aspect/)
@@ -182,7 +182,7 @@ describe('graph-reader', () => {
     await collect(createAgent({ llm, search, strategy: 'graph-reader', graphReader: { maxSteps: 60, concurrency: 1, contextTokens: 1500 } }).research('q?'))
     const checks = calls(llm, 'neighbor')
     expect(checks).toHaveLength(60)
-    for (const req of checks) expect(estimateTokens(requestText(req))).toBeLessThanOrEqual(1500)
+    for (const req of checks) expect(estimateTokens(shownText(req))).toBeLessThanOrEqual(1500)
     expect(checks.at(-1)!.prompt).toMatch(/earlier searches not listed/)
     expect(() => createAgent({ llm, search, strategy: 'graph-reader', graphReader: { contextTokens: 999 } })).toThrow(/graphReader\.contextTokens/)
   })

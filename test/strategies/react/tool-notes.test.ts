@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { requestText } from '../../../src/core/contracts/tool-args.js'
+import { shownText } from '../../support/shown-text.js'
 import { estimateTokens } from '../../../src/strategy.js'
 import { ToolNotes } from '../../../src/strategies/react/tool-notes.js'
 
@@ -23,7 +23,7 @@ it('past the budget, old steps fold into notes: the request stays within budget 
       const notes = new ToolNotes()
       for (let i = 0; i < steps; i++) addStep(notes, i, chars)
       const request = notes.request({ system, question: 'q', knowledge: '', textProtocol: false, budget })
-      const tokens = estimateTokens(requestText({ system, ...request }))
+      const tokens = estimateTokens(shownText({ system, ...request }))
       const lastStep = estimateTokens(notes.steps.at(-1)!.outcomes[0]!.content) + 200
       expect(tokens).toBeLessThanOrEqual(Math.max(budget, 0) + lastStep + estimateTokens(request.prompt))
       // The last step is always whole; every compacted step left its note (while the notes fit).
@@ -42,7 +42,7 @@ it('20 steps of 3,000-character pages fit an 8k model with the default budget', 
   for (let i = 0; i < 20; i++) {
     addStep(notes, i, 3000)
     const request = notes.request({ system, question: 'q', knowledge: '', textProtocol: false, budget: 6000 })
-    sizes.push(estimateTokens(requestText({ system, ...request })))
+    sizes.push(estimateTokens(shownText({ system, ...request })))
   }
   expect(Math.max(...sizes)).toBeLessThanOrEqual(8192 - 1024)
   // Without compaction the same steps would need far more.
