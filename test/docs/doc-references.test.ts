@@ -45,7 +45,8 @@ interface DocImport {
 function docImports(markdown: string, packageName: string): DocImport[] {
   const imports: DocImport[] = []
   const escaped = packageName.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
-  const fence = /^(```|~~~)[^\n]*\n([\s\S]*?)^\1[ \t]*$/gm
+  // A fence may be indented (a code block in a list item).
+  const fence = /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm
   for (const block of markdown.matchAll(fence)) {
     const code = block[2] as string
     const codeStart = (block.index ?? 0) + block[0].indexOf('\n') + 1
@@ -119,11 +120,16 @@ describe('imports in the docs', () => {
       "const { x } = await import('laconic-research/node')",
       "import { other } from 'not-laconic'",
       '```',
+      '- a list item:',
+      '  ```ts',
+      "  import { scriptedLLM } from 'laconic-research/testing'",
+      '  ```',
     ].join('\n')
     expect(docImports(markdown, PACKAGE)).toEqual([
       { specifier: PACKAGE, names: ['createAgent', 'Agent'], line: 3 },
       { specifier: `${PACKAGE}/kb`, names: ['knowledgeBase'], line: 4 },
       { specifier: `${PACKAGE}/node`, names: [], line: 7 },
+      { specifier: `${PACKAGE}/testing`, names: ['scriptedLLM'], line: 12 },
     ])
   })
 
@@ -170,5 +176,33 @@ describe('paths in the docs', () => {
 
   it.each(docs)('%s names only files that exist', (doc) => {
     expect(missingPaths(doc, readFileSync(join(REPO, doc), 'utf8'), exists)).toEqual([])
+  })
+})
+
+/**
+ * The unreleased version's entries of CHANGELOG.md, but its "Reshaping" before/after tables (whose
+ * "before" cells name what is gone on purpose): what they say a user writes and where is today's.
+ */
+function unreleasedEntries(changelog: string): string {
+  const unreleased = /^## [^\n]*Unreleased\n([\s\S]*?)(?=^## )/m.exec(changelog)?.[1] ?? ''
+  return unreleased.replace(/^### Reshaping[\s\S]*?(?=^### )/m, '')
+}
+
+describe('the unreleased CHANGELOG entries', () => {
+  const changelog = readFileSync(join(REPO, 'CHANGELOG.md'), 'utf8')
+  const entries = unreleasedEntries(changelog)
+
+  it('are read without the Reshaping tables', () => {
+    expect(entries).toContain('### Added')
+    expect(entries).not.toContain('### Reshaping')
+    expect(unreleasedEntries('## 1.0 - Unreleased\n### Reshaping\n`src/old.ts`\n### Added\n`src/new.ts`\n## 0.9\n')).toBe('### Added\n`src/new.ts`\n')
+  })
+
+  it('import only what the entry points export', () => {
+    expect(unknownImports('CHANGELOG.md', entries, entryExports(), PACKAGE)).toEqual([])
+  })
+
+  it('name only files that exist', () => {
+    expect(missingPaths('CHANGELOG.md', entries, (path) => existsSync(join(REPO, path)))).toEqual([])
   })
 })
