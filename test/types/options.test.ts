@@ -17,7 +17,7 @@ import type {
   SearchProvider,
 } from '../../src/index.js'
 import type { Resumption } from '../../src/core/contracts/strategy-types.js'
-import type { Strategy, StrategyContext, StrategyOutcome } from '../../src/strategy.js'
+import type { Step, Strategy, StrategyContext, StrategyEvent, StrategyOutcome } from '../../src/strategy.js'
 
 type DeepOptions = NonNullable<AgentOptions['deep']>
 type GraphReaderOptions = NonNullable<AgentOptions['graphReader']>
@@ -143,6 +143,22 @@ function researchOptions(): void {
   // @ts-expect-error a question is a string
   agent.research({ question: 'q' })
 }
+
+describe('Step and StrategyEvent', () => {
+  it('a step is a generator of strategy events that returns its value; a strategy yields no run-start, run-end or stamped event', () => {
+    async function* step(): Step<number> {
+      yield { type: 'plan', text: 'p', queries: ['q'] }
+      return 3
+    }
+    expectTypeOf(step).returns.toEqualTypeOf<AsyncGenerator<StrategyEvent, number, undefined>>()
+    expectTypeOf<Extract<StrategyEvent, { type: 'plan' }>['text']>().toEqualTypeOf<string>()
+    expectTypeOf<Extract<StrategyEvent, { type: 'run-start' }>>().toBeNever()
+    expectTypeOf<Extract<StrategyEvent, { type: 'run-end' }>>().toBeNever()
+    // @ts-expect-error -- a strategy's event carries no runId or seq: the run stamps them
+    const stamped: StrategyEvent = { type: 'plan', text: 'p', queries: [], runId: 'r', seq: 1 }
+    void stamped
+  })
+})
 
 describe('AgentOptions', () => {
   it('accepts providers, a strategy by name or object, limits and each strategy’s section; rejects wrong types and typos', () => {
