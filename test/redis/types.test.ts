@@ -13,10 +13,11 @@ import {
   type ResearchQueue,
   type ResearchWorker,
 } from '../../src/redis/index.js'
-import type { RunStatus } from '../../src/redis/queue.js'
 import type { RunHost } from '../../src/server/index.js'
-import type { RunStatus as ServedStatus } from '../../src/server/run-host.js'
 import type { toSSE } from '../../src/streams/index.js'
+
+type RunStatus = NonNullable<Awaited<ReturnType<RunHost['status']>>>
+type ServedStatus = NonNullable<Awaited<ReturnType<RunHost['status']>>>
 
 type EventLogReader = ReturnType<ReturnType<typeof redisEventLog>['read']>
 type EventStream = Parameters<typeof toSSE>[0]

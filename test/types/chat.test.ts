@@ -9,13 +9,15 @@ import type { Agent, SessionState, SessionStore, EventOf, ResearchResult } from 
 import type { ChatHandler, createChatHandler, createRequestGuard, RequestGuard, REBUILT_LIMITS, sessionStateFromMessages } from '../../src/server/index.js'
 import type { StartedChatTurn } from '../../src/server/chat-handler.js'
 import type { nodeListener } from '../../src/node/index.js'
-import type { WebHandler } from '../../src/node/node-listener.js'
 import type { MaskedError, researchDataSchemas, researchMetadataSchema, ResearchUIMessage, toUIMessageStream } from '../../src/streams/index.js'
 import type { OnMaskedError } from '../../src/streams/error-masking.js'
 import type { ResearchDataParts } from '../../src/streams/ui-message-stream.js'
-import type { ResearchDataUIPart, ResearchMessageDataParts, ResearchToolUIPart, ResearchUIMessagePart } from '../../src/streams/research-ui-message.js'
+import type { ResearchDataUIPart, ResearchMessageDataParts, ResearchToolUIPart } from '../../src/streams/research-ui-message.js'
 import type { ResearchSchema, SchemaIssue, SchemaResult } from '../../src/streams/standard-schema.js'
-import type { UIChunkOptions } from '../../src/streams/ui-message-chunks.js'
+
+type WebHandler = Parameters<typeof nodeListener>[0]
+type ResearchUIMessagePart = ResearchUIMessage['parts'][number]
+type UIChunkOptions = NonNullable<Parameters<typeof toUIMessageStream>[1]>
 
 type ChatAgent = Parameters<typeof createChatHandler>[0]['agent']
 type ResearchMessageMetadata = NonNullable<ResearchUIMessage['metadata']>

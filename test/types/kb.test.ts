@@ -6,10 +6,13 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { EmbeddingProvider } from '../../src/index.js'
 import type { FetchProvider, LLMProvider, SearchProvider, SearchOptions } from '../../src/index.js'
 import type { KnowledgeBase, knowledgeBase, memoryVectorStore, modelReranker, Reranker, rerankEndpoint, VectorStore } from '../../src/kb/index.js'
-import type { IndexOptions, IndexProgress, IndexReport } from '../../src/kb/indexer.js'
-import type { KnowledgeBaseWarning } from '../../src/kb/knowledge-base.js'
-import type { KnowledgeSource } from '../../src/kb/knowledge-sources.js'
-import type { RerankedPassage } from '../../src/kb/reranker.js'
+
+type IndexOptions = NonNullable<Parameters<KnowledgeBase['index']>[1]>
+type IndexProgress = Parameters<NonNullable<NonNullable<Parameters<KnowledgeBase['index']>[1]>['onProgress']>>[0]
+type IndexReport = Awaited<ReturnType<KnowledgeBase['index']>>
+type KnowledgeBaseWarning = Parameters<NonNullable<Parameters<typeof knowledgeBase>[0]['onWarning']>>[0]
+type KnowledgeSource = Parameters<KnowledgeBase['index']>[0][number]
+type RerankedPassage = Awaited<ReturnType<Reranker['rerank']>>[number]
 
 type Chunk = Parameters<VectorStore['putDocument']>[1][number]
 type ScoredChunk = Awaited<ReturnType<VectorStore['searchByVector']>>[number]

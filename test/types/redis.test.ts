@@ -15,10 +15,14 @@ import type {
   redisSessions,
   redisStore,
 } from '../../src/redis/index.js'
-import type { ReadOptions } from '../../src/redis/event-log.js'
-import type { QueuedResearchOptions, ResearchEventsOptions, ResearchJobData, RunStatus, SubmitOptions } from '../../src/redis/queue.js'
+import type { QueuedResearchOptions, ResearchEventsOptions, ResearchJobData } from '../../src/redis/queue.js'
 import type { RedisConnection } from '../../src/redis/redis-connection.js'
-import type { WorkerAgent } from '../../src/redis/worker.js'
+import type { RunHost } from '../../src/server/index.js'
+
+type ReadOptions = NonNullable<Parameters<ReturnType<typeof redisEventLog>['read']>[1]>
+type RunStatus = NonNullable<Awaited<ReturnType<RunHost['status']>>>
+type SubmitOptions = NonNullable<Parameters<ResearchQueue['submit']>[1]>
+type WorkerAgent = Exclude<Parameters<typeof createResearchWorker>[0]['agent'], (strategy: string | undefined) => unknown>
 
 type EventLogReader = ReturnType<ReturnType<typeof redisEventLog>['read']>
 

@@ -1,7 +1,8 @@
 import { expectTypeOf, it } from 'vitest'
 import type { AgentOptions, InterruptDecision, InterruptRequest, ResearchResult } from '../../src/index.js'
-import type { OutlineSection } from '../../src/core/contracts/interruption.js'
 import { report } from '../../src/strategy.js'
+
+type OutlineSection = Extract<InterruptDecision, { outline: unknown }>['outline']['sections'][number]
 
 type Report = NonNullable<ResearchResult['report']>
 type ReportSection = NonNullable<NonNullable<ResearchResult['report']>['sections']>[number]

@@ -7,8 +7,10 @@ import type { Agent, ResearchResult, SessionStore, AgentOptions } from '../../sr
 import type { OpenToolSource, ReactToolSource } from '../../src/strategies/react/options.js'
 import type { McpServerOptions, McpServerSpec, McpToolsOptions, createMcpServer, mcpTools } from '../../src/mcp/index.js'
 import type { createLiveServer } from '../../src/node/index.js'
-import type { LiveServerLimits } from '../../src/node/live-server.js'
-import type { ResearchHandlerLimits } from '../../src/server/handler.js'
+import type { createResearchHandler } from '../../src/server/index.js'
+
+type LiveServerLimits = NonNullable<Parameters<typeof createLiveServer>[0]['limits']>
+type ResearchHandlerLimits = NonNullable<Parameters<typeof createResearchHandler>[0]['limits']>
 
 type LiveServerOptions = NonNullable<Parameters<typeof createLiveServer>[0]>
 

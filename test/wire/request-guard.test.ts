@@ -4,8 +4,11 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import fc from 'fast-check'
-import { TOKEN_HEADER, type GuardedRequest, type RequestRefusal } from '../../src/wire/request-guard.js'
-import { createRequestGuard } from '../../src/server/index.js'
+import { TOKEN_HEADER } from '../../src/wire/request-guard.js'
+import { createRequestGuard, type RequestGuard } from '../../src/server/index.js'
+
+type GuardedRequest = Parameters<RequestGuard['checkStart']>[0]
+type RequestRefusal = NonNullable<ReturnType<RequestGuard['checkStart']>>
 
 const guard = createRequestGuard({ host: '127.0.0.1', token: 'a-token-of-enough-length' })
 const host = '127.0.0.1:8787'
