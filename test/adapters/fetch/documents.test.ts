@@ -6,16 +6,15 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createContext } from '../../../src/core/run/context.js'
 import { documentPages } from '../../../src/strategy.js'
-import type { FetchProvider, FetchedPage } from '../../../src/index.js'
-import type { StrategyEvent } from '../../../src/strategy.js'
+import type { FetchedPage } from '../../../src/index.js'
 import { httpFetch } from '../../../src/adapters/index.js'
 import { readDocument } from '../../../src/adapters/fetch/read-document.js'
 import { docxText, glyphCounts } from '../../../src/node/document-text.js'
 import { loadExtractModules } from '../../../src/adapters/fetch/extract.js'
 import { buildPdf, stream, textPdf } from '../../support/make-pdf.js'
 import { loopbacks } from '../http/loopback.js'
+import { readInRun } from './read-in-run.js'
 
 interface PdfEntry {
   file: string
@@ -188,12 +187,7 @@ describe('httpFetch reads documents', () => {
   it('reaches the run: the page event says kind and pages, each left-out part is a warning with its code', { timeout: 60_000 }, async () => {
     const scanned = fileOf('pdf', 'labelled_pages.pdf')
     const { url } = await serveFile('application/pdf', scanned)
-    const events: StrategyEvent[] = []
-    const fetch: FetchProvider = httpFetch(local)
-    const step = createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { fetch }, input: {} }).readPage(`${url}/scan.pdf`, {
-      queryId: 'q1',
-    })
-    for (let next = await step.next(); !next.done; next = await step.next()) events.push(next.value)
+    const { events } = await readInRun(httpFetch(local), `${url}/scan.pdf`)
     expect(events.filter((e) => e.type !== 'cost')).toEqual([
       { type: 'page', url: `${url}/scan.pdf`, queryId: 'q1', chars: 0, kind: 'pdf', pages: 11 },
       {

@@ -6,28 +6,14 @@ import { describe, expect, it } from 'vitest'
 import { httpFetch } from '../../../src/adapters/index.js'
 import { extractReadable, loadExtractModules, taglessText } from '../../../src/adapters/fetch/extract.js'
 import { readableText } from '../../../src/adapters/fetch/readable-text.js'
-import type { StrategyEvent } from '../../../src/strategy.js'
-import type { FetchProvider } from '../../../src/index.js'
-import { createContext } from '../../../src/core/run/context.js'
 import { manyParagraphs, unclosedDivs } from '../../fixtures/hostile/pages.js'
 import { loopbacks } from '../http/loopback.js'
+import { readInRun } from './read-in-run.js'
 
 const serve = loopbacks()
 const local = { allowPrivateNetwork: true, maxRetries: 0 }
 
 const article = `<!doctype html><html><head><title>Tides</title></head><body><nav>Home | About</nav><article><h1>Tides</h1>${'<p>The moon pulls the sea toward it, and the sea rises on the near side and on the far side of the earth.</p>'.repeat(6)}</article></body></html>`
-
-async function drain<T>(step: AsyncGenerator<StrategyEvent, T>): Promise<{ events: StrategyEvent[]; value: T }> {
-  const events: StrategyEvent[] = []
-  for (;;) {
-    const next = await step.next()
-    if (next.done) return { events, value: next.value }
-    events.push(next.value)
-  }
-}
-
-const readWith = (fetch: FetchProvider, url: string) =>
-  drain(createContext({ runId: 'r', question: 'q', signal: new AbortController().signal, options: { fetch }, input: {} }).readPage(url, { queryId: 'q1' }))
 
 describe('a page read by a fallback', () => {
   it('an article page is read by Readability, with no fallback', async () => {
@@ -59,7 +45,7 @@ describe('a page read by a fallback', () => {
     // time is a fallback of its own (the test above), not the one this page is for.
     const fetch = httpFetch({ ...local, extractTimeoutMs: 60_000 })
     // 20,000 paragraphs: more elements than Readability is given.
-    const many = await readWith(fetch, `${url}/many`)
+    const many = await readInRun(fetch, `${url}/many`)
     expect(many.value?.fallback).toMatch(/more than 20000 elements/)
     expect(many.value?.text).toContain('A paragraph of ordinary words, repeated.')
     expect(many.events.map((e) => e.type)).toEqual(['page', 'cost', 'warning'])
@@ -70,7 +56,7 @@ describe('a page read by a fallback', () => {
       message: expect.stringMatching(new RegExp(`^${url}/many was read by a fallback: it has more than 20000 elements`)),
     })
 
-    const plain = await readWith(fetch, `${url}/article`)
+    const plain = await readInRun(fetch, `${url}/article`)
     expect(plain.value?.fallback).toBeUndefined()
     expect(plain.events.map((e) => e.type)).toEqual(['page', 'cost'])
   })
