@@ -2,8 +2,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalizeText, normalizeUrl } from '../../../src/strategy.js'
 import { Notebook } from '../../../src/strategy.js'
-import type { AddOutcome } from '../../../src/strategies/graph-reader/index.js'
 import { notebookView } from '../../../src/strategies/graph-reader/notebook.js'
+
+/** What adding a fact to a notebook did. */
+type AddOutcome = ReturnType<Notebook['add']>
 
 /** Facts from a small vocabulary, so equal, contained and overlapping texts are common. */
 const WORDS = ['the', '2024', 'Nobel', 'prize', 'went', 'to', 'Baker', 'in', 'Chemistry', 'x']
