@@ -206,3 +206,31 @@ describe('the unreleased CHANGELOG entries', () => {
     expect(missingPaths('CHANGELOG.md', entries, (path) => existsSync(join(REPO, path)))).toEqual([])
   })
 })
+
+/** The event types the runtime emits, read from `EVENT_TYPES` in the source (the list the wire's parser accepts). */
+function eventTypes(source: string): string[] {
+  const list = /export const EVENT_TYPES[^=]*=\s*\[([^\]]*)\]/.exec(source)?.[1] ?? ''
+  return [...list.matchAll(/'([a-z-]+)'/g)].map((match) => match[1] as string)
+}
+
+/** The event types a doc's tables name in their first column: `| \`type\` |` or `| \`a\` / \`b\` |`. */
+function tabledTypes(markdown: string): Set<string> {
+  const types = new Set<string>()
+  for (const [, cell] of markdown.matchAll(/^\| ([^|]*) \|/gm)) for (const [, name] of cell?.matchAll(/`([a-z-]+)`/g) ?? []) types.add(name as string)
+  return types
+}
+
+describe('the event tables', () => {
+  const types = eventTypes(readFileSync(join(REPO, 'src/core/contracts/events.ts'), 'utf8'))
+
+  it('read the union from the source', () => {
+    expect(types).toContain('run-start')
+    expect(types).toContain('run-end')
+    expect(types.length).toBeGreaterThan(15)
+  })
+
+  it.each(['README.md', 'docs/events.md'])('%s lists every event type', (doc) => {
+    const tabled = tabledTypes(readFileSync(join(REPO, doc), 'utf8'))
+    expect(types.filter((type) => !tabled.has(type))).toEqual([])
+  })
+})
