@@ -9,10 +9,10 @@
  *   export const POST = createChatHandler({ agent })
  */
 import { readFileSync } from 'node:fs'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { Agent } from '../../src/index.js'
-import { createHandlerServer } from '../../src/node/node-listener.js'
+import { nodeListener } from '../../src/node/index.js'
 import { createChatHandler, createRequestGuard } from '../../src/server/index.js'
 import { exampleAgent } from '../shared/agent.js'
 
@@ -27,14 +27,16 @@ export function createChatServer(agent: Agent): Server {
   const guard = createRequestGuard({ host: 'localhost' })
   const page = PAGE.replace('<meta name="laconic-token" content="">', `<meta name="laconic-token" content="${guard.token}">`)
   const chat = createChatHandler({ agent, guard })
-  return createHandlerServer(async (request) => {
-    const path = new URL(request.url).pathname
-    if (path === '/api/chat') return chat(request)
-    if (path !== '/') return new Response('try GET / or POST /api/chat\n', { status: 404, headers: { 'content-type': 'text/plain' } })
-    const refused = guard.checkRead(request)
-    if (refused) return new Response(`${refused.message}\n`, { status: refused.status, headers: { 'content-type': 'text/plain', ...refused.headers } })
-    return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } })
-  })
+  return createServer(
+    nodeListener(async (request) => {
+      const path = new URL(request.url).pathname
+      if (path === '/api/chat') return chat(request)
+      if (path !== '/') return new Response('try GET / or POST /api/chat\n', { status: 404, headers: { 'content-type': 'text/plain' } })
+      const refused = guard.checkRead(request)
+      if (refused) return new Response(`${refused.message}\n`, { status: refused.status, headers: { 'content-type': 'text/plain', ...refused.headers } })
+      return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } })
+    }),
+  )
 }
 
 function main(argv: readonly string[]): void {
