@@ -234,3 +234,17 @@ describe('the event tables', () => {
     expect(types.filter((type) => !tabled.has(type))).toEqual([])
   })
 })
+
+describe("README's entry-point table", () => {
+  it('has a row for every entry point of package.json, each naming at least one of its exports', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
+    const rows = new Map([...readme.matchAll(/^\| `(laconic-research[^`]*)` \|(.*)$/gm)].map(([, entry, what]) => [entry as string, what as string]))
+    const problems = [...entryExports()].flatMap(([entry, exported]) => {
+      const row = rows.get(entry)
+      if (row === undefined) return [`${entry}: no row`]
+      const named = [...row.matchAll(/`([A-Za-z_$][\w$]*)/g)].map((match) => match[1] as string)
+      return named.some((name) => exported.has(name)) ? [] : [`${entry}: names none of its exports`]
+    })
+    expect(problems).toEqual([])
+  })
+})
