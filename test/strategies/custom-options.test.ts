@@ -87,6 +87,27 @@ describe('a custom strategy and its options section', () => {
     expect(() => stepper({ steps: 0 })).toThrow(/`stepper.steps` must be a whole number >= 1/)
     expect(stepper({ steps: 2 })).toMatchObject({ name: 'stepper', settings: { steps: 2, label: 'step' } })
   })
+
+  it('saves the settings as JSON, a toJSON method picking what is saved, and sizes the run limit by concurrency', () => {
+    const tooled = defineStrategy({
+      name: 'tooled',
+      normalize: (options: { size?: number } | undefined) => ({
+        size: options?.size ?? 2,
+        tool: () => 'not data',
+        toJSON: () => ({ size: options?.size ?? 2 }),
+      }),
+      concurrency: (settings) => settings.size,
+      async *run(_question, _ctx, settings) {
+        yield { type: 'answer', text: settings.tool(), citations: [] }
+      },
+    })
+    expect(tooled({ size: 3 })).toMatchObject({ name: 'tooled', settings: { size: 3 }, concurrency: 3 })
+    expect(tooled().settings).toEqual({ size: 2 })
+    // Without normalize or concurrency: no settings saved, the run's default limit.
+    const bare = defineStrategy({ name: 'bare', async *run() {} })()
+    expect(bare).not.toHaveProperty('settings')
+    expect(bare).not.toHaveProperty('concurrency')
+  })
 })
 
 describe('a checkpoint holds the strategy its normalised settings', () => {
