@@ -1,6 +1,6 @@
 // `laconic-research/strategy`: the toolkit for writing a strategy of your own (see docs/adapters.md,
 // "Writing a strategy"): the built-in strategies to wrap, merging concurrent steps, the total
-// parsers of model output, citations, the notebook, the text helpers the built-ins use, and the
+// parsers of model output, citations and the cited, checked answer, the notebook, the text helpers the built-ins use, and the
 // checks a strategy's `normalize` uses on its options section. The types a strategy is written
 // against: `StrategyContext['options']` and the like name their parts.
 export type { Strategy, StrategyDefinition, StrategyContext, StrategyOutcome, Step } from './core/contracts/strategy-types.js'
@@ -22,4 +22,5 @@ export { documentPages } from './documents/document-pages.js'
 export { documentPassages } from './documents/passages.js'
 export { createThinkFilter, stripThink, truncateAtSentence, normalizeText, estimateTokens } from './core/util/text.js'
 export { CitationRegistry, citationFilter } from './strategies/shared/citations.js'
+export { citedAnswer, type CitedAnswerArgs, type CitedSource } from './strategies/shared/cited-answer.js'
 export { parseLooseJson, parseBareList, stringField } from './strategies/shared/json.js'

@@ -7,9 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMProvider, type LLMRequest } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import { deep, graphReader, react, reflect, report, scratchpad } from '../../src/strategy.js'
+import { deep, graphReader, react, reflect, report, scratchpad, citedAnswer } from '../../src/strategy.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
-import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { STRATEGIES, world } from '../checkpoints/world.js'
 
 /** Wraps a model, counting the streams it has open (opened, not yet closed by any path). */

@@ -4,11 +4,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
-import type { Strategy } from '../../src/strategy.js'
+import { citedAnswer, type Strategy } from '../../src/strategy.js'
 import { createAgent, memorySessions, type Agent } from '../../src/index.js'
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js'
 import { MAX_MCP_QUESTION_CHARS } from '../../src/mcp/server.js'
-import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 async function connected(options: McpServerOptions): Promise<Client> {

@@ -1,9 +1,8 @@
 import { SpanKind, SpanStatusCode, ROOT_CONTEXT, trace } from '@opentelemetry/api'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type EventOf, type ResearchEvent } from '../../src/index.js'
-import type { Strategy } from '../../src/strategy.js'
+import { citedAnswer, type Strategy } from '../../src/strategy.js'
 import { traceRun } from '../../src/otel/index.js'
-import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockFetch, mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
 import { drain, memoryTracing, ms, only, recorded } from './helpers.js'
 

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createAgent, type LLMRequest, type MemoryStore, type ResearchEvent, type SearchResult, strategyNames } from '../../src/index.js'
 import { memoryStore, memoryVectorStore } from '../../src/kb/index.js'
-import type { CitedAnswerArgs, CitedSource } from '../../src/strategies/shared/cited-answer.js'
+import type { CitedAnswerArgs, CitedSource } from '../../src/strategy.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { fakeEmbedder } from '../kb/fake-embeddings.js'
 import { roleOf } from '../support/roles.js'

@@ -9,7 +9,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { demoAgent } from '../../examples/sse-server/demo.js'
 import { createAgent } from '../../src/index.js'
 import type { ResearchEvent } from '../../src/index.js'
-import type { Strategy } from '../../src/strategy.js'
+import { citedAnswer, type Strategy } from '../../src/strategy.js'
 import { toUIMessageStream, toUIMessageStreamResponse, researchDataSchemas, researchMetadataSchema } from '../../src/streams/index.js'
 import {
   UI_MESSAGE_STREAM_HEADERS,
@@ -19,7 +19,6 @@ import {
   type UIMessageStreamResponseInit,
 } from '../../src/streams/ui-message-stream.js'
 import type { EventStream } from '../../src/streams/types.js'
-import { citedAnswer } from '../../src/strategies/shared/cited-answer.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { researchRun, trickyText } from './arbitraries.js'
 import { collect, gate } from './helpers.js'

@@ -70,3 +70,22 @@ describe('parsers and checks', () => {
     expectTypeOf<typeof kit.wholeNumberOption>().toEqualTypeOf<(value: unknown, name: string, fallback: number, min: number) => number>()
   })
 })
+
+describe('the cited, checked answer', () => {
+  it('citedAnswer takes the context and where the text comes from, and yields strategy events', () => {
+    expectTypeOf<typeof kit.citedAnswer>().parameter(0).toEqualTypeOf<kit.StrategyContext>()
+    expectTypeOf<ReturnType<typeof kit.citedAnswer>>().toEqualTypeOf<AsyncGenerator<kit.StrategyEvent>>()
+    expectTypeOf<typeof kit.citedAnswer>().parameter(1).toEqualTypeOf<kit.CitedAnswerArgs>()
+    // The text streams from a finalizer request, or is a draft already written.
+    expectTypeOf<{ draft: string }>().toExtend<kit.CitedAnswerArgs['from']>()
+    expectTypeOf<{ request: { prompt: string } }>().toExtend<kit.CitedAnswerArgs['from']>()
+    expectTypeOf<{ prompt: string }>().not.toExtend<kit.CitedAnswerArgs['from']>()
+    expectTypeOf<kit.CitedAnswerArgs['source']>().toEqualTypeOf<(n: number) => kit.CitedSource | undefined>()
+  })
+
+  it('a source names its URL and, optionally, the text the model was shown for it', () => {
+    expectTypeOf<{ url: string }>().toExtend<kit.CitedSource>()
+    expectTypeOf<kit.CitedSource['text']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<{ title: string }>().not.toExtend<kit.CitedSource>()
+  })
+})

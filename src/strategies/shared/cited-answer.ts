@@ -10,7 +10,9 @@ import { claimChecker } from './verify-claims.js'
 
 /** A source the answer's text may cite. */
 export interface CitedSource {
+  /** Its address: the answer's citation, and the key that gives it one number across the conversation. */
   url: string
+  /** Its title, listed with the citation. */
   title?: string | undefined
   /**
    * The text the answering model was shown for this source (its facts, passages or snippets,
@@ -52,6 +54,7 @@ export interface AnswerDetails {
   alsoCited?: readonly string[]
 }
 
+/** What `citedAnswer` writes the answer from: its text, the sources its `[n]` name, and what to do when it is blank. */
 export interface CitedAnswerArgs {
   /**
    * Where the text comes from: the finalizer model, streamed (`request`), or a text already
