@@ -74,9 +74,14 @@ async function streamReply(res: ServerResponse, reply: ScriptedReply): Promise<v
   res.end()
 }
 
+/** The CLI flags that point a run's model at `backend`'s chat endpoint. */
+export function modelFlags(backend: Pick<FakeBackend, 'url'>): string[] {
+  return ['--backend', 'openai', '--endpoint', backend.url, '--model', 'fake-model']
+}
+
 /** The CLI flags that point a run at `backend`: its chat endpoint as the model, its SearXNG endpoint as the search, no page reads. */
 export function cliFlags(backend: Pick<FakeBackend, 'url'>): string[] {
-  return ['--backend', 'openai', '--endpoint', backend.url, '--model', 'fake-model', '--search', 'searxng', '--searxng-url', backend.url, '--no-fetch']
+  return [...modelFlags(backend), '--search', 'searxng', '--searxng-url', backend.url, '--no-fetch']
 }
 
 export async function startFakeBackend(options: FakeBackendOptions): Promise<FakeBackend> {
