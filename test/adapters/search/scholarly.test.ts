@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DOMParser } from 'linkedom'
-import { abstractFromIndex, parseOpenAlexResponse } from '../../../src/adapters/search/openalex.js'
-import { parseArxivFeed, parseEsearch, parseEsummary } from '../../../src/adapters/search/scholarly-xml.js'
-import type { XmlParser } from '../../../src/adapters/search/xml.js'
-import { parseSemanticScholarResponse } from '../../../src/adapters/search/semantic-scholar.js'
-import { parseWikipediaSearch, parseWikipediaSummary } from '../../../src/adapters/search/wikipedia.js'
 import { arxiv, createPacer, httpFetch, openAlex, pubmed, semanticScholar, wikipedia } from '../../../src/adapters/index.js'
 import { documentPages } from '../../../src/strategy.js'
 import type { SearchProvider, SearchResult, FetchedPage } from '../../../src/index.js'
@@ -506,7 +500,7 @@ describe('wikipedia', () => {
   })
 })
 
-describe('scholarly parsers', () => {
+describe('scholarly parsers, through each adapter', () => {
   const wellFormed = (result: SearchResult) => {
     expect(result.url).toMatch(/^https?:/)
     expect(typeof result.title).toBe('string')
@@ -515,8 +509,24 @@ describe('scholarly parsers', () => {
     if (result.meta?.year !== undefined) expect(Number.isInteger(result.meta.year)).toBe(true)
     if (result.meta?.pdfUrl !== undefined) expect(result.meta.pdfUrl).toMatch(/^https?:/)
   }
+  /** A body the parser cannot read is the adapter's typed `bad-response` refusal, never any other throw: else its results. */
+  async function readOrRefused(search: Promise<SearchResult[]>): Promise<SearchResult[]> {
+    try {
+      return await search
+    } catch (error) {
+      expect(error).toMatchObject({ name: 'ProviderError', code: 'bad-response' })
+      return []
+    }
+  }
+  /** One server for every run of a property: it answers each path as the run at hand sets `answers`. */
+  async function answering(): Promise<{ url: string; requests: RecordedRequest[]; set(routes: Routes): void }> {
+    let answers: Routes = {}
+    const server = await serve((req, res, attempt) => routed(answers)(req, res, attempt))
+    return { url: server.url, requests: server.requests, set: (routes) => (answers = routes) }
+  }
+  const once = { pacer: unpaced(), maxRetries: 0 }
 
-  it('never throw on any text, the recorded XML cut anywhere or with bytes spliced in', () => {
+  it('never throw on any text, the recorded XML cut anywhere or with bytes spliced in', { timeout: 120_000 }, async () => {
     const feeds = [fixture('arxiv-search.xml'), fixture('arxiv-doi.xml'), fixture('pubmed-esearch.xml'), fixture('pubmed-esummary.xml')]
     const text = fc.oneof(
       fc.string(),
@@ -525,21 +535,30 @@ describe('scholarly parsers', () => {
         return feed.slice(0, start) + junk + feed.slice(Math.min(feed.length, start + (cut % 200)))
       }),
     )
-    fc.assert(
-      fc.property(text, (body) => {
-        const Parser = DOMParser as unknown as XmlParser
-        const feed = parseArxivFeed(body, Parser)
-        if (feed.kind === 'results') feed.results.forEach(wellFormed)
-        const summary = parseEsummary(body, Parser)
-        if (summary.kind === 'results') summary.results.forEach(wellFormed)
-        const search = parseEsearch(body, Parser)
-        if (search.kind === 'ids') for (const id of search.ids) expect(id).toMatch(/^\d+$/)
+    const server = await answering()
+    const arxivSearch = arxiv({ baseURL: server.url, ...once })
+    const pubmedSearch = pubmed({ baseURL: server.url, ...once })
+    await fc.assert(
+      fc.asyncProperty(text, async (body) => {
+        // The body as arXiv's feed.
+        server.set({ '/query': { body, type: XML } })
+        for (const result of await readOrRefused(arxivSearch.search('llama'))) wellFormed(result)
+        // The body as PubMed's esummary, after a recorded esearch.
+        server.set({ '/esearch.fcgi': { body: fixture('pubmed-esearch.xml'), type: XML }, '/esummary.fcgi': { body, type: XML } })
+        for (const result of await readOrRefused(pubmedSearch.search('llama'))) wellFormed(result)
+        // The body as PubMed's esearch: the ids it yields are what esummary is asked for, digits only.
+        const before = server.requests.length
+        server.set({ '/esearch.fcgi': { body, type: XML }, '/esummary.fcgi': { body: fixture('pubmed-esummary.xml'), type: XML } })
+        await readOrRefused(pubmedSearch.search('llama'))
+        for (const request of server.requests.slice(before)) {
+          if (request.url.includes('/esummary.fcgi')) expect(params(request).get('id')).toMatch(/^\d+(,\d+)*$/)
+        }
       }),
       { numRuns: 300 },
     )
   })
 
-  it('never throw on any JSON, and keep only well-formed results', () => {
+  it('never throw on any JSON, and keep only well-formed results', async () => {
     const work = fc.record(
       {
         id: fc.oneof(fc.webUrl(), fc.string()),
@@ -566,19 +585,39 @@ describe('scholarly parsers', () => {
       fc.record({ data: fc.oneof(fc.array(work), fc.anything()) }),
       fc.record({ query: fc.record({ search: fc.oneof(fc.array(work), fc.anything()) }) }),
     )
-    fc.assert(
-      fc.property(body, (value) => {
-        parseOpenAlexResponse(value).forEach(wellFormed)
-        parseSemanticScholarResponse(value).forEach(wellFormed)
-        for (const hit of parseWikipediaSearch(value)) expect(typeof hit.title).toBe('string')
-        const summary = parseWikipediaSummary(value)
-        if (summary?.url !== undefined) expect(summary.url).toMatch(/^https?:/)
+    const server = await answering()
+    const openAlexSearch = openAlex({ baseURL: server.url, ...once })
+    const semanticScholarSearch = semanticScholar({ baseURL: server.url, ...once })
+    const wikipediaSearch = wikipedia({ baseURL: server.url, summaries: false, ...once })
+    const wikipediaSummaries = wikipedia({ baseURL: server.url, ...once })
+    const oneHit = '{"query":{"search":[{"title":"Llama","snippet":"a camelid"}]}}'
+    await fc.assert(
+      fc.asyncProperty(body, async (value) => {
+        const json = JSON.stringify(value)
+        server.set({ '/works': { body: json }, '/paper/search': { body: json }, '/w/api.php': { body: json } })
+        for (const result of await openAlexSearch.search('llama', { limit: 50 })) wellFormed(result)
+        for (const result of await semanticScholarSearch.search('llama', { limit: 100 })) wellFormed(result)
+        // The body as MediaWiki's search answer (an `error` in it is the adapter's refusal).
+        for (const hit of await readOrRefused(wikipediaSearch.search('llama', { limit: 20 }))) expect(typeof hit.title).toBe('string')
+        // The body as a page summary: whatever it holds, the result's URL is a web URL.
+        server.set({ '/w/api.php': { body: oneHit }, '/page/summary/Llama': { body: json } })
+        const [summarized, ...rest] = await wikipediaSummaries.search('llama')
+        expect(rest).toEqual([])
+        expect(summarized?.url).toMatch(/^https?:/)
       }),
     )
   })
 
-  it("puts OpenAlex's inverted abstract back in order and ignores positions no abstract has", () => {
-    expect(abstractFromIndex({ world: [1], hello: [0, 1e12, -1, 2.5], '!': [2] })).toBe('hello world !')
-    expect(abstractFromIndex(null)).toBe('')
+  it("puts OpenAlex's inverted abstract back in order and ignores positions no abstract has", async () => {
+    const works = [
+      { id: 'https://openalex.org/W1', display_name: 'One', abstract_inverted_index: { world: [1], hello: [0, 1e12, -1, 2.5], '!': [2] } },
+      { id: 'https://openalex.org/W2', display_name: 'Two', abstract_inverted_index: null },
+    ]
+    const server = await serve(routed({ '/works': { body: JSON.stringify({ results: works }) } }))
+    const results = await openAlex({ baseURL: server.url, ...once }).search('hello')
+    expect(results.map((result) => [result.title, result.snippet])).toEqual([
+      ['One', 'hello world !'],
+      ['Two', ''],
+    ])
   })
 })
