@@ -1,15 +1,13 @@
 /**
  * Every structured call of every strategy sends its JSON Schema on the wire: each strategy runs
  * through the real openai adapter against a loopback server that answers each call by its
- * schema's name with a schema-valid reply, and records what it was sent.
+ * schema's name with a schema-valid reply, and records what it was sent. The schema a strategy
+ * declares is the one its request to the model names (`LLMRequest.json`), recorded on the way in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openai } from '../../src/adapters/index.js'
-import type { LLMRequest } from '../../src/index.js'
+import type { LLMProvider, LLMRequest } from '../../src/index.js'
 import { createAgent } from '../../src/index.js'
-import * as deepSchemas from '../../src/strategies/deep/schemas.js'
-import * as graphSchemas from '../../src/strategies/graph-reader/schemas.js'
-import * as reflectSchemas from '../../src/strategies/reflect/schemas.js'
 import { assertEventInvariants, mockFetch, mockSearch } from '../../src/testing/index.js'
 import { startLoopback, type Loopback } from '../adapters/http/loopback.js'
 
@@ -55,20 +53,44 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const declared = (module: Record<string, unknown>) =>
-  new Map(Object.values(module).map((schema) => [(schema as { title: string }).title, schema as JsonSchema] as const))
+/** The model `inner`, recording each request the strategy makes of it before it goes on the wire. */
+function recording(inner: LLMProvider): { llm: LLMProvider; requests: LLMRequest[] } {
+  const requests: LLMRequest[] = []
+  const llm: LLMProvider = Object.assign(Object.create(inner) as LLMProvider, {
+    stream: (req: LLMRequest) => {
+      requests.push(req)
+      return inner.stream(req)
+    },
+  })
+  return { llm, requests }
+}
+
+/** The schemas the strategy declared in its requests, by title; one schema per title. */
+function declared(requests: readonly LLMRequest[]): Map<string, JsonSchema> {
+  const schemas = new Map<string, JsonSchema>()
+  for (const req of requests) {
+    if (typeof req.json !== 'object') continue
+    const title = (req.json as { title?: unknown }).title
+    expect(typeof title).toBe('string')
+    const seen = schemas.get(title as string)
+    if (seen) expect(req.json).toEqual(seen)
+    schemas.set(title as string, req.json)
+  }
+  return schemas
+}
 
 describe.each([
-  ['graph-reader', declared(graphSchemas), ['research_plan', 'extracted_facts', 'node_check']],
-  ['reflect', declared(reflectSchemas), ['search_queries', 'reflection']],
-  ['deep', declared(deepSchemas), ['next_step', 'sub_answer', 'research_report']],
-] as const)('%s', (strategy, schemas, mustSee) => {
+  ['graph-reader', ['research_plan', 'extracted_facts', 'node_check']],
+  ['reflect', ['search_queries', 'reflection']],
+  ['deep', ['next_step', 'sub_answer', 'research_report']],
+] as const)('%s', (strategy, mustSee) => {
   it('sends the declared schema with every structured call, and reads the schema-valid replies', async () => {
     const before = server.requests.length
     turns.clear()
+    const { llm, requests } = recording(openai({ baseURL: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: 'sk-test' }))
     const agent = createAgent({
       strategy,
-      llm: openai({ baseURL: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: 'sk-test' }),
+      llm,
       search: mockSearch({ results: () => [{ title: 'Sky', url: 'https://example.org/sky', snippet: FACT }] }),
       fetch: mockFetch({ pages: { 'https://example.org/sky': FACT } }),
     })
@@ -81,6 +103,9 @@ describe.each([
     const sent = server.requests.slice(before).map((r) => JSON.parse(r.body) as { messages: { content: string }[]; response_format?: unknown })
     const structured = sent.filter((body) => /JSON only/i.test(body.messages[0]?.content ?? ''))
     expect(structured.length).toBeGreaterThan(0)
+    // Every structured call declared its schema, and the wire carries each one.
+    const schemas = declared(requests)
+    expect(requests.filter((req) => typeof req.json === 'object')).toHaveLength(structured.length)
     const names = new Set<string>()
     for (const body of structured) {
       const format = body.response_format as { type: string; json_schema: { name: string; schema: JsonSchema } }
