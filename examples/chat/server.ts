@@ -16,15 +16,13 @@
  * conversation goes on where it was.
  */
 import { readdir, readFile } from 'node:fs/promises'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import { extname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { UIMessage } from 'ai'
 import { type Agent, createAgent } from '../../src/index.js'
 import { duckduckgo, httpFetch } from '../../src/adapters/index.js'
-import { fileSessions } from '../../src/node/index.js'
-import { createHandlerServer } from '../../src/node/node-listener.js'
-import { readJsonObject } from '../../src/wire/read-body.js'
+import { fileSessions, nodeListener } from '../../src/node/index.js'
 import { createChatHandler, createRequestGuard, type RequestGuard } from '../../src/server/index.js'
 import { exampleAgent } from '../shared/agent.js'
 import { buildApp } from './build.js'
@@ -88,22 +86,24 @@ export async function createChatServer(options: ChatServerOptions): Promise<Serv
   const reportChat = options.reportAgent && createChatHandler({ agent: options.reportAgent, store, guard, onError: options.onError })
   const log = fileChatLog(join(options.dataDir, 'messages'))
 
-  return createHandlerServer(async (request) => {
-    const path = new URL(request.url).pathname
-    if (path === '/api/chat') return turn(request)
-    const refused = guard.checkRead(request)
-    if (refused) return refuse(refused)
-    if (path === '/' || path === '/index.html')
-      return new Response(page, { headers: { 'content-type': CONTENT_TYPES['.html'] as string, 'cache-control': 'no-store' } })
-    const saved = /^\/api\/chats\/([^/]+)\/messages$/.exec(path)?.[1]
-    if (saved !== undefined) {
-      if (!CHAT_ID.test(saved)) return new Response('no such chat\n', { status: 404 })
-      return Response.json(await log.messages(saved), { headers: { 'cache-control': 'no-store' } })
-    }
-    const file = files.get(path)
-    if (file) return new Response(file.body, { headers: { 'content-type': file.type } })
-    return new Response('not found: try GET /, POST /api/chat or GET /api/chats/:id/messages\n', { status: 404 })
-  })
+  return createServer(
+    nodeListener(async (request) => {
+      const path = new URL(request.url).pathname
+      if (path === '/api/chat') return turn(request)
+      const refused = guard.checkRead(request)
+      if (refused) return refuse(refused)
+      if (path === '/' || path === '/index.html')
+        return new Response(page, { headers: { 'content-type': CONTENT_TYPES['.html'] as string, 'cache-control': 'no-store' } })
+      const saved = /^\/api\/chats\/([^/]+)\/messages$/.exec(path)?.[1]
+      if (saved !== undefined) {
+        if (!CHAT_ID.test(saved)) return new Response('no such chat\n', { status: 404 })
+        return Response.json(await log.messages(saved), { headers: { 'cache-control': 'no-store' } })
+      }
+      const file = files.get(path)
+      if (file) return new Response(file.body, { headers: { 'content-type': file.type } })
+      return new Response('not found: try GET /, POST /api/chat or GET /api/chats/:id/messages\n', { status: 404 })
+    }),
+  )
 
   // The handler reads the turn's body (within its size limit); the log reads a copy once the
   // handler has taken the turn, so the copy is the body the handler accepted.
@@ -121,9 +121,27 @@ export async function createChatServer(options: ChatServerOptions): Promise<Serv
   /** The turn's body (a copy, read within the handler's size limit) asks for a report: `strategy: 'report'`. Only a request the guard lets through is read. */
   async function askedForReport(request: Request): Promise<boolean> {
     if (guard.checkStart(request)) return false
-    const body = await readJsonObject(request.clone(), MAX_BODY_BYTES).catch(() => 'invalid' as const)
-    return typeof body === 'object' && body.strategy === 'report'
+    const text = await boundedText(request.clone(), MAX_BODY_BYTES).catch(() => undefined)
+    try {
+      return text !== undefined && (JSON.parse(text) as { strategy?: unknown } | null)?.strategy === 'report'
+    } catch {
+      return false
+    }
   }
+}
+
+/** A request body's text, or undefined past `maxBytes` (the rest is not read): a hostile client may send any amount. */
+async function boundedText(request: Request, maxBytes: number): Promise<string | undefined> {
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return undefined
+  const decoder = new TextDecoder()
+  let text = ''
+  let size = 0
+  for await (const chunk of request.body ?? []) {
+    size += chunk.byteLength
+    if (size > maxBytes) return undefined
+    text += decoder.decode(chunk, { stream: true })
+  }
+  return text + decoder.decode()
 }
 
 /** The largest turn body read (the chat handler's default limit). */

@@ -7,7 +7,6 @@
  */
 import { createAgent, type Agent, type AgentOptions } from '../../src/index.js'
 import type { LLMRequest } from '../../src/index.js'
-import { extractorSystem, finalizerSystem, neighborSystem, plannerSystem } from '../../src/strategies/graph-reader/prompts.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 type VerifyMode = NonNullable<AgentOptions['verify']>
@@ -46,16 +45,29 @@ function numberOf(prompt: string, url: string): number {
   return 1
 }
 
-/** One reply per graph-reader step, chosen by the step's system prompt. */
-const REPLIES: Record<string, (req: LLMRequest) => string> = {
-  [plannerSystem]: () =>
+/**
+ * Which graph-reader step a request is, told by what its system prompt asks (its opening words),
+ * as a model reads it: the demo answers what each step asks for.
+ */
+const STEPS = {
+  planner: 'You plan web research.',
+  extractor: 'You extract atomic facts',
+  neighbor: 'You steer web research.',
+  finalizer: "You answer the user's question from a notebook of facts",
+} as const
+type Step = keyof typeof STEPS
+const stepOf = (system = '') => (Object.keys(STEPS) as Step[]).find((step) => system.startsWith(STEPS[step]))
+
+/** One reply per graph-reader step. */
+const REPLIES: Record<Step, (req: LLMRequest) => string> = {
+  planner: () =>
     JSON.stringify({
       goal: 'Find the 2024 chemistry laureates, then what each was honoured for.',
       steps: ['find the laureates', 'find what each was honoured for'],
       key_elements: ['laureates', 'AlphaFold', 'protein design'],
       queries: ['2024 Nobel Prize Chemistry winners', 'AlphaFold protein structure prediction Nobel'],
     }),
-  [extractorSystem]: (req) => {
+  extractor: (req) => {
     const facts: { text: string; source: number }[] = []
     if (req.prompt.includes('"2024 Nobel Prize Chemistry winners"')) facts.push({ text: '2024', source: numberOf(req.prompt, NOBEL) })
     if (req.prompt.includes('"AlphaFold')) {
@@ -65,14 +77,14 @@ const REPLIES: Record<string, (req: LLMRequest) => string> = {
     if (req.prompt.includes('"David Baker')) facts.push({ text: 'Baker was honoured for computational protein design', source: numberOf(req.prompt, BAKER) })
     return JSON.stringify({ facts })
   },
-  [neighborSystem]: (req) => {
+  neighbor: (req) => {
     const notebook = req.prompt.split('Searches already run:')[0] ?? ''
     // Answerable only once every laureate's part is known, whichever node finished first.
     const known = ['computational protein design', 'with AlphaFold', 'went to David Baker'].every((fact) => notebook.includes(fact))
     if (known) return '{"answerable": true, "missing": "", "queries": []}'
     return JSON.stringify({ answerable: false, missing: "Baker's part", queries: ['David Baker computational protein design'] })
   },
-  [finalizerSystem]: (req) =>
+  finalizer: (req) =>
     `The 2024 Nobel Prize in Chemistry went to David Baker, Demis Hassabis and John Jumper [${numberOf(req.prompt, NOBEL)}]. ` +
     `Baker was honoured for computational protein design [${numberOf(req.prompt, BAKER)}], and Hassabis and Jumper for predicting protein structures with AlphaFold [${numberOf(req.prompt, ALPHAFOLD)}].`,
 }
@@ -91,7 +103,10 @@ export interface DemoAgentOptions {
 export function demoAgent({ tokenDelayMs = 40, verify = false }: DemoAgentOptions = {}): Agent {
   const llm = scriptedLLM({
     model: 'scripted-demo',
-    replies: (req) => (REPLIES[req.system ?? ''] ?? (() => ''))(req),
+    replies: (req) => {
+      const step = stepOf(req.system)
+      return step ? REPLIES[step](req) : ''
+    },
     tokenDelayMs,
     latencyMs: tokenDelayMs * 5,
     cost: 0.0004,
