@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { merge } from '../../src/core/util/merge.js'
 import { createMerge } from '../../src/strategy.js'
 
 async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = []
   for await (const item of source) out.push(item)
   return out
+}
+
+/** A merge of a fixed set of sources, as a strategy builds one. */
+function merge<E>(...sources: AsyncIterable<E>[]): AsyncIterable<E> {
+  const m = createMerge<E>()
+  for (const source of sources) m.add(source)
+  return m
 }
 
 /** A promise and the function that settles it: a gate the test opens. */

@@ -1,12 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { documentPages, normalizeUrl } from '../../src/strategy.js'
+import { documentPages, documentPassages, normalizeUrl } from '../../src/strategy.js'
 import { pageOfUrl, pageUrl } from '../../src/documents/document-pages.js'
-import { documentPassages } from '../../src/strategy.js'
-import type { Passage } from '../../src/documents/passages.js'
 import { chooseWindows, OMITTED, WINDOW_CHARS } from '../../src/documents/passages.js'
 import { textWindows } from '../../src/documents/text-windows.js'
 import { rankTexts } from '../../src/documents/lexical.js'
+
+/** A passage as `documentPassages` gives it. */
+type Passage = Awaited<ReturnType<typeof documentPassages>>[number]
 
 const doc = (pages: string[], url = 'https://example.org/paper.pdf') => {
   const pageStarts: number[] = []
