@@ -1,11 +1,12 @@
 /**
  * One loopback `node:http` server playing an OpenAI-compatible chat server (SSE chat
- * completions, as in WIRE.md) and a SearXNG instance (`/search?format=json`), so the CLI can
+ * completions, as in WIRE.md, and `/v1/embeddings`) and a SearXNG instance (`/search?format=json`), so the CLI can
  * run end to end as a child process with no network.
  */
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SearchResult } from '../../src/index.js'
+import { fakeVector } from '../kb/fake-vector.js'
 
 export interface ChatTurn {
   system: string
@@ -14,6 +15,10 @@ export interface ChatTurn {
   messages: Record<string, unknown>[]
   /** The names of the tools the request offered. */
   tools: string[]
+  /** The model the request named. */
+  model: string
+  /** The request's `authorization` header, when it had one. */
+  authorization?: string
 }
 
 export interface ScriptedReply {
@@ -30,6 +35,8 @@ export interface FakeBackend {
   /** Every chat request, in order. */
   turns: ChatTurn[]
   searches: string[]
+  /** Every text embedded through `POST /v1/embeddings`, in order. */
+  embedded: string[]
   close(): Promise<void>
 }
 
@@ -87,24 +94,37 @@ export function cliFlags(backend: Pick<FakeBackend, 'url'>): string[] {
 export async function startFakeBackend(options: FakeBackendOptions): Promise<FakeBackend> {
   const turns: ChatTurn[] = []
   const searches: string[] = []
+  const embedded: string[] = []
   const server = createServer(async (req, res) => {
     const parts: Buffer[] = []
     for await (const part of req) parts.push(part as Buffer)
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
       const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as {
+        model: string
         messages: { role: string; content: string }[]
         tools?: { function: { name: string } }[]
       }
-      const turn = {
+      const turn: ChatTurn = {
         system: body.messages.find((m) => m.role === 'system')?.content ?? '',
         prompt: body.messages.find((m) => m.role === 'user')?.content ?? '',
         messages: body.messages,
         tools: (body.tools ?? []).map((tool) => tool.function.name),
+        model: body.model,
+        ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}),
       }
       turns.push(turn)
       const reply = options.reply(turn)
       await streamReply(res, typeof reply === 'string' ? { text: reply } : reply)
+      return
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/embeddings') {
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { model: string; input: string | string[] }
+      const input = typeof body.input === 'string' ? [body.input] : body.input
+      embedded.push(...input)
+      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from(fakeVector(text, 64)) }))
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: input.length, total_tokens: input.length } }))
       return
     }
     if (req.method === 'GET' && url.pathname === '/search') {
@@ -124,6 +144,7 @@ export async function startFakeBackend(options: FakeBackendOptions): Promise<Fak
     url: `http://127.0.0.1:${port}`,
     turns,
     searches,
+    embedded,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
