@@ -1,8 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { containsAnswer, exactMatch, normalizeAnswer, tokenF1 } from '../../src/eval/grade.js'
-import { gradeWithModel, parseGrade } from '../../src/eval/model-grader.js'
 import { scriptedLLM } from '../../src/testing/index.js'
+import { answering, evalRows } from './eval-rows.js'
+
+const ROW = { id: 'r', question: 'Who?', answers: ['Ada Lovelace'] }
+
+/** The model grade `evaluate` gives an answer when its grader replies `reply`, and what it warned of. */
+async function gradeOf(reply: string) {
+  const grader = scriptedLLM({ model: 'judge', replies: [reply] })
+  const { rows, warnings } = await evalRows([ROW], answering('Charles Babbage'), { grader })
+  expect(rows).toHaveLength(1)
+  expect(rows[0]?.grades.graderReply).toBe(reply.slice(0, 500))
+  return { grade: rows[0]?.grades.model, warnings }
+}
 
 describe('SQuAD-style grading', () => {
   it('normalizes case, punctuation, articles and spaces', () => {
@@ -42,30 +53,36 @@ describe('SQuAD-style grading', () => {
 })
 
 describe('the model grader', () => {
-  it('reads letters and grade names, and names the grade in the longest matching word', () => {
-    expect(parseGrade('A')).toBe('correct')
-    expect(parseGrade('(B)')).toBe('incorrect')
-    expect(parseGrade('C) NOT_ATTEMPTED')).toBe('not-attempted')
-    expect(parseGrade('<think>maybe A</think>\nGrade: B')).toBe('incorrect')
-    expect(parseGrade('The answer is NOT ATTEMPTED')).toBe('not-attempted')
-    expect(parseGrade('INCORRECT, because')).toBe('incorrect')
-    expect(parseGrade('**CORRECT**')).toBe('correct')
-    expect(parseGrade('I cannot decide')).toBeUndefined()
+  it('reads letters and grade names, and names the grade in the longest matching word', async () => {
+    expect((await gradeOf('A')).grade).toBe('correct')
+    expect((await gradeOf('(B)')).grade).toBe('incorrect')
+    expect((await gradeOf('C) NOT_ATTEMPTED')).grade).toBe('not-attempted')
+    expect((await gradeOf('<think>maybe A</think>\nGrade: B')).grade).toBe('incorrect')
+    expect((await gradeOf('The answer is NOT ATTEMPTED')).grade).toBe('not-attempted')
+    expect((await gradeOf('INCORRECT, because')).grade).toBe('incorrect')
+    expect((await gradeOf('**CORRECT**')).grade).toBe('correct')
+    const undecided = await gradeOf('I cannot decide')
+    expect(undecided.grade).toBeUndefined()
+    expect(undecided.warnings).toEqual([expect.stringContaining('names no grade')])
   })
 
-  it('the parser is total: any reply gives a grade or undefined', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (reply) => {
-        expect([undefined, 'correct', 'incorrect', 'not-attempted']).toContain(parseGrade(reply))
+  it('the parser is total: any reply gives a grade or undefined', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary' }), async (reply) => {
+        expect([undefined, 'correct', 'incorrect', 'not-attempted']).toContain((await gradeOf(reply)).grade)
       }),
     )
   })
 
   it('asks the grader model with the question, gold target and answer, and prices its call', async () => {
     const grader = scriptedLLM({ replies: [{ text: 'B', usage: { inputTokens: 400, outputTokens: 1 }, cost: 0.002 }], model: 'judge' })
-    const verdict = await gradeWithModel(grader, 'Who?', ['Ada Lovelace'], 'Charles Babbage')
-    expect(verdict).toMatchObject({ grade: 'incorrect', cost: 0.002, inputTokens: 400 })
+    const [row] = (await evalRows([ROW], answering('Charles Babbage'), { grader })).rows
+    expect(row).toMatchObject({ grades: { model: 'incorrect' }, graderCost: 0.002 })
     expect(grader.calls[0]?.prompt).toContain('Gold target: Ada Lovelace')
     expect(grader.calls[0]?.prompt).toContain('Predicted answer: Charles Babbage')
+    // With no cost reported, the call is priced from the tokens it reported: 400 in, 1 out.
+    const priced = scriptedLLM({ replies: [{ text: 'B', usage: { inputTokens: 400, outputTokens: 1 } }], model: 'gpt-4o-mini' })
+    const [pricedRow] = (await evalRows([ROW], answering('Charles Babbage'), { grader: priced })).rows
+    expect(pricedRow?.graderCost).toBeCloseTo((400 * 0.15 + 1 * 0.6) / 1e6, 12)
   })
 })

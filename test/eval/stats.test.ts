@@ -1,11 +1,10 @@
 import fc from 'fast-check'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openResults, parseResults } from '../../src/eval/results-file.js'
-import { compareResults, type EvalRowResult, summarize } from '../../src/eval/index.js'
-import { mcnemarExact, percentile, wilsonInterval } from '../../src/eval/stats.js'
+import { compareResults, type EvalRowResult, readResults, summarize } from '../../src/eval/index.js'
+import { answering, evalRows } from './eval-rows.js'
 
 const row = (config: string, id: string, correct: boolean, extra: Partial<EvalRowResult> = {}): EvalRowResult => ({
   config,
@@ -27,6 +26,26 @@ const row = (config: string, id: string, correct: boolean, extra: Partial<EvalRo
   citations: 1,
   ...extra,
 })
+
+/** The 95% Wilson interval `summarize` gives `correct` right answers of `rows`. */
+const wilsonInterval = (correct: number, rows: number) =>
+  summarize(Array.from({ length: rows }, (_, n) => row('a', `q${n}`, n < correct)))[0]?.interval ?? [Number.NaN, Number.NaN]
+
+/** The p-value `compareResults` gives two runs where `onlyA` questions only A got right and `onlyB` only B. */
+const mcnemarExact = (onlyA: number, onlyB: number) => {
+  const ids = Array.from({ length: onlyA + onlyB + 1 }, (_, n) => `q${n}`)
+  const a = ids.map((id, n) => row('a', id, n < onlyA))
+  const b = ids.map((id, n) => row('b', id, n >= onlyA && n < onlyA + onlyB))
+  const [comparison] = compareResults(a, b)
+  expect(comparison).toMatchObject({ onlyA, onlyB })
+  return comparison?.pValue ?? Number.NaN
+}
+
+/** The median and 95th percentile of the wall times `summarize` gives rows that took `ms`. */
+const latency = (ms: readonly number[]) => {
+  const [summary] = summarize(ms.map((wallMs, n) => row('a', `q${n}`, true, { wallMs })))
+  return { p50: summary?.p50Ms, p95: summary?.p95Ms }
+}
 
 describe('statistics', () => {
   it('Wilson interval: known values, and always a sub-interval of [0, 1] around the rate', () => {
@@ -61,9 +80,10 @@ describe('statistics', () => {
   })
 
   it('nearest-rank percentiles', () => {
-    expect(percentile([5, 1, 3, 2, 4], 0.5)).toBe(3)
-    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95)).toBe(10)
-    expect(percentile([], 0.5)).toBeUndefined()
+    expect(latency([5, 1, 3, 2, 4]).p50).toBe(3)
+    expect(latency([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).p95).toBe(10)
+    // No rows, no configuration to give a percentile of.
+    expect(summarize([])).toEqual([])
   })
 })
 
@@ -95,18 +115,24 @@ describe('results.jsonl cut anywhere', () => {
     const dir = await mkdtemp(join(tmpdir(), 'laconic-torn-'))
     const text = `${JSON.stringify(row('a', '1', true))}\n${JSON.stringify(row('a', 'é2', false, { answer: 'ünïcode' }))}\n`
     const bytes = Buffer.from(text)
+    const dataset = ['1', 'é2', '3'].map((id) => ({ id, question: `question ${id}`, answers: ['x'] }))
     for (let cut = 0; cut <= bytes.length; cut += 7) {
       const folder = join(dir, String(cut))
-      const whole = parseResults(bytes.subarray(0, cut).toString('utf8')).rows.length
-      await import('node:fs/promises').then((fs) => fs.mkdir(folder, { recursive: true }))
+      await mkdir(folder, { recursive: true })
       await writeFile(join(folder, 'results.jsonl'), bytes.subarray(0, cut))
-      const results = await openResults(folder)
-      expect(results.rows).toHaveLength(whole)
-      await results.append(row('a', '3', true))
-      await results.close()
+      // Whole lines only: as many rows as the cut kept newlines.
+      const whole = (await readResults(folder)).length
+      expect(whole).toBe(bytes.subarray(0, cut).toString('latin1').split('\n').length - 1)
+      // An eval over the folder runs only the rows not there yet, each appended as a whole line.
+      const { rows } = await evalRows(
+        dataset.map((entry) => ({ ...entry })),
+        answering('x'),
+        { out: folder, config: 'a' },
+      )
+      expect(rows.map((ran) => ran.id)).toEqual(['1', 'é2', '3'].slice(whole))
       const after = (await readFile(join(folder, 'results.jsonl'), 'utf8')).split('\n')
       expect(after.at(-1)).toBe('')
-      expect(after.slice(0, -1).map((line) => JSON.parse(line).id)).toEqual([...['1', 'é2'].slice(0, whole), '3'])
+      expect(after.slice(0, -1).map((line) => JSON.parse(line).id)).toEqual(['1', 'é2', '3'])
     }
   })
 })
