@@ -1,7 +1,11 @@
+/**
+ * The SSRF guard, as `httpFetch` applies it: to the URL's own host, and to every address its
+ * host name resolves to (the `resolveHost` option stands in for DNS, and a `fetch` of the test's
+ * own stands in for the network, so an accepted URL is answered without leaving the machine).
+ */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { assertPublicUrl, checkUrlSyntax, isBlockedAddress } from '../../../src/adapters/fetch/ssrf.js'
-import { parseIPv4, parseIPv6 } from '../../../src/adapters/fetch/ip-address.js'
+import { httpFetch } from '../../../src/adapters/index.js'
 import { ProviderError } from '../../../src/index.js'
 
 const byte = fc.integer({ min: 0, max: 255 })
@@ -66,70 +70,114 @@ function spellings(parts: [number, number, number, number]): string[] {
   ]
 }
 
+/** A fetcher whose host names resolve to `addresses`, and the URLs its network was asked for. */
+function guarded(resolve: (host: string) => string[] | Promise<string[]>) {
+  const sent: string[] = []
+  const fetch: typeof globalThis.fetch = async (input) => {
+    sent.push(String(input))
+    return new Response('ok', { headers: { 'content-type': 'text/plain' } })
+  }
+  return { fetcher: httpFetch({ resolveHost: async (host) => resolve(host), fetch, maxRetries: 0 }), sent }
+}
+
+const noDns = () => {
+  throw new Error('resolver must not be called')
+}
+
+/** Whether httpFetch refuses a host name that resolves to `address` (and then sends nothing). */
+async function refusesResolvedTo(address: string): Promise<boolean> {
+  const { fetcher, sent } = guarded(() => [address])
+  const outcome = await fetcher.fetch('http://host.test/').then(
+    () => 'fetched',
+    (error: unknown) => error,
+  )
+  if (outcome === 'fetched') {
+    expect(sent).toEqual(['http://host.test/'])
+    return false
+  }
+  expect(outcome).toMatchObject({ code: 'blocked-url', message: expect.stringContaining(`resolves to ${address}`) })
+  expect(sent).toEqual([])
+  return true
+}
+
 describe('SSRF guard: addresses', () => {
-  it('refuses internal IPv4 addresses in every textual form', () => {
-    fc.assert(
-      fc.property(internalV4, (parts) => {
-        for (const text of spellings(parts)) expect(isBlockedAddress(text), text).toBe(true)
+  it('refuses internal IPv4 addresses in every textual form', async () => {
+    await fc.assert(
+      fc.asyncProperty(internalV4, async (parts) => {
+        for (const text of spellings(parts)) expect(await refusesResolvedTo(text), text).toBe(true)
       }),
     )
   })
 
-  it('refuses them inside URLs too, whatever form the host takes', () => {
-    fc.assert(
-      fc.property(internalV4, (parts) => {
+  it('refuses them inside URLs too, whatever form the host takes', async () => {
+    const { fetcher, sent } = guarded(noDns)
+    await fc.assert(
+      fc.asyncProperty(internalV4, async (parts) => {
         for (const text of spellings(parts)) {
           const host = text.includes(':') && !text.startsWith('[') ? `[${text}]` : text
-          expect(() => checkUrlSyntax(`http://${host}:8080/x`), host).toThrow(ProviderError)
+          const error = await fetcher.fetch(`http://${host}:8080/x`).catch((e: unknown) => e)
+          expect(error, host).toBeInstanceOf(ProviderError)
+          expect(error, host).toMatchObject({ code: 'blocked-url' })
         }
       }),
     )
+    expect(sent).toEqual([])
   })
 
-  it('accepts public IPv4 addresses in every textual form', () => {
-    fc.assert(
-      fc.property(publicV4, (parts) => {
-        for (const text of spellings(parts)) expect(isBlockedAddress(text), text).toBe(false)
+  it('accepts public IPv4 addresses in every textual form', async () => {
+    await fc.assert(
+      fc.asyncProperty(publicV4, async (parts) => {
+        for (const text of spellings(parts)) expect(await refusesResolvedTo(text), text).toBe(false)
       }),
     )
   })
 
-  it('refuses internal IPv6 ranges and accepts global unicast', () => {
+  it('refuses internal IPv6 ranges and accepts global unicast', async () => {
     // The two the issue-13 probe slipped through, and a local-use NAT64 layout not guessed at.
-    for (const text of ['::ffff:0:7f00:1', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1:7f00:1::']) expect(isBlockedAddress(text), text).toBe(true)
+    for (const text of ['::ffff:0:7f00:1', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1:7f00:1::']) expect(await refusesResolvedTo(text), text).toBe(true)
     for (const text of ['::1', '::', '[::1]', 'fc00::1', 'fd12:3456::9', 'fe80::1', 'fe80::1%eth0', 'FEBF::1', 'ff02::1', '0:0:0:0:0:0:0:1']) {
-      expect(isBlockedAddress(text), text).toBe(true)
+      expect(await refusesResolvedTo(text), text).toBe(true)
     }
-    fc.assert(
-      fc.property(fc.integer({ min: 0x2400, max: 0x2fff }), fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 }), (head, rest) => {
-        expect(isBlockedAddress([head, ...rest].map(hex).join(':'))).toBe(false)
-      }),
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0x2400, max: 0x2fff }),
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 }),
+        async (head, rest) => {
+          expect(await refusesResolvedTo([head, ...rest].map(hex).join(':'))).toBe(false)
+        },
+      ),
     )
   })
 
-  it('treats host names as names, not addresses', () => {
-    expect(isBlockedAddress('example.com')).toBe(false)
-    expect(isBlockedAddress('1.2.3.4.5')).toBe(false)
-    expect(isBlockedAddress('0x7g.0.0.1')).toBe(false)
+  it('treats host names as names, not addresses', async () => {
+    expect(await refusesResolvedTo('example.com')).toBe(false)
+    expect(await refusesResolvedTo('1.2.3.4.5')).toBe(false)
+    expect(await refusesResolvedTo('0x7g.0.0.1')).toBe(false)
   })
 
-  it('parses IPv4 and IPv6 totally', () => {
-    fc.assert(
-      fc.property(fc.string(), (text) => {
-        parseIPv4(text)
-        parseIPv6(text)
-        isBlockedAddress(text)
+  it('parses IPv4 and IPv6 totally, and exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string(), async (text) => {
+        // Whatever DNS answers, the fetch is answered or refused as a blocked URL, nothing else.
+        await refusesResolvedTo(text)
       }),
     )
-    expect(parseIPv4('127.1')).toBe(0x7f000001)
-    expect(parseIPv4('256.0.0.1')).toBeUndefined()
-    expect(parseIPv6('1::2::3')).toBeUndefined()
-    expect(parseIPv6('::ffff:1.2.3.4')?.slice(10)).toEqual(new Uint8Array([0xff, 0xff, 1, 2, 3, 4]))
+    // 127.1 is 127.0.0.1; an a.b address puts b in the low 24 bits: 172.16.0.0 is private, the one below it is not.
+    expect(await refusesResolvedTo('127.1')).toBe(true)
+    expect(await refusesResolvedTo('172.1048576')).toBe(true)
+    expect(await refusesResolvedTo('172.1048575')).toBe(false)
+    // Not addresses at all, so names: an octet over 255, two "::".
+    expect(await refusesResolvedTo('256.0.0.1')).toBe(false)
+    expect(await refusesResolvedTo('1::2::3')).toBe(false)
+    // An IPv4-mapped IPv6 address carries its IPv4 address in its last four bytes.
+    expect(await refusesResolvedTo('::ffff:1.2.3.4')).toBe(false)
+    expect(await refusesResolvedTo('::ffff:10.2.3.4')).toBe(true)
   })
 })
 
 describe('SSRF guard: URLs', () => {
-  it('refuses other schemes, credentials and local names', () => {
+  it('refuses other schemes, credentials and local names', async () => {
+    const { fetcher, sent } = guarded(noDns)
     for (const url of [
       'file:///etc/passwd',
       'ftp://example.com/',
@@ -139,25 +187,32 @@ describe('SSRF guard: URLs', () => {
       'http://api.localhost./',
       'not a url',
     ]) {
-      expect(() => checkUrlSyntax(url), url).toThrow(expect.objectContaining({ code: 'blocked-url' }))
+      await expect(fetcher.fetch(url), url).rejects.toMatchObject({ code: 'blocked-url' })
     }
-    expect(checkUrlSyntax('https://example.com/a').hostname).toBe('example.com')
+    expect(sent).toEqual([])
+    const asked: string[] = []
+    const allowed = guarded((host) => {
+      asked.push(host)
+      return ['93.184.216.34']
+    })
+    await expect(allowed.fetcher.fetch('https://example.com/a')).resolves.toMatchObject({ url: 'https://example.com/a', text: 'ok' })
+    expect(asked).toEqual(['example.com'])
   })
 
   it('refuses a host when any resolved address is internal', async () => {
-    const resolve = async (host: string) => (host === 'evil.test' ? ['93.184.216.34', '::ffff:169.254.169.254'] : ['93.184.216.34'])
-    await expect(assertPublicUrl('http://evil.test/', resolve)).rejects.toMatchObject({
+    const { fetcher, sent } = guarded((host) => (host === 'evil.test' ? ['93.184.216.34', '::ffff:169.254.169.254'] : ['93.184.216.34']))
+    await expect(fetcher.fetch('http://evil.test/')).rejects.toMatchObject({
       code: 'blocked-url',
       hint: expect.stringContaining('allowPrivateNetwork'),
     })
-    await expect(assertPublicUrl('http://good.test/', resolve)).resolves.toBeInstanceOf(URL)
+    await expect(fetcher.fetch('http://good.test/')).resolves.toMatchObject({ url: 'http://good.test/' })
+    expect(sent).toEqual(['http://good.test/'])
   })
 
   it('does not ask DNS about IP literals', async () => {
-    const resolve = async (): Promise<string[]> => {
-      throw new Error('resolver must not be called')
-    }
-    await expect(assertPublicUrl('http://93.184.216.34/', resolve)).resolves.toBeInstanceOf(URL)
-    await expect(assertPublicUrl('http://0x7f.1/', resolve)).rejects.toMatchObject({ code: 'blocked-url' })
+    const { fetcher, sent } = guarded(noDns)
+    await expect(fetcher.fetch('http://93.184.216.34/')).resolves.toMatchObject({ url: 'http://93.184.216.34/' })
+    await expect(fetcher.fetch('http://0x7f.1/')).rejects.toMatchObject({ code: 'blocked-url' })
+    expect(sent).toEqual(['http://93.184.216.34/'])
   })
 })
