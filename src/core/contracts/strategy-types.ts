@@ -198,14 +198,19 @@ export interface StrategyContext {
    */
   scope(): ScopedContext
   /**
-   * Runs `work` in one of the run's `concurrency` slots: the run's one limit, which every search,
-   * page read and model call of the context (and of its scopes) takes by itself while in flight.
-   * Use it for I/O of the strategy's own (a tool's `execute`, a request outside the context).
-   * `work` gets `inSlot`, which runs nested work in the slot `work` already holds; limit nested
-   * work with it rather than with `ctx.limit` (which would wait for a second slot). Work still
-   * waiting when the context's signal aborts rejects with the abort error and never starts.
+   * Runs `work` in a slot of the run's one limit, which every search, page read and model call
+   * of the context (and of its scopes) takes by itself while in flight. The limit has a lane of
+   * `concurrency` slots per kind of request: `'model'` (model calls: what a model's server gets
+   * at once) and `'network'` (searches, page reads, anything else). Use it for I/O of the
+   * strategy's own (a tool's `execute`, a request outside the context), naming its `kind`
+   * (default `'network'`; `'model'` for work that calls a model).
+   * `work` gets `inSlot`, which runs nested work in the slot `work` already holds: limit nested
+   * work with it, not with `ctx.limit` (nor a context call) of the same kind, which waits for a
+   * second slot of the lane, forever once every slot of it is held by work waiting so. (The
+   * context's own calls never wait for a slot while holding one.) Work still waiting when the
+   * context's signal aborts rejects with the abort error and never starts.
    */
-  limit<T>(work: (inSlot: <U>(nested: () => Promise<U>) => Promise<U>) => Promise<T>): Promise<T>
+  limit<T>(work: (inSlot: <U>(nested: () => Promise<U>) => Promise<U>) => Promise<T>, opts?: { kind?: 'model' | 'network' }): Promise<T>
   /**
    * One model call to the end; yields `reasoning-token`s as they stream, then `llm-call` and
    * `cost`; returns the visible text. `onText` sees the visible text piece by piece as it
@@ -277,7 +282,10 @@ export interface Strategy {
    * them, and a resume under different ones is refused.
    */
   readonly settings?: JsonValue
-  /** The size of a run's one limit (`ctx.limit`): its searches, page reads and model calls in flight at once. @defaultValue 4 */
+  /**
+   * The size of each lane of a run's one limit (`ctx.limit`): its model calls in flight at once,
+   * and its searches and page reads in flight at once. @defaultValue 4
+   */
   readonly concurrency?: number
   // biome-ignore lint/suspicious/noConfusingVoidType: a generator without a `return` is inferred as returning void; undefined would reject it
   run(question: string, ctx: StrategyContext): AsyncGenerator<StrategyEvent, StrategyOutcome | void, undefined>
@@ -298,7 +306,7 @@ export interface StrategyDefinition<Settings = undefined, Options = unknown> {
    * `config` LaconicError naming the field that is wrong. Runs when the agent is made.
    */
   normalize?(options: Options | undefined): Settings
-  /** The size of a run's one limit, from the settings (e.g. `(s) => s.concurrency`). @defaultValue 4 */
+  /** The size of each lane of a run's one limit, from the settings (e.g. `(s) => s.concurrency`). @defaultValue 4 */
   concurrency?(settings: Settings): number
   /** One run: `settings` is what `normalize` returned (`undefined` without one). */
   // biome-ignore lint/suspicious/noConfusingVoidType: a generator without a `return` is inferred as returning void; undefined would reject it

@@ -5,7 +5,7 @@ import { modelCalls } from './model-calls.js'
 import { OpenCalls } from './open-calls.js'
 import { pageReads } from './page-reads.js'
 import type { LLMProvider } from '../contracts/providers.js'
-import { createLedger, createLimit, type Ledger, limitFor, type RunShared, runNow } from './run-scope.js'
+import { createLedger, createLimit, type Ledger, laneOf, limitFor, type RunShared, runNow } from './run-scope.js'
 import { searchCalls } from './search-calls.js'
 import { stepCalls } from './step-calls.js'
 import type { ModelRole, ResearchOptions, Resumption, SharedOptions, StrategyContext } from '../contracts/strategy-types.js'
@@ -32,7 +32,7 @@ export interface ContextInit {
   openCalls?: OpenCalls
   /** What the run has spent (the runtime's, which counts a recall before the strategy starts). @defaultValue a new one */
   ledger?: Ledger
-  /** The size of the run's one limit (`ctx.limit`), its strategy's `concurrency`. @defaultValue 4 */
+  /** The size of each lane of the run's one limit (`ctx.limit`), its strategy's `concurrency`. @defaultValue 4 */
   concurrency?: number
 }
 
@@ -97,8 +97,8 @@ function scopedContext(run: RunShared, signal: AbortSignal): StrategyContext {
     model,
     newId,
     resumed: run.resumed,
-    limit(work) {
-      return limitFor(run.limit, signal)(() => work(runNow))
+    async limit(work, { kind = 'network' } = {}) {
+      return limitFor(laneOf(run.limit, kind), signal)(() => work(runNow))
     },
     scope() {
       const controller = new AbortController()

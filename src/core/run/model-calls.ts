@@ -50,7 +50,7 @@ function estimatedGeneration(req: ModelRequest, text: string): Generation {
 /** A scope's model calls (`complete`, `streamAnswer`, `act`): each request gets `signal`. */
 export function modelCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'complete' | 'streamAnswer' | 'act'> {
   const { input, model, ledger } = run
-  const limited = limitFor(run.limit, signal)
+  const limited = limitFor(run.limit.model, signal)
   const language = runLanguage(run.options.language, input.language)
 
   /** The `llm-call` and `cost` events of a finished call. */

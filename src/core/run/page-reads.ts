@@ -8,7 +8,7 @@ import type { FetchedPage } from '../contracts/providers.js'
 /** A scope's page reads (`readPage`): each request gets `signal`; a failure is a warning and no page. */
 export function pageReads(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'readPage'> {
   const { options } = run
-  const limited = limitFor(run.limit, signal)
+  const limited = limitFor(run.limit.network, signal)
   const rules = runSourceRules(options.sources, run.input.sources)
   const denied = function* (url: string, queryId: string | undefined) {
     yield {

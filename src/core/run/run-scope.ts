@@ -1,6 +1,6 @@
 import pLimit from 'p-limit'
 import type { Cost } from '../contracts/run-cost.js'
-import { abortError } from '../contracts/laconic-error.js'
+import { abortError, LaconicError } from '../contracts/laconic-error.js'
 import { onAbort } from '../util/abort-listener.js'
 import type { ErrorInfo, StrategyEvent } from '../contracts/events.js'
 import type { IdSource } from '../util/ids.js'
@@ -30,8 +30,8 @@ export interface RunShared {
   openCalls: OpenCalls
   /** With `sources` dates: how each result the run's searches kept was dated, by URL, so a page read of it with no date of its own is judged by it. */
   resultDates: Map<string, ResultDate>
-  /** The run's one limit: every search, page read and model call of every scope holds a slot of it while in flight. */
-  limit: Schedule
+  /** The run's one limit: every search, page read and model call of every scope holds a slot of its lane while in flight. */
+  limit: RunLimit
 }
 
 /** What the run's scopes spent and how its searches went, for the budget and the no-search check. */
@@ -56,12 +56,32 @@ export function createLedger(spent?: Cost): Ledger {
 /** Runs work at once: nested work in a slot already held. */
 export const runNow: Schedule = (work) => work()
 
-/** A run's searches, page reads and model calls in flight at once when its strategy sets no `concurrency`. */
+/** A run's model calls, and its searches and page reads, in flight at once when its strategy sets no `concurrency`. */
 export const DEFAULT_CONCURRENCY = 4
 
-/** The one limit of a run: `concurrency` slots, served first come first served. */
-export function createLimit(concurrency = DEFAULT_CONCURRENCY): Schedule {
-  return pLimit(concurrency)
+/** What a request holds a slot for: the model server, or another host (a search, a page, a tool). */
+export type RequestKind = 'model' | 'network'
+
+/**
+ * The one limit of a run: a lane of `concurrency` slots per kind of request, each served first
+ * come first served. Model calls have a lane of their own because they are what a small local
+ * model's server has room for a few of at once, while a search or page read waits on another
+ * host: in one shared lane, searches a streaming reply starts early (pipelining) would wait for
+ * the slots the model calls hold, and gain nothing.
+ */
+export type RunLimit = Readonly<Record<RequestKind, Schedule>>
+
+export function createLimit(concurrency = DEFAULT_CONCURRENCY): RunLimit {
+  return { model: pLimit(concurrency), network: pLimit(concurrency) }
+}
+
+/** The lane of `kind`: a `config` error names the kinds when it is neither (a caller's JavaScript may pass anything). */
+export function laneOf(limit: RunLimit, kind: unknown): Schedule {
+  if (kind === 'model' || kind === 'network') return limit[kind]
+  throw new LaconicError(`no lane of the run's limit is called ${JSON.stringify(kind)}`, {
+    code: 'config',
+    hint: "ctx.limit's `kind` is 'model' (work that calls a model) or 'network' (any other request: the default)",
+  })
 }
 
 /**

@@ -10,7 +10,7 @@ import type { StrategyContext } from '../contracts/strategy-types.js'
 /** A scope's searches (`runSearch`): each request gets `signal`; a failure is a warning and a result with its error. */
 export function searchCalls(run: RunShared, signal: AbortSignal): Pick<StrategyContext, 'runSearch'> {
   const { options, newId, ledger } = run
-  const limited = limitFor(run.limit, signal)
+  const limited = limitFor(run.limit.network, signal)
   const searchProvider = options.search
   const searchDollars = options.searchCost ?? searchProvider?.searchCost ?? 0
   const rules = runSourceRules(options.sources, run.input.sources)

@@ -173,7 +173,8 @@ async function* execute(init: ToolRunnerInit, call: ToolCall, { tool, args }: Ru
   if (tool.spec.name === SEARCH && !tool.user) return yield* searchCall(init, call, String(args.query))
   if (tool.spec.name === READ_PAGE && !tool.user) return yield* readPageCall(init, call, String(args.url))
   try {
-    const value = await ctx.limit(async () => tool.user!.execute(args, { signal: ctx.signal }))
+    // A tool of the user's reaches some other host, not the model's server: a slot of the network lane.
+    const value = await ctx.limit(async () => tool.user!.execute(args, { signal: ctx.signal }), { kind: 'network' })
     ctx.signal.throwIfAborted()
     const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
     const content = bound(text, resultChars)
