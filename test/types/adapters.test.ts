@@ -5,9 +5,12 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { FetchProvider, LLMProvider, SearchProvider, SearchResult } from '../../src/index.js'
 import type {
+  anthropic,
   arxiv,
+  cached,
   combineSearch,
   openAlex,
+  openai,
   pubmed,
   semanticScholar,
   wikipedia,
@@ -23,10 +26,9 @@ import type {
   searxng,
   tavily,
 } from '../../src/adapters/index.js'
-import type { Backoff, HttpTimeouts, LLMAdapterOptions, LocalModelOptions, OllamaBodyOptions, OllamaThink } from '../../src/adapters/llm/index.js'
-import type { ScholarlyOptions, HttpSearchOptions, LocalCorpusBaseOptions, LocalDocument } from '../../src/adapters/search/index.js'
-import type { CacheOptions } from '../../src/adapters/cache/index.js'
-import type { ResolveHost, isBlockedAddress } from '../../src/adapters/fetch/index.js'
+// `isBlockedAddress` is the fetch guard's own check, on no entry point: its signature is pinned
+// here beside the guard's public options (test/adapters/fetch/ssrf.test.ts tests what it does).
+import type { isBlockedAddress } from '../../src/adapters/fetch/index.js'
 
 type AiSdkLanguageModel = Parameters<typeof aiSdkModel>[0]
 type LocalModel = ReturnType<typeof local>
@@ -48,9 +50,36 @@ type Pacer = Awaited<ReturnType<typeof createPacer>>
 type PacerOptions = NonNullable<Parameters<typeof createPacer>[0]>
 type SearxngOptions = NonNullable<Parameters<typeof searxng>[0]>
 type TavilyOptions = NonNullable<Parameters<typeof tavily>[0]>
+type OpenAIOptions = Parameters<typeof openai>[0]
+type AnthropicOptions = Parameters<typeof anthropic>[0]
+type LocalModelOptions = Parameters<typeof local>[0]
+type CacheOptions = NonNullable<Parameters<typeof cached>[1]>
+
+// The options several factories share have no name on the entry point: a user meets them in each
+// factory's options, so they are reached here as what those options have in common.
+/** What every model adapter takes besides its own options: the keys the HTTP model adapters share, `model` aside. */
+type LLMAdapterOptions = Omit<Pick<OpenAIOptions, keyof OpenAIOptions & keyof AnthropicOptions & keyof OllamaOptions>, 'model'>
+type HttpTimeouts = NonNullable<AnthropicOptions['timeouts']>
+type Backoff = NonNullable<OllamaOptions['backoff']>
+/** Ollama's own request settings: what its options add to the shared ones, `host` and `model` aside. */
+type OllamaBodyOptions = Omit<OllamaOptions, keyof LLMAdapterOptions | 'host' | 'model'>
+type OllamaThink = NonNullable<OllamaBodyOptions['think']>
+/** What every HTTP search provider takes besides its own options: the keys the four web search providers share. */
+type HttpSearchOptions = Pick<BraveOptions, keyof BraveOptions & keyof TavilyOptions & keyof DuckDuckGoOptions & keyof SearxngOptions>
+/** What every scholarly search provider takes: the keys the five share. */
+type ScholarlyOptions = Pick<
+  ArxivOptions,
+  keyof ArxivOptions & keyof OpenAlexOptions & keyof SemanticScholarOptions & keyof PubMedOptions & keyof WikipediaOptions
+>
+/** What both kinds of local corpus take: the list-of-documents options, the documents aside. */
+type LocalCorpusBaseOptions = Omit<Extract<LocalCorpusOptions, { dir?: undefined }>, 'documents' | 'dir'>
+type LocalDocument = Extract<LocalCorpusOptions, { dir?: undefined }>['documents'][number]
+type ResolveHost = NonNullable<HttpFetchOptions['resolveHost']>
 
 describe('model adapters', () => {
   it('share HTTP options, and take their own', () => {
+    expectTypeOf<keyof LLMAdapterOptions>().toEqualTypeOf<'headers' | 'pricing' | 'timeouts' | 'maxRetries' | 'backoff' | 'fetch'>()
+    expectTypeOf<keyof OllamaBodyOptions>().toEqualTypeOf<'format' | 'think' | 'options' | 'keepAlive'>()
     expectTypeOf<LLMAdapterOptions['timeouts']>().toEqualTypeOf<HttpTimeouts | undefined>()
     expectTypeOf<LLMAdapterOptions['backoff']>().toEqualTypeOf<Backoff | undefined>()
     expectTypeOf<HttpTimeouts['firstByteMs']>().toEqualTypeOf<number | undefined>()
@@ -73,6 +102,7 @@ describe('model adapters', () => {
 
 describe('search and fetch adapters', () => {
   it('share HTTP search options, and take their own', () => {
+    expectTypeOf<keyof HttpSearchOptions>().toEqualTypeOf<'timeoutMs' | 'maxRetries' | 'backoff' | 'headers' | 'fetch'>()
     for (const options of [{} as BraveOptions, {} as TavilyOptions, {} as DuckDuckGoOptions, {} as SearxngOptions]) {
       expectTypeOf(options).toExtend<HttpSearchOptions>()
     }
@@ -85,6 +115,7 @@ describe('search and fetch adapters', () => {
 
   it('localCorpus searches a folder or a list of documents', () => {
     expectTypeOf<ReturnType<typeof localCorpus>>().toEqualTypeOf<SearchProvider & FetchProvider>()
+    expectTypeOf<keyof LocalCorpusBaseOptions>().toEqualTypeOf<'chunkChars' | 'snippetChars'>()
     expectTypeOf<Extract<LocalCorpusOptions, { dir: string }>>().toExtend<LocalCorpusBaseOptions>()
     expectTypeOf<Extract<LocalCorpusOptions, { dir: string }>['maxFileBytes']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<Extract<LocalCorpusOptions, { dir?: undefined }>['documents']>().toEqualTypeOf<readonly LocalDocument[]>()
@@ -95,6 +126,7 @@ describe('search and fetch adapters', () => {
     expectTypeOf<HttpFetchOptions['allowPrivateNetwork']>().toEqualTypeOf<boolean | undefined>()
     expectTypeOf<typeof isBlockedAddress>().parameters.toEqualTypeOf<[text: string]>()
     expectTypeOf<typeof isBlockedAddress>().returns.toEqualTypeOf<boolean>()
+    expectTypeOf<ResolveHost>().parameters.toEqualTypeOf<[hostname: string, signal?: AbortSignal]>()
     expectTypeOf<ResolveHost>().returns.toEqualTypeOf<Promise<string[]>>()
     expectTypeOf<CacheOptions['ttl']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<MemoryCacheOptions['maxEntries']>().toEqualTypeOf<number | undefined>()
@@ -107,6 +139,7 @@ describe('search and fetch adapters', () => {
 
 describe('scholarly search adapters', () => {
   it('take the HTTP search options, an endpoint and a pacer, and their own', () => {
+    expectTypeOf<keyof ScholarlyOptions>().toEqualTypeOf<keyof HttpSearchOptions | 'baseURL' | 'pacer'>()
     expectTypeOf<ScholarlyOptions>().toExtend<HttpSearchOptions>()
     expectTypeOf<ScholarlyOptions['baseURL']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<ScholarlyOptions['pacer']>().toEqualTypeOf<Pacer | undefined>()

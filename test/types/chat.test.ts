@@ -5,15 +5,10 @@
  */
 import type { ChatInit, InferUIMessageChunk, UIMessage, validateUIMessages } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
-import type { Agent, SessionState, SessionStore, EventOf, ResearchResult } from '../../src/index.js'
+import type { Agent, SessionState, SessionStore, EventOf, ResearchResult, ResearchRun } from '../../src/index.js'
 import type { ChatHandler, createChatHandler, createRequestGuard, RequestGuard, REBUILT_LIMITS, sessionStateFromMessages } from '../../src/server/index.js'
-import type { StartedChatTurn } from '../../src/server/chat-handler.js'
 import type { nodeListener } from '../../src/node/index.js'
 import type { MaskedError, researchDataSchemas, researchMetadataSchema, ResearchUIMessage, toUIMessageStream } from '../../src/streams/index.js'
-import type { OnMaskedError } from '../../src/streams/error-masking.js'
-import type { ResearchDataParts } from '../../src/streams/ui-message-stream.js'
-import type { ResearchDataUIPart, ResearchMessageDataParts, ResearchToolUIPart } from '../../src/streams/research-ui-message.js'
-import type { ResearchSchema, SchemaIssue, SchemaResult } from '../../src/streams/standard-schema.js'
 
 type WebHandler = Parameters<typeof nodeListener>[0]
 type ResearchUIMessagePart = ResearchUIMessage['parts'][number]
@@ -32,11 +27,40 @@ type Fact = ResearchResult['facts'][number]
 type SessionFact = SessionState['facts'][number]
 type SessionOptions = NonNullable<Parameters<Agent['session']>[1]>
 
+// The types below have no name on an entry point: a user reaches them through the handler's
+// turn, the message's parts and the stream's chunks, as here.
+/** A turn the handler started: what `turn()` gives when it does not answer with a Response. */
+type StartedChatTurn = Exclude<Awaited<ReturnType<ChatHandler['turn']>>, Response>
+/** A kept `data-*` part of a message, and the tool call part. */
+type ResearchDataUIPart = Extract<ResearchUIMessagePart, { type: `data-${string}` }>
+type ResearchToolUIPart = Extract<ResearchUIMessagePart, { type: 'dynamic-tool' }>
+/** The stream's data parts by name (`data-fact` is `fact`), the transient ones included. */
+type ResearchDataParts = {
+  [Chunk in Extract<ResearchUIChunk, { type: `data-${string}` }> as Chunk['type'] extends `data-${infer Name}` ? Name : never]: Chunk['data']
+}
+/** The data parts a message keeps: the stream's, less the transient ones (progress only). */
+type ResearchMessageDataParts = Omit<ResearchDataParts, 'page' | 'knowledge' | 'llm-call'>
+/** What a schema's `validate` answers: the value, or the issues (Standard Schema v1, written out). */
+type SchemaResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey> | undefined }> }
+/** A Standard Schema v1 of values of type `Output`, vendor `laconic-research`, written out. */
+type ResearchSchema<Output> = {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: 'laconic-research'
+    readonly validate: (value: unknown) => SchemaResult<Output>
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined
+  }
+}
+type SchemaIssue = Extract<ReturnType<ResearchDataSchemas['fact']['~standard']['validate']>, { issues: ReadonlyArray<unknown> }>['issues'][number]
+
 describe('createChatHandler', () => {
   it('is a fetch-style handler with a turn for composing', () => {
     expectTypeOf<typeof createChatHandler>().parameters.toEqualTypeOf<[options: ChatHandlerOptions]>()
     expectTypeOf<ChatHandler>().toExtend<(request: Request) => Promise<Response>>()
     expectTypeOf<ChatHandler['turn']>().returns.toEqualTypeOf<Promise<StartedChatTurn | Response>>()
+    expectTypeOf<StartedChatTurn>().toEqualTypeOf<{ chatId: string; question: string; run: ResearchRun; stream: ReadableStream<ResearchUIChunk> }>()
     expectTypeOf<StartedChatTurn['stream']>().toEqualTypeOf<ReadableStream<ResearchUIChunk>>()
     // It mounts in node:http as it is.
     expectTypeOf<ChatHandler>().toExtend<WebHandler>()
@@ -55,7 +79,7 @@ describe('createChatHandler', () => {
   })
 
   it('reports hidden failures with their kind and chat', () => {
-    expectTypeOf<ChatHandlerOptions['onError']>().toEqualTypeOf<OnMaskedError | undefined>()
+    expectTypeOf<ChatHandlerOptions['onError']>().toEqualTypeOf<((error: MaskedError) => void) | undefined>()
     expectTypeOf<MaskedError['kind']>().toEqualTypeOf<'run' | 'warning' | 'search' | 'tool' | 'request'>()
     expectTypeOf<UIChunkOptions['maskErrors']>().toEqualTypeOf<boolean | undefined>()
     expectTypeOf<typeof sessionStateFromMessages>().returns.toEqualTypeOf<SessionState>()
@@ -111,7 +135,7 @@ describe('the schemas', () => {
     expectTypeOf<ResearchDataSchemas['fact']>().toEqualTypeOf<ResearchSchema<ResearchDataParts['fact']>>()
     expectTypeOf<typeof researchDataSchemas>().toEqualTypeOf<ResearchDataSchemas>()
     expectTypeOf<typeof researchMetadataSchema>().toEqualTypeOf<ResearchSchema<ResearchMessageMetadata | undefined>>()
-    expectTypeOf<ResearchSchema<string>['~standard']['validate']>().returns.toEqualTypeOf<SchemaResult<string>>()
+    expectTypeOf<ResearchDataSchemas['warning']['~standard']['validate']>().returns.toEqualTypeOf<SchemaResult<ResearchDataParts['warning']>>()
     expectTypeOf<SchemaIssue['message']>().toEqualTypeOf<string>()
     expectTypeOf<ResearchDataSchemas>().toExtend<NonNullable<ChatInit<ResearchUIMessage>['dataPartSchemas']>>()
     type Options = Parameters<typeof validateUIMessages<ResearchUIMessage>>[0]

@@ -3,9 +3,8 @@
  * factories and options on `laconic-research/adapters`.
  */
 import { describe, expectTypeOf, it } from 'vitest'
-import { aiSdkEmbeddings, localEmbeddings, ollamaEmbeddings, openAIEmbeddings } from '../../src/adapters/index.js'
-import type { EmbeddingAdapterOptions, EmbeddingBatchOptions } from '../../src/adapters/embed/index.js'
-import type { EmbeddingProvider, LLMRequest } from '../../src/index.js'
+import { aiSdkEmbeddings, localEmbeddings, ollamaEmbeddings, openAIEmbeddings, type openai } from '../../src/adapters/index.js'
+import type { EmbeddingProvider, LLMRequest, Pricing } from '../../src/index.js'
 
 type AiSdkEmbeddingModel = Parameters<typeof aiSdkEmbeddings>[0]
 
@@ -18,6 +17,14 @@ type OpenAIEmbeddingsOptions = NonNullable<Parameters<typeof openAIEmbeddings>[0
 type Embeddings = Awaited<ReturnType<EmbeddingProvider['embed']>>
 type EmbedOptions = NonNullable<Parameters<EmbeddingProvider['embed']>[1]>
 type RetryInfo = Parameters<NonNullable<LLMRequest['onRetry']>>[0]
+
+// The shared options have no name on the entry point: a user meets them in each factory's
+// options, so they are written out here, with the HTTP parts the model adapters take.
+type ModelOptions = Parameters<typeof openai>[0]
+/** What every embedding adapter takes besides its own options: how it splits the work, and prices. */
+type EmbeddingBatchOptions = { batchSize?: number | undefined; concurrency?: number | undefined; pricing?: Pricing | undefined }
+/** What the HTTP embedding adapters take besides: the HTTP options, as the model adapters take them. */
+type EmbeddingAdapterOptions = EmbeddingBatchOptions & Pick<ModelOptions, 'headers' | 'timeouts' | 'maxRetries' | 'backoff' | 'fetch'>
 
 describe('the embedding contract', () => {
   it('embeds a batch of texts into Float32Array vectors, cancellably', () => {
@@ -33,6 +40,9 @@ describe('the embedding contract', () => {
 
 describe('embedding adapters', () => {
   it('share batching, pricing and HTTP options, and return an EmbeddingProvider', () => {
+    expectTypeOf<Pick<OpenAIEmbeddingsOptions, keyof EmbeddingAdapterOptions>>().toEqualTypeOf<Pick<EmbeddingAdapterOptions, keyof EmbeddingAdapterOptions>>()
+    expectTypeOf<Pick<OllamaEmbeddingsOptions, keyof EmbeddingAdapterOptions>>().toEqualTypeOf<Pick<EmbeddingAdapterOptions, keyof EmbeddingAdapterOptions>>()
+    expectTypeOf<Pick<AiSdkEmbeddingsOptions, keyof EmbeddingBatchOptions>>().toEqualTypeOf<EmbeddingBatchOptions>()
     expectTypeOf<OpenAIEmbeddingsOptions>().toExtend<EmbeddingAdapterOptions>()
     expectTypeOf<OllamaEmbeddingsOptions>().toExtend<EmbeddingAdapterOptions>()
     expectTypeOf<EmbeddingAdapterOptions>().toExtend<EmbeddingBatchOptions>()

@@ -13,7 +13,7 @@ import type {
   MemoryStore,
   InterruptDecision,
 } from '../../src/index.js'
-import type { EventPayloads } from '../../src/core/contracts/events.js'
+import type { StrategyEvent } from '../../src/strategy.js'
 
 type Citation = ResearchResult['citations'][number]
 type ClaimVerdict = EventOf<'claim'>['verdict']
@@ -42,7 +42,31 @@ type OneMemberPerType = {
 describe('ResearchEvent', () => {
   it('is discriminated by `type`, whose values are exactly the EventType keys', () => {
     expectTypeOf<ResearchEvent['type']>().toEqualTypeOf<EventType>()
-    expectTypeOf<EventType>().toEqualTypeOf<keyof EventPayloads>()
+    expectTypeOf<EventType>().toEqualTypeOf<
+      | 'run-start'
+      | 'recall'
+      | 'plan'
+      | 'query'
+      | 'result'
+      | 'page'
+      | 'fact'
+      | 'knowledge-update'
+      | 'llm-call'
+      | 'cost'
+      | 'reasoning-token'
+      | 'tool-call'
+      | 'tool-result'
+      | 'answer-token'
+      | 'outline'
+      | 'section-start'
+      | 'section-end'
+      | 'answer'
+      | 'claim'
+      | 'warning'
+      | 'run-end'
+    >()
+    // A strategy yields every type but the two the run makes, and its own checkpoint.
+    expectTypeOf<EventType>().toEqualTypeOf<Exclude<StrategyEvent['type'], 'checkpoint'> | 'run-start' | 'run-end'>()
     expectTypeOf<OneMemberPerType[EventType]>().toEqualTypeOf<true>()
     // Sanity of the helper itself, so the check above could fail.
     expectTypeOf<IsUnion<EventOf<'fact' | 'page'>>>().toEqualTypeOf<true>()
@@ -174,7 +198,8 @@ describe('EventOf', () => {
   it('picks the one member of a type, with its tag, payload and stamp', () => {
     expectTypeOf<EventOf<'fact'>>().toEqualTypeOf<Extract<ResearchEvent, { type: 'fact' }>>()
     expectTypeOf<EventOf<'fact'>['type']>().toEqualTypeOf<'fact'>()
-    expectTypeOf<EventOf<'fact'>>().toExtend<EventPayloads['fact'] & { runId: string; seq: number; time: number }>()
+    // The payload is what a strategy yields of that type; the run adds the stamp.
+    expectTypeOf<EventOf<'fact'>>().toExtend<Extract<StrategyEvent, { type: 'fact' }> & { runId: string; seq: number; time: number }>()
     expectTypeOf<EventOf<'run-end'>['reason']>().toEqualTypeOf<RunEndReason>()
     expectTypeOf<EventOf<'answer'>['citations']>().toEqualTypeOf<Citation[]>()
   })

@@ -1,13 +1,13 @@
 /** Type-level tests of long-term memory: the agent's `memory` option and `memoryStore` of `laconic-research/kb`. */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { AgentOptions, Cost, MemoryStore, ResearchOptions, SessionState, SearchOptions } from '../../src/index.js'
-import type { MemoryWritePolicy } from '../../src/core/contracts/long-term-memory.js'
 import type { memoryStore, VectorStore } from '../../src/kb/index.js'
 
 type MemoryStoreOptions = NonNullable<Parameters<typeof memoryStore>[0]>
 
 type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 type MemoryOptions = NonNullable<AgentOptions['memory']>
+type MemoryWritePolicy = NonNullable<MemoryOptions['writePolicy']>
 type RecalledFinding = Awaited<ReturnType<MemoryStore['recall']>>[number]
 type SessionFact = SessionState['facts'][number]
 type UsageReporter = NonNullable<SearchOptions['onUsage']>
@@ -19,6 +19,7 @@ describe('long-term memory', () => {
     expectTypeOf<MemoryOptions['recall']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<MemoryOptions['recallChars']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<MemoryOptions['writePolicy']>().toEqualTypeOf<MemoryWritePolicy | undefined>()
+    expectTypeOf<MemoryWritePolicy>().toEqualTypeOf<false | { minAnswerChars?: number; minFindings?: number }>()
     expectTypeOf<false>().toExtend<MemoryWritePolicy>()
     expectTypeOf<{ minAnswerChars: 80 }>().toExtend<MemoryWritePolicy>()
     expectTypeOf<true>().not.toExtend<MemoryWritePolicy>()

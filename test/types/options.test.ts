@@ -16,7 +16,6 @@ import type {
   ReviewSwitches,
   SearchProvider,
 } from '../../src/index.js'
-import type { Resumption } from '../../src/core/contracts/strategy-types.js'
 import type { Step, Strategy, StrategyContext, StrategyEvent, StrategyOutcome } from '../../src/strategy.js'
 
 type DeepOptions = NonNullable<AgentOptions['deep']>
@@ -26,6 +25,7 @@ type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']
 type ReflectOptions = NonNullable<AgentOptions['reflect']>
 type ScratchpadOptions = NonNullable<AgentOptions['scratchpad']>
 type ToolCallRequest = Extract<InterruptRequest, { kind: 'tool-call' }>
+type Resumption = NonNullable<StrategyContext['resumed']>
 
 declare const llm: LLMProvider
 declare const search: SearchProvider

@@ -15,8 +15,8 @@ import type {
   redisSessions,
   redisStore,
 } from '../../src/redis/index.js'
-import type { QueuedResearchOptions, ResearchEventsOptions, ResearchJobData } from '../../src/redis/queue.js'
-import type { RedisConnection } from '../../src/redis/redis-connection.js'
+import type { Worker } from 'bullmq'
+import type { Redis, RedisOptions } from 'ioredis'
 import type { RunHost } from '../../src/server/index.js'
 
 type ReadOptions = NonNullable<Parameters<ReturnType<typeof redisEventLog>['read']>[1]>
@@ -36,11 +36,18 @@ type RedisStoreOptions = NonNullable<Parameters<typeof redisStore>[1]>
 type ResearchQueueOptions = NonNullable<Parameters<typeof createResearchQueue>[0]>
 type ResearchWorkerOptions = NonNullable<Parameters<typeof createResearchWorker>[0]>
 
+type QueuedResearchOptions = NonNullable<SubmitOptions['options']>
+type ResearchEventsOptions = NonNullable<Parameters<ResearchQueue['researchEvents']>[1]>
+/** What a queued job carries to its worker, as the worker's BullMQ `Worker` types it. */
+type ResearchJobData = ResearchWorker['bullmq'] extends Worker<infer Data, infer _Result> ? Data : never
+
 describe('queue and workers', () => {
   it('createResearchQueue submits, cancels and follows runs', () => {
     expectTypeOf<typeof createResearchQueue>().parameters.toEqualTypeOf<[options: ResearchQueueOptions]>()
     expectTypeOf<ReturnType<typeof createResearchQueue>>().toEqualTypeOf<ResearchQueue>()
-    expectTypeOf<ResearchQueueOptions['connection']>().toEqualTypeOf<RedisConnection>()
+    // A Redis URL, ioredis options, or a client to share.
+    expectTypeOf<ResearchQueueOptions['connection']>().toEqualTypeOf<string | RedisOptions | Redis>()
+    expectTypeOf<ResearchWorkerOptions['connection']>().toEqualTypeOf<ResearchQueueOptions['connection']>()
     expectTypeOf<ResearchQueue['submit']>().parameters.toEqualTypeOf<[question: string, options?: SubmitOptions]>()
     expectTypeOf<ResearchQueue['submit']>().returns.toEqualTypeOf<Promise<{ runId: string }>>()
     expectTypeOf<ResearchQueue['get']>().returns.toEqualTypeOf<Promise<RunStatus | undefined>>()
@@ -49,6 +56,7 @@ describe('queue and workers', () => {
     expectTypeOf<SubmitOptions['options']>().toEqualTypeOf<QueuedResearchOptions | undefined>()
     expectTypeOf<QueuedResearchOptions>().toEqualTypeOf<Pick<ResearchOptions, 'knowledge' | 'priorAnswers' | 'citations'>>()
     expectTypeOf<ResearchJobData['question']>().toEqualTypeOf<string>()
+    expectTypeOf<ResearchJobData>().toEqualTypeOf<{ question: string; strategy?: string; options?: QueuedResearchOptions }>()
   })
 
   it('createResearchWorker runs jobs with an agent', () => {

@@ -4,7 +4,6 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Agent, ResearchResult, SessionStore, AgentOptions } from '../../src/index.js'
-import type { OpenToolSource, ReactToolSource } from '../../src/strategies/react/options.js'
 import type { McpServerOptions, McpServerSpec, McpToolsOptions, createMcpServer, mcpTools } from '../../src/mcp/index.js'
 import type { createLiveServer } from '../../src/node/index.js'
 import type { createResearchHandler } from '../../src/server/index.js'
@@ -16,6 +15,9 @@ type LiveServerOptions = NonNullable<Parameters<typeof createLiveServer>[0]>
 
 type ReactOptions = NonNullable<AgentOptions['react']>
 type ReactTool = Extract<NonNullable<NonNullable<AgentOptions['react']>['tools']>[number], { execute: unknown }>
+/** What `react.tools` takes beside plain tools: a source of tools each run opens. */
+type ReactToolSource = Extract<NonNullable<ReactOptions['tools']>[number], { open: unknown }>
+type OpenToolSource = Awaited<ReturnType<ReactToolSource['open']>>
 
 describe('MCP tools for react', () => {
   it('mcpTools makes a tool source that react.tools takes beside plain tools', () => {
@@ -24,7 +26,10 @@ describe('MCP tools for react', () => {
     expectTypeOf<{ command: string; args: string[] }>().toMatchTypeOf<McpServerSpec>()
     expectTypeOf<{ url: string }>().toMatchTypeOf<McpServerSpec>()
     expectTypeOf<McpToolsOptions['needsApproval']>().toEqualTypeOf<boolean | readonly string[] | undefined>()
+    expectTypeOf<ReactToolSource['name']>().toEqualTypeOf<string>()
+    expectTypeOf<ReactToolSource['open']>().parameters.toEqualTypeOf<[options: { signal: AbortSignal }]>()
     expectTypeOf<ReactToolSource['open']>().returns.toEqualTypeOf<Promise<OpenToolSource>>()
+    expectTypeOf<OpenToolSource['close']>().returns.toEqualTypeOf<Promise<void>>()
     expectTypeOf<OpenToolSource['tools']>().toEqualTypeOf<readonly ReactTool[]>()
     expectTypeOf<ReactToolSource>().toMatchTypeOf<NonNullable<ReactOptions['tools']>[number]>()
   })
