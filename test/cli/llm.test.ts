@@ -37,7 +37,12 @@ function modelServers(): ModelRequest[] {
     requests.push({ url, model: body.model, authorization: new Headers(init?.headers).get('authorization') })
     if (new URL(url).pathname === '/api/chat') {
       const line = (content: string, done: boolean) =>
-        JSON.stringify({ model: body.model, message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', prompt_eval_count: 10, eval_count: 2 } : {}) })
+        JSON.stringify({
+          model: body.model,
+          message: { role: 'assistant', content },
+          done,
+          ...(done ? { done_reason: 'stop', prompt_eval_count: 10, eval_count: 2 } : {}),
+        })
       return new Response(`${line('Action: Answer', false)}\n${line('', true)}\n`, { headers: { 'content-type': 'application/x-ndjson' } })
     }
     return new Response(JSON.stringify({ error: { message: 'not here' } }), { status: 400, headers: { 'content-type': 'application/json' } })
@@ -134,7 +139,10 @@ describe('the model of a run', () => {
     const entry = fc.oneof(fc.jsonValue(), fc.record({ name: fc.jsonValue() }), fc.record({ model: fc.string() }), fc.record({ name: fc.string() }))
     const tagsBody = fc.oneof(fc.jsonValue(), fc.record({ models: fc.array(entry, { maxLength: 4 }) }))
     let named = 0
-    const odd = await laconic(['q'], { fetch: tagsFetch({ models: [{ name: 'a' }, { model: 'b' }, null, 3, { name: '' }] }), env: { OLLAMA_HOST: 'http://10.0.0.3:1' } })
+    const odd = await laconic(['q'], {
+      fetch: tagsFetch({ models: [{ name: 'a' }, { model: 'b' }, null, 3, { name: '' }] }),
+      env: { OLLAMA_HOST: 'http://10.0.0.3:1' },
+    })
     expect(odd.stderr).toContain('laconic: no --model given: using a, the first of 2 models at http://10.0.0.3:1\n')
     await fc.assert(
       fc.asyncProperty(tagsBody, async (body) => {
@@ -143,7 +151,7 @@ describe('the model of a run', () => {
         if (/has no models/.test(stderr)) expect(code).toBe(1)
         else {
           expect(stderr).toMatch(/^laconic: no --model given: using .+, the first of \d+ models? at http:\/\/10\.0\.0\.3:1\n/)
-        named += 1
+          named += 1
           expect(code).toBe(0)
         }
       }),
