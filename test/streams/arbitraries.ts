@@ -1,6 +1,8 @@
 import fc from 'fast-check'
-import type { Cost, EventType, ResearchEvent } from '../../src/index.js'
-import type { EventPayloads } from '../../src/core/contracts/events.js'
+import type { Cost, EventOf, EventType, ResearchEvent } from '../../src/index.js'
+
+/** What an event of type `T` carries besides its type and stamp (run, position, time). */
+type Payload<T extends EventType> = Omit<EventOf<T>, 'type' | 'runId' | 'seq' | 'time'>
 
 /** Text that stresses the SSE and NDJSON framings: line breaks, CR, field lookalikes, unicode. */
 export const trickyText: fc.Arbitrary<string> = fc.oneof(
@@ -29,7 +31,7 @@ const cost: fc.Arbitrary<Cost> = fc.record({
 
 const id = fc.string({ minLength: 1, maxLength: 8, unit: 'grapheme-ascii' })
 
-const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
+const payloads: { [T in EventType]: fc.Arbitrary<Payload<T>> } = {
   'run-start': fc.record({ question: trickyText, strategy: trickyText }),
   plan: fc.record(
     { text: trickyText, keyElements: fc.array(trickyText, { maxLength: 3 }), queries: fc.array(trickyText, { maxLength: 3 }) },
@@ -113,7 +115,7 @@ const payloads: { [T in EventType]: fc.Arbitrary<EventPayloads[T]> } = {
   ),
 }
 
-type Unstamped = { [T in EventType]: { type: T } & EventPayloads[T] }[EventType]
+type Unstamped = { [T in EventType]: { type: T } & Payload<T> }[EventType]
 
 const middleEvent: fc.Arbitrary<Unstamped> = fc.oneof(
   ...(Object.keys(payloads) as EventType[])

@@ -3,7 +3,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { fromNDJSON, fromSSE } from '../../src/streams/index.js'
-import { FrameTooLongError, MAX_LINE_CHARS, readLines, readSSE } from '../../src/wire/index.js'
+
+/** The documented cap on one NDJSON line or SSE event (fromNDJSON's doc, docs/security.md). */
+const MAX_LINE_CHARS = 4_000_000
 
 const PIECE = 'x'.repeat(65_536)
 /** An unterminated line of about twice the cap, in 64 KB pieces, after `prefix`. */
@@ -21,10 +23,6 @@ const bytes = (pieces: Iterable<string>) => {
       else controller.enqueue(encoder.encode(next))
     },
   })
-}
-async function* asyncBytes(pieces: Iterable<string>): AsyncGenerator<Uint8Array> {
-  const encoder = new TextEncoder()
-  for (const piece of pieces) yield encoder.encode(piece)
 }
 async function drain(items: AsyncIterable<unknown>): Promise<unknown> {
   try {
@@ -54,14 +52,16 @@ describe('oversized lines', () => {
     expect(await drain(fromSSE(bytes(lines())))).toMatchObject({ code: 'bad-response', message: expect.stringContaining('an event of the stream') })
   })
 
-  it('the wire readers refuse a line past the cap', async () => {
-    expect(await drain(readLines(asyncBytes(hugeLine('{"a":"'))))).toBeInstanceOf(FrameTooLongError)
-    expect(await drain(readSSE(asyncBytes(hugeLine('data: '))))).toMatchObject({ frame: 'line', maxChars: MAX_LINE_CHARS })
+  it('the wire readers under both refuse a line past the cap, named as their cause', async () => {
+    const tooLong = { name: 'FrameTooLongError', frame: 'line', maxChars: MAX_LINE_CHARS }
+    expect(await drain(fromNDJSON(bytes(hugeLine('{"a":"'))))).toMatchObject({ code: 'bad-response', cause: tooLong })
+    expect(await drain(fromSSE(bytes(hugeLine('data: '))))).toMatchObject({ code: 'bad-response', cause: tooLong })
   })
 
-  it('a line just under the cap still passes', async () => {
+  it('a line of exactly the cap still passes', async () => {
+    // Neither line is an event: each reaches onInvalid whole.
     const lines: string[] = []
-    for await (const line of readLines(asyncBytes(['a'.repeat(1000), 'b'.repeat(MAX_LINE_CHARS - 1000), '\nnext']))) lines.push(line)
+    await drain(fromNDJSON(bytes(['a'.repeat(1000), 'b'.repeat(MAX_LINE_CHARS - 1000), '\nnext']), { onInvalid: (line) => lines.push(line) }))
     expect(lines.map((line) => line.length)).toEqual([MAX_LINE_CHARS, 4])
   })
 })

@@ -4,8 +4,10 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import fc from 'fast-check'
-import { TOKEN_HEADER } from '../../src/wire/request-guard.js'
 import { createRequestGuard, type RequestGuard } from '../../src/server/index.js'
+
+/** The header a page sends the token in, as `RequestGuard['token']` documents it. */
+const TOKEN_HEADER = 'x-laconic-token'
 
 type GuardedRequest = Parameters<RequestGuard['checkStart']>[0]
 type RequestRefusal = NonNullable<ReturnType<RequestGuard['checkStart']>>

@@ -3,8 +3,13 @@
  */
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
-import type { LLMAdapterOptions } from '../../../src/adapters/llm/index.js'
 import { anthropicTranscript, expectedUsage, ollamaTranscript, openaiTranscript } from './fixtures.js'
+
+/** The options all three adapters take besides their own (headers, pricing, timeouts, retries, fetch): their public signatures' common keys. */
+type LLMAdapterOptions = Pick<OpenAIOptions, Exclude<keyof OpenAIOptions & keyof OllamaOptions & keyof AnthropicOptions, 'model'>>
+type OpenAIOptions = Parameters<typeof openai>[0]
+type OllamaOptions = Parameters<typeof ollama>[0]
+type AnthropicOptions = Parameters<typeof anthropic>[0]
 
 export const API_KEY = 'sk-test-9f8e7d6c5b4a3210SECRET'
 

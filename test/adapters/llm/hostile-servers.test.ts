@@ -5,11 +5,12 @@
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ProviderError, type LLMChunk } from '../../../src/index.js'
-import { MAX_LINE_CHARS } from '../../../src/wire/index.js'
 import { loopbacks } from '../http/loopback.js'
 import { API_KEY, cases, collectUntilError } from './cases.js'
 
 const serve = loopbacks()
+/** The documented cap on one line or SSE event of a response (docs/adapters.md, docs/security.md). */
+const MAX_LINE_CHARS = 4_000_000
 // A test cut short by its timeout must not leave the next one on fake timers.
 afterEach(() => {
   vi.useRealTimers()
