@@ -1,20 +1,36 @@
 import { describe, expect, it } from 'vitest'
-import { callDollars, knownDollars, modelPrice, PRICE_TABLE } from '../../src/core/contracts/run-cost.js'
 import { PRICE_TABLE as TABLE } from '../../src/core/contracts/price-table.js'
-import { createAgent, fromGenerate } from '../../src/index.js'
+import { type Cost, createAgent, fromGenerate } from '../../src/index.js'
 import { mockSearch, scriptedLLM, searchFailure } from '../../src/testing/index.js'
+import { callDollars, chargedRates } from './one-call-cost.js'
 
 const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000 }
 
+/** A run's dollars, or `null` when a call of it had no known price. */
+const knownDollars = (cost: Cost) => (cost.unpricedCalls > 0 ? null : cost.total)
+
+type Price = { inputPerMillion: number; outputPerMillion: number; cachedInputPerMillion?: number; cacheWritePerMillion?: number }
+
+/** The rates a run charges at a price: cached reads and cache writes at the plain input rate unless priced apart. */
+const charged = (price: Price) => ({
+  input: price.inputPerMillion,
+  cachedInput: price.cachedInputPerMillion ?? price.inputPerMillion,
+  cacheWrite: price.cacheWritePerMillion ?? price.inputPerMillion,
+  output: price.outputPerMillion,
+})
+
+/** What a run charges per million tokens of `model` when nothing else prices it: the table's price, or undefined. */
+const modelPrice = (model: string) => chargedRates(model)
+
 describe('the price table', () => {
-  it('is dated and sourced, and prices every entry per million input and output tokens', () => {
+  it('is dated and sourced, prices every entry per million input and output tokens, and is what a run charges by', async () => {
     expect(TABLE.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     expect(Object.keys(TABLE.sources).length).toBeGreaterThanOrEqual(6)
     for (const [name, price] of Object.entries(TABLE.models)) {
       expect(price.input, name).toBeGreaterThan(0)
       expect(price.output, name).toBeGreaterThan(0)
+      expect(await callDollars(name, usage), name).toBeCloseTo(price.input + price.output, 9)
     }
-    expect(PRICE_TABLE).toBe(TABLE)
   })
 
   it('prices embedding models by their input tokens alone, each from a named source', () => {
@@ -49,53 +65,53 @@ describe('the price table', () => {
     ['llama-3.3-70b-versatile', { inputPerMillion: 0.59, outputPerMillion: 0.79 }],
     ['mistral-small-2603', { inputPerMillion: 0.15, cachedInputPerMillion: 0.015, outputPerMillion: 0.6 }],
     ['deepseek-flash', { inputPerMillion: 0.3, cachedInputPerMillion: 0.006, outputPerMillion: 1.2 }],
-  ] as const)('prices %s as its sources list it', (model, price) => {
-    expect(modelPrice(model)).toEqual(price)
+  ] as const)('prices %s as its sources list it', async (model, price) => {
+    expect(await modelPrice(model)).toEqual(charged(price))
   })
 
-  it('finds a model by the names APIs and OpenRouter give it: dated, vendor-prefixed, dotted', () => {
-    expect(modelPrice('gpt-4o-mini')).toMatchObject({ inputPerMillion: 0.15, outputPerMillion: 0.6 })
-    expect(modelPrice('gpt-4o-mini-2024-07-18')).toEqual(modelPrice('gpt-4o-mini'))
-    expect(modelPrice('openai/gpt-4o-mini')).toEqual(modelPrice('gpt-4o-mini'))
-    expect(modelPrice('claude-sonnet-4-5-20250929')).toEqual(modelPrice('claude-sonnet-4-5'))
-    expect(modelPrice('anthropic/claude-sonnet-4.5')).toEqual(modelPrice('claude-sonnet-4-5'))
-    expect(modelPrice('claude-3-5-haiku-latest')).toEqual(modelPrice('claude-3-5-haiku'))
-    expect(modelPrice('mistralai/mistral-small-2603')).toEqual(modelPrice('mistral-small-2603'))
-    expect(modelPrice('qwen3:4b')).toBeUndefined()
+  it('finds a model by the names APIs and OpenRouter give it: dated, vendor-prefixed, dotted', async () => {
+    expect(await modelPrice('gpt-4o-mini')).toMatchObject({ input: 0.15, output: 0.6 })
+    expect(await modelPrice('gpt-4o-mini-2024-07-18')).toEqual(await modelPrice('gpt-4o-mini'))
+    expect(await modelPrice('openai/gpt-4o-mini')).toEqual(await modelPrice('gpt-4o-mini'))
+    expect(await modelPrice('claude-sonnet-4-5-20250929')).toEqual(await modelPrice('claude-sonnet-4-5'))
+    expect(await modelPrice('anthropic/claude-sonnet-4.5')).toEqual(await modelPrice('claude-sonnet-4-5'))
+    expect(await modelPrice('claude-3-5-haiku-latest')).toEqual(await modelPrice('claude-3-5-haiku'))
+    expect(await modelPrice('mistralai/mistral-small-2603')).toEqual(await modelPrice('mistral-small-2603'))
+    expect(await modelPrice('qwen3:4b')).toBeUndefined()
   })
 
-  it('prices a dated version that has its own price by that price, not by its undated name', () => {
-    expect(modelPrice('gpt-4o-2024-05-13')).toMatchObject({ inputPerMillion: 5, outputPerMillion: 15 })
-    expect(modelPrice('gpt-4o-2024-08-06')).toEqual(modelPrice('gpt-4o'))
+  it('prices a dated version that has its own price by that price, not by its undated name', async () => {
+    expect(await modelPrice('gpt-4o-2024-05-13')).toMatchObject({ input: 5, output: 15 })
+    expect(await modelPrice('gpt-4o-2024-08-06')).toEqual(await modelPrice('gpt-4o'))
   })
 
-  it('leaves a version missing from the table unknown instead of pricing it as a -latest alias', () => {
-    expect(modelPrice('mistral-small-2506')).toBeUndefined()
-    expect(modelPrice('mistral-small-latest')).toBeUndefined()
-    expect(modelPrice('deepseek-chat')).toBeUndefined()
-    expect(callDollars(usage, 'mistral-small-2506', {})).toBeNull()
+  it('leaves a version missing from the table unknown instead of pricing it as a -latest alias', async () => {
+    expect(await modelPrice('mistral-small-2506')).toBeUndefined()
+    expect(await modelPrice('mistral-small-latest')).toBeUndefined()
+    expect(await modelPrice('deepseek-chat')).toBeUndefined()
+    expect(await callDollars('mistral-small-2506', usage)).toBeNull()
   })
 })
 
 type TableEntry = { input: number; output: number; cachedInput?: number; cacheWrite?: number; from: readonly string[] }
 
-describe('callDollars', () => {
-  it('takes the provider figure, then the caller pricing, then the table', () => {
-    expect(callDollars({ ...usage, cost: 0.5 }, 'gpt-4o', {})).toBe(0.5)
-    expect(callDollars(usage, 'gpt-4o', { pricing: { 'gpt-4o': { inputPerMillion: 1, outputPerMillion: 2 } } })).toBe(3)
-    expect(callDollars(usage, 'gpt-4o', {})).toBeCloseTo(2.5 + 10)
+describe("a call's dollars in the run's cost", () => {
+  it('takes the provider figure, then the caller pricing, then the table', async () => {
+    expect(await callDollars('gpt-4o', { ...usage, cost: 0.5 })).toBe(0.5)
+    expect(await callDollars('gpt-4o', usage, { pricing: { 'gpt-4o': { inputPerMillion: 1, outputPerMillion: 2 } } })).toBe(3)
+    expect(await callDollars('gpt-4o', usage)).toBeCloseTo(2.5 + 10)
   })
 
-  it('is 0 for an unknown model on this machine and unknown (null) anywhere else, never $0', () => {
-    expect(callDollars(usage, 'qwen3:4b', { local: true })).toBe(0)
-    expect(callDollars(usage, 'some-hosted-model', {})).toBeNull()
-    expect(callDollars(usage, undefined, {})).toBeNull()
+  it('is 0 for an unknown model on this machine and unknown (null) anywhere else, never $0', async () => {
+    expect(await callDollars('qwen3:4b', usage, { local: true })).toBe(0)
+    expect(await callDollars('some-hosted-model', usage)).toBeNull()
+    expect(await callDollars(undefined, usage)).toBeNull()
   })
 
-  it('prices cached prompt tokens at the cached rate and cache writes at the write rate', () => {
-    const cached = callDollars({ inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 800_000 }, 'gpt-4o', {})
+  it('prices cached prompt tokens at the cached rate and cache writes at the write rate', async () => {
+    const cached = await callDollars('gpt-4o', { inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 800_000 })
     expect(cached).toBeCloseTo(0.2 * 2.5 + 0.8 * 1.25)
-    const written = callDollars({ inputTokens: 1_000_000, outputTokens: 0, cacheWriteTokens: 1_000_000 }, 'claude-haiku-4-5', {})
+    const written = await callDollars('claude-haiku-4-5', { inputTokens: 1_000_000, outputTokens: 0, cacheWriteTokens: 1_000_000 })
     expect(written).toBeCloseTo(1.25)
   })
 })

@@ -7,7 +7,6 @@ import { demoAgent } from '../../examples/sse-server/demo.js'
 import { citedAnswer, type Strategy } from '../../src/strategy.js'
 import { createAgent, memorySessions, type Agent } from '../../src/index.js'
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js'
-import { MAX_MCP_QUESTION_CHARS } from '../../src/mcp/server.js'
 import { mockSearch, scriptedLLM } from '../../src/testing/index.js'
 
 async function connected(options: McpServerOptions): Promise<Client> {
@@ -128,7 +127,11 @@ describe('createMcpServer', () => {
 
   it('refuses a question over the limit', async () => {
     const client = await connected({ agent: demoAgent({ tokenDelayMs: 0 }) })
-    const result = await client.callTool({ name: 'research', arguments: { question: 'x'.repeat(MAX_MCP_QUESTION_CHARS + 1) } })
+    // The limit the tool advertises to clients, in its input schema.
+    const { tools } = await client.listTools()
+    const question = tools.find((tool) => tool.name === 'research')?.inputSchema.properties?.question as { maxLength?: unknown } | undefined
+    expect(question?.maxLength).toEqual(expect.any(Number))
+    const result = await client.callTool({ name: 'research', arguments: { question: 'x'.repeat((question?.maxLength as number) + 1) } })
     expect(result.isError).toBe(true)
     await client.close()
   })

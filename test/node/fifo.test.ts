@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileCheckpoints, fileSessions } from '../../src/node/index.js'
-import { tryLockFile } from '../../src/node/file-lock.js'
 
 const posix = process.platform !== 'win32'
 if (!posix) console.warn('test/node/fifo.test.ts: skipped on Windows, which has no FIFOs (mkfifo)')
@@ -43,8 +42,11 @@ describe.skipIf(!posix)('a FIFO planted as a stored file', () => {
   })
 
   it('a FIFO as a lock file is a lock held by someone, not a read that never ends', async () => {
-    const lock = join(dir, 'planted.lock')
-    mkfifo(lock)
-    expect(await tryLockFile(lock)).toBeUndefined()
+    const checkpoints = join(dir, 'locks')
+    await mkdir(checkpoints, { recursive: true })
+    mkfifo(join(checkpoints, 'planted.lock'))
+    expect(await fileCheckpoints(checkpoints).acquire('planted')).toBeUndefined()
+    // A run id with no lock file is free to take.
+    expect(await fileCheckpoints(checkpoints).acquire('free')).toEqual(expect.any(Function))
   })
 })
