@@ -3,10 +3,7 @@
  * an AggregateError's errors, stacks, and quotes of a body cut in the middle of a key.
  */
 import { describe, expect, it } from 'vitest'
-import { httpFetch } from '../../../src/adapters/index.js'
-import { httpRequest } from '../../../src/adapters/http/index.js'
-import { brave } from '../../../src/adapters/index.js'
-import { tavily } from '../../../src/adapters/index.js'
+import { brave, httpFetch, tavily } from '../../../src/adapters/index.js'
 import { loopbacks } from './loopback.js'
 
 const KEY = 'sk-live-0123456789abcdefSECRET'
@@ -41,7 +38,8 @@ describe('secrets in errors', () => {
     const fetch: typeof globalThis.fetch = async () => {
       throw new TypeError('fetch failed', { cause: new AggregateError([deep, new Error(`retry with ${KEY}`)], 'all attempts failed') })
     }
-    const error = await failure(httpRequest({ url: 'http://127.0.0.1:1/x', provider: 'test', secrets: [KEY], maxRetries: 0, fetch }))
+    // brave() with a fetch of the test's own (its `fetch` option), failing the way a proxy chain may.
+    const error = await failure(brave({ apiKey: KEY, baseURL: 'http://127.0.0.1:1/x', maxRetries: 0, fetch }).search('q'))
     expect(error).toMatchObject({ code: 'network' })
     const texts = textsOf(error)
     // The chain is still there for debugging, only redacted.
@@ -69,7 +67,8 @@ describe('secrets in errors', () => {
       res.writeHead(400, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ error: { message: `${'y'.repeat(290)} your key ${KEY} is wrong` } }))
     })
-    const error = await failure(httpRequest({ url, provider: 'test', secrets: [KEY], maxRetries: 0 }))
+    const error = await failure(brave({ apiKey: KEY, baseURL: url, maxRetries: 0 }).search('q'))
+    expect(error).toMatchObject({ code: 'http', status: 400 })
     for (const text of textsOf(error)) expect(text).not.toContain(KEY.slice(0, 10))
   })
 
