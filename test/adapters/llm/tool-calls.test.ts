@@ -8,7 +8,6 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../../src/index.js'
 import { anthropic, ollama, openai } from '../../../src/adapters/index.js'
-import { ToolCallAssembler } from '../../../src/adapters/llm/tool-calls.js'
 import { cutAt, loopbacks, writePieces } from '../http/loopback.js'
 import { API_KEY } from './cases.js'
 
@@ -140,26 +139,42 @@ it('a call streams its pieces while the response is still arriving', async () =>
   }
 })
 
-it('the assembler: any interleaving of pieces rebuilds each call whole, in the order the calls started', () => {
+it('openai: any interleaving of pieces, cut anywhere, rebuilds each call whole, in the order the calls started', async () => {
   const calls = fc.array(fc.record({ name: fc.constantFrom('search', 'read_page', 'x'), args: fc.string({ maxLength: 30 }) }), { minLength: 1, maxLength: 4 })
-  fc.assert(
-    fc.property(calls, fc.array(fc.nat(), { maxLength: 60 }), (wanted, choices) => {
+  // One server for every run: it replays the stream of the run at hand, cut where the run says.
+  let pieces: Uint8Array[] = []
+  const server = await serve(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    await writePieces(res, pieces)
+    res.end()
+  })
+  const frame = (call: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] })}\n\n`
+  await fc.assert(
+    fc.asyncProperty(calls, fc.array(fc.nat(), { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 20 }), async (wanted, choices, offsets) => {
       // Each call is split into pieces; pieces of different calls interleave in the order `choices` picks.
       const queues = wanted.map((call, index) => {
         const pieces = call.args.match(/.{1,3}/gsu) ?? []
-        return [{ index, id: `id${index}`, name: call.name, args: '' }, ...pieces.map((args) => ({ index, args }))]
+        return [
+          frame({ index, id: `id${index}`, type: 'function', function: { name: call.name, arguments: '' } }),
+          ...pieces.map((args) => frame({ index, function: { arguments: args } })),
+        ]
       })
-      const assembler = new ToolCallAssembler()
-      const out: LLMChunk[] = []
+      const stream: string[] = []
       // Calls start in index order, as providers send them.
-      for (const queue of queues) out.push(...assembler.step({ type: 'tool-delta', ...queue.shift()! }))
+      for (const queue of queues) stream.push(queue.shift()!)
       let pick = 0
       while (queues.some((q) => q.length)) {
         const open = queues.filter((q) => q.length)
         const queue = open[(choices[pick++] ?? 0) % open.length]!
-        out.push(...assembler.step({ type: 'tool-delta', ...queue.shift()! }))
+        stream.push(queue.shift()!)
       }
-      out.push(...assembler.endAll())
+      stream.push('data: [DONE]\n\n')
+      const bytes = new TextEncoder().encode(stream.join(''))
+      pieces = cutAt(
+        bytes,
+        offsets.map((offset) => offset % bytes.length),
+      )
+      const out = await collect(openaiMake(server.url))
       expect(out.flatMap((c) => (c.type === 'tool-call' ? [{ name: c.name, args: c.args }] : []))).toEqual(wanted)
     }),
   )
