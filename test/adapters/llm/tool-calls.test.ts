@@ -148,7 +148,8 @@ it('openai: any interleaving of pieces, cut anywhere, rebuilds each call whole, 
     await writePieces(res, pieces)
     res.end()
   })
-  const frame = (call: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] })}\n\n`
+  const frame = (call: Record<string, unknown>) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] })}\n\n`
   await fc.assert(
     fc.asyncProperty(calls, fc.array(fc.nat(), { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 20 }), async (wanted, choices, offsets) => {
       // Each call is split into pieces; pieces of different calls interleave in the order `choices` picks.

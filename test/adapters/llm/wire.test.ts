@@ -86,15 +86,19 @@ describe.each(cases.map((c) => c.name))('%s frame reader', (name) => {
 })
 
 it('openai: usage carries a reported cost (OpenRouter) and reasoning stays out of text', async () => {
-  await everyCut('openai', ['{"choices":[{"delta":{"reasoning":"hmm","content":"A"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"cost":0.0002}}'], (got) => {
-    expect(got).toEqual({
-      chunks: [
-        { type: 'reasoning', text: 'hmm' },
-        { type: 'text', text: 'A' },
-        { type: 'usage', inputTokens: 3, outputTokens: 1, cost: 0.0002 },
-      ],
-    })
-  })
+  await everyCut(
+    'openai',
+    ['{"choices":[{"delta":{"reasoning":"hmm","content":"A"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"cost":0.0002}}'],
+    (got) => {
+      expect(got).toEqual({
+        chunks: [
+          { type: 'reasoning', text: 'hmm' },
+          { type: 'text', text: 'A' },
+          { type: 'usage', inputTokens: 3, outputTokens: 1, cost: 0.0002 },
+        ],
+      })
+    },
+  )
 })
 
 it('openai: a transient error object is retryable, a refusal is not', async () => {
@@ -171,9 +175,13 @@ describe('provider quirks seen in recorded streams', () => {
     await everyCut('openai', ['{"choices":[],"x_groq":{"id":"req_1","usage":{"prompt_tokens":45,"completion_tokens":662}}}'], (got) => {
       expect(got).toEqual({ chunks: [{ type: 'usage', inputTokens: 45, outputTokens: 662 }] })
     })
-    await everyCut('openai', ['{"choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":300,"prompt_tokens_details":{"cached_tokens":1920}}}'], (got) => {
-      expect(got).toEqual({ chunks: [{ type: 'usage', inputTokens: 2006, outputTokens: 300, cachedInputTokens: 1920 }] })
-    })
+    await everyCut(
+      'openai',
+      ['{"choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":300,"prompt_tokens_details":{"cached_tokens":1920}}}'],
+      (got) => {
+        expect(got).toEqual({ chunks: [{ type: 'usage', inputTokens: 2006, outputTokens: 300, cachedInputTokens: 1920 }] })
+      },
+    )
   })
 
   it('anthropic: cache writes are named within the input tokens; stop_reason refusal is a refusal', async () => {
@@ -187,7 +195,9 @@ describe('provider quirks seen in recorded streams', () => {
     // The refusal ends the call with its explanation (the frame's usage goes with it: there is no answer to count).
     await everyCut(
       'anthropic',
-      ['{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"explanation":"Blocked under the usage policy."}},"usage":{"output_tokens":5}}'],
+      [
+        '{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"explanation":"Blocked under the usage policy."}},"usage":{"output_tokens":5}}',
+      ],
       ({ chunks, error }) => {
         expect(chunks).toEqual([])
         expect(error).toMatchObject({ name: 'ProviderError', code: 'refusal', providerMessage: 'Blocked under the usage policy.' })
