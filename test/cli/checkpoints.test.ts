@@ -4,48 +4,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEFAULT_SERVE_PORT, parseCliArgs, type CliOptions } from '../../src/cli/args.js'
-import { runCli as runCliInProcess } from '../../src/cli/cli.js'
-import { UsageError } from '../../src/cli/usage-error.js'
 import type { Checkpoint, ResearchEvent } from '../../src/index.js'
 import { fromSSE } from '../../src/streams/index.js'
 import { type ChatTurn, cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { laconic, USAGE } from './laconic.js'
 import { REPO, runCli } from './run-cli.js'
 import { roleOf } from '../support/roles.js'
-
-const run = (argv: string[]): CliOptions => {
-  const command = parseCliArgs(argv)
-  if (command.kind !== 'run') throw new Error(`expected a run, got ${command.kind}`)
-  return command.options
-}
-
-describe('checkpoint flags', () => {
-  it('--checkpoint-dir and --approve-plan land in the options; `resume RUN_ID` is a resume', () => {
-    expect(run(['--checkpoint-dir', 'cp', '--approve-plan', 'why?'])).toMatchObject({ checkpointDir: 'cp', approvePlan: true, words: ['why?'] })
-    expect(run(['resume', 'abc-123', '--checkpoint-dir', 'cp', '-m', 'x'])).toMatchObject({ resume: 'abc-123', words: [], checkpointDir: 'cp', model: 'x' })
-    // Serving, the page answers the paused runs from their checkpoints.
-    expect(run(['--serve', '--checkpoint-dir', 'cp', '--approve-plan'])).toMatchObject({
-      servePort: DEFAULT_SERVE_PORT,
-      checkpointDir: 'cp',
-      approvePlan: true,
-    })
-    // A question that starts with "resume" stays a question.
-    expect(run(['resume my cv'])).toMatchObject({ words: ['resume my cv'] })
-    expect(run(['resume', 'my', 'cv'])).toMatchObject({ words: ['resume', 'my', 'cv'] })
-    expect(run(['resume my cv']).resume).toBeUndefined()
-  })
-
-  it.each([
-    [['resume', 'abc'], 'needs --checkpoint-dir DIR'],
-    [['resume', 'abc', '--checkpoint-dir', 'cp', '--strategy', 'deep'], 'drop --strategy'],
-    [['resume', 'abc', '--checkpoint-dir', 'cp', '--approve-plan'], 'drop --approve-plan'],
-    [['--serve', '--approve-plan'], '--approve-plan with --serve needs --checkpoint-dir DIR'],
-    [['--checkpoint-dir', ' ', 'q'], '--checkpoint-dir is empty'],
-  ])('%j is a usage error', (argv, message) => {
-    expect(() => parseCliArgs(argv)).toThrow(UsageError)
-    expect(() => parseCliArgs(argv)).toThrow(message)
-  })
-})
 
 const ANSWER = 'The sky is blue because air scatters blue light the most.'
 const searchThenAnswer = (stall: boolean) => (turn: { system: string; prompt: string }) => {
@@ -55,6 +19,50 @@ const searchThenAnswer = (stall: boolean) => (turn: { system: string; prompt: st
   return 'unexpected'
 }
 const results = () => [{ title: 'Rayleigh scattering', url: 'https://example.org/rayleigh', snippet: 'Blue light is scattered more.' }]
+
+describe('checkpoint flags', () => {
+  let backend: FakeBackend
+  let dir: string
+  beforeAll(async () => {
+    backend = await startFakeBackend({ reply: searchThenAnswer(false), results })
+    dir = await mkdtemp(join(tmpdir(), 'laconic-flags-'))
+  })
+  afterAll(async () => {
+    await backend.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('--checkpoint-dir and --approve-plan reach the run; `resume RUN_ID` is a resume', async () => {
+    const paused = await laconic([...cliFlags(backend), '--checkpoint-dir', dir, '--approve-plan', 'why?'])
+    expect(paused.code).toBe(4)
+    const runId = /laconic: run ([\w-]+) \(checkpoints in /.exec(paused.stderr)?.[1]
+    const saved = JSON.parse(await readFile(join(dir, `${runId}.json`), 'utf8')) as Checkpoint
+    expect(saved).toMatchObject({ question: 'why?', status: 'paused', input: { review: { plan: true } } })
+    // A resume looks for its run, and asks no question.
+    const resumed = await laconic(['resume', 'abc-123', '--checkpoint-dir', dir, '-m', 'x'])
+    expect(resumed.code).toBe(1)
+    expect(resumed.stderr).toContain('no checkpoint for run abc-123 in that --checkpoint-dir')
+    // A question that starts with "resume" stays a question.
+    for (const argv of [['resume my cv'], ['resume', 'my', 'cv']]) {
+      const asked = await laconic([...cliFlags(backend), '-f', 'ndjson', ...argv])
+      expect(asked.code).toBe(0)
+      expect(JSON.parse(asked.stdout.split('\n')[0] as string)).toMatchObject({ type: 'run-start', question: 'resume my cv' })
+    }
+  })
+
+  it.each([
+    [['resume', 'abc'], 'needs --checkpoint-dir DIR'],
+    [['resume', 'abc', '--checkpoint-dir', 'cp', '--strategy', 'deep'], 'drop --strategy'],
+    [['resume', 'abc', '--checkpoint-dir', 'cp', '--approve-plan'], 'drop --approve-plan'],
+    [['--serve', '--approve-plan'], '--approve-plan with --serve needs --checkpoint-dir DIR'],
+    [['--checkpoint-dir', ' ', 'q'], '--checkpoint-dir is empty'],
+  ])('%j is a usage error', async (argv, message) => {
+    const { code, stderr } = await laconic(argv)
+    expect(code).toBe(USAGE)
+    expect(stderr).toMatch(/^laconic: .*\n$/)
+    expect(stderr).toContain(message)
+  })
+})
 
 describe('a run killed with SIGKILL, then `laconic resume`', { timeout: 60_000 }, () => {
   let stalling: FakeBackend
@@ -136,53 +144,21 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     await rm(dir, { recursive: true, force: true })
   })
   const flags = () => cliFlags(backend)
-  const cli = async (argv: string[], answers: string[] = []) => {
-    let stdout = ''
-    let stderr = ''
-    const code = await runCliInProcess({
-      argv,
-      env: {},
-      stdout: {
-        write: (t: string) => {
-          stdout += t
-        },
-      },
-      stderr: {
-        write: (t: string) => {
-          stderr += t
-        },
-      },
-      readStdin: async () => '',
-      interrupt: new AbortController().signal,
-      now: () => 0,
-      ask: async () => answers.shift() ?? '',
-    })
-    return { code, stdout, stderr }
-  }
+  /** On a terminal that answers from `answers`. */
+  const cli = (argv: string[], answers: string[] = []) => laconic(argv, { answers })
 
   it('--serve with --checkpoint-dir and --approve-plan: the page answers the paused plan, never the terminal', async () => {
     const interrupt = new AbortController()
     const asked: string[] = []
-    let stderr = ''
     let announce: (url: string) => void = () => {}
     const announced = new Promise<string>((resolve) => (announce = resolve))
-    const serving = runCliInProcess({
-      argv: ['--serve', '0', '--checkpoint-dir', dir, '--approve-plan', ...flags()],
-      env: {},
-      stdout: { write: () => {} },
-      stderr: {
-        write: (t: string) => {
-          stderr += t
-          const url = /live page on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr)?.[1]
-          if (url) announce(url)
-        },
-      },
-      readStdin: async () => '',
+    const serving = laconic(['--serve', '0', '--checkpoint-dir', dir, '--approve-plan', ...flags()], {
       interrupt: interrupt.signal,
-      now: () => 0,
-      ask: async (question: string) => {
-        asked.push(question)
-        return 'y'
+      asked,
+      answers: ['y', 'y', 'y'],
+      onStderr: (all) => {
+        const url = /live page on (http:\/\/127\.0\.0\.1:\d+)\//.exec(all)?.[1]
+        if (url) announce(url)
       },
     })
     const base = await announced
@@ -206,7 +182,7 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     expect(rest.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', answer: ANSWER })
     expect(asked).toEqual([])
     interrupt.abort()
-    expect(await serving).toBe(130)
+    expect((await serving).code).toBe(130)
   })
 
   it('edited queries are the ones searched', async () => {
@@ -234,23 +210,20 @@ describe('--approve-plan and resume, in process', { timeout: 60_000 }, () => {
     const runId = /laconic resume ([\w-]+) --checkpoint-dir/.exec(out.stderr)?.[1]
     expect(runId).toBeDefined()
     expect(out.stderr).toContain(`[done] paused for approval`)
-    const resumed = await cli(['resume', runId as string, '--checkpoint-dir', dir, ...flags()])
+    // The resume's model flags are its own: another model continues the run.
+    const turnsBefore = backend.turns.length
+    const otherModel = flags().map((flag) => (flag === 'fake-model' ? 'resumed-model' : flag))
+    const resumed = await cli(['resume', runId as string, '--checkpoint-dir', dir, ...otherModel])
     expect(resumed.code).toBe(0)
     expect(resumed.stdout).toContain(ANSWER)
     expect(backend.searches).toEqual(['why is the sky blue'])
+    expect(new Set(backend.turns.slice(turnsBefore).map((turn) => turn.model))).toEqual(new Set(['resumed-model']))
   })
 
   it('--approve-plan without a terminal is a usage error', async () => {
-    const code = await runCliInProcess({
-      argv: [...flags(), '--approve-plan', 'q'],
-      env: {},
-      stdout: { write: () => true },
-      stderr: { write: () => true },
-      readStdin: async () => '',
-      interrupt: new AbortController().signal,
-      now: () => 0,
-    })
-    expect(code).toBe(2)
+    const { code, stderr } = await laconic([...flags(), '--approve-plan', 'q'])
+    expect(code).toBe(USAGE)
+    expect(stderr).toContain('--approve-plan asks on a terminal')
   })
 })
 
@@ -270,23 +243,7 @@ describe("laconic resume goes on in the run's own --language and sources", { tim
   })
 
   it('a run paused for its plan with --language de --deny is resumed without them: German prompts, the denied domain left out', async () => {
-    const io = (argv: string[]) => {
-      let stderr = ''
-      let stdout = ''
-      const write = (to: 'out' | 'err') => (t: string) => {
-        if (to === 'out') stdout += t
-        else stderr += t
-      }
-      return runCliInProcess({
-        argv,
-        env: {},
-        stdout: { write: write('out') },
-        stderr: { write: write('err') },
-        readStdin: async () => '',
-        interrupt: new AbortController().signal,
-        now: () => 0,
-      }).then((code) => ({ code, stdout, stderr }))
-    }
+    const io = (argv: string[]) => laconic(argv)
     const flags = cliFlags(backend)
     // No terminal: --approve-plan with --checkpoint-dir pauses the run (exit 4) for laconic resume.
     const first = await io([...flags, '--checkpoint-dir', dir, '--approve-plan', '--language', 'de', '--deny', 'gossip.example', 'Why is the sky blue?'])

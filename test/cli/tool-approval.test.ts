@@ -2,9 +2,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli as runCliInProcess } from '../../src/cli/cli.js'
 import type { Checkpoint } from '../../src/index.js'
 import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
+import { laconic } from './laconic.js'
 import { runCli } from './run-cli.js'
 
 it('--tool-approval outside a terminal, or without react, is a usage error', async () => {
@@ -47,24 +47,7 @@ describe('a react run started with --tool-approval, interrupted, then resumed wi
   /** The CLI in process, on a terminal that answers from `answers` and records each question. */
   const onTerminal = async (argv: string[], answers: string[], interrupt = new AbortController()) => {
     const asked: string[] = []
-    let stdout = ''
-    const code = await runCliInProcess({
-      argv,
-      env: {},
-      stdout: {
-        write: (t: string) => {
-          stdout += t
-        },
-      },
-      stderr: { write: () => true },
-      readStdin: async () => '',
-      interrupt: interrupt.signal,
-      now: () => 0,
-      ask: async (question) => {
-        asked.push(question)
-        return answers.shift() ?? ''
-      },
-    })
+    const { code, stdout } = await laconic(argv, { answers, asked, interrupt: interrupt.signal })
     return { code, stdout, asked }
   }
   /** A run that asked before its first search (y), ran it, and was interrupted in its second step. */
