@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { resultOfEvents } from '../../src/core/run/result-fold.js'
-import { addCost, zeroCost } from '../../src/core/contracts/run-cost.js'
 import { createAgent, type ResearchEvent, type ResearchRun } from '../../src/index.js'
 import type { Strategy, StrategyEvent } from '../../src/strategy.js'
 import { scriptedLLM } from '../../src/testing/index.js'
+import { zeroCost } from '../support/cost.js'
 
 async function collect(run: ResearchRun): Promise<ResearchEvent[]> {
   const events: ResearchEvent[] = []
@@ -17,7 +17,7 @@ function log(...events: Record<string, unknown>[]): ResearchEvent[] {
   return events.map((event, seq) => ({ runId: 'r', seq, time: 0, ...event }) as ResearchEvent)
 }
 
-const spent = addCost(zeroCost(), { llm: 0.01, llmCalls: 1 })
+const spent = { ...zeroCost(), llm: 0.01, total: 0.01, llmCalls: 1 }
 const fact = (id: string, text: string) => ({ id, text, sources: ['https://a.example/'] })
 
 describe('the result fold', () => {

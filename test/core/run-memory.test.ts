@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeText } from '../../src/strategy.js'
-import { normalizeUrl } from '../../src/strategy.js'
-import { findingsOf, keptFindings } from '../../src/core/run/run-memory.js'
+import { createAgent, type EventOf, type MemoryStore } from '../../src/index.js'
+import { normalizeText, normalizeUrl, type Strategy, type StrategyEvent } from '../../src/strategy.js'
+import { scriptedLLM } from '../../src/testing/index.js'
+
+type MemoryEntry = Parameters<MemoryStore['remember']>[0]
 
 const finding = fc.record(
   {
@@ -15,11 +17,48 @@ const finding = fc.record(
 )
 const anything = fc.oneof(finding, fc.anything())
 
-describe('keptFindings', () => {
-  it('never gives more than the limit, nor more characters than allowed, nor the same fact twice, and never throws', () => {
-    fc.assert(
-      fc.property(fc.array(anything, { maxLength: 30 }), fc.nat({ max: 8 }), fc.integer({ min: 200, max: 1000 }), (found, limit, chars) => {
-        const kept = keptFindings(found, limit, chars)
+/** A run that does nothing but end. */
+const quiet: Strategy = {
+  name: 'quiet',
+  async *run() {
+    yield { type: 'answer', text: 'Done.', citations: [] }
+  },
+}
+
+/** The findings a run recalls when its memory store's recall gives `found`: what the run and its strategy are given. */
+async function recalled(found: unknown, recall: number, recallChars: number): Promise<EventOf<'recall'>['findings']> {
+  const store: MemoryStore = { recall: async () => found as never, remember: async () => {} }
+  const run = createAgent({ llm: scriptedLLM({ replies: [] }), strategy: quiet, memory: { store, recall, recallChars, writePolicy: false } }).research('q?')
+  let findings: EventOf<'recall'>['findings'] | undefined
+  for await (const event of run) {
+    if (event.type === 'recall') findings = event.findings
+    if (event.type === 'warning' && event.code === 'recall-failed') throw new Error(event.message)
+  }
+  return findings ?? []
+}
+
+/** What a run that yields `events` writes to long-term memory: the facts of its entry, or undefined when it writes none. */
+async function remembered(events: StrategyEvent[]): Promise<MemoryEntry['facts'] | undefined> {
+  let written: (entry: MemoryEntry | undefined) => void = () => {}
+  const entry = new Promise<MemoryEntry | undefined>((resolve) => (written = resolve))
+  const store: MemoryStore = { recall: async () => [], remember: async (kept) => written(kept) }
+  const strategy: Strategy = {
+    name: 'scripted',
+    async *run() {
+      yield* events
+    },
+  }
+  const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy, memory: { store, recall: 0, writePolicy: { minAnswerChars: 0, minFindings: 1 } } })
+  const result = await agent.research('q?').result
+  expect(result.reason).toBe('answered')
+  return (await entry)?.facts
+}
+
+describe("the findings a run recalls from its memory store's reply", () => {
+  it('never gives more than the limit, nor more characters than allowed, nor the same fact twice, and never throws', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(anything, { maxLength: 30 }), fc.nat({ max: 8 }), fc.integer({ min: 200, max: 1000 }), async (found, limit, chars) => {
+        const kept = await recalled(found, limit, chars)
         expect(kept.length).toBeLessThanOrEqual(limit)
         expect(kept.reduce((sum, f) => sum + f.text.length, 0)).toBeLessThanOrEqual(chars)
         const keys = kept.map((f) => `${normalizeText(f.text)}\n${normalizeUrl(f.url)}`)
@@ -29,33 +68,34 @@ describe('keptFindings', () => {
     )
   })
 
-  it('reads anything a store returns without throwing', () => {
-    expect(keptFindings(undefined, 5, 500)).toEqual([])
-    expect(keptFindings('text', 5, 500)).toEqual([])
-    expect(keptFindings([null, 3, { text: 1, url: 'x' }], 5, 500)).toEqual([])
+  it('reads anything a store returns without throwing', async () => {
+    expect(await recalled(undefined, 5, 500)).toEqual([])
+    expect(await recalled('text', 5, 500)).toEqual([])
+    expect(await recalled([null, 3, { text: 1, url: 'x' }], 5, 500)).toEqual([])
   })
 })
 
-describe('findingsOf', () => {
+describe('the findings a finished run leaves in memory', () => {
   const citations = [
     { index: 1, url: 'https://a.example/', title: 'A' },
     { index: 2, url: 'https://b.example/' },
   ]
 
-  it("keeps a run's facts, one per source, titled from its citations", () => {
+  it("keeps a run's facts, one per source, titled from its citations", async () => {
     const facts = [
       { id: 'f1', text: 'Paris is the capital.', sources: ['https://a.example/', 'https://b.example/'] },
       { id: 'f2', text: 'Unsourced.', sources: [] },
     ]
-    expect(findingsOf({ facts, answer: 'ignored [1].', citations })).toEqual([
+    const events: StrategyEvent[] = [...facts.map((fact) => ({ type: 'fact' as const, fact })), { type: 'answer', text: 'ignored [1].', citations }]
+    expect(await remembered(events)).toEqual([
       { text: 'Paris is the capital.', url: 'https://a.example/', title: 'A' },
       { text: 'Paris is the capital.', url: 'https://b.example/' },
     ])
   })
 
-  it("takes a factless run's cited sentences, without markers, bullets or uncited sentences", () => {
+  it("takes a factless run's cited sentences, without markers, bullets or uncited sentences", async () => {
     const answer = '## Paris\n- Paris is the capital [1]. It is large [1, 2]. Nobody knows why.\nInvented [9].'
-    expect(findingsOf({ facts: [], answer, citations })).toEqual([
+    expect(await remembered([{ type: 'answer', text: answer, citations }])).toEqual([
       { text: 'Paris is the capital.', url: 'https://a.example/', title: 'A' },
       { text: 'It is large.', url: 'https://a.example/', title: 'A' },
       { text: 'It is large.', url: 'https://b.example/' },
