@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
 import type { StrategyEvent } from '../../src/strategy.js'
-import { createContext } from '../../src/core/run/context.js'
 import { generate } from '../../src/strategy.js'
-import { modelCall } from '../../src/core/run/model-call.js'
 import { assertEventInvariants, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { inRun } from './in-run.js'
 
 const textOf = (events: readonly { type: string; text?: string }[], type: string) =>
   events
@@ -27,14 +26,22 @@ describe('one model-call path', () => {
       fc.asyncProperty(fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), fc.integer({ min: 1, max: 7 }), async (thought, answer, chunk) => {
         const clean = (s: string) => s.replace(/[<>]/g, '')
         const reply = `<think>${clean(thought)}</think>${clean(answer)}`
-        const llm = scriptedLLM({ replies: [reply], chunkSize: chunk })
+        // The whole call, as generate() gives it.
+        const generation = await generate(scriptedLLM({ replies: [reply], chunkSize: chunk }), { prompt: 'p' })
+        expect(generation.reasoning).toBe(clean(thought))
+        expect(generation.text).toBe(clean(answer).trimStart())
+        // The same call streamed in a run: its reasoning in pieces as it arrives, its text returned.
         const pieces: string[] = []
-        const call = modelCall(llm, { prompt: 'p' })
-        let step = await call.next()
-        for (; !step.done; step = await call.next()) if (step.value.type === 'reasoning') pieces.push(step.value.text)
-        expect(step.value.reasoning).toBe(clean(thought))
+        await inRun(
+          async (ctx) => {
+            const call = ctx.complete('planner', { prompt: 'p' })
+            let step = await call.next()
+            for (; !step.done; step = await call.next()) if (step.value.type === 'reasoning-token') pieces.push(step.value.text)
+            expect(step.value).toBe(clean(answer).trimStart())
+          },
+          { llm: scriptedLLM({ replies: [reply], chunkSize: chunk }) },
+        )
         expect(pieces.join('')).toBe(clean(thought))
-        expect(step.value.text).toBe(clean(answer).trimStart())
       }),
       { numRuns: 100 },
     )
@@ -79,24 +86,22 @@ describe('one model-call path', () => {
         { reasoning: 'b', text: 'two' },
       ],
     })
-    const ctx = createContext({
-      runId: 'r',
-      question: 'q',
-      signal: new AbortController().signal,
-      options: { llm, search: mockSearch() },
-      input: {},
-      concurrency: 1,
-    })
-    const first = ctx.complete('planner', { prompt: 'a' })
-    const second = ctx.complete('planner', { prompt: 'b' })
-    const a1 = await first.next()
-    expect(a1.value).toMatchObject({ type: 'reasoning-token', text: 'a' })
-    // The second call waits for the slot the first still holds.
-    const b1 = second.next()
-    const events: StrategyEvent[] = []
-    for (let s = await first.next(); !s.done; s = await first.next()) events.push(s.value)
-    expect(events.map((e) => e.type)).toEqual(['llm-call', 'cost'])
-    expect(await b1).toMatchObject({ value: { type: 'reasoning-token', text: 'b' } })
-    expect(llm.inFlight.peak).toBe(1)
+    await inRun(
+      async (ctx) => {
+        const first = ctx.complete('planner', { prompt: 'a' })
+        const second = ctx.complete('planner', { prompt: 'b' })
+        const a1 = await first.next()
+        expect(a1.value).toMatchObject({ type: 'reasoning-token', text: 'a' })
+        // The second call waits for the slot the first still holds.
+        const b1 = second.next()
+        const events: StrategyEvent[] = []
+        for (let s = await first.next(); !s.done; s = await first.next()) events.push(s.value)
+        expect(events.map((e) => e.type)).toEqual(['llm-call', 'cost'])
+        expect(await b1).toMatchObject({ value: { type: 'reasoning-token', text: 'b' } })
+        expect(llm.inFlight.peak).toBe(1)
+      },
+      { llm, search: mockSearch() },
+      { concurrency: 1 },
+    )
   })
 })
