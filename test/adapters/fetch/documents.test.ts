@@ -2,18 +2,21 @@
  * Issue 26: PDFs and DOCX files read like pages. Real files from PDF.js's and mammoth's own test
  * corpora (test/fixtures/documents/*, with their provenance): each ends as text matching the
  * repository's reference output, or as the typed outcome it must end with, never a crash or a
- * hang. Then through `httpFetch` on loopback servers: known by type or by signature.
+ * hang. Each is served from a loopback server and read with `httpFetch`, as a user's fetch meets
+ * it: known by type or by signature.
  */
+import { copyFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { documentPages } from '../../../src/strategy.js'
 import type { FetchedPage } from '../../../src/index.js'
 import { httpFetch } from '../../../src/adapters/index.js'
-import { readDocument } from '../../../src/adapters/fetch/read-document.js'
-import { docxText, glyphCounts } from '../../../src/node/document-text.js'
-import { loadExtractModules } from '../../../src/adapters/fetch/extract.js'
 import { buildPdf, stream, textPdf } from '../../support/make-pdf.js'
+import { projectWithout } from '../../support/without-packages.js'
+import { glyphCounts } from '../../../src/node/document-text.js'
 import { loopbacks } from '../http/loopback.js'
+import { pageHost } from './served.js'
 import { readInRun } from './read-in-run.js'
 
 interface PdfEntry {
@@ -36,7 +39,12 @@ const fixtures = new URL('../../fixtures/documents/', import.meta.url)
 const manifest = <T>(kind: string): T[] => (JSON.parse(readFileSync(new URL(`${kind}/provenance.json`, fixtures), 'utf8')) as { files: T[] }).files
 const fileOf = (kind: string, file: string) => new Uint8Array(readFileSync(new URL(`${kind}/${file}`, fixtures)))
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim()
-const limits = { timeoutMs: 60_000, maxPages: 300, maxChars: 1_000_000 }
+const host = pageHost()
+const reader = httpFetch({ allowPrivateNetwork: true, maxRetries: 0, documentTimeoutMs: 60_000, maxDocumentPages: 300, maxDocumentChars: 1_000_000 })
+const PDF = 'application/pdf'
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+/** `body` served as `type` at a path named after `file`, read by httpFetch. */
+const readServed = (type: string, file: string, body: Uint8Array) => reader.fetch(host.at({ type, body }, `/${encodeURIComponent(file)}`))
 
 /** The page, or the code of the typed error it ended with. */
 async function outcome(read: Promise<FetchedPage>): Promise<FetchedPage | { code: string }> {
@@ -55,7 +63,7 @@ describe('real PDFs (PDF.js test corpus)', () => {
 
   it('each reads to its reference text, its pages, or its typed outcome; none crashes or hangs', { timeout: 300_000 }, async () => {
     for (const entry of entries) {
-      const result = await outcome(readDocument(`https://example.org/${entry.file}`, 'pdf', fileOf('pdf', entry.file), limits))
+      const result = await outcome(readServed(PDF, entry.file, fileOf('pdf', entry.file)))
       const context = `${entry.file}: ${JSON.stringify(result).slice(0, 300)}`
       for (const expected of entry.reference?.text ?? []) {
         expect('text' in result && flat(result.text).includes(flat(expected)), context).toBe(true)
@@ -86,7 +94,7 @@ describe('text that maps to no character', () => {
   ])
 
   it('control characters are dropped from the text, and a document mostly of them says its text may be garbled', { timeout: 60_000 }, async () => {
-    const page = await readDocument('https://example.org/junk.pdf', 'pdf', junk, limits)
+    const page = await readServed(PDF, 'junk.pdf', junk)
     expect(page.text).toBe('xy')
     expect(page.warnings).toEqual([
       {
@@ -97,8 +105,35 @@ describe('text that maps to no character', () => {
   })
 
   it('counts glyphs and unmapped ones: spaces are no glyph; controls, U+FFFD and the private use area are unmapped', () => {
+    // The counting itself: pdf.js drops or normalizes the spaces beyond ASCII before a page's text
+    // reaches it, so a served PDF cannot show that an ideographic space is no glyph (kept here).
     expect(glyphCounts('ab c\n\td')).toEqual({ glyphs: 4, unmapped: 0 })
     expect(glyphCounts('\u0001\ufffd\ue000x\u3000')).toEqual({ glyphs: 4, unmapped: 3 })
+  })
+
+  it('a PDF mostly of controls, U+FFFD and private-use characters says so; a page of words does not', { timeout: 60_000 }, async () => {
+    // Codes A, B, C, E map to a control character, U+FFFD, a private-use character and "x".
+    const mixedMap =
+      '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Mixed def 1 begincodespacerange <00> <FF> endcodespacerange ' +
+      '4 beginbfchar <41> <0001> <42> <FFFD> <43> <E000> <45> <0078> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end'
+    const mixed = buildPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      stream('BT /F1 11 Tf 72 720 Td (ABC) Tj 0 -14 Td ( E) Tj ET'),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>',
+      stream(mixedMap),
+    ])
+    const page = await readServed(PDF, 'mixed.pdf', mixed)
+    // Three unmapped of four glyphs: the space and the line break are none.
+    expect(page.warnings).toEqual([
+      {
+        code: 'document-unmapped',
+        message: '3 of its 4 characters have no Unicode mapping in its fonts and were dropped; its text may be garbled or missing',
+      },
+    ])
+    // Besides the junk PDF above (11 of 13: its space is no glyph either), a page of plain words is not flagged.
+    expect(await readServed(PDF, 'words.pdf', textPdf([['ab c', 'd']]))).not.toHaveProperty('warnings')
   })
 })
 
@@ -107,7 +142,7 @@ describe('real DOCX files (mammoth test data)', () => {
     const entries = manifest<DocxEntry>('docx')
     expect(entries.length).toBeGreaterThanOrEqual(10)
     for (const entry of entries) {
-      const result = await outcome(readDocument(`https://example.org/${entry.file}`, 'docx', fileOf('docx', entry.file), limits))
+      const result = await outcome(readServed(DOCX, entry.file, fileOf('docx', entry.file)))
       const context = `${entry.file}: ${JSON.stringify(result).slice(0, 300)}`
       if (entry.text !== undefined) expect('text' in result ? result.text : undefined, context).toBe(entry.text)
       for (const expected of entry.contains ?? []) expect('text' in result && result.text.includes(expected), context).toBe(true)
@@ -117,15 +152,33 @@ describe('real DOCX files (mammoth test data)', () => {
 })
 
 describe('DOCX without its optional peer', () => {
-  it('is a missing-dependency outcome that names the package to install', async () => {
-    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package 'mammoth'"), { code: 'ERR_MODULE_NOT_FOUND' }))
-    const read = await docxText(
-      fileOf('docx', 'tables.docx'),
-      { maxPages: 1, maxChars: 1000, softTimeoutMs: 1000 },
-      (await loadExtractModules()).parseHTML,
-      missing,
-    )
-    expect(read.failure).toEqual({ code: 'missing-dependency', message: 'reading .docx files needs the optional package mammoth: npm install mammoth' })
+  it('is a missing-dependency outcome that names the package to install', { timeout: 120_000 }, async () => {
+    // Really missing (not hidden by a hook): the worker thread that reads the DOCX cannot resolve it either.
+    const project = await projectWithout(['mammoth'])
+    try {
+      await copyFile(new URL('docx/tables.docx', fixtures), join(project.dir, 'tables.docx'))
+      const stdout = await project.script(`
+        // laconic-research/adapters as Node resolves it (its node export condition).
+        const { httpFetch } = await import('./src/node/adapters-entry.ts')
+        const { createServer } = await import('node:http')
+        const { readFileSync } = await import('node:fs')
+        const server = createServer((_req, res) => {
+          res.writeHead(200, { 'content-type': '${DOCX}' })
+          res.end(readFileSync('tables.docx'))
+        })
+        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+        const error = await httpFetch({ allowPrivateNetwork: true, maxRetries: 0 }).fetch('http://127.0.0.1:' + server.address().port + '/t').catch((e) => e)
+        server.close()
+        console.log(JSON.stringify({ code: error.code, message: error.message }))
+        process.exit(0)
+      `)
+      expect(JSON.parse(stdout)).toEqual({
+        code: 'missing-dependency',
+        message: expect.stringContaining('reading .docx files needs the optional package mammoth: npm install mammoth'),
+      })
+    } finally {
+      await project.remove()
+    }
   })
 })
 
