@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { broadcast, pipeSSE } from '../../src/streams/index.js'
-import { MAX_BATCH } from '../../src/streams/pipe-sse.js'
 import { stamp } from './arbitraries.js'
 import { eventFrame, gate, scriptedRun } from './helpers.js'
+
+/** The most frames one write carries, as docs/streams.md states it ("at most 64 frames a write"). */
+const MAX_BATCH = 64
 
 function tokens(count: number): ResearchEvent[] {
   return stamp([

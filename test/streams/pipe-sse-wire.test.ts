@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import type { ResearchEvent } from '../../src/index.js'
 import { zeroCost } from '../support/cost.js'
 import { broadcast, pipeSSE, toSSE } from '../../src/streams/index.js'
-import { eventFrameBytes } from '../../src/streams/event-frame.js'
 import { stamp } from './arbitraries.js'
 import { collect, eventFrame, gate, readText, scriptedRun } from './helpers.js'
 import { startServer } from './server.js'
@@ -143,12 +142,43 @@ describe('pipeSSE batching', () => {
   })
 })
 
-describe('eventFrameBytes', () => {
-  it('encodes an event once: the same bytes object for the same event, equal to its wire text', () => {
-    const event = events[1]!
-    const bytes = eventFrameBytes(event)
-    expect(eventFrameBytes(event)).toBe(bytes)
-    expect(new TextDecoder().decode(bytes)).toBe(eventFrame(event))
+describe('frame encoding', () => {
+  it('encodes an event once: every client of a broadcast is written the same bytes object, equal to its wire text', async () => {
+    // Pauses before events 1 and 2, so events 0 and 1 each go out alone, in a write of their own.
+    const next = gate()
+    const last = gate()
+    const run = scriptedRun(events, { 1: next.promise, 2: last.promise })
+    const hub = broadcast(run)
+    const client = () => {
+      const writes: Uint8Array[] = []
+      const res = {
+        writeHead: () => undefined,
+        write: (chunk: Uint8Array) => writes.push(chunk) > 0,
+        end: () => undefined,
+        on: () => undefined,
+        once: () => undefined,
+      }
+      return { writes, done: pipeSSE(hub.subscribe(), res, { heartbeatMs: 0 }) }
+    }
+    const first = client()
+    const second = client()
+    /** pipeSSE writes once a turn of the event loop is over. */
+    const turnsEnded = async () => {
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+    }
+    await run.pausedAt(1)
+    await turnsEnded()
+    next.open()
+    await run.pausedAt(2)
+    await turnsEnded()
+    last.open()
+    await Promise.all([first.done, second.done])
+    for (const seq of [0, 1]) {
+      // Write 0 is the retry hint; write 1 + seq carries event `seq` alone.
+      const bytes = first.writes[1 + seq] as Uint8Array
+      expect(second.writes[1 + seq]).toBe(bytes)
+      expect(new TextDecoder().decode(bytes)).toBe(eventFrame(events[seq]!))
+    }
   })
 
   it('toSSE hands each reader its own copy, so one reader cannot corrupt another', async () => {
