@@ -1,42 +1,20 @@
 /**
  * `laconic resume RUN_ID --approve | --reject [REASON] | --plan-file FILE | --query Q`: the
- * decision flags parsed, then whole runs through the CLI entry (a child process, no terminal)
- * that pause for a plan or a tool call and are resumed with the decision.
+ * decision flags checked, then whole runs through the command (in process, no terminal) that
+ * pause for a plan, a tool call or a report's outline and are resumed with the decision.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { parseCliArgs, type CliOptions } from '../../src/cli/args.js'
-import { UsageError } from '../../src/cli/usage-error.js'
-import type { Checkpoint } from '../../src/index.js'
+import type { Checkpoint, ResearchResult } from '../../src/index.js'
 import { cliFlags, startFakeBackend, type ChatTurn, type FakeBackend, type ScriptedReply } from './fake-backend.js'
-import { runCli } from './run-cli.js'
+import { laconic as runCli, USAGE } from './laconic.js'
 import { roleOf } from '../support/roles.js'
 
-const options = (argv: string[]): CliOptions => {
-  const command = parseCliArgs(argv)
-  if (command.kind !== 'run') throw new Error(`expected a run, got ${command.kind}`)
-  return command.options
-}
 const resume = ['resume', 'r1', '--checkpoint-dir', 'cp']
 
 describe('the decision flags', () => {
-  it('each lands as the decision of the resume', () => {
-    expect(options([...resume, '--approve']).decision).toEqual({ kind: 'approve' })
-    expect(options([...resume, '--reject']).decision).toEqual({ kind: 'reject' })
-    expect(options([...resume, '--reject', 'too costly', '-m', 'x'])).toMatchObject({ decision: { kind: 'reject', reason: 'too costly' }, model: 'x' })
-    expect(options([...resume, '--reject=not now']).decision).toEqual({ kind: 'reject', reason: 'not now' })
-    // A flag after --reject is not its reason.
-    expect(options([...resume, '--reject', '--debug'])).toMatchObject({ decision: { kind: 'reject' }, debug: true })
-    expect(options([...resume, '--query', 'a', '--query', ' b ']).decision).toEqual({ kind: 'plan', queries: ['a', 'b'] })
-    expect(options([...resume, '--plan-file', 'plan.txt', '--approve']).decision).toEqual({ kind: 'plan', planFile: 'plan.txt', queries: [] })
-    expect(options(resume).decision).toBeUndefined()
-    // Other arguments for the waiting call approve it with them.
-    expect(options([...resume, '--tool-args', '{"query":"x"}']).decision).toEqual({ kind: 'approve', toolArgs: { query: 'x' } })
-    expect(options([...resume, '--approve', '--tool-args={"n":2}']).decision).toEqual({ kind: 'approve', toolArgs: { n: 2 } })
-  })
-
   it.each([
     [['--approve', 'why?'], 'give them to laconic resume RUN_ID'],
     [['--reject', 'why?'], 'give them to laconic resume RUN_ID'],
@@ -50,9 +28,11 @@ describe('the decision flags', () => {
     [[...resume, '--tool-args', '{}', '--reject'], '--reject refuses what waits'],
     [[...resume, '--tool-args', '{}', '--query', 'x'], 'give one or the other'],
     [['--tool-args', '{}', 'why?'], 'give them to laconic resume RUN_ID'],
-  ])('%j is a usage error', (argv, message) => {
-    expect(() => parseCliArgs(argv)).toThrow(UsageError)
-    expect(() => parseCliArgs(argv)).toThrow(message)
+  ])('%j is a usage error', async (argv, message) => {
+    const { code, stderr } = await runCli(argv)
+    expect(code).toBe(USAGE)
+    expect(stderr).toMatch(/^laconic: .*\n$/)
+    expect(stderr).toContain(message)
   })
 })
 
@@ -123,7 +103,8 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
 
     const file = join(dir, 'plan.txt')
     await writeFile(file, '# the queries to run\nrayleigh scattering\n\n  blue wavelengths  \n')
-    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', file, ...against(backend)])
+    // An edited plan is an approval of it: --approve beside it changes nothing.
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', file, '--approve', ...against(backend)])
     expect(out.stderr).not.toContain('error')
     expect(out.code).toBe(0)
     expect(out.stdout).toContain(ANSWER)
@@ -133,9 +114,9 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
 
   it('repeated --query runs those queries; a finished run refuses a decision', async () => {
     const runId = await pausedPlan()
-    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--query', 'sunlight spectrum', ...against(backend)])
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--query', 'sunlight spectrum', '--query', ' blue sky ', ...against(backend)])
     expect(out.code).toBe(0)
-    expect(backend.searches).toEqual(['sunlight spectrum'])
+    expect(backend.searches).toEqual(['sunlight spectrum', 'blue sky'])
     const again = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
     expect(again.code).toBe(2)
     expect(again.stderr).toContain(`run ${runId} is not waiting for a decision (it has finished): resume it without --approve`)
@@ -151,12 +132,28 @@ describe('a plan paused without a terminal, resumed with a decision', { timeout:
     expect((await checkpoint(runId)).status).toBe('final')
   })
 
-  it('--approve runs the saved plan', async () => {
-    const runId = await pausedPlan()
-    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', ...against(backend)])
-    expect(out.code).toBe(0)
-    expect(out.stdout).toContain(ANSWER)
-    expect(backend.searches).toEqual(['why is the sky blue'])
+  it('a bare --reject, or one a flag follows, gives no reason; --reject=REASON gives one', async () => {
+    for (const [flags, warning] of [
+      [['--reject'], '[warning plan-rejected] the plan was rejected; nothing was searched'],
+      [['--reject', '--debug'], '[warning plan-rejected] the plan was rejected; nothing was searched'],
+      [['--reject=not now'], '[warning plan-rejected] the plan was rejected: not now; nothing was searched'],
+    ] as const) {
+      const runId = await pausedPlan()
+      const out = await runCli(['resume', runId, '--checkpoint-dir', dir, ...flags, ...against(backend)])
+      expect(out.code).toBe(0)
+      expect(out.stderr).toContain(`${warning}\n`)
+      expect(backend.searches).toEqual([])
+    }
+  })
+
+  it('--approve, or no decision at all, runs the saved plan', async () => {
+    for (const flags of [['--approve'], []]) {
+      const runId = await pausedPlan()
+      const out = await runCli(['resume', runId, '--checkpoint-dir', dir, ...flags, ...against(backend)])
+      expect(out.code).toBe(0)
+      expect(out.stdout).toContain(ANSWER)
+      expect(backend.searches).toEqual(['why is the sky blue'])
+    }
   })
 
   it('--approve-plan with neither a terminal nor --checkpoint-dir is a usage error', async () => {
@@ -236,7 +233,8 @@ describe('react paused on each tool call without a terminal, resumed with --appr
     const paused = await checkpoint(runId)
 
     // Arguments the search tool refuses: nothing runs, and the run still waits for its answer.
-    const wrong = await runCli(['resume', runId, '--checkpoint-dir', dir, '--tool-args', '{"q":"rayleigh"}', ...against(backend)])
+    // --approve beside --tool-args=JSON approves the call with those arguments.
+    const wrong = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', '--tool-args={"q":"rayleigh"}', ...against(backend)])
     expect(wrong.code).toBe(1)
     expect(wrong.stderr).toContain('laconic: error: the approved arguments of `search` do not match its schema')
     expect(backend.searches).toEqual([])
@@ -257,27 +255,65 @@ describe('react paused on each tool call without a terminal, resumed with --appr
   })
 })
 
-describe('a paused report outline', () => {
+describe('a report paused on its outline, resumed with a decision', { timeout: 60_000 }, () => {
   const outline = { title: 'T', sections: [{ title: 'A', goal: 'a', questions: ['a?'] }] }
-  const paused = { runId: 'r9', status: 'paused', request: { kind: 'outline', outline } } as unknown as Checkpoint
-  let dir = ''
+  const edited = { title: 'U', sections: [{ title: 'B', goal: 'b', questions: ['b?'] }] }
+  let backend: FakeBackend
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'laconic-outline-'))
+    backend = await startFakeBackend({
+      reply: (turn) => {
+        switch (roleOf(turn.system)) {
+          case 'report outline':
+            return JSON.stringify(outline)
+          case 'report facts':
+            return JSON.stringify({ facts: [] })
+          default:
+            return 'A short section.'
+        }
+      },
+      results,
+    })
   })
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true })
-  })
+  afterAll(() => backend.close())
+
+  const pausedOutline = async () => {
+    const out = await runCli([...against(backend), '--strategy', 'report', '--checkpoint-dir', dir, '--approve-plan', 'Why is the sky blue?'])
+    expect(out.code).toBe(4)
+    // What a paused outline takes: --plan-file OUTLINE.json, not queries.
+    expect(out.stderr).toContain('[--approve | --plan-file OUTLINE.json | --reject [REASON]]')
+    expect(out.stderr).not.toContain('--query Q')
+    backend.searches.length = 0
+    return runIdIn(out.stderr)
+  }
 
   it('--plan-file OUTLINE.json edits it; --query, or a file that is not an outline, is a usage error', async () => {
-    const { resumeInputs, resumeHint } = await import('../../src/cli/resume-decision.js')
-    expect(resumeHint('outline')).toContain('--plan-file OUTLINE.json')
+    const runId = await pausedOutline()
     const file = join(dir, 'outline.json')
-    const edited = { title: 'U', sections: [{ title: 'B', goal: 'b', questions: [] }] }
-    await writeFile(file, JSON.stringify(edited))
-    expect(await resumeInputs(paused, { kind: 'plan', planFile: file, queries: [] })).toEqual({ decision: { action: 'edit', outline: edited } })
-    await expect(resumeInputs(paused, { kind: 'plan', queries: ['x'] })).rejects.toThrow(UsageError)
+    const query = await runCli(['resume', runId, '--checkpoint-dir', dir, '--query', 'x', ...against(backend)])
+    expect(query.code).toBe(USAGE)
+    expect(query.stderr).toContain(`laconic: run ${runId} waits for approval of its outline: edit it with --plan-file OUTLINE.json`)
     await writeFile(file, 'a\nb\n')
-    await expect(resumeInputs(paused, { kind: 'plan', planFile: file, queries: [] })).rejects.toThrow(/is not an outline/)
-    expect(await resumeInputs(paused, { kind: 'approve' })).toEqual({ decision: { action: 'approve' } })
+    const notOutline = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', file, ...against(backend)])
+    expect(notOutline.code).toBe(USAGE)
+    expect(notOutline.stderr).toMatch(/is not an outline/)
+    expect(backend.searches).toEqual([])
+    expect((await checkpoint(runId)).status).toBe('paused')
+
+    await writeFile(file, JSON.stringify(edited))
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--plan-file', file, '--format', 'json', ...against(backend)])
+    expect(out.code).toBe(0)
+    const result = JSON.parse(out.stdout) as ResearchResult
+    expect(result.report?.title).toBe('U')
+    expect(result.report?.sections?.map((section) => section.title)).toEqual(['B'])
+    expect(backend.searches).toEqual(['b?'])
+  })
+
+  it('--approve writes the saved outline', async () => {
+    const runId = await pausedOutline()
+    const out = await runCli(['resume', runId, '--checkpoint-dir', dir, '--approve', '--format', 'json', ...against(backend)])
+    expect(out.code).toBe(0)
+    const result = JSON.parse(out.stdout) as ResearchResult
+    expect(result.report?.title).toBe('T')
+    expect(backend.searches).toEqual(['a?'])
   })
 })
