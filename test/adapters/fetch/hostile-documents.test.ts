@@ -7,15 +7,20 @@
 import { describe, expect, it } from 'vitest'
 import { httpFetch } from '../../../src/adapters/index.js'
 import { pdfText } from '../../../src/node/document-text.js'
-import { readDocument } from '../../../src/adapters/fetch/read-document.js'
 import { buildPdf, stream, textPdf, zeroBomb } from '../../support/make-pdf.js'
 import { deflatedEntry, docxArchive, docxBomb, documentXml } from '../../support/make-zip.js'
 import { pendingAfterALoopTurn } from '../../support/loop-turn.js'
 import { loopbacks } from '../http/loopback.js'
+import { deliverOnce, pageHost } from './served.js'
 
 const serve = loopbacks()
 const local = { allowPrivateNetwork: true, maxRetries: 0 }
-const limits = { timeoutMs: 60_000, maxPages: 300, maxChars: 1_000_000 }
+const host = pageHost()
+const PDF = 'application/pdf'
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+/** `body` served as `type` and read by httpFetch, with a minute to read it unless `options` say otherwise. */
+const readServed = (type: string, body: Uint8Array, options: Parameters<typeof httpFetch>[0] = {}) =>
+  httpFetch({ ...local, documentTimeoutMs: 60_000, ...options }).fetch(host.at({ type, body }))
 const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'
 const onePage = (pageEntries: string, content: Uint8Array | string) =>
   buildPdf([
@@ -30,8 +35,13 @@ const book = (pages: number) =>
 
 describe('hostile documents', () => {
   it('a 100-page PDF is read off the main thread: the event loop turns while it is parsed', { timeout: 120_000 }, async () => {
-    await readDocument('warm.pdf', 'pdf', textPdf([['warm']]), limits)
-    const reading = readDocument('book.pdf', 'pdf', book(100), limits)
+    // A small document first, so the reader's thread is up: no I/O comes before the parse.
+    const warm = deliverOnce(textPdf([['warm']]), PDF)
+    await httpFetch({ resolveHost: warm.resolveHost, fetch: warm.fetch, maxRetries: 0 }).fetch('http://docs.test/warm.pdf')
+    const { fetch, delivered, resolveHost } = deliverOnce(book(100), PDF)
+    const reading = httpFetch({ resolveHost, fetch, maxRetries: 0, documentTimeoutMs: 60_000 }).fetch('http://docs.test/book.pdf')
+    // The whole body is read: what is left is the parse.
+    await delivered
     expect(await pendingAfterALoopTurn(reading)).toBe(true)
     const page = await reading
     expect(page).toMatchObject({ pages: 100 })
@@ -40,7 +50,7 @@ describe('hostile documents', () => {
 
   it('deeply nested objects: the page is skipped with a document-unreadable warning', { timeout: 60_000 }, async () => {
     const deep = `/Deep ${'['.repeat(200_000)}${']'.repeat(200_000)} `
-    const page = await readDocument('deep.pdf', 'pdf', onePage(deep, 'BT /F1 11 Tf 72 720 Td (deep) Tj ET'), limits)
+    const page = await readServed(PDF, onePage(deep, 'BT /F1 11 Tf 72 720 Td (deep) Tj ET'))
     expect(page.text).toBe('')
     expect(page.warnings).toEqual([{ code: 'document-unreadable', message: 'page(s) 1 could not be read and were skipped' }])
   })
@@ -54,7 +64,7 @@ describe('hostile documents', () => {
       stream('BT /F1 11 Tf 72 720 Td (the same page) Tj ET'),
       font,
     ])
-    const page = await readDocument('many.pdf', 'pdf', file, { ...limits, maxPages: 3 })
+    const page = await readServed(PDF, file, { maxDocumentPages: 3 })
     expect(page).toMatchObject({ pages: count, text: 'the same page\n\nthe same page\n\nthe same page' })
     expect(page.warnings).toEqual([{ code: 'document-limit', message: `it has ${count} pages, more than the 3 read; pages 4–${count} were left out` }])
   })
@@ -62,17 +72,17 @@ describe('hostile documents', () => {
   it('a stream that inflates to 2 GiB ends within the time budget with document-unreadable, and the next document is read', { timeout: 120_000 }, async () => {
     const file = onePage('', stream(await zeroBomb(128), '/Filter /FlateDecode '))
     expect(file.length).toBeLessThan(3_000_000)
-    await expect(readDocument('bomb.pdf', 'pdf', file, { ...limits, timeoutMs: 2_000 })).rejects.toMatchObject({
+    await expect(readServed(PDF, file, { documentTimeoutMs: 2_000 })).rejects.toMatchObject({
       code: 'document-unreadable',
       message: expect.stringContaining('not done within 2000 ms'),
     })
-    expect((await readDocument('after.pdf', 'pdf', textPdf([['after']]), limits)).text).toBe('after')
+    expect((await readServed(PDF, textPdf([['after']]))).text).toBe('after')
   })
 
   it('a DOCX whose document.xml declares 1.5 GiB is refused before anything inflates it', { timeout: 60_000 }, async () => {
     const bomb = await docxBomb(1536)
     expect(bomb.length).toBeLessThan(2_000_000)
-    await expect(readDocument('bomb.docx', 'docx', bomb, limits)).rejects.toMatchObject({
+    await expect(readServed(DOCX, bomb)).rejects.toMatchObject({
       code: 'document-unreadable',
       message: expect.stringContaining(
         'the DOCX was not opened: its parts would inflate to 1536 MiB, more than the 64 MiB read from one document (a zip bomb?)',
@@ -82,12 +92,12 @@ describe('hostile documents', () => {
 
   it('a DOCX part that inflates to more than it declares is refused, zlib stopping at the declared size', { timeout: 60_000 }, async () => {
     const bomb = await docxBomb(100, { declaredSize: 1_000 })
-    await expect(readDocument('liar.docx', 'docx', bomb, limits)).rejects.toMatchObject({
+    await expect(readServed(DOCX, bomb)).rejects.toMatchObject({
       code: 'document-unreadable',
       message: expect.stringContaining('its part word/document.xml inflates to more than the 1000 bytes it declares (a zip bomb?)'),
     })
     // An honest one of the same shape is read.
-    const page = await readDocument('honest.docx', 'docx', docxArchive(deflatedEntry('word/document.xml', documentXml('Kelp shelters otters.'))), limits)
+    const page = await readServed(DOCX, docxArchive(deflatedEntry('word/document.xml', documentXml('Kelp shelters otters.'))))
     expect(page.text).toBe('Kelp shelters otters.')
   })
 
@@ -96,7 +106,7 @@ describe('hostile documents', () => {
   }, async () => {
     const file = onePage('', stream(await zeroBomb(32), '/Filter /FlateDecode '))
     // A budget no loaded machine reaches: what ends the read is the cap on buffers.
-    const page = await readDocument('bomb.pdf', 'pdf', file, { ...limits, timeoutMs: 150_000 })
+    const page = await readServed(PDF, file, { documentTimeoutMs: 150_000 })
     expect(page.text).toBe('')
     expect(page.warnings).toEqual([
       { code: 'document-unreadable', message: 'page(s) 1 inflate past the bytes one document may hold (a decompression bomb?) and were skipped' },
@@ -116,7 +126,12 @@ describe('hostile documents', () => {
 
   it('an abort ends a parse in progress at once', { timeout: 60_000 }, async () => {
     const controller = new AbortController()
-    const reading = readDocument('bomb.pdf', 'pdf', onePage('', stream(await zeroBomb(128), '/Filter /FlateDecode ')), { ...limits, signal: controller.signal })
+    const { fetch, delivered, resolveHost } = deliverOnce(onePage('', stream(await zeroBomb(128), '/Filter /FlateDecode ')), PDF)
+    const reading = httpFetch({ resolveHost, fetch, maxRetries: 0, documentTimeoutMs: 60_000 }).fetch('http://docs.test/bomb.pdf', {
+      signal: controller.signal,
+    })
+    // The body is in: the abort lands on the parse.
+    await delivered
     setImmediate(() => controller.abort())
     await expect(reading).rejects.toMatchObject({ code: 'aborted' })
   })

@@ -10,6 +10,7 @@ import { taglessText, taglessTextSync } from '../../../src/adapters/fetch/extrac
 import { createExtractPool } from '../../../src/node/extract-pool.js'
 import { manyParagraphs, unclosedDivs, unterminatedTags } from '../../fixtures/hostile/pages.js'
 import { loopbacks } from '../http/loopback.js'
+import { deliverOnce } from './served.js'
 import { pendingAfterALoopTurn } from '../../support/loop-turn.js'
 
 const serve = loopbacks()
@@ -21,40 +22,12 @@ const servePage = (html: string) =>
     res.end(html)
   })
 
-/**
- * A fetch (the `fetch` option) that answers with `html` in one chunk; `delivered` resolves when
- * httpFetch has read the whole body, so what is left of the fetch is turning it into text.
- */
-function deliverOnce(html: string) {
-  let done!: () => void
-  const delivered = new Promise<void>((resolve) => (done = resolve))
-  const fetch: typeof globalThis.fetch = async () => {
-    let sent = false
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          if (sent) {
-            controller.close()
-            done()
-            return
-          }
-          sent = true
-          controller.enqueue(new TextEncoder().encode(html))
-        },
-      },
-      { highWaterMark: 0 },
-    )
-    return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } })
-  }
-  return { fetch, delivered }
-}
-
 /** `html` read by httpFetch, pending or not once the event loop has turned after its body arrived. */
 async function readOffTheLoop(html: string, options: { extractTimeoutMs?: number } = {}) {
   // A small page first, so everything the reader loads is loaded: no I/O comes before the parse.
-  const warm = deliverOnce('<p>warm</p>')
+  const warm = deliverOnce('<p>warm</p>', 'text/html; charset=utf-8')
   await httpFetch({ resolveHost: async () => ['93.184.216.34'], fetch: warm.fetch, maxRetries: 0 }).fetch('http://pages.test/warm')
-  const { fetch, delivered } = deliverOnce(html)
+  const { fetch, delivered } = deliverOnce(html, 'text/html; charset=utf-8')
   const reading = httpFetch({ resolveHost: async () => ['93.184.216.34'], fetch, maxRetries: 0, ...options }).fetch('http://pages.test/page')
   await delivered
   return { pending: await pendingAfterALoopTurn(reading), page: await reading }

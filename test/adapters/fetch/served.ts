@@ -50,3 +50,32 @@ export function pageHost(): PageHost {
     },
   }
 }
+
+/**
+ * A fetch (for `httpFetch`'s `fetch` option, with a `resolveHost` naming a public address) that
+ * answers with `body` in one chunk; `delivered` resolves when the reader has asked past its end,
+ * so what is left of the fetch is turning the body into text.
+ */
+export function deliverOnce(body: string | Uint8Array, type: string) {
+  let done!: () => void
+  const delivered = new Promise<void>((resolve) => (done = resolve))
+  const fetch: typeof globalThis.fetch = async () => {
+    let sent = false
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (sent) {
+            controller.close()
+            done()
+            return
+          }
+          sent = true
+          controller.enqueue(typeof body === 'string' ? new TextEncoder().encode(body) : body)
+        },
+      },
+      { highWaterMark: 0 },
+    )
+    return new Response(stream, { headers: { 'content-type': type } })
+  }
+  return { fetch, delivered, resolveHost: async () => ['93.184.216.34'] }
+}
