@@ -11,18 +11,19 @@ import { createAgent } from '../../src/index.js'
 import type { ResearchEvent } from '../../src/index.js'
 import { citedAnswer, type Strategy } from '../../src/strategy.js'
 import { toUIMessageStream, toUIMessageStreamResponse, researchDataSchemas, researchMetadataSchema } from '../../src/streams/index.js'
-import {
-  UI_MESSAGE_STREAM_HEADERS,
-  type ResearchDataParts,
-  type ResearchMessageMetadata,
-  type ResearchUIChunk,
-  type UIMessageStreamResponseInit,
-} from '../../src/streams/ui-message-stream.js'
-import type { EventStream } from '../../src/streams/types.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
 import { researchRun, trickyText } from './arbitraries.js'
 import { collect, gate } from './helpers.js'
 
+// The types a user of `laconic-research/streams` names, reached from its public values: the data
+// parts and metadata its schemas validate (what `useChat`'s `dataPartSchemas` is given), the
+// chunks `toUIMessageStream` yields, and the two functions' parameters.
+type SchemaOutput<S> = S extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } } ? O : never
+type ResearchDataParts = { -readonly [Name in keyof typeof researchDataSchemas]: SchemaOutput<(typeof researchDataSchemas)[Name]> }
+type ResearchMessageMetadata = NonNullable<SchemaOutput<typeof researchMetadataSchema>>
+type ResearchUIChunk = ReturnType<typeof toUIMessageStream> extends ReadableStream<infer Chunk> ? Chunk : never
+type EventStream = Parameters<typeof toUIMessageStream>[0]
+type UIMessageStreamResponseInit = NonNullable<Parameters<typeof toUIMessageStreamResponse>[1]>
 type ResearchUIMessage = UIMessage<ResearchMessageMetadata, ResearchDataParts>
 
 const EXPECTED_ANSWER =
@@ -362,7 +363,16 @@ describe('types', () => {
     expectTypeOf(toUIMessageStream).returns.toEqualTypeOf<ReadableStream<ResearchUIChunk>>()
     expectTypeOf(toUIMessageStreamResponse).parameters.toEqualTypeOf<[EventStream, (UIMessageStreamResponseInit | undefined)?]>()
     expectTypeOf(toUIMessageStreamResponse).returns.toEqualTypeOf<Response>()
-    expectTypeOf(UI_MESSAGE_STREAM_HEADERS).toEqualTypeOf<Readonly<Record<string, string>>>()
+  })
+
+  it('answers with the UI message stream headers, and no others', () => {
+    const headers = Object.fromEntries(toUIMessageStreamResponse(fromArray([])).headers)
+    expect(headers).toEqual({
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-vercel-ai-ui-message-stream': 'v1',
+      'x-accel-buffering': 'no',
+    })
   })
 })
 
