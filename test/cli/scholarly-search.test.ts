@@ -1,19 +1,19 @@
-/** `--search` with scholarly providers and comma lists: the providers the CLI builds, talking to a stand-in for each API. */
+/** `--search` with scholarly providers and comma lists: runs of the command, its searches answered by a stand-in for each API. */
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseCliArgs } from '../../src/cli/args.js'
-import { buildSources } from '../../src/cli/search.js'
-import type { FetchedPage } from '../../src/index.js'
-
-type PageWarning = NonNullable<FetchedPage['warnings']>[number]
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { EventOf, ResearchEvent } from '../../src/index.js'
+import { type FakeBackend, modelFlags, startFakeBackend } from './fake-backend.js'
+import { laconic } from './laconic.js'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/scholarly/${name}`, import.meta.url), 'utf8')
 
-/** Answers as each API would, by host and path, recording every request; nothing leaves the process. */
+/** Answers as each API would, by host and path, recording every request; nothing leaves the process (the model is on loopback). */
 function standIn(): { requests: { url: URL; headers: Headers }[] } {
   const requests: { url: URL; headers: Headers }[] = []
+  const loopback = globalThis.fetch
   vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
+    if (url.hostname === '127.0.0.1') return loopback(input, init)
     requests.push({ url, headers: new Headers(init?.headers) })
     const answer = (body: string, type: string, status = 200) => new Response(body, { status, headers: { 'content-type': type } })
     if (url.host === 'export.arxiv.org') return answer(fixture('arxiv-doi.xml'), 'application/atom+xml')
@@ -32,17 +32,30 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+let backend: FakeBackend
+beforeAll(async () => {
+  // The model searches "checkerboard order" once, then answers.
+  backend = await startFakeBackend({ reply: (turn) => (turn.prompt.includes('(none yet)') ? 'Action: Search\nQuery: checkerboard order' : 'Action: Answer') })
+})
+afterAll(() => backend.close())
+
+/** The run's first search: its results as the run kept them, and the warnings it gave. */
 async function searchWith(argv: string[], env: Record<string, string> = {}) {
-  const parsed = parseCliArgs([...argv, 'q'])
-  if (parsed.kind !== 'run') throw new Error('expected a run')
-  return (await buildSources(parsed.options, env)).search
+  const { stdout } = await laconic([...modelFlags(backend), '--no-fetch', '-f', 'ndjson', ...argv, 'q'], { env })
+  const events = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ResearchEvent)
+  const result = events.find((event): event is EventOf<'result'> => event.type === 'result')
+  if (!result) throw new Error(`no search in the run: ${stdout}`)
+  return { results: result.results, warnings: events.filter((event): event is EventOf<'warning'> => event.type === 'warning') }
 }
 
 describe('--search with scholarly providers', () => {
   it('arxiv,wikipedia:de searches both and fuses their results', async () => {
     const { requests } = standIn()
-    const warnings: PageWarning[] = []
-    const results = await (await searchWith(['--search', 'arxiv,wikipedia:de'])).search('checkerboard order', { onWarning: (w) => warnings.push(w) })
+    const { results } = await searchWith(['--search', 'arxiv,wikipedia:de'])
+    expect(requests.find((r) => r.url.host === 'export.arxiv.org')?.url.searchParams.get('search_query')).toContain('checkerboard')
     expect(new Set(requests.map((r) => r.url.host))).toEqual(new Set(['export.arxiv.org', 'de.wikipedia.org']))
     expect(results.map((r) => r.url)).toEqual(
       expect.arrayContaining(['https://arxiv.org/pdf/cond-mat/0603029v1', 'https://en.wikipedia.org/wiki/Llama', 'https://de.wikipedia.org/wiki/Alpaca']),
@@ -55,22 +68,21 @@ describe('--search with scholarly providers', () => {
 
   it('a provider that fails leaves a warning and the others stand', async () => {
     standIn()
-    const warnings: PageWarning[] = []
     // openalex has no stand-in: it answers 503.
-    const results = await (await searchWith(['--search', 'openalex,arxiv'])).search('checkerboard', { onWarning: (w) => warnings.push(w), limit: 5 })
+    const { results, warnings } = await searchWith(['--search', 'openalex,arxiv'])
     expect(results.map((r) => r.meta?.arxivId)).toEqual(['cond-mat/0603029'])
-    expect(warnings.map((w) => w.code)).toEqual(['search-partial'])
-    expect(warnings[0]?.message).toMatch(/^openalex failed/)
+    const searchWarnings = warnings.filter((w) => w.queryId !== undefined)
+    expect(searchWarnings.map((w) => w.code)).toEqual(['search-partial'])
+    expect(searchWarnings[0]?.message).toMatch(/^openalex failed/)
   })
 
   it('semanticscholar and pubmed take their keys and contact from the environment', async () => {
     const { requests } = standIn()
-    const search = await searchWith(['--search', 'semanticscholar,pubmed'], {
+    const { results } = await searchWith(['--search', 'semanticscholar,pubmed'], {
       SEMANTIC_SCHOLAR_API_KEY: 's2-key',
       NCBI_API_KEY: 'ncbi-key',
       NCBI_EMAIL: 'me@example.org',
     })
-    const results = await search.search('turing')
     expect(results.some((r) => r.meta?.doi === '10.1093/mind/lix.236.433')).toBe(true)
     expect(results.some((r) => r.url.startsWith('https://pubmed.ncbi.nlm.nih.gov/'))).toBe(true)
     const s2 = requests.find((r) => r.url.host === 'api.semanticscholar.org')
