@@ -2,106 +2,142 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type FetchProvider, type ResearchEvent, type SearchProvider, type SearchResult } from '../../src/index.js'
 import type { Strategy } from '../../src/strategy.js'
-import { dateAllowed, hostOf, hostUnder, normalizeDomain, sourceRules, urlAllowed } from '../../src/core/run/allowed-sources.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
+
+type Sources = NonNullable<Parameters<typeof createAgent>[0]['sources']>
+
+/** Whether a run under `sources` keeps `result` of its search (`applied`: what the provider says it applied of the rules). */
+async function kept(sources: Sources, result: Omit<SearchResult, 'title' | 'snippet'>, applied: ('domains' | 'dates')[] = []): Promise<boolean> {
+  const search: SearchProvider = {
+    async search(_query, opts = {}) {
+      if (applied.length) opts.onSourcesApplied?.(applied)
+      return [{ title: 'the result', snippet: 's', ...result }]
+    },
+  }
+  const searchOnce: Strategy = {
+    name: 'search-once',
+    async *run(_question, ctx) {
+      yield* ctx.runSearch('q')
+    },
+  }
+  let results: SearchResult[] | undefined
+  for await (const event of createAgent({ llm: scriptedLLM({ replies: [] }), search, strategy: searchOnce, sources }).research('q?')) {
+    if (event.type === 'result') results = event.results
+  }
+  if (!results) throw new Error('the run made no search')
+  return results.length === 1
+}
+
+/** Whether a run under `sources` keeps a search result at `url`. */
+const urlAllowed = (sources: Sources, url: string) => kept(sources, { url })
+
+/** Whether a run under `sources` keeps a search result at a URL dated as `dated` says. */
+const dateAllowed = (sources: Sources, dated: Pick<SearchResult, 'published' | 'meta'>, providerFilteredDates = false) =>
+  kept(sources, { url: 'https://dated.example/', ...dated }, providerFilteredDates ? ['dates'] : [])
+
+/** The config error an agent under `sources` is refused with. */
+const refused = (sources: unknown) => () => createAgent({ llm: scriptedLLM({ replies: [] }), sources: sources as Sources })
 
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)
 const domain = fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => `${labels.join('.')}.com`)
 
 describe('domain matching', () => {
-  it('matches a domain and every subdomain of it, whatever the case or a trailing dot', () => {
-    fc.assert(
-      fc.property(domain, fc.array(label, { maxLength: 3 }), fc.boolean(), fc.boolean(), (base, sub, upper, dot) => {
-        const rules = sourceRules({ allow: [upper ? base.toUpperCase() : base] })!
+  it('matches a domain and every subdomain of it, whatever the case or a trailing dot', async () => {
+    await fc.assert(
+      fc.asyncProperty(domain, fc.array(label, { maxLength: 3 }), fc.boolean(), fc.boolean(), async (base, sub, upper, dot) => {
+        const rules = { allow: [upper ? base.toUpperCase() : base] }
         const host = [...sub, base].join('.')
         const url = `https://${upper ? host : host.toUpperCase()}${dot ? '.' : ''}/page`
-        expect(urlAllowed(rules, url)).toBe(true)
-        expect(urlAllowed(sourceRules({ deny: [`${base}${dot ? '.' : ''}`] })!, url)).toBe(false)
+        expect(await urlAllowed(rules, url)).toBe(true)
+        expect(await urlAllowed({ deny: [`${base}${dot ? '.' : ''}`] }, url)).toBe(false)
       }),
     )
   })
 
-  it('never matches a look-alike: a name that only ends with the domain, or contains it', () => {
-    fc.assert(
-      fc.property(domain, label, (base, prefix) => {
-        const rules = sourceRules({ allow: [base] })!
-        expect(urlAllowed(rules, `https://${prefix}-${base}/`)).toBe(false)
-        expect(urlAllowed(rules, `https://${prefix}${base}/`)).toBe(false)
-        expect(urlAllowed(rules, `https://${base}.${prefix}.net/`)).toBe(false)
-        expect(urlAllowed(rules, `https://${prefix}.net/${base}`)).toBe(false)
-        expect(urlAllowed(rules, `https://${base}@${prefix}.net/`)).toBe(false)
+  it('never matches a look-alike: a name that only ends with the domain, or contains it', async () => {
+    await fc.assert(
+      fc.asyncProperty(domain, label, async (base, prefix) => {
+        const rules = { allow: [base] }
+        expect(await urlAllowed(rules, `https://${prefix}-${base}/`)).toBe(false)
+        expect(await urlAllowed(rules, `https://${prefix}${base}/`)).toBe(false)
+        expect(await urlAllowed(rules, `https://${base}.${prefix}.net/`)).toBe(false)
+        expect(await urlAllowed(rules, `https://${prefix}.net/${base}`)).toBe(false)
+        expect(await urlAllowed(rules, `https://${base}@${prefix}.net/`)).toBe(false)
       }),
     )
-    expect(urlAllowed(sourceRules({ allow: ['example.com'] })!, 'https://evil-example.com/')).toBe(false)
-    expect(urlAllowed(sourceRules({ deny: ['example.com'] })!, 'https://evil-example.com/')).toBe(true)
+    expect(await urlAllowed({ allow: ['example.com'] }, 'https://evil-example.com/')).toBe(false)
+    expect(await urlAllowed({ deny: ['example.com'] }, 'https://evil-example.com/')).toBe(true)
   })
 
-  it('compares internationalized names in one form, written either way', () => {
-    expect(normalizeDomain('Bücher.DE.')).toBe('xn--bcher-kva.de')
-    expect(normalizeDomain('*.example.com')).toBe('example.com')
-    expect(normalizeDomain('https://www.Example.com/path')).toBe('www.example.com')
-    expect(urlAllowed(sourceRules({ allow: ['bücher.de'] })!, 'https://shop.xn--bcher-kva.de/')).toBe(true)
-    expect(urlAllowed(sourceRules({ allow: ['xn--bcher-kva.de'] })!, 'https://shop.bücher.de/')).toBe(true)
-    expect(hostOf('not a url')).toBeUndefined()
+  it('compares internationalized names in one form, written either way', async () => {
+    // A domain given as 'Bücher.DE.' is xn--bcher-kva.de; '*.example.com' is example.com; a URL is its host.
+    expect(await urlAllowed({ allow: ['Bücher.DE.'] }, 'https://xn--bcher-kva.de/')).toBe(true)
+    expect(await urlAllowed({ allow: ['Bücher.DE.'] }, 'https://xn--bcher-kva-de.example/')).toBe(false)
+    expect(await urlAllowed({ allow: ['*.example.com'] }, 'https://example.com/')).toBe(true)
+    expect(await urlAllowed({ allow: ['https://www.Example.com/path'] }, 'https://www.example.com/other')).toBe(true)
+    expect(await urlAllowed({ allow: ['https://www.Example.com/path'] }, 'https://example.com/path')).toBe(false)
+    expect(await urlAllowed({ allow: ['bücher.de'] }, 'https://shop.xn--bcher-kva.de/')).toBe(true)
+    expect(await urlAllowed({ allow: ['xn--bcher-kva.de'] }, 'https://shop.bücher.de/')).toBe(true)
+    // Text that is not a URL has no host: out of an allow list, not out of a deny list.
+    expect(await urlAllowed({ allow: ['example.com'] }, 'not a url')).toBe(false)
+    expect(await urlAllowed({ deny: ['example.com'] }, 'not a url')).toBe(true)
   })
 
-  it('lets deny win over allow, and keeps hostless URLs out of an allow list only', () => {
-    const rules = sourceRules({ allow: ['example.com'], deny: ['ads.example.com'] })!
-    expect(urlAllowed(rules, 'https://news.example.com/a')).toBe(true)
-    expect(urlAllowed(rules, 'https://x.ads.example.com/a')).toBe(false)
-    expect(urlAllowed(rules, 'file:///etc/hosts')).toBe(false)
-    expect(urlAllowed(sourceRules({ deny: ['example.com'] })!, 'file:///etc/hosts')).toBe(true)
+  it('lets deny win over allow, and keeps hostless URLs out of an allow list only', async () => {
+    const rules = { allow: ['example.com'], deny: ['ads.example.com'] }
+    expect(await urlAllowed(rules, 'https://news.example.com/a')).toBe(true)
+    expect(await urlAllowed(rules, 'https://x.ads.example.com/a')).toBe(false)
+    expect(await urlAllowed(rules, 'file:///etc/hosts')).toBe(false)
+    expect(await urlAllowed({ deny: ['example.com'] }, 'file:///etc/hosts')).toBe(true)
   })
 
-  it('hostUnder is exactly "equal or ends with a dot and the domain"', () => {
-    fc.assert(
-      fc.property(domain, domain, (host, base) => {
-        expect(hostUnder(host, base)).toBe(host === base || host.endsWith(`.${base}`))
+  it('a host is under a domain exactly when "equal or ends with a dot and the domain"', async () => {
+    await fc.assert(
+      fc.asyncProperty(domain, domain, async (host, base) => {
+        expect(await urlAllowed({ allow: [base] }, `https://${host}/`)).toBe(host === base || host.endsWith(`.${base}`))
       }),
     )
   })
 
   it('refuses what is not a domain or a date, with a config error naming it', () => {
-    expect(() => sourceRules({ allow: ['exa mple.com'] })).toThrow(/sources\.allow/)
-    expect(() => sourceRules({ deny: 'example.com' })).toThrow(/list of domains/)
-    expect(() => sourceRules({ after: '2024-13-01' })).toThrow(/sources\.after/)
-    expect(() => sourceRules({ before: 'yesterday' })).toThrow(/sources\.before/)
-    expect(() => sourceRules({ after: '2025', before: '2024' })).toThrow(/later than/)
-    expect(() => sourceRules({ since: '2024' })).toThrow(/no option `since`/)
-    expect(() => createAgent({ llm: scriptedLLM({ replies: [] }), sources: { after: 'soon' } })).toThrow(/sources\.after/)
+    expect(refused({ allow: ['exa mple.com'] })).toThrow(/sources\.allow/)
+    expect(refused({ deny: 'example.com' })).toThrow(/list of domains/)
+    expect(refused({ after: '2024-13-01' })).toThrow(/sources\.after/)
+    expect(refused({ before: 'yesterday' })).toThrow(/sources\.before/)
+    expect(refused({ after: '2025', before: '2024' })).toThrow(/later than/)
+    expect(refused({ since: '2024' })).toThrow(/no option `since`/)
+    expect(refused({ after: 'soon' })).toThrow(expect.objectContaining({ code: 'config', message: expect.stringMatching(/sources\.after/) }))
   })
 })
 
 describe('date filtering', () => {
   const day = fc.date({ min: new Date('1990-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
 
-  it('keeps a dated result exactly when its date is inside the window (both ends inclusive)', () => {
-    fc.assert(
-      fc.property(day, day, day, (a, b, published) => {
+  it('keeps a dated result exactly when its date is inside the window (both ends inclusive)', async () => {
+    await fc.assert(
+      fc.asyncProperty(day, day, day, async (a, b, published) => {
         const [after, before] = a <= b ? [a, b] : [b, a]
-        const rules = sourceRules({ after, before })!
-        expect(dateAllowed(rules, { published })).toBe(published >= after && published <= before)
+        expect(await dateAllowed({ after, before }, { published })).toBe(published >= after && published <= before)
       }),
     )
   })
 
-  it('counts a work dated by its year for any day of that year', () => {
-    fc.assert(
-      fc.property(day, fc.integer({ min: 1990, max: 2030 }), (after, year) => {
-        const rules = sourceRules({ after })!
-        expect(dateAllowed(rules, { meta: { year } })).toBe(year >= Number(after.slice(0, 4)))
+  it('counts a work dated by its year for any day of that year', async () => {
+    await fc.assert(
+      fc.asyncProperty(day, fc.integer({ min: 1990, max: 2030 }), async (after, year) => {
+        expect(await dateAllowed({ after }, { meta: { year } })).toBe(year >= Number(after.slice(0, 4)))
       }),
     )
   })
 
-  it('keeps an undated result unless strictDates, and under strictDates when the provider filtered by date', () => {
-    const loose = sourceRules({ after: '2024' })!
-    const strict = sourceRules({ after: '2024', strictDates: true })!
-    expect(dateAllowed(loose, {})).toBe(true)
-    expect(dateAllowed(strict, {})).toBe(false)
-    expect(dateAllowed(strict, {}, true)).toBe(true)
-    expect(dateAllowed(strict, { published: 'garbage' })).toBe(false)
-    expect(dateAllowed(sourceRules({ before: '2024-02' })!, { published: '2024-02-29' })).toBe(true)
+  it('keeps an undated result unless strictDates, and under strictDates when the provider filtered by date', async () => {
+    const loose = { after: '2024' }
+    const strict = { after: '2024', strictDates: true }
+    expect(await dateAllowed(loose, {})).toBe(true)
+    expect(await dateAllowed(strict, {})).toBe(false)
+    expect(await dateAllowed(strict, {}, true)).toBe(true)
+    expect(await dateAllowed(strict, { published: 'garbage' })).toBe(false)
+    expect(await dateAllowed({ before: '2024-02' }, { published: '2024-02-29' })).toBe(true)
   })
 })
 
