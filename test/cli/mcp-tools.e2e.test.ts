@@ -3,15 +3,17 @@
  * (the CLI as a child process over stdio, on a loopback OpenAI-compatible server and a local
  * corpus) and call its `research` tool. And `--mcp` parsed into the servers the CLI gives react.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { commandWords, parseCliArgs } from '../../src/cli/args.js'
 import { createAgent, type ResearchEvent } from '../../src/index.js'
 import { mcpTools } from '../../src/mcp/index.js'
 import { assertEventInvariants, scriptedLLM } from '../../src/testing/index.js'
-import { startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { cliFlags, startFakeBackend, type FakeBackend } from './fake-backend.js'
+import { laconic as laconicCommand, USAGE } from './laconic.js'
 import { REPO } from './run-cli.js'
 import { roleOf } from '../support/roles.js'
 
@@ -80,15 +82,39 @@ describe('laconic with laconic mcp as a tool', { timeout: 60_000 }, () => {
   })
 })
 
-describe('--mcp', () => {
-  it('splits a command line as a shell would (quotes, escapes), and takes a URL as Streamable HTTP', () => {
-    expect(commandWords(`npx -y "server with space" 'it''s' a\\ b`)).toEqual(['npx', '-y', 'server with space', 'its', 'a b'])
-    const command = parseCliArgs(['--mcp', 'node server.mjs --flag', '--mcp', 'http://127.0.0.1:3001/mcp', 'q'])
-    expect(command).toMatchObject({
-      kind: 'run',
-      options: { strategy: 'react', mcp: [{ command: 'node', args: ['server.mjs', '--flag'] }, { url: 'http://127.0.0.1:3001/mcp' }] },
+describe('--mcp', { timeout: 60_000 }, () => {
+  it('splits a command line as a shell would (quotes, escapes), takes a URL as Streamable HTTP, and implies react', async () => {
+    // A "server" that records the arguments it was started with, beside itself, and exits.
+    const recorder = join(folder, 'record-argv.mjs')
+    await writeFile(
+      recorder,
+      "import { writeFileSync } from 'node:fs'\nwriteFileSync(new URL('./argv.json', import.meta.url), JSON.stringify(process.argv.slice(2)))\n",
+    )
+    const requests: string[] = []
+    const http = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`)
+      res.writeHead(500).end()
     })
-    expect(() => parseCliArgs(['--mcp', 'node x', '-s', 'deep', 'q'])).toThrow(/react strategy/)
-    expect(() => parseCliArgs(['--mcp', '"unclosed', 'q'])).toThrow(/unclosed quote/)
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`
+      const line = `${process.execPath} ${recorder} -y "server with space" 'it''s' a\\ b`
+      const { code, stdout } = await laconicCommand([...cliFlags(backend), '-f', 'ndjson', '--mcp', line, '--mcp', url, 'q'])
+      expect(code).toBe(0)
+      expect(JSON.parse(stdout.split('\n')[0] as string)).toMatchObject({ type: 'run-start', strategy: 'react' })
+      expect(JSON.parse(await readFile(join(folder, 'argv.json'), 'utf8'))).toEqual(['-y', 'server with space', 'its', 'a b'])
+      expect(requests[0]).toBe('POST /mcp')
+    } finally {
+      http.closeAllConnections()
+      await new Promise((resolve) => http.close(resolve))
+    }
+    for (const [argv, message] of [
+      [['--mcp', 'node x', '-s', 'deep', 'q'], /react strategy/],
+      [['--mcp', '"unclosed', 'q'], /unclosed quote/],
+    ] as const) {
+      const refused = await laconicCommand(argv)
+      expect(refused.code).toBe(USAGE)
+      expect(refused.stderr).toMatch(message)
+    }
   })
 })
