@@ -4,15 +4,17 @@
  * strategy reads its model's output: the reply goes in as a user's model would say it, and what
  * the run did comes out as its events.
  */
-import { createAgent, type AgentOptions, type LLMRequest, type ResearchEvent } from '../../src/index.js'
+import { createAgent, type AgentOptions, type LLMChunk, type LLMProvider, type LLMRequest, type ResearchEvent } from '../../src/index.js'
 import { assertEventInvariants, mockSearch, scriptedLLM, type ScriptedLLM } from '../../src/testing/index.js'
 import { anyStrategyReply, searchResults } from '../support/any-strategy-model.js'
 import { roleOf, type Role } from '../support/roles.js'
 
-export type Replies = Partial<Record<Role, string | ((req: LLMRequest, n: number) => string)>>
+/** A role's reply: its text, a function of the request and the role's call count, or the pieces it streams in. */
+export type Replies = Partial<Record<Role, string | ((req: LLMRequest, n: number) => string) | { pieces: readonly string[] }>>
 
 export interface Replied {
   events: ResearchEvent[]
+  /** The scripted model: every request the run made (those streamed in pieces too). */
   llm: ScriptedLLM
 }
 
@@ -28,13 +30,27 @@ export async function runReplying(
     replies: (req) => {
       const role = roleOf(req.system)
       const reply = role && replies[role]
-      if (reply === undefined || role === undefined) return anyStrategyReply(req)
+      if (reply === undefined || role === undefined || typeof reply === 'object') return anyStrategyReply(req)
       const n = counts.get(role) ?? 0
       counts.set(role, n + 1)
       return typeof reply === 'string' ? reply : reply(req, n)
     },
   })
-  const agent = createAgent({ search: mockSearch({ results: searchResults }), ...options, llm, strategy })
+  // A role that streams its reply in given pieces is answered here, and recorded with the rest.
+  const provider: LLMProvider = {
+    local: true,
+    stream(req) {
+      const role = roleOf(req.system)
+      const reply = role && replies[role]
+      if (typeof reply !== 'object') return llm.stream(req)
+      llm.calls.push(req)
+      return (async function* (): AsyncGenerator<LLMChunk> {
+        for (const text of reply.pieces) if (text) yield { type: 'text', text }
+        yield { type: 'usage', inputTokens: 10, outputTokens: 10 }
+      })()
+    },
+  }
+  const agent = createAgent({ search: mockSearch({ results: searchResults }), ...options, llm: provider, strategy })
   const events: ResearchEvent[] = []
   for await (const event of agent.research(question)) events.push(event)
   assertEventInvariants(events)
