@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, type ResearchEvent, type ResearchResult } from '../../../src/index.js'
-import type { StrategyContext, StrategyEvent } from '../../../src/strategy.js'
+import type { citationFilter, StrategyContext, StrategyEvent } from '../../../src/strategy.js'
 import { citedAnswer, nothingToAnswerFrom, type CitedAnswerArgs } from '../../../src/strategies/shared/cited-answer.js'
-import { wordLimitFilter } from '../../../src/strategies/reflect/word-limit.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
 
 type Citation = ResearchResult['citations'][number]
@@ -34,6 +33,32 @@ const streamed =
   (extra: Partial<CitedAnswerArgs> = {}) =>
   (ctx: StrategyContext) =>
     citedAnswer(ctx, { from: { request: { prompt: 'answer' } }, source: (n) => SOURCES[n - 1], empty: { warning: 'nothing written' }, ...extra })
+
+/** A stream filter that ends the text after the first `word`, keeping what it was pushed in `seen`. */
+function cutAfter(word: string): ReturnType<typeof citationFilter> & { seen: string } {
+  let sent = 0
+  let done = false
+  const filter = {
+    seen: '',
+    push(chunk: string): string {
+      if (done) return ''
+      filter.seen += chunk
+      const at = filter.seen.indexOf(word, Math.max(0, sent - word.length + 1))
+      // Held back: the end of what came, which may be the start of `word`.
+      const upTo = at >= 0 ? at + word.length : Math.max(sent, filter.seen.length - word.length + 1)
+      done = at >= 0
+      const out = filter.seen.slice(sent, upTo)
+      sent = upTo
+      return out
+    },
+    flush(): string {
+      if (done) return ''
+      done = true
+      return filter.seen.slice(sent)
+    },
+  }
+  return filter
+}
 
 const tokens = (events: readonly ResearchEvent[]) =>
   events
@@ -73,7 +98,10 @@ describe('citedAnswer', () => {
   })
 
   it('runs the extra filter after the citation filter', async () => {
-    const { events } = await runEnd(streamed({ filter: wordLimitFilter(3) }), { reply: 'one [2] two three four five [3]' })
+    const filter = cutAfter('three')
+    const { events } = await runEnd(streamed({ filter }), { reply: 'one [2] two three four five [3]' })
+    // The filter saw the renumbered markers; a source cited only in what it cut is not cited.
+    expect(filter.seen).toMatch(/^one \[1\] two three/)
     expect(answerOf(events)).toMatchObject({ text: 'one [1] two three', citations: [{ index: 1, url: 'https://b.example/' }] })
   })
 
