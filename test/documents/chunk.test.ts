@@ -1,26 +1,51 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { chunkText } from '../../src/documents/chunk.js'
-import { slugify } from '../../src/documents/text-windows.js'
-import { snippetAround } from '../../src/adapters/search/local/snippet.js'
+import { localCorpus } from '../../src/adapters/index.js'
+import { knowledgeBase, memoryVectorStore } from '../../src/kb/index.js'
+import { fakeEmbedder } from '../kb/fake-embeddings.js'
 
 /** The non-space characters, in order: what must survive chunking (an over-long word may be cut). */
 const ink = (text: string) => text.replace(/\s+/g, '')
 
-describe('chunkText', () => {
-  it('starts a chunk at each heading and groups paragraphs up to the size limit', () => {
-    const text = `# A\n\npara one\n\npara two\n\n## B  ##\n\n${'word '.repeat(30)}`
-    expect(chunkText(text, 60)).toEqual([
-      { heading: 'A', anchor: 'a', headings: ['A'], text: 'para one\n\npara two' },
-      { heading: 'B', anchor: 'b', headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
-      { heading: 'B', anchor: 'b', headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
-      { heading: 'B', anchor: 'b', headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
+const BASE = 'https://example.org/guide'
+
+/**
+ * The chunks a knowledge base stores for a page of `text`, cut at `chunkChars`, in order: each
+ * chunk's heading path, its text, and the URL it cites (the page, or `#anchor` of its heading).
+ */
+async function chunksOf(text: string, chunkChars = 1000): Promise<{ url: string; headings: string[]; text: string }[]> {
+  const store = memoryVectorStore()
+  const report = await knowledgeBase({ store, embed: fakeEmbedder(8), chunkChars }).index([{ url: BASE, title: 'Guide', text }])
+  const [document] = await store.documents()
+  if (!document) {
+    // A page with no text to keep is not stored.
+    expect(report).toBeDefined()
+    return []
+  }
+  const chunks = await store.chunksAround(document.id, 0, document.chunks)
+  return chunks.map((chunk) => ({ url: chunk.url, headings: chunk.headings, text: chunk.text }))
+}
+
+/** The snippets a local corpus holding `text` (titled "zebra", so a search for it finds every chunk) shows for `query`. */
+async function snippetsOf(text: string, query: string, snippetChars: number): Promise<string[]> {
+  const corpus = localCorpus({ documents: [{ title: 'zebra', url: 'https://example.org/doc', text }], chunkChars: 100_000, snippetChars })
+  return (await corpus.search(`${query} zebra`)).map((result) => result.snippet)
+}
+
+describe('chunking a page', () => {
+  it('starts a chunk at each heading and groups paragraphs up to the size limit', async () => {
+    const text = `# A\n\npara one\n\npara two\n\n## B  ##\n\n${'word '.repeat(50)}`
+    expect(await chunksOf(text, 100)).toEqual([
+      { url: `${BASE}#a`, headings: ['A'], text: 'para one\n\npara two' },
+      { url: `${BASE}#b`, headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
+      { url: `${BASE}#b`, headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
+      { url: `${BASE}#b`, headings: ['A', 'B'], text: expect.stringMatching(/^word( word)*$/) },
     ])
   })
 
-  it('keeps the heading path: a heading closes those of its level and deeper', () => {
+  it('keeps the heading path: a heading closes those of its level and deeper', async () => {
     const text = 'intro\n\n# Guide\n\none\n\n## Install\n\ntwo\n\n### On Linux\n\nthree\n\n## Use\n\nfour\n\n# Other\n\nfive'
-    expect(chunkText(text).map((chunk) => [chunk.headings, chunk.text])).toEqual([
+    expect((await chunksOf(text)).map((chunk) => [chunk.headings, chunk.text])).toEqual([
       [[], 'intro'],
       [['Guide'], 'one'],
       [['Guide', 'Install'], 'two'],
@@ -30,15 +55,17 @@ describe('chunkText', () => {
     ])
   })
 
-  it('never throws, keeps every chunk within the limit and loses no text outside headings', () => {
-    const line = fc.oneof(fc.string({ maxLength: 120 }), fc.constantFrom('', '# Title', '## Sub', '```', 'word word word.'))
-    fc.assert(
-      fc.property(fc.array(line, { maxLength: 40 }), fc.integer({ min: 50, max: 400 }), (lines, max) => {
+  it('never throws, keeps every chunk within the limit and loses no text outside headings', async () => {
+    const line = fc.oneof(fc.string({ maxLength: 120, size: 'max' }), fc.constantFrom('', '# Title', '## Sub', '```', 'word word word.'))
+    // 100 characters is the least chunk size a knowledge base takes: pages of up to 40 lines of
+    // any length, so that chunks reach it.
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 40, size: 'max' }), fc.integer({ min: 100, max: 400 }), async (lines, max) => {
         const text = lines.join('\n')
-        const chunks = chunkText(text, max)
+        const chunks = await chunksOf(text, max)
         for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(max)
         const kept = chunks.map((chunk) => ink(chunk.text)).join('')
-        // every body character survives, in order (headings move into `heading`)
+        // every body character survives, in order (headings move into `headings`)
         let inFence = false
         const body = text
           .replace(/\r\n?/g, '\n')
@@ -54,53 +81,53 @@ describe('chunkText', () => {
     )
   })
 
-  it('slugs headings like GitHub', () => {
-    expect(slugify('Hello, World! (v2)')).toBe('hello-world-v2')
-    expect(slugify('Vicuñas & co')).toBe('vicuñas--co')
+  it('slugs headings like GitHub', async () => {
+    const [hello, vicunas] = await chunksOf('# Hello, World! (v2)\n\nfirst\n\n# Vicuñas & co\n\nsecond')
+    expect(hello?.url).toBe(`${BASE}#hello-world-v2`)
+    expect(vicunas?.url).toBe(`${BASE}#vicuñas--co`)
   })
 })
 
-describe('snippetAround', () => {
-  it('centres on the first match, cut at words, with ellipses', () => {
+describe('the snippet of a search result', () => {
+  it('centres on the first match, cut at words, with ellipses', async () => {
     const text = `${'lorem ipsum '.repeat(40)}the llama spits ${'dolor sit '.repeat(40)}`
-    const snippet = snippetAround(text, ['llama'], 100)
+    const [snippet] = await snippetsOf(text, 'llama', 100)
     expect(snippet).toContain('the llama spits')
-    expect(snippet.startsWith('…')).toBe(true)
-    expect(snippet.endsWith('…')).toBe(true)
-    expect(snippet.length).toBeLessThanOrEqual(102)
+    expect(snippet?.startsWith('…')).toBe(true)
+    expect(snippet?.endsWith('…')).toBe(true)
+    expect(snippet?.length).toBeLessThanOrEqual(102)
   })
 
-  it('never throws and never exceeds the limit (plus ellipses)', () => {
-    fc.assert(
-      fc.property(
+  it('never throws and never exceeds the limit (plus ellipses)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.string({ maxLength: 600 }),
         fc.array(fc.string({ maxLength: 8 }), { maxLength: 4 }),
         fc.integer({ min: 20, max: 300 }),
-        (text, terms, max) => {
-          expect(snippetAround(text, terms, max).length).toBeLessThanOrEqual(max + 2)
+        async (text, terms, max) => {
+          for (const snippet of await snippetsOf(text, terms.join(' '), max)) expect(snippet.length).toBeLessThanOrEqual(max + 2)
         },
       ),
     )
   })
 })
 
-describe('snippetAround and runs of dots (issue 35, item 9)', () => {
-  it("starts a PDF's dot-leader line with one ellipsis, not …...", () => {
+describe('snippets and runs of dots (issue 35, item 9)', () => {
+  it("starts a PDF's dot-leader line with one ellipsis, not …...", async () => {
     const contents = `Contents ${Array.from({ length: 30 }, (_, i) => `Chapter ${i + 1} ........................ ${i * 7 + 1}`).join(' ')} the llama chapter`
-    const snippet = snippetAround(contents, ['llama'], 120)
+    const [snippet] = await snippetsOf(contents, 'llama', 120)
     expect(snippet).toContain('llama')
     expect(snippet).not.toMatch(/…\.|\.…|\.\.\./)
-    const typed = snippetAround(`${'word '.repeat(60)}... the llama ... ${'word '.repeat(60)}`, ['llama'], 40)
-    expect(typed.startsWith('…the llama')).toBe(true)
+    const [typed] = await snippetsOf(`${'word '.repeat(60)}... the llama ... ${'word '.repeat(60)}`, 'llama', 40)
+    expect(typed?.startsWith('…the llama')).toBe(true)
     expect(typed).not.toMatch(/…\s?\.|\.\s?…|\.\s?\./)
   })
 
-  it('never shows an ellipsis beside dots, whatever the text', () => {
+  it('never shows an ellipsis beside dots, whatever the text', async () => {
     const piece = fc.constantFrom('word', 'llama', '.', '..', '...', '. . .', '…', ' ', '\n', 'end.')
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 200 }), fc.integer({ min: 20, max: 120 }), (pieces, max) => {
-        const snippet = snippetAround(pieces.join(' '), ['llama'], max)
-        return !/…\s?\.|\.\s?…|\.\s?\.\s?\./.test(snippet)
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 200 }), fc.integer({ min: 20, max: 120 }), async (pieces, max) => {
+        for (const snippet of await snippetsOf(pieces.join(' '), 'llama', max)) expect(snippet).not.toMatch(/…\s?\.|\.\s?…|\.\s?\.\s?\./)
       }),
     )
   })
