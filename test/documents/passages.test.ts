@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { documentPages, documentPassages, normalizeUrl } from '../../src/strategy.js'
-import { pageOfUrl, pageUrl } from '../../src/documents/document-pages.js'
+import { knowledgeBase, type VectorStore } from '../../src/kb/index.js'
 import { chooseWindows, OMITTED, WINDOW_CHARS } from '../../src/documents/passages.js'
 import { textWindows } from '../../src/documents/text-windows.js'
 import { rankTexts } from '../../src/documents/lexical.js'
@@ -29,18 +29,37 @@ const segments = (passage: Passage) =>
     .map((part) => part.replace(/^\[…\] /, '').replace(/ \[…\]$/, ''))
     .filter((part) => part && part !== OMITTED)
 
-/** The text a passage's URL names: its document page, or the whole page. */
+/** The text a passage cites: its document page, or the whole page. */
 const placeText = (page: { url: string; text: string; pageStarts?: readonly number[] }, passage: Passage) => {
-  const number = pageOfUrl(passage.url)
+  const number = passage.page
   return number === undefined ? page.text : (documentPages(page).find((p) => p.page === number)?.text ?? '')
 }
 
+/** The title a knowledge base gives a hit on a stored chunk citing `url`: "page n" added when the URL names a page. */
+async function titleOfHit(url: string): Promise<string | undefined> {
+  const chunk = { id: 'c', documentId: 'd', url, title: 'A', headings: [], position: 0, text: 'llamas', vector: Float32Array.from([1]) }
+  const store: VectorStore = {
+    embedding: async () => ({ model: 'flat', dimensions: 1 }),
+    putDocument: async () => {},
+    removeDocument: async () => {},
+    documents: async () => [],
+    searchByVector: async () => [{ chunk, score: 1 }],
+    searchByText: async () => [],
+    chunksAround: async () => [],
+    close: async () => {},
+  }
+  const embed = { model: 'flat', dimensions: 1, embed: async (texts: readonly string[]) => ({ vectors: texts.map(() => Float32Array.from([1])) }) }
+  return (await knowledgeBase({ store, embed }).search('llamas'))[0]?.title
+}
+
 describe('document pages', () => {
-  it('page URLs replace any fragment; only #page=n names a page', () => {
-    expect(pageUrl('https://example.org/a.pdf#intro', 7)).toBe('https://example.org/a.pdf#page=7')
-    expect(pageOfUrl('https://example.org/a.pdf#page=7')).toBe(7)
-    expect(pageOfUrl('https://example.org/a.pdf#page=0')).toBeUndefined()
-    expect(pageOfUrl('https://example.org/a.pdf#intro')).toBeUndefined()
+  it('page URLs replace any fragment; only #page=n names a page', async () => {
+    const pages = Array.from({ length: 7 }, (_, i) => `page ${i + 1}`)
+    const passages = await documentPassages(doc(pages, 'https://example.org/a.pdf#intro'), 'q', 1000)
+    expect(passages.find((p) => p.page === 7)?.url).toBe('https://example.org/a.pdf#page=7')
+    expect(await titleOfHit('https://example.org/a.pdf#page=7')).toBe('A › page 7')
+    expect(await titleOfHit('https://example.org/a.pdf#page=0')).toBe('A')
+    expect(await titleOfHit('https://example.org/a.pdf#intro')).toBe('A')
   })
 
   it('normalizeUrl keeps a page (two pages are two sources) and drops any other fragment', () => {
@@ -175,12 +194,15 @@ describe('documentPassages properties', () => {
         expect(shownChars(passages)).toBeLessThanOrEqual(maxChars)
         let lastPage = 0
         for (const passage of passages) {
-          const number = pageOfUrl(passage.url)
           if (read.pageStarts) {
-            expect(passage.page).toBe(number)
-            expect(number!).toBeGreaterThan(lastPage)
-            lastPage = number!
-          } else expect(passage.url).toBe(read.url)
+            // A document's passage cites its page: the document's URL with #page=n.
+            expect(passage.url).toBe(`${read.url}#page=${passage.page}`)
+            expect(passage.page!).toBeGreaterThan(lastPage)
+            lastPage = passage.page!
+          } else {
+            expect(passage.url).toBe(read.url)
+            expect(passage.page).toBeUndefined()
+          }
           const holder = placeText(read, passage)
           let from = 0
           for (const part of segments(passage)) {
