@@ -23,6 +23,7 @@ import { jsonRenderer, ndjsonRenderer, prettyRenderer, type Renderer } from './r
 import { resumeInputs, resumeHint } from './resume-decision.js'
 import { isScaleOutCommand, runScaleOut } from './scale-out/commands.js'
 import { writeOutput } from './output-file.js'
+import { printable } from './render/terminal-text.js'
 import { serve } from './serve.js'
 import { UsageError } from './usage-error.js'
 import { VERSION } from '../version.js'
@@ -174,7 +175,8 @@ export async function runCli(io: CliIO): Promise<number> {
       return EXIT.usage
     }
     io.stderr.write(thrownErrorText(error, debug))
-    if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`)
+    // The stack repeats the message, whose text may be a server's: printed without its control characters too.
+    if (debug && error instanceof Error && error.stack) io.stderr.write(`${printable(error.stack)}\n`)
     return EXIT.error
   }
 }
