@@ -146,6 +146,10 @@ describe('the CLI prints it', { timeout: 60_000 }, () => {
     const { code, stderr } = await thrown(new Error('bad \u001b[2Jthing', { cause: 'evil \u001b]0;title\u0007' }))
     expect(code).toBe(1)
     expect(stderr).toMatch(/^laconic: error: cannot reach Ollama at [^\n]*\(bad \[2Jthing\)[^\n]*\nlaconic: cause: evil \]0;title\n/)
-    expect(stderr).not.toMatch(/[\u001b\u0007]/)
+    expect(stderr).not.toContain('\u001b')
+    expect(stderr).not.toContain('\u0007')
+    // A message of several lines is printed on one.
+    const folded = await thrown(new Error('connection reset\n  by peer'))
+    expect(folded.stderr).toMatch(/^laconic: error: cannot reach Ollama at [^\n]*\(connection reset by peer\)[^\n]*\n/)
   })
 })
