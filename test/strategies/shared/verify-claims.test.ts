@@ -2,11 +2,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgent, type LLMRequest, type ResearchEvent, type ResearchOptions, type AgentOptions } from '../../../src/index.js'
 import { citedAnswer, type CitedSource, type StrategyContext } from '../../../src/strategy.js'
-import { JUDGE_BATCH } from '../../../src/strategies/shared/claim-judge.js'
-import { MAX_JUDGED } from '../../../src/strategies/shared/verify-claims.js'
 import { assertEventInvariants, scriptedLLM } from '../../../src/testing/index.js'
 
 type Script = Parameters<typeof scriptedLLM>[0]['replies']
+
+/** The documented limits of claim verification: sentences a judge call reads (docs/prompts.md), sentences of an answer judged (docs/strategies.md). */
+const JUDGE_BATCH = 4
+const MAX_JUDGED = 24
 
 type VerifyMode = NonNullable<AgentOptions['verify']>
 
