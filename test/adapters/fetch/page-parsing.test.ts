@@ -12,7 +12,9 @@ import { textPdf } from '../../support/make-pdf.js'
 import { pageHost } from './served.js'
 
 const host = pageHost()
-const fetcher = httpFetch({ allowPrivateNetwork: true, maxRetries: 0, documentTimeoutMs: 60_000 })
+// A minute to read a page or a document: on a loaded machine a large one may take seconds, and
+// running out of time is a fallback of its own (extraction-fallback.test.ts), not what is tested here.
+const fetcher = httpFetch({ allowPrivateNetwork: true, maxRetries: 0, extractTimeoutMs: 60_000, documentTimeoutMs: 60_000 })
 const bytes = (text: string) => new TextEncoder().encode(text)
 const concat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]))
 const read = (type: string | undefined, body: string | Uint8Array, path?: string) => fetcher.fetch(host.at({ type, body }, path))

@@ -14,7 +14,9 @@ import { pageHost } from './served.js'
 const pages = new URL('../../fixtures/pages/', import.meta.url)
 const saved = (file: string) => readFileSync(new URL(file, pages), 'utf8')
 const host = pageHost()
-const fetcher = httpFetch({ allowPrivateNetwork: true, maxRetries: 0, documentTimeoutMs: 60_000 })
+// A minute to read a page or a document: on a loaded machine a large one may take seconds, and
+// running out of time is a fallback of its own (extraction-fallback.test.ts), not what is tested here.
+const fetcher = httpFetch({ allowPrivateNetwork: true, maxRetries: 0, extractTimeoutMs: 60_000, documentTimeoutMs: 60_000 })
 /** The date httpFetch gives a page served as HTML (undefined when it gives none). */
 const dateOf = async (html: string) => (await fetcher.fetch(host.at({ type: 'text/html; charset=utf-8', body: html }))).published
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
