@@ -39,9 +39,8 @@ async function recalled(found: unknown, recall: number, recallChars: number): Pr
 
 /** What a run that yields `events` writes to long-term memory: the facts of its entry, or undefined when it writes none. */
 async function remembered(events: StrategyEvent[]): Promise<MemoryEntry['facts'] | undefined> {
-  let written: (entry: MemoryEntry | undefined) => void = () => {}
-  const entry = new Promise<MemoryEntry | undefined>((resolve) => (written = resolve))
-  const store: MemoryStore = { recall: async () => [], remember: async (kept) => written(kept) }
+  const written: MemoryEntry[] = []
+  const store: MemoryStore = { recall: async () => [], remember: async (entry) => void written.push(entry) }
   const strategy: Strategy = {
     name: 'scripted',
     async *run() {
@@ -51,7 +50,10 @@ async function remembered(events: StrategyEvent[]): Promise<MemoryEntry['facts']
   const agent = createAgent({ llm: scriptedLLM({ replies: [] }), strategy, memory: { store, recall: 0, writePolicy: { minAnswerChars: 0, minFindings: 1 } } })
   const result = await agent.research('q?').result
   expect(result.reason).toBe('answered')
-  return (await entry)?.facts
+  // The write starts once the run's end has reached its reader, in a later turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(written.length).toBeLessThanOrEqual(1)
+  return written[0]?.facts
 }
 
 describe("the findings a run recalls from its memory store's reply", () => {
@@ -100,5 +102,7 @@ describe('the findings a finished run leaves in memory', () => {
       { text: 'It is large.', url: 'https://a.example/', title: 'A' },
       { text: 'It is large.', url: 'https://b.example/' },
     ])
+    // Nothing cited, nothing found: nothing written.
+    expect(await remembered([{ type: 'answer', text: 'Nobody knows why.', citations }])).toBeUndefined()
   })
 })
