@@ -2,7 +2,7 @@
  * Rows run through `evaluate`, the route a user takes, under an agent whose strategy the test
  * writes: what the eval graded and measured of each, and what it warned of.
  */
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type EvalRow, type EvalRowResult, evaluate } from '../../src/eval/index.js'
@@ -32,19 +32,24 @@ export interface EvalRowsOptions {
 export async function evalRows(rows: readonly EvalRow[], run: RowRun, options: EvalRowsOptions = {}): Promise<{ rows: EvalRowResult[]; warnings: string[] }> {
   const strategy: Strategy = { name: 'under-test', run: (question, ctx) => run(question, ctx) }
   const llm = options.llm ?? scriptedLLM({ model: 'agent-model', replies: () => 'ok' })
+  // A folder of its own unless given one, removed once read.
   const out = options.out ?? (await mkdtemp(join(tmpdir(), 'laconic-eval-rows-')))
   const results: EvalRowResult[] = []
   const warnings: string[] = []
-  for await (const event of evaluate({
-    dataset: rows,
-    configs: [{ name: options.config ?? 'c', agent: { llm, strategy } }],
-    out,
-    concurrency: 1,
-    ...(options.grader ? { grader: options.grader } : {}),
-  })) {
-    if (event.type === 'row-end') results.push(event.row)
-    else if (event.type === 'eval-warning') warnings.push(event.message)
-    else if (event.type === 'eval-end' && event.reason !== 'done') throw new Error(`the eval ended ${event.reason}: ${event.error ?? ''}`)
+  try {
+    for await (const event of evaluate({
+      dataset: rows,
+      configs: [{ name: options.config ?? 'c', agent: { llm, strategy } }],
+      out,
+      concurrency: 1,
+      ...(options.grader ? { grader: options.grader } : {}),
+    })) {
+      if (event.type === 'row-end') results.push(event.row)
+      else if (event.type === 'eval-warning') warnings.push(event.message)
+      else if (event.type === 'eval-end' && event.reason !== 'done') throw new Error(`the eval ended ${event.reason}: ${event.error ?? ''}`)
+    }
+  } finally {
+    if (options.out === undefined) await rm(out, { recursive: true, force: true })
   }
   return { rows: results, warnings }
 }
