@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import { brave, createPacer, duckduckgo, openAlex } from '../../../src/adapters/index.js'
+import { brave, createPacer, duckduckgo, pubmed } from '../../../src/adapters/index.js'
 import { ProviderError, type LLMRequest } from '../../../src/index.js'
 import { isAbortError } from '../../../src/strategy.js'
 import { loopbacks, startLoopback, writePieces } from './loopback.js'
@@ -85,11 +85,12 @@ it('a key in the query string never reaches the error', async () => {
     res.writeHead(401, { 'content-type': 'text/plain' })
     res.end(`bad key in ${req.url}`)
   })
-  const error = (await openAlex({ apiKey: KEY, baseURL: server.url, pacer: noPacing() })
+  // PubMed sends its key as `api_key` in the query, and leaves a 401's hint to the shared default.
+  const error = (await pubmed({ apiKey: KEY, baseURL: server.url, pacer: noPacing() })
     .search('x')
     .catch((e: unknown) => e)) as ProviderError
   expect(server.requests[0]?.url).toContain(`api_key=${KEY}`)
-  expect(error).toMatchObject({ code: 'auth', hint: expect.stringContaining('check `apiKey`') })
+  expect(error).toMatchObject({ code: 'auth', hint: 'check the API key' })
   expect(JSON.stringify({ ...error, message: error.message })).not.toContain(KEY)
   expect(error.providerMessage).toContain('[redacted]')
 })
