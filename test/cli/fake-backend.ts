@@ -27,6 +27,8 @@ export interface ScriptedReply {
   toolCalls?: { id: string; name: string; arguments: string }[]
   /** Send this many word-tokens, then hold the stream open until the client goes away. */
   stallAfterTokens?: number
+  /** The usage the reply reports. @defaultValue 40 prompt tokens, a completion token per word */
+  usage?: { promptTokens: number; completionTokens: number }
 }
 
 export interface FakeBackend {
@@ -75,7 +77,8 @@ async function streamReply(res: ServerResponse, reply: ScriptedReply): Promise<v
     await write(res, chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }))
   }
   await write(res, chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop'))
-  const usage = { prompt_tokens: 40, completion_tokens: tokens.length, total_tokens: 40 + tokens.length }
+  const { promptTokens = 40, completionTokens = tokens.length } = reply.usage ?? {}
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens }
   await write(res, `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage })}\n\n`)
   await write(res, 'data: [DONE]\n\n')
   res.end()

@@ -31,6 +31,8 @@ export interface LaconicOptions {
   fetch?: typeof globalThis.fetch
   /** Called with all of stderr so far on every write (e.g. to find the port `--serve` chose). */
   onStderr?: (all: string) => void
+  /** The command's clock. @defaultValue always 0 */
+  now?: () => number
   /** Whether stderr is a terminal (colours, the status area). */
   stderrIsTTY?: boolean
 }
@@ -65,7 +67,7 @@ export async function laconic(argv: readonly string[], options: LaconicOptions =
       return options.stdin
     },
     interrupt: options.interrupt ?? new AbortController().signal,
-    now: () => 0,
+    now: options.now ?? (() => 0),
     fetch: options.fetch ?? noNetwork,
     ...(answers
       ? {
