@@ -1,25 +1,62 @@
-import { describe, expect, it } from 'vitest'
-import { debugLLM } from '../../src/cli/debug-llm.js'
-import { generate } from '../../src/strategy.js'
-import { scriptedLLM } from '../../src/testing/index.js'
+/** `--debug`: every model call on stderr (system prompt, prompt, reply), secrets redacted, the answer untouched. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { roleOf } from '../support/roles.js'
+import { type ChatTurn, cliFlags, type FakeBackend, type ScriptedReply, startFakeBackend } from './fake-backend.js'
+import { laconic } from './laconic.js'
 
-describe('debugLLM', () => {
+let backend: FakeBackend
+let model: (turn: ChatTurn) => string | ScriptedReply = () => ''
+beforeAll(async () => {
+  backend = await startFakeBackend({ reply: (turn) => model(turn) })
+})
+afterAll(() => backend.close())
+
+/** The `── ... ──` headers of the log and the lines under them, from stderr. */
+const logOf = (stderr: string) => stderr.slice(stderr.indexOf('── #1'), stderr.indexOf('\n[answer]') + 1)
+
+describe('--debug', () => {
   it('writes the system prompt, prompt and reply of every call, secrets redacted, chunks untouched', async () => {
-    let log = ''
-    const llm = debugLLM(scriptedLLM({ model: 'tiny', replies: ['the key is sk-abcdef', 'second'] }), { write: (t) => (log += t) }, ['sk-abcdef'])
-    const first = await generate(llm, { system: 'be brief', prompt: 'say sk-abcdef', json: true })
-    await generate(llm, { prompt: 'again' })
-    expect(first.text).toBe('the key is sk-abcdef') // the model's output is not altered, only the log
-    expect(log).toBe(
-      '── #1 tiny system ──\nbe brief\n── #1 tiny prompt (json) ──\nsay [redacted]\n── #1 reply ──\nthe key is [redacted]\n' +
-        '── #2 tiny prompt ──\nagain\n── #2 reply ──\nsecond\n',
+    model = () => 'the key is sk-abcdef'
+    const { code, stdout, stderr } = await laconic([...cliFlags(backend), '--api-key', 'sk-abcdef', '-s', 'react', '--debug', 'say sk-abcdef'])
+    expect(code).toBe(0)
+    // The model's output is not altered, only the log.
+    expect(stdout).toBe('the key is sk-abcdef\n')
+    const system = backend.turns.at(-1)?.system ?? ''
+    expect(system).not.toBe('')
+    expect(logOf(stderr)).toBe(
+      `── #1 fake-model system ──\n${system}\n── #1 fake-model prompt ──\nQuestion: say [redacted]\n── #1 reply ──\nthe key is [redacted]\n`,
     )
+    expect(stderr).not.toMatch(/── #2/)
+  })
+
+  it('numbers the calls, and marks a request for JSON', async () => {
+    model = (turn) => {
+      switch (roleOf(turn.system)) {
+        case 'graph-reader planner':
+          return JSON.stringify({ goal: 'x', steps: ['search'], key_elements: ['x'], queries: ['x'] })
+        case 'graph-reader neighbor':
+          return '{"answerable": true}'
+        default:
+          return 'Answer.'
+      }
+    }
+    const { stderr } = await laconic([...cliFlags(backend), '-s', 'graph-reader', '--debug', 'q'])
+    const headers = stderr.split('\n').filter((line) => line.startsWith('── '))
+    expect(headers.slice(0, 6)).toEqual([
+      '── #1 fake-model system ──',
+      '── #1 fake-model prompt (json) ──',
+      '── #1 reply ──',
+      '── #2 fake-model system ──',
+      '── #2 fake-model prompt (json) ──',
+      '── #2 reply ──',
+    ])
   })
 
   it('a failed call is logged as failed, and the error still reaches the caller', async () => {
-    let log = ''
-    const llm = debugLLM(scriptedLLM({ replies: [{ text: 'partial', error: new Error('connection reset') }] }), { write: (t) => (log += t) }, [])
-    await expect(generate(llm, { prompt: 'p' })).rejects.toThrow('connection reset')
-    expect(log).toContain('── #1 failed: connection reset ──\npartial\n')
+    model = () => ({ text: 'partial answer here', cutAfterTokens: 1 })
+    const { code, stderr } = await laconic([...cliFlags(backend), '-s', 'react', '--debug', 'q'])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/\n── #1 failed: openai: connection lost mid-response [^\n]* ──\npartial\n/)
+    expect(stderr).toContain('\nlaconic: error: openai: connection lost mid-response')
   })
 })

@@ -27,6 +27,8 @@ export interface ScriptedReply {
   toolCalls?: { id: string; name: string; arguments: string }[]
   /** Send this many word-tokens, then hold the stream open until the client goes away. */
   stallAfterTokens?: number
+  /** Send this many word-tokens, then cut the connection (a server that dies mid-answer). */
+  cutAfterTokens?: number
   /** The usage the reply reports. @defaultValue 40 prompt tokens, a completion token per word */
   usage?: { promptTokens: number; completionTokens: number }
 }
@@ -69,6 +71,10 @@ async function streamReply(res: ServerResponse, reply: ScriptedReply): Promise<v
   const tokens = reply.text.match(/\s*\S+/g) ?? []
   for (const [i, token] of tokens.entries()) {
     if (reply.stallAfterTokens !== undefined && i >= reply.stallAfterTokens) return // held open until the client leaves
+    if (reply.cutAfterTokens !== undefined && i >= reply.cutAfterTokens) {
+      res.destroy()
+      return
+    }
     await write(res, chunk({ content: token }))
   }
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
