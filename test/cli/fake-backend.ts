@@ -1,7 +1,7 @@
 /**
- * One loopback `node:http` server playing an OpenAI-compatible chat server (SSE chat
- * completions, as in WIRE.md, and `/v1/embeddings`) and a SearXNG instance (`/search?format=json`), so the CLI can
- * run end to end as a child process with no network.
+ * One loopback `node:http` server playing an OpenAI-compatible model server (SSE chat completions,
+ * as in WIRE.md, and `/v1/embeddings`) and a SearXNG instance (`/search?format=json`), so the CLI
+ * can run end to end, in process or as a child process, with no network.
  */
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
