@@ -5,7 +5,8 @@
  *
  * The lower bound for concurrency c comes from the same workload: the plan and the finalizer
  * run alone; exploration takes at least its longest chain of dependent nodes, and at least
- * its searches and model calls spread over c slots (the run's one limit: at most c at once).
+ * its model calls spread over c slots and its searches over c others (the run's one limit has a
+ * lane of c slots for model calls and one for searches and page reads).
  * Targets: concurrency 4 at least 3× faster than 1, within 1.25× of its bound; ≤ 2 model calls per node.
  */
 import { createAgent } from '../src/index.js'
@@ -31,15 +32,16 @@ export const ROOTS = ['first topic', 'second topic', 'third topic', 'fourth topi
 const NODE_MS = SEARCH_MS + 2 * MODEL_MS
 
 /**
- * The workload's critical-path and work lower bound for `concurrency` slots: the run's one limit
- * holds every search and model call, so at most `concurrency` of them are in flight at once and
- * a node's whole work (its search and two model calls) is slot work.
+ * The workload's critical-path and work lower bound for `concurrency` slots per lane: at most
+ * `concurrency` model calls and `concurrency` searches at once. (A node's search holds no slot
+ * of the model lane: with pipelining, a node a reply names searches while the reply still
+ * streams, so a bound that counted searches as node work would be beaten at concurrency 2.)
  */
 function lowerBound(concurrency: number): number {
   const chain = (query: string): number => NODE_MS + Math.max(0, ...(WORKLOAD[query] ?? []).map(chain))
   const longestChain = Math.max(...ROOTS.map(chain))
   const nodes = Object.keys(WORKLOAD).length
-  const work = (nodes * NODE_MS) / concurrency
+  const work = Math.max(nodes * 2 * MODEL_MS, nodes * SEARCH_MS) / concurrency
   return MODEL_MS + Math.max(longestChain, work) + MODEL_MS
 }
 
