@@ -10,7 +10,12 @@ import { anyStrategyReply, searchResults } from '../support/any-strategy-model.j
 import { roleOf, type Role } from '../support/roles.js'
 
 /** A role's reply: its text, a function of the request and the role's call count, or the pieces it streams in. */
-export type Replies = Partial<Record<Role, string | ((req: LLMRequest, n: number) => string) | { pieces: readonly string[] }>>
+export type Replies = Partial<Record<Role, string | ((req: LLMRequest, n: number) => string | Pieces) | Pieces>>
+
+/** A reply streamed in exactly these pieces. */
+export interface Pieces {
+  pieces: readonly string[]
+}
 
 export interface Replied {
   events: ResearchEvent[]
@@ -26,23 +31,31 @@ export async function runReplying(
   question = 'Why is the sky blue?',
 ): Promise<Replied> {
   const counts = new Map<Role, number>()
+  /** The reply of a role's next call: a string, or the pieces it streams in. */
+  const next = (req: LLMRequest): string | Pieces | undefined => {
+    const role = roleOf(req.system)
+    const reply = role && replies[role]
+    if (reply === undefined || role === undefined) return undefined
+    const n = counts.get(role) ?? 0
+    counts.set(role, n + 1)
+    return typeof reply === 'function' ? reply(req, n) : reply
+  }
+  const pending = new Map<LLMRequest, string | Pieces | undefined>()
   const llm = scriptedLLM({
     replies: (req) => {
-      const role = roleOf(req.system)
-      const reply = role && replies[role]
-      if (reply === undefined || role === undefined || typeof reply === 'object') return anyStrategyReply(req)
-      const n = counts.get(role) ?? 0
-      counts.set(role, n + 1)
-      return typeof reply === 'string' ? reply : reply(req, n)
+      const reply = pending.get(req)
+      return typeof reply === 'string' ? reply : anyStrategyReply(req)
     },
   })
-  // A role that streams its reply in given pieces is answered here, and recorded with the rest.
+  // A reply in given pieces is streamed here, and recorded with the rest.
   const provider: LLMProvider = {
     local: true,
     stream(req) {
-      const role = roleOf(req.system)
-      const reply = role && replies[role]
-      if (typeof reply !== 'object') return llm.stream(req)
+      const reply = next(req)
+      if (typeof reply !== 'object') {
+        pending.set(req, reply)
+        return llm.stream(req)
+      }
       llm.calls.push(req)
       return (async function* (): AsyncGenerator<LLMChunk> {
         for (const text of reply.pieces) if (text) yield { type: 'text', text }
