@@ -48,7 +48,7 @@ const COPIED_INSTRUCTION = /\b(?:your|a|the) (?:short )?(?:web )?search query\b/
 
 /**
  * A usable query (or sub-question) from a model: emphasis, a `query:` label and surrounding
- * quotes removed; undefined when empty, on several lines, or a template placeholder the model
+ * quotes removed; undefined when empty, without a letter or digit, on several lines, or a template placeholder the model
  * copied (`<query>`, `...`, "your search query"). Cut at a word boundary to `maxChars`.
  */
 export function cleanQuery(raw: string, maxChars = 200): string | undefined {
@@ -62,6 +62,8 @@ export function cleanQuery(raw: string, maxChars = 200): string | undefined {
   let query = text
   for (let next = trimEdges(query.replace(/,+$/, '')); next !== query; next = trimEdges(query.replace(/,+$/, ''))) query = next
   if (!query || /[\r\n]/.test(query)) return undefined
+  // Nothing to search (no letter or digit): what the parse of a whole reply drops, a query read as it streams drops too.
+  if (!normalizeText(query)) return undefined
   if (TEMPLATE.test(query) || PLACEHOLDER.test(query) || COPIED_INSTRUCTION.test(query)) return undefined
   return query.length > maxChars ? truncateAtSentence(query, maxChars) : query
 }

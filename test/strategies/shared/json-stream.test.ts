@@ -1,20 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parsePlan } from '../../../src/strategies/graph-reader/parse.js'
-import { parseQueries } from '../../../src/strategies/reflect/parse.js'
+import type { LLMRequest } from '../../../src/index.js'
 import { createJsonStreamReader, type ClosedValue } from '../../../src/strategies/shared/json-stream.js'
-import { createQueryStream, type QueryStreamOptions } from '../../../src/strategies/shared/query-stream.js'
-import { distinctQueries } from '../../../src/strategies/shared/read.js'
+import type { Role } from '../../support/roles.js'
 import { splitAt } from '../../support/split.js'
+import { runReplying } from '../replying.js'
 
 function readAll(pieces: readonly string[]): ClosedValue[] {
   const reader = createJsonStreamReader()
   return pieces.flatMap((piece) => reader.push(piece))
-}
-
-function queriesOf(pieces: readonly string[], options: QueryStreamOptions): string[] {
-  const stream = createQueryStream(options)
-  return pieces.flatMap((piece) => stream.push(piece))
 }
 
 /** Text that looks like what models write: JSON-ish characters, words, quotes of every kind. */
@@ -79,11 +73,27 @@ describe('createJsonStreamReader', () => {
   })
 })
 
-describe('createQueryStream', () => {
-  const PLAN_LISTS = ['queries', 'initial_queries', 'initialQueries', 'search_queries', 'searchQueries', 'nodes']
+/**
+ * What a run did with a planner whose first reply streams in `pieces`: the queries it searched
+ * early (their `query` events come before the `plan` that follows the reply; a search started
+ * after the reply comes after it) and kept (one the parse did not keep is cancelled: its result
+ * is an aborted one), and those the parse of the whole reply planned ([] when it read none and
+ * fell back).
+ */
+async function streamedPlan(strategy: 'graph-reader' | 'reflect' | 'deep', role: Role, pieces: readonly string[]) {
+  const { events } = await runReplying(strategy, { [role]: (_req: LLMRequest, n: number) => (n === 0 ? { pieces } : '{"is_complete": true}') })
+  const plan = events.findIndex((e) => e.type === 'plan')
+  expect(plan).toBeGreaterThanOrEqual(0)
+  const aborted = new Set(events.flatMap((e) => (e.type === 'result' && e.error?.code === 'aborted' ? [e.queryId] : [])))
+  const early = events.slice(0, plan).flatMap((e) => (e.type === 'query' && !aborted.has(e.queryId) ? [e.query] : []))
+  const fellBack = events.slice(0, plan).some((e) => e.type === 'warning' && e.code === 'unparseable-output')
+  return { early, planned: fellBack ? [] : ((events[plan] as { queries?: string[] }).queries ?? []) }
+}
+
+describe('the query stream, as the strategies start searches from it', () => {
   const query = fc.string({ minLength: 1, maxLength: 40 }).filter((q) => q.trim() !== '')
 
-  it('sees, in any split, the queries the parse of the whole plan reads', () => {
+  it("sees, in any split, the queries the parse of the whole plan reads (graph-reader's plan)", async () => {
     const plan = fc.record({
       goal: fc.string({ maxLength: 30 }),
       steps: fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
@@ -97,46 +107,55 @@ describe('createQueryStream', () => {
         ),
       ),
     })
-    fc.assert(
-      fc.property(plan, fc.constantFrom(0, 2), fc.array(fc.nat(), { maxLength: 10 }), (value, indent, cuts) => {
+    await fc.assert(
+      fc.asyncProperty(plan, fc.constantFrom(0, 2), fc.array(fc.nat(), { maxLength: 10 }), async (value, indent, cuts) => {
         const reply = `\`\`\`json\n${JSON.stringify(value, null, indent)}\n\`\`\``
-        const seen = queriesOf(splitAt(reply, cuts), { lists: PLAN_LISTS })
-        expect(distinctQueries(seen, 5)).toEqual(parsePlan(reply)?.queries ?? [])
+        const { early, planned } = await streamedPlan('graph-reader', 'graph-reader planner', splitAt(reply, cuts))
+        expect(early).toEqual(planned)
       }),
     )
   })
 
-  it('sees the queries of a top-level list and of a bare list, line by line', () => {
-    fc.assert(
-      fc.property(fc.array(query, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 10 }), (queries, cuts) => {
+  it("sees the queries of a top-level list and of a bare list, line by line (reflect's planner)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(query, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 10 }), async (queries, cuts) => {
         const json = JSON.stringify(queries)
-        expect(distinctQueries(queriesOf(splitAt(json, cuts), { topLevelList: true }), 5)).toEqual(parseQueries(json))
+        const listed = await streamedPlan('reflect', 'reflect queries', splitAt(json, cuts))
+        expect(listed.early).toEqual(listed.planned)
         const clean = queries.map((q) => q.replace(/[\r\n[\]{}]/g, ' ').trim() || 'q')
         const bare = `Queries:\n${clean.map((q, i) => `${i + 1}. ${q}`).join('\n')}\n`
-        expect(distinctQueries(queriesOf(splitAt(bare, cuts), { bareList: true }), 5)).toEqual(parseQueries(bare))
+        const lines = await streamedPlan('reflect', 'reflect queries', splitAt(bare, cuts))
+        expect(lines.early).toEqual(lines.planned)
       }),
     )
   })
 
-  it('cleans a query to a fixed point: trailing commas and edges go together ("0, ," is "0", as the bare list parse reads it)', () => {
-    expect(distinctQueries(['0, ,'], 5)).toEqual(['0'])
-    expect(queriesOf(['Queries:\n1. 0, ,\n'], { bareList: true }).flatMap((q) => distinctQueries([q], 5))).toEqual(parseQueries('Queries:\n1. 0, ,\n'))
-    fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'a0 ,."\'*`'), maxLength: 30 }), (raw) => {
-        const once = distinctQueries([raw], 1)
-        expect(distinctQueries(once, 1)).toEqual(once)
+  it('cleans a query to a fixed point: trailing commas and edges go together ("0, ," is "0", as the bare list parse reads it)', async () => {
+    expect(await streamedPlan('reflect', 'reflect queries', ['Queries:\n1. 0, ,\n'])).toEqual({ early: ['0'], planned: ['0'] })
+    // The stream's query and the parse's are cleaned alike: the search started early is the one planned.
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: fc.constantFrom(...'a0 ,."\'*`'), maxLength: 30 }), async (raw) => {
+        const { early, planned } = await streamedPlan('reflect', 'reflect queries', [JSON.stringify({ queries: [raw] })])
+        expect(early).toEqual(planned)
       }),
     )
   })
 
-  it('reads one query from a top-level string field, not from nested ones', () => {
-    const stream = createQueryStream({ fields: ['next_question'] })
-    expect(stream.push('{"is_complete": false, "nested": {"next_question": "no"}, "next_question": "What is ')).toEqual([])
-    expect(stream.push('it?", "reasoning": "because"}')).toEqual(['What is it?'])
+  it("reads one query from a top-level string field, not from nested ones (deep's planner)", async () => {
+    const { early, planned } = await streamedPlan('deep', 'deep planner', [
+      '{"is_complete": false, "nested": {"next_question": "no"}, "next_question": "What is ',
+      'it?", "reasoning": "because"}',
+    ])
+    expect(early).toEqual(['What is it?'])
+    expect(planned).toEqual(['What is it?'])
   })
 
-  it('leaves a bare list once JSON appears (the JSON is the reply)', () => {
-    const stream = createQueryStream({ lists: ['queries'], bareList: true })
-    expect(stream.push('- first\n{"queries": ["second"]}\n- third\n')).toEqual(['first', 'second'])
+  it('leaves a bare list once JSON appears (the JSON is the reply)', async () => {
+    const pieces = ['- first\n{"queries": ["second"]}\n- third\n']
+    const { events } = await runReplying('reflect', { 'reflect queries': (_req: LLMRequest, n: number) => (n === 0 ? { pieces } : '[]') })
+    // The bare list's first line and the JSON's query start; "third", after the JSON, never does.
+    const plan = events.findIndex((e) => e.type === 'plan')
+    expect(events.slice(0, plan).flatMap((e) => (e.type === 'query' ? [e.query] : []))).toEqual(['first', 'second'])
+    expect(events[plan]).toMatchObject({ queries: ['second'] })
   })
 })
