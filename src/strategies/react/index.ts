@@ -20,8 +20,6 @@ import { type ReactLimits, type ReactOptions, type ReactSettings, reactSettings 
 import { ERROR_CHARS, toolRunner } from './tool-runner.js'
 import { builtinTools, openToolSources, READ_PAGE, type ReactToolSource, type RunnableTool, SEARCH } from './tools.js'
 
-export { coerceTextArgs, finalAnswerFilter, parseTextStep, type TextStep } from './text-protocol.js'
-
 type Settings = ReactLimits
 
 /** A step whose calls wait for approval: replayed on resume, its calls announced once. */

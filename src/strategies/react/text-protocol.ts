@@ -9,7 +9,6 @@
  * only what follows `Final Answer:` while the model writes it.
  */
 import type { ToolSpec } from '../../core/contracts/providers.js'
-import type { TextFilter } from '../../core/util/text.js'
 
 export type TextStep =
   | { kind: 'action'; thought: string; name: string; args: string }
@@ -100,52 +99,4 @@ Action Input: the JSON input
 You will get the Observation in the next message. When you can answer, reply:
 Thought: why you can answer
 Final Answer: the answer`
-}
-
-const MARKER = /(?:^|\n)[ \t]*(?:\*\*|#+\s*)?final answer(?:\*\*)?[ \t]*:[ \t]*/i
-const ACTION = /(?:^|\n)[ \t]*(?:\*\*|#+\s*)?action(?:\*\*)?[ \t]*:/i
-/** Longest text a marker could still complete from ("\n**Final Answer** :  "). */
-const HOLD = 32
-
-/**
- * Passes through only the text after `Final Answer:`, as it streams; nothing when an
- * `Action:` comes first. Text before the marker is held only until the marker is ruled out.
- */
-export function finalAnswerFilter(): TextFilter {
-  let before = ''
-  let state: 'looking' | 'answer-start' | 'answer' | 'action' = 'looking'
-  const answer = (text: string): string => {
-    if (state === 'answer') return text
-    // Whitespace between the marker and the answer may arrive in a later chunk.
-    const trimmed = text.trimStart()
-    if (trimmed) state = 'answer'
-    return trimmed
-  }
-  return {
-    push(chunk) {
-      if (state === 'answer' || state === 'answer-start') return answer(chunk)
-      if (state === 'action') return ''
-      before += chunk
-      const action = ACTION.exec(before)
-      const marker = MARKER.exec(before)
-      if (marker && (!action || marker.index < action.index)) {
-        state = 'answer-start'
-        const rest = before.slice(marker.index + marker[0].length)
-        before = ''
-        return answer(rest)
-      }
-      if (action) {
-        state = 'action'
-        before = ''
-        return ''
-      }
-      // Keep only a tail in which a marker could still begin.
-      if (before.length > HOLD * 4) before = before.slice(-HOLD)
-      return ''
-    },
-    flush() {
-      before = ''
-      return ''
-    },
-  }
 }

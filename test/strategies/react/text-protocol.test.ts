@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { coerceTextArgs, finalAnswerFilter, hasProtocolLabel, parseTextStep, untilObservation } from '../../../src/strategies/react/text-protocol.js'
+import { coerceTextArgs, hasProtocolLabel, parseTextStep, untilObservation } from '../../../src/strategies/react/text-protocol.js'
 
 it('an action with a JSON input; an invented observation after it is cut off', () => {
   expect(parseTextStep('Thought: I need data.\nAction: search\nAction Input: {"query": "Zürich"}\nObservation: made up')).toEqual({
@@ -41,27 +41,6 @@ it('a bare input becomes the single string property of the tool', () => {
   const search = { name: 'search', description: 'd', parameters: { type: 'object', properties: { query: { type: 'string' } } } }
   expect(JSON.parse(coerceTextArgs('"battery makers"', search))).toEqual({ query: 'battery makers' })
   expect(coerceTextArgs('{"query":"x"}', search)).toBe('{"query":"x"}')
-})
-
-const run = (pieces: string[]) => {
-  const filter = finalAnswerFilter()
-  return pieces.map((p) => filter.push(p)).join('') + filter.flush()
-}
-
-it('the filter streams only the final answer, wherever the chunks are cut', () => {
-  const text = 'Thought: I know it.\nFinal Answer: Bern is the capital [1].'
-  fc.assert(
-    fc.property(fc.array(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), (cuts) => {
-      const at = [...new Set(cuts)].sort((a, b) => a - b)
-      const pieces = [0, ...at].map((start, i) => text.slice(start, at[i] ?? text.length))
-      expect(run(pieces)).toBe('Bern is the capital [1].')
-    }),
-  )
-})
-
-it('the filter passes nothing for an action, and nothing for unlabelled prose', () => {
-  expect(run(['Thought: x\nAction: search\n', 'Action Input: {"query":"Final Answer: no"}'])).toBe('')
-  expect(run(['just some ', 'prose'])).toBe('')
 })
 
 it("the model's turn is cut before an Observation it invents, and only there", () => {
