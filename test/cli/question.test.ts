@@ -46,12 +46,17 @@ describe('--var', () => {
     expect(await usageError(['{{CITY}} in {{YEAR}}'])).toBe('laconic: the prompt uses {{CITY}}, {{YEAR}}: pass --var CITY=... --var YEAR=...\n')
   })
 
+  it('a value that reads as a flag is a usage error, not a var', async () => {
+    expect(await usageError(['--var', '-k=v', 'why?'])).toBe('laconic: --var needs a value; see laconic --help\n')
+  })
+
   it('text without placeholders is asked as it is, whatever the vars', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ minLength: 1 }).filter((s) => !s.includes('{{') && s.trim() !== '' && !['mcp', 'index', 'kb', 'worker', 'serve', 'eval'].includes(s)),
         fc.dictionary(
-          fc.string({ minLength: 1 }).filter((key) => !key.includes('=') && key.trim() === key && key !== ''),
+          // A key starting with '-' would make `--var -k=v` read as a flag given no value (the usage error, as for any flag).
+          fc.string({ minLength: 1 }).filter((key) => !key.includes('=') && key.trim() === key && key !== '' && !key.startsWith('-')),
           fc.string(),
           { maxKeys: 3 },
         ),
