@@ -203,7 +203,7 @@ export class UIChunkMapper {
       case 'tool-call':
         // A tool the strategy runs (react): a dynamic tool part, as useChat shows any tool call.
         this.toolCalls.add(event.callId)
-        out.push({ type: 'tool-input-available', toolCallId: event.callId, toolName: event.name, input: event.args, dynamic: true })
+        out.push({ type: 'tool-input-available', toolCallId: event.callId, toolName: event.name, input: withoutPrototypeKeys(event.args), dynamic: true })
         break
       case 'tool-result':
         // The AI SDK refuses an output for a call it has not seen; a stream joined mid-run may start with one.
@@ -391,6 +391,26 @@ export class UIChunkMapper {
 type EventOf<T extends ResearchEvent['type']> = Extract<ResearchEvent, { type: T }>
 
 /** The named fields of an event that are set: the protocol's parts carry no `undefined`s. */
+/**
+ * The model's tool arguments without the keys the AI SDK client refuses: it reads every chunk
+ * with a prototype-poisoning guard, which rejects the whole chunk (and so the chat's stream) when
+ * any object has a `__proto__` key, or a `constructor` object has a `prototype` key. A model may
+ * write either; dropping the key loses nothing a tool part shows.
+ */
+function withoutPrototypeKeys(args: Record<string, unknown>): Record<string, unknown> {
+  const copy = (value: unknown, key?: string): unknown => {
+    if (Array.isArray(value)) return value.map((item) => copy(item))
+    if (value === null || typeof value !== 'object') return value
+    const out: Record<string, unknown> = {}
+    for (const [name, item] of Object.entries(value)) {
+      if (name === '__proto__' || (key === 'constructor' && name === 'prototype')) continue
+      out[name] = copy(item, name)
+    }
+    return out
+  }
+  return copy(args) as Record<string, unknown>
+}
+
 function pick<E extends object, K extends keyof E>(event: E, keys: readonly K[]): Pick<E, K> {
   const out: Partial<Pick<E, K>> = {}
   for (const key of keys) if (event[key] !== undefined) out[key] = event[key]

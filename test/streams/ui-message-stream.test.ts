@@ -12,6 +12,7 @@ import type { ResearchEvent } from '../../src/index.js'
 import { citedAnswer, type Strategy } from '../../src/strategy.js'
 import { toUIMessageStream, toUIMessageStreamResponse, researchDataSchemas, researchMetadataSchema } from '../../src/streams/index.js'
 import { mockFetch, mockSearch, scriptedLLM } from '../../src/testing/index.js'
+import { zeroCost } from '../support/cost.js'
 import { researchRun, trickyText } from './arbitraries.js'
 import { collect, gate } from './helpers.js'
 
@@ -228,6 +229,27 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
     expect(message.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['Maurice Koechlin was born in Buhl [1].'])
   })
 
+  it('keeps a tool call whose arguments have keys the AI SDK refuses, without those keys', async () => {
+    // What a model may write: the SDK's prototype-poisoning guard rejects `__proto__` anywhere and
+    // `constructor.prototype`, which would end the chat's stream with an error.
+    const args = JSON.parse(
+      '{"query":"q","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1},"name":"c"},"nested":[{"__proto__":1,"keep":2}]}',
+    ) as Record<string, unknown>
+    const events = [
+      { type: 'run-start', question: 'q', strategy: 'react', runId: 'r', seq: 0, time: 0 },
+      { type: 'tool-call', callId: 'c1', name: 'search', args, runId: 'r', seq: 1, time: 0 },
+      { type: 'tool-result', callId: 'c1', ok: true, summary: 'one result', chars: 10, runId: 'r', seq: 2, time: 0 },
+      { type: 'run-end', reason: 'answered', cost: zeroCost(), runId: 'r', seq: 3, time: 0 },
+    ] as ResearchEvent[]
+    const { message, errors } = await readAsChat(toUIMessageStreamResponse(fromArray(events), { heartbeatMs: 0 }))
+    expect(errors).toEqual([])
+    const tools = message.parts.filter((p) => p.type === 'dynamic-tool')
+    expect(tools.map((t) => [t.toolName, t.input, t.state])).toEqual([
+      ['search', { query: 'q', constructor: { name: 'c' }, nested: [{ keep: 2 }] }, 'output-available'],
+    ])
+    expect(Object.prototype).not.toHaveProperty('polluted')
+  })
+
   it('ends a run that fails with an error chunk the chat reports, keeping what came before', async () => {
     const { message, errors, chunks } = await readAsChat(toUIMessageStreamResponse(failingAgent().research('anything')))
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('the index is corrupt')])
@@ -331,6 +353,9 @@ describe('toUIMessageStreamResponse, read by the AI SDK', () => {
         const reasoning = events.flatMap((e) => (e.type === 'reasoning-token' ? [e.text] : [])).join('')
         expect(message.parts.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])).join('')).toBe(reasoning)
         expect(chunks.filter((c) => c.type === 'reasoning-start').length).toBe(chunks.filter((c) => c.type === 'reasoning-end').length)
+        // Every tool call reaches the chat with its arguments, less a `__proto__` key the SDK refuses.
+        const calls = events.flatMap((e) => (e.type === 'tool-call' ? [Object.entries(e.args).filter(([key]) => key !== '__proto__')] : []))
+        expect(chunks.flatMap((c) => (c.type === 'tool-input-available' ? [Object.entries(c.input as object)] : []))).toEqual(calls)
       }),
       { numRuns: 40 },
     )
