@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../examples/chat/build.js'
 import { createChatServer } from '../../examples/chat/server.js'
 import { createAgent, LaconicError, type LLMRequest } from '../../src/index.js'
@@ -43,6 +43,11 @@ function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) => void 
   let resolve!: (value: T) => void
   const promise = new Promise<T>((r) => (resolve = r))
   return { promise, resolve }
+}
+
+/** Rejects after `ms`: a bound on a wait that has none of its own, so a hang says where it was. */
+function rejectAfter(ms: number): Promise<never> {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`nothing after ${ms} ms`)), ms).unref())
 }
 
 /** The number a prompt gives a URL (`[2] Title\nurl`), as a model would read it. */
@@ -117,6 +122,9 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
   /** The full text of every failure the page was not shown. */
   const hidden: string[] = []
 
+  /** The server's requests not yet answered in full: a failure's message names them. */
+  const unanswered = new Set<string>()
+
   async function startServer(): Promise<void> {
     server = await createChatServer({
       agent: scripted.agent,
@@ -124,6 +132,11 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
       dataDir: join(folder, 'data'),
       onError: (error) => hidden.push(error.message),
       unreachable: UNREACHABLE,
+    })
+    server.on('request', (request, response) => {
+      const name = `${request.method} ${request.url}`
+      unanswered.add(name)
+      response.once('close', () => unanswered.delete(name))
     })
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -141,6 +154,29 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     browser = await launchChromium()
   }, 60_000)
 
+  /** The pages of the test running: closed after it, so no page of an earlier test runs beside a later one. */
+  const pages: Page[] = []
+  async function newPage(): Promise<Page> {
+    const page = await browser.newPage()
+    pages.push(page)
+    return page
+  }
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((page) => page.context().close()))
+  })
+
+  /** Waits as `wait` does; when it fails, the error says what the page showed and what the server had not answered. */
+  async function orSayWhy<T>(page: Page, doing: string, wait: Promise<T>): Promise<T> {
+    try {
+      return await wait
+    } catch (error) {
+      const shown = await page
+        .evaluate(() => `status ${document.querySelector('main')?.dataset.status ?? '(no chat yet)'}: ${document.body.innerText.slice(-500)}`)
+        .catch((cause: unknown) => `(the page could not be read: ${String(cause)})`)
+      throw new Error(`${doing}: ${String(error)}\nthe page showed ${shown}\nthe server had not answered: ${[...unanswered].join(', ') || 'none'}`)
+    }
+  }
+
   afterAll(async () => {
     await browser?.close()
     await stopServer()
@@ -149,10 +185,15 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
 
   /** A page on the chat (a new one without `chatId`), once the conversation is loaded. */
   async function open(chatId?: string): Promise<Page> {
-    const page = await browser.newPage()
+    const page = await newPage()
     await page.goto(chatId ? `${base}/?chat=${chatId}` : `${base}/`)
-    await page.waitForSelector('main[data-status=ready]')
+    await loaded(page)
     return page
+  }
+
+  /** Waits until the page's chat is loaded and ready for a question. */
+  async function loaded(page: Page): Promise<void> {
+    await orSayWhy(page, 'the chat did not load', page.waitForSelector('main[data-status=ready]', { timeout: 10_000 }))
   }
 
   /** Asks on the page and waits until the turn is over: the question is shown and the chat is ready again (or failed). */
@@ -160,10 +201,14 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     const asked = await page.locator('.user').count()
     await page.fill('input[aria-label=Question]', question)
     await page.click('button[type=submit]')
-    await page.waitForFunction(
-      (count) => document.querySelectorAll('.user').length > count && ['ready', 'error'].includes(document.querySelector('main')?.dataset.status ?? ''),
-      asked,
-      { timeout: 15_000 },
+    await orSayWhy(
+      page,
+      `the turn "${question}" did not end`,
+      page.waitForFunction(
+        (count) => document.querySelectorAll('.user').length > count && ['ready', 'error'].includes(document.querySelector('main')?.dataset.status ?? ''),
+        asked,
+        { timeout: 10_000 },
+      ),
     )
   }
 
@@ -193,7 +238,7 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     expect(prompts[1]).toContain(WINNERS)
 
     await page.reload()
-    await page.waitForSelector('main[data-status=ready]')
+    await loaded(page)
     expect(await answers(page)).toEqual(['Baker, Hassabis and Jumper won [1].', 'Baker won for computational protein design [2].'])
     expect(await page.locator('.user').allTextContents()).toEqual(['Who won the 2024 Nobel Prize in Chemistry?', 'What was Baker honoured for?'])
     // Every saved message has an id of its own (the page keys messages by it).
@@ -220,14 +265,14 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     const page = await open()
     await page.fill('input[aria-label=Question]', 'Who won the 2024 Nobel Prize in Chemistry?')
     await page.click('button[type=submit]')
-    await scripted.state.answering.promise
+    await orSayWhy(page, 'the answer was never asked for', Promise.race([scripted.state.answering.promise, rejectAfter(10_000)]))
     const answerCall = scripted.llm.calls.at(-1) as LLMRequest
     expect(answerCall.signal?.aborted).toBe(false)
     await page.click('button.stop')
     // The browser's abort reached the model call the run was waiting on.
     await scripted.state.aborted.promise
     expect(answerCall.signal?.aborted).toBe(true)
-    await page.waitForSelector('main[data-status=ready]')
+    await loaded(page)
     expect(await page.locator('button[type=submit]').isVisible()).toBe(true)
   })
 
@@ -243,7 +288,7 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
 
     // After a reload the saved turn still says how it ended (its metadata), not an empty answer.
     await page.reload()
-    await page.waitForSelector('main[data-status=ready]')
+    await loaded(page)
     expect(await page.locator('.assistant .ending.error').textContent()).toMatch(/^the research failed \(\S+\)$/)
     expect(await page.locator('body').textContent()).not.toContain('10.0.0.7')
     // Not a network failure: no word about the model server.
@@ -261,7 +306,7 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     expect(await page.locator('.demo-banner').count()).toBe(0)
     // After a reload the saved turn says it too (its metadata keeps the code).
     await page.reload()
-    await page.waitForSelector('main[data-status=ready]')
+    await loaded(page)
     expect(await page.locator('.assistant .ending.error').textContent()).toBe('the research failed (network)')
     expect(await page.locator('.assistant .help').textContent()).toBe(UNREACHABLE)
   })
@@ -283,9 +328,9 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     })
     await new Promise<void>((resolve) => verified.listen(0, '127.0.0.1', resolve))
     try {
-      const page = await browser.newPage()
+      const page = await newPage()
       await page.goto(`http://127.0.0.1:${(verified.address() as AddressInfo).port}/`)
-      await page.waitForSelector('main[data-status=ready]')
+      await loaded(page)
       await ask(page, 'Where did the longest chain come from?')
       expect(await page.locator('.assistant > .answer').textContent()).toBe(supported)
       const draft = page.locator('.assistant .draft .answer')
@@ -323,9 +368,9 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
     const reporting = await createChatServer({ agent: scripted.agent, reportAgent: rig.agent(), appDir: join(folder, 'app'), dataDir: join(folder, 'report') })
     await new Promise<void>((resolve) => reporting.listen(0, '127.0.0.1', resolve))
     try {
-      const page = await browser.newPage()
+      const page = await newPage()
       await page.goto(`http://127.0.0.1:${(reporting.address() as AddressInfo).port}/`)
-      await page.waitForSelector('main[data-status=ready]')
+      await loaded(page)
       await page.check('.report-toggle input')
       await page.fill('input[aria-label=Question]', 'What about the three topics?')
       await page.click('button[type=submit]')
@@ -359,7 +404,7 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
 
       // After a reload the saved report shows the same.
       await page.reload()
-      await page.waitForSelector('main[data-status=ready]')
+      await loaded(page)
       expect(await page.locator('.report h3').allTextContents()).toEqual(['Section 0', 'Section 1', 'Section 2', 'Summary', 'Conclusion', 'References'])
     } finally {
       reporting.closeAllConnections()
