@@ -390,12 +390,11 @@ export class UIChunkMapper {
 /** The research event of one type. */
 type EventOf<T extends ResearchEvent['type']> = Extract<ResearchEvent, { type: T }>
 
-/** The named fields of an event that are set: the protocol's parts carry no `undefined`s. */
 /**
  * The model's tool arguments without the keys the AI SDK client refuses: it reads every chunk
  * with a prototype-poisoning guard, which rejects the whole chunk (and so the chat's stream) when
  * any object has a `__proto__` key, or a `constructor` object has a `prototype` key. A model may
- * write either; dropping the key loses nothing a tool part shows.
+ * write either: the tool part shows the rest of the call, and the `tool-call` event keeps it whole.
  */
 function withoutPrototypeKeys(args: Record<string, unknown>): Record<string, unknown> {
   const copy = (value: unknown, key?: string): unknown => {
@@ -411,6 +410,7 @@ function withoutPrototypeKeys(args: Record<string, unknown>): Record<string, unk
   return copy(args) as Record<string, unknown>
 }
 
+/** The named fields of an event that are set: the protocol's parts carry no `undefined`s. */
 function pick<E extends object, K extends keyof E>(event: E, keys: readonly K[]): Pick<E, K> {
   const out: Partial<Pick<E, K>> = {}
   for (const key of keys) if (event[key] !== undefined) out[key] = event[key]
