@@ -6,7 +6,7 @@
  * restart) that keeps the conversation, and a report turn (the scripted report world).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -122,8 +122,8 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
   /** The full text of every failure the page was not shown. */
   const hidden: string[] = []
 
-  /** The server's requests not yet answered in full: a failure's message names them. */
-  const unanswered = new Set<string>()
+  /** The server's requests not yet answered in full, by response: a failure's message names them. */
+  const unanswered = new Map<ServerResponse, string>()
 
   async function startServer(): Promise<void> {
     server = await createChatServer({
@@ -134,9 +134,8 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
       unreachable: UNREACHABLE,
     })
     server.on('request', (request, response) => {
-      const name = `${request.method} ${request.url}`
-      unanswered.add(name)
-      response.once('close', () => unanswered.delete(name))
+      unanswered.set(response, `${request.method} ${request.url}`)
+      response.once('close', () => unanswered.delete(response))
     })
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -173,7 +172,7 @@ describe.skipIf(!browserAvailable('examples/chat in Chromium'))('examples/chat: 
       const shown = await page
         .evaluate(() => `status ${document.querySelector('main')?.dataset.status ?? '(no chat yet)'}: ${document.body.innerText.slice(-500)}`)
         .catch((cause: unknown) => `(the page could not be read: ${String(cause)})`)
-      throw new Error(`${doing}: ${String(error)}\nthe page showed ${shown}\nthe server had not answered: ${[...unanswered].join(', ') || 'none'}`)
+      throw new Error(`${doing}: ${String(error)}\nthe page showed ${shown}\nthe server had not answered: ${[...unanswered.values()].join(', ') || 'none'}`)
     }
   }
 

@@ -44,6 +44,7 @@ export async function runReplying(
   const llm = scriptedLLM({
     replies: (req) => {
       const reply = pending.get(req)
+      pending.delete(req)
       return typeof reply === 'string' ? reply : anyStrategyReply(req)
     },
   })
